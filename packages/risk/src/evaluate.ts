@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import { type Decision, decide, type GatePolicy } from './decide.js';
+import { readLlmRiskLevel, withoutRiskLevel } from './levels.js';
+import type { AnyTool, AssessContext, Assessment } from './tool.js';
+
+export type Evaluation =
+  | { readonly valid: false; readonly decision: Decision }
+  | { readonly valid: true; readonly args: unknown; readonly assessment: Assessment; readonly decision: Decision };
+
+/** Validate, assess and decide one tool call. Never throws for bad input. */
+export async function evaluateToolCall(
+  tool: AnyTool,
+  rawArgs: unknown,
+  context: AssessContext,
+  policy: GatePolicy,
+): Promise<Evaluation> {
+  const llm = readLlmRiskLevel(rawArgs);
+  const parsed = tool.parameters.safeParse(withoutRiskLevel(rawArgs));
+  if (!parsed.success) {
+    const validationError = formatZodError(parsed.error);
+    return { valid: false, decision: decide({ toolName: tool.name, valid: false, validationError, llm, policy }) };
+  }
+  const assessment = await safeAssess(tool, parsed.data, context);
+  const decision = decide({ toolName: tool.name, valid: true, ruleStyle: tool.ruleStyle, assessment, llm, policy });
+  return { valid: true, args: parsed.data, assessment, decision };
+}
+
+/** An assessor that throws is a fault of ours; the call is then treated as dangerous, not safe. */
+async function safeAssess(tool: AnyTool, args: unknown, context: AssessContext): Promise<Assessment> {
+  try {
+    return await tool.assess(args, context);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { level: 'high', whitelisted: false, reasons: [`the ${tool.name} assessor failed: ${message}`], subjects: [] };
+  }
+}
+
+export function formatZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.length > 0 ? issue.path.join('.') : 'arguments';
+      return `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}
