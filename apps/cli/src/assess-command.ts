@@ -15,6 +15,7 @@ import {
   type SqlDialect,
 } from '@riskgate/risk';
 import { z } from 'zod';
+import type { SqlConnection } from '@riskgate/tools-sql';
 import { type AnyTool, loadToolCatalog } from './tool-catalog.js';
 
 export interface CommandStreams {
@@ -57,9 +58,30 @@ export async function runAssess(argv: readonly string[], streams: CommandStreams
     streams.stderr.write(`riskgate assess: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const catalog = await loadToolCatalog();
-  if (parsed.jsonl) return assessJsonl(catalog, parsed.defaults, streams);
+  let connection: SqlConnection | undefined;
+  if (parsed.db !== undefined) {
+    const { isSqlFailure, openSqlConnection } = await import('@riskgate/tools-sql');
+    const opened = await openSqlConnection(parsed.db);
+    if (isSqlFailure(opened)) {
+      streams.stderr.write(`riskgate assess: ${opened.message}\n`);
+      return 1;
+    }
+    connection = opened;
+  }
+  try {
+    const catalog = await loadToolCatalog(connection === undefined ? {} : { connection });
+    if (parsed.jsonl) return await assessJsonl(catalog, parsed.defaults, streams);
+    return await assessOne(catalog, parsed, streams);
+  } finally {
+    await connection?.close();
+  }
+}
 
+async function assessOne(
+  catalog: ReadonlyMap<string, AnyTool>,
+  parsed: ReturnType<typeof parseAssessArgs>,
+  streams: CommandStreams,
+): Promise<number> {
   const [toolName, argsText] = parsed.positionals;
   if (toolName === undefined) {
     streams.stderr.write(
@@ -97,6 +119,7 @@ function parseAssessArgs(argv: readonly string[]) {
       mode: { type: 'string' },
       dialect: { type: 'string' },
       cwd: { type: 'string' },
+      db: { type: 'string' },
       allow: { type: 'string', multiple: true },
       ask: { type: 'string', multiple: true },
       deny: { type: 'string', multiple: true },
@@ -128,7 +151,7 @@ function parseAssessArgs(argv: readonly string[]) {
     cwd: resolve(values.cwd ?? '.'),
     rules,
   };
-  return { jsonl: values.jsonl, json: values.json, positionals, defaults };
+  return { jsonl: values.jsonl, json: values.json, positionals, defaults, db: values.db };
 }
 
 async function judge(tool: AnyTool, args: unknown, defaults: Defaults): Promise<Decision> {

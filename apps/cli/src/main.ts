@@ -4,6 +4,8 @@ import { VERSION } from './version.js';
 const HELP = `riskgate ${VERSION} — a terminal AI assistant for databases and the shell,
 with risk-based confirmation: safe operations run at once, risky ones ask first.
 
+Tools: execute_sql, describe_schema.
+
 Usage:
   riskgate assess <tool> '<json args>' [options]   judge one tool call, print the verdict
   riskgate assess --jsonl [options]                judge one call per stdin line, JSON out
@@ -14,6 +16,8 @@ Options of assess:
   --mode <m>         strict | smart | guarded | yolo   (default: smart)
   --dialect <d>      sqlite | postgres | mysql for execute_sql (default: sqlite)
   --cwd <dir>        the workspace paths and commands resolve against (default: .)
+  --db <file|url>    judge SQL against this database (a SQLite file or postgres:// URL):
+                     SQLite then gives its own read-only verdict per statement
   --allow <rule>     a user allow rule, e.g. 'execute_sql(SELECT *)'   (repeatable)
   --ask <rule>       a user ask rule                                   (repeatable)
   --deny <rule>      a user deny rule                                  (repeatable)

@@ -1,0 +1,66 @@
+import { type AnyTool, type Assessment, defineTool, type OperationDescription, type SqlDialect, toolFailure } from '@riskgate/risk';
+import { z } from 'zod';
+import { formatFailureForModel, formatRunForModel } from './format-results.js';
+import { assessSql, type SqlAssessment } from './sql-assessor.js';
+import { formatPreviewLine, isSqlFailure, type SqlConnection } from './sql-connection.js';
+import { DEFAULT_SQL_LIMITS, type SqlLimits, type SqlRunResult } from './sql-results.js';
+
+export const SQL_TOOL_NAME = 'execute_sql';
+
+export const executeSqlParameters = z.object({
+  sql: z.string().trim().min(1, 'the SQL text is empty').max(1_000_000).describe('The SQL to run: one statement, or several separated by semicolons.'),
+});
+
+export type ExecuteSqlArgs = z.output<typeof executeSqlParameters>;
+
+export interface SqlToolOptions {
+  /** The selected database. Without one the tools can be assessed but not run. */
+  readonly connection?: SqlConnection;
+  readonly limits?: Partial<SqlLimits>;
+}
+
+export function createExecuteSqlTool(options: SqlToolOptions = {}) {
+  const { connection } = options;
+  const limits: SqlLimits = { ...DEFAULT_SQL_LIMITS, ...options.limits };
+  const assess = (sql: string, dialect: SqlDialect | undefined): Promise<SqlAssessment> =>
+    connection === undefined ? assessSql(sql, { dialect: dialect ?? 'sqlite' }) : connection.assess(sql);
+
+  return defineTool({
+    name: SQL_TOOL_NAME,
+    description:
+      'Run SQL against the selected database and return the result rows (the first rows only) or the number of rows changed. ' +
+      'Read-only statements run at once; statements that change data or schema are shown to the user, who must confirm them.',
+    parameters: executeSqlParameters,
+    ruleStyle: 'sql',
+    assess: ({ sql }, context): Promise<Assessment> => assess(sql, context.dialect),
+    describe: async ({ sql }, context): Promise<OperationDescription> => {
+      const details: string[] = [];
+      if (connection !== undefined) {
+        details.push(`database: ${connection.label}`);
+        const assessment = await assess(sql, context.dialect);
+        const writes = assessment.statements.filter((statement) => !statement.readOnly);
+        if (writes.length > 0 && writes.every((statement) => statement.previewable)) {
+          const preview = await connection.preview(sql, assessment, { timeoutMs: limits.previewTimeoutMs });
+          if (isSqlFailure(preview)) details.push(`preview unavailable: ${preview.message}`);
+          else details.push(...preview.map(formatPreviewLine));
+        }
+      }
+      return { kind: 'sql', sql, details };
+    },
+    execute: async ({ sql }, context) => {
+      if (connection === undefined) return toolFailure('sql-no-database', 'no database is selected');
+      const result = await connection.run(sql, {
+        readOnly: context.readOnly,
+        signal: context.signal,
+        timeoutMs: limits.statementTimeoutMs,
+        maxRows: limits.maxRows,
+      });
+      if (isSqlFailure(result)) return toolFailure(result.code, formatFailureForModel(result));
+      return { type: 'tool-success', forModel: formatRunForModel(result, limits.modelRows), data: result } as const;
+    },
+  });
+}
+
+export type ExecuteSqlTool = ReturnType<typeof createExecuteSqlTool>;
+export type ExecuteSqlData = SqlRunResult;
+export type { AnyTool };

@@ -1,0 +1,27 @@
+export { demoDatabasePath, ensureDemoDatabase } from './demo-database.js';
+export { createDescribeSchemaTool, DESCRIBE_SCHEMA_TOOL_NAME, describeSchemaParameters } from './describe-schema-tool.js';
+export { createExecuteSqlTool, type ExecuteSqlArgs, executeSqlParameters, SQL_TOOL_NAME, type SqlToolOptions } from './execute-sql-tool.js';
+export { formatCell, formatRunForModel, formatSchemaForModel } from './format-results.js';
+export { type AssessSqlOptions, assessSql, loadSqlParser, type SqlAssessment } from './sql-assessor.js';
+export {
+  type ColumnDescription,
+  formatPreviewLine,
+  isSqlFailure,
+  openSqlConnection,
+  type PreviewLine,
+  type RunOptions,
+  type SchemaDescription,
+  type SqlConnection,
+  type TableDescription,
+} from './sql-connection.js';
+export { lexSql, type SqlStatementText } from './sql-lexer.js';
+export {
+  DEFAULT_SQL_LIMITS,
+  type SqlColumn,
+  type SqlErrorCode,
+  type SqlFailure,
+  type SqlLimits,
+  type SqlRunResult,
+  type StatementResult,
+} from './sql-results.js';
+export type { StatementAnalysis } from './statement-analysis.js';

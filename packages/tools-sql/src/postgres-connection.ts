@@ -1,0 +1,282 @@
+import { userInfo } from 'node:os';
+import pg from 'pg';
+import { assessSql, type SqlAssessment } from './sql-assessor.js';
+import { leadingKeyword, lexSql } from './sql-lexer.js';
+import type { PreviewLine, RunOptions, SchemaDescription, SqlConnection, TableDescription } from './sql-connection.js';
+import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
+
+const CURSOR_KEYWORDS = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE']);
+
+/**
+ * PostgreSQL through a small pool. Whitelisted reads run in a READ ONLY transaction; results
+ * come through a server-side cursor so only the first rows ever cross the wire; timeouts are
+ * the server's `statement_timeout`; cancellation asks the server to cancel the backend.
+ */
+export class PostgresConnection implements SqlConnection {
+  readonly dialect = 'postgres' as const;
+  readonly label: string;
+  private readonly pool: pg.Pool;
+  private typeNames: Map<number, string> | undefined;
+
+  private constructor(url: string, pool: pg.Pool) {
+    this.pool = pool;
+    this.label = redactUrl(url);
+  }
+
+  static async open(url: string): Promise<PostgresConnection | SqlFailure> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      // As libpq does: without a user in the URL or PGUSER, connect as the operating-system user.
+      ...(urlHasUser(url) || process.env.PGUSER ? {} : { user: osUser() }),
+      max: 4,
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 30_000,
+    });
+    pool.on('error', () => {
+      // An idle client lost its connection; the next query reconnects or reports the failure.
+    });
+    const connection = new PostgresConnection(url, pool);
+    try {
+      const client = await pool.connect();
+      client.release();
+    } catch (error) {
+      await pool.end().catch(() => {});
+      return sqlFailure('sql-connection-failed', `cannot connect to ${connection.label}: ${(error as Error).message}`);
+    }
+    return connection;
+  }
+
+  assess(sql: string): Promise<SqlAssessment> {
+    return assessSql(sql, { dialect: 'postgres' });
+  }
+
+  async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
+    const started = performance.now();
+    const lexed = lexSql(sql).statements;
+    const ownTransactionControl = lexed.some((statement) => /^(BEGIN|START|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|ABORT|PREPARE)$/.test(leadingKeyword(statement)));
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
+    }
+    const stopCancelling = this.cancelOnAbort(client, options.signal);
+    const wrap = options.readOnly || !ownTransactionControl;
+    let broken = false;
+    try {
+      if (wrap) {
+        await client.query(options.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
+        await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
+      } else {
+        await client.query(`SET statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
+      }
+      const results: StatementResult[] = [];
+      for (const [index, statement] of lexed.entries()) {
+        try {
+          results.push(await this.runStatement(client, statement.text, statement.normalized, CURSOR_KEYWORDS.has(leadingKeyword(statement)) && options.readOnly, options.maxRows, index));
+        } catch (error) {
+          if (wrap) await client.query('ROLLBACK').catch(() => {});
+          const failure = postgresFailure(error, options, lexed.length > 1 ? index + 1 : undefined);
+          return wrap && !options.readOnly ? { ...failure, message: `${failure.message}; nothing was changed` } : failure;
+        }
+      }
+      if (wrap) await client.query(options.readOnly ? 'ROLLBACK' : 'COMMIT');
+      else await client.query('RESET statement_timeout');
+      return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
+    } catch (error) {
+      broken = true;
+      return postgresFailure(error, options, undefined);
+    } finally {
+      stopCancelling();
+      client.release(broken);
+    }
+  }
+
+  private async runStatement(client: pg.PoolClient, text: string, normalized: string, useCursor: boolean, maxRows: number, index: number): Promise<StatementResult> {
+    if (useCursor) {
+      const cursor = `riskgate_cursor_${index}`;
+      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${text}`);
+      const result = await client.query({ text: `FETCH ${maxRows + 1} FROM ${cursor}`, rowMode: 'array' });
+      await client.query(`CLOSE ${cursor}`);
+      const rows = result.rows as unknown[][];
+      return { statement: normalized, columns: await this.columnsOf(result.fields), rows: rows.slice(0, maxRows), truncated: rows.length > maxRows, affectedRows: null };
+    }
+    const result = await client.query({ text, rowMode: 'array' });
+    const rows = (result.rows ?? []) as unknown[][];
+    const changes = /^(INSERT|UPDATE|DELETE|MERGE|COPY)$/.test(result.command ?? '') ? result.rowCount : null;
+    return { statement: normalized, columns: await this.columnsOf(result.fields ?? []), rows: rows.slice(0, maxRows), truncated: rows.length > maxRows, affectedRows: changes };
+  }
+
+  private async columnsOf(fields: readonly pg.FieldDef[]) {
+    if (this.typeNames === undefined) {
+      const result = await this.pool.query<{ oid: number; typname: string }>('SELECT oid::int AS oid, typname FROM pg_type');
+      this.typeNames = new Map(result.rows.map((row) => [row.oid, row.typname]));
+    }
+    return fields.map((field) => ({ name: field.name, type: this.typeNames?.get(field.dataTypeID) ?? null }));
+  }
+
+  /** Abort really stops the query: the server is asked to cancel this backend's statement. */
+  private cancelOnAbort(client: pg.PoolClient, signal: AbortSignal): () => void {
+    const pid = (client as unknown as { processID?: number }).processID;
+    const onAbort = () => {
+      if (pid === undefined) return;
+      this.pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => {});
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    return () => signal.removeEventListener('abort', onAbort);
+  }
+
+  async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | SqlFailure> {
+    const lexed = lexSql(sql).statements;
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
+    }
+    const lines: PreviewLine[] = [];
+    try {
+      await client.query('BEGIN');
+      const ms = Math.max(1, Math.floor(options.timeoutMs));
+      await client.query(`SET LOCAL statement_timeout = ${ms}`);
+      await client.query(`SET LOCAL lock_timeout = ${ms}`);
+      for (const [index, statement] of lexed.entries()) {
+        const result = await client.query(statement.text);
+        const analysis = assessment.statements[index];
+        if (analysis?.writeTarget !== undefined && result.rowCount !== null) {
+          const verb = leadingKeyword(statement) === 'DELETE' ? 'delete' : leadingKeyword(statement) === 'INSERT' ? 'insert' : 'update';
+          lines.push({ statementIndex: index + 1, verb, table: analysis.writeTarget, rows: result.rowCount });
+        }
+      }
+      return lines;
+    } catch (error) {
+      return postgresFailure(error, { timeoutMs: options.timeoutMs, signal: new AbortController().signal }, undefined);
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
+  }
+
+  async describeSchema(table?: string): Promise<SchemaDescription | SqlFailure> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
+    }
+    try {
+      await client.query('BEGIN READ ONLY');
+      const relations = await client.query<{ oid: number; schema: string; name: string; kind: string; estimate: number }>(
+        `SELECT c.oid::int AS oid, n.nspname AS schema, c.relname AS name, c.relkind AS kind, c.reltuples::float8 AS estimate
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE c.relkind IN ('r', 'p', 'v', 'm')
+            AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'
+            AND ($1::text IS NULL OR lower(c.relname) = lower($1) OR lower(n.nspname || '.' || c.relname) = lower($1))
+          ORDER BY n.nspname, c.relname`,
+        [table ?? null],
+      );
+      if (table !== undefined && relations.rows.length === 0) {
+        return sqlFailure('sql-missing-table', `no table or view named ${table}`);
+      }
+      const tables: TableDescription[] = [];
+      for (const relation of relations.rows) {
+        const columns = await client.query<{ name: string; type: string; nullable: boolean; primary: boolean }>(
+          `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, NOT a.attnotnull AS nullable,
+                  EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)) AS primary
+             FROM pg_attribute a WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
+          [relation.oid],
+        );
+        const foreignKeys = await client.query<{ definition: string; columns: string }>(
+          `SELECT pg_get_constraintdef(oid) AS definition,
+                  (SELECT string_agg(attname, ', ') FROM pg_attribute WHERE attrelid = conrelid AND attnum = ANY (conkey)) AS columns
+             FROM pg_constraint WHERE conrelid = $1 AND contype = 'f'`,
+          [relation.oid],
+        );
+        const indexes = await client.query<{ name: string; unique: boolean; columns: string[] }>(
+          `SELECT ic.relname AS name, i.indisunique AS unique,
+                  ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, true) FROM generate_subscripts(i.indkey, 1) AS k ORDER BY k) AS columns
+             FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
+            WHERE i.indrelid = $1 AND NOT i.indisprimary ORDER BY ic.relname`,
+          [relation.oid],
+        );
+        tables.push({
+          name: relation.schema === 'public' ? relation.name : `${relation.schema}.${relation.name}`,
+          kind: relation.kind === 'v' || relation.kind === 'm' ? 'view' : 'table',
+          rowEstimate: relation.estimate < 0 ? null : Math.round(relation.estimate),
+          columns: columns.rows.map((column) => ({ name: column.name, type: column.type, nullable: column.nullable, primaryKey: column.primary })),
+          foreignKeys: foreignKeys.rows.map((key) => ({ column: key.columns, references: key.definition.replace(/^FOREIGN KEY \([^)]*\) REFERENCES /, '') })),
+          indexes: indexes.rows.map((index) => ({ name: index.name, unique: index.unique, columns: index.columns })),
+        });
+      }
+      return { dialect: 'postgres', database: this.label, tables };
+    } catch (error) {
+      return postgresFailure(error, { timeoutMs: 0, signal: new AbortController().signal }, undefined);
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function urlHasUser(url: string): boolean {
+  try {
+    return new URL(url).username !== '';
+  } catch {
+    return false;
+  }
+}
+
+function osUser(): string | undefined {
+  try {
+    return process.env.USER ?? userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+  }
+}
+
+function postgresFailure(error: unknown, options: Pick<RunOptions, 'timeoutMs' | 'signal'>, statementIndex: number | undefined): SqlFailure {
+  const database = error as { code?: string; message?: string; position?: string };
+  const message = database.message ?? String(error);
+  const prefix = statementIndex === undefined ? '' : `statement ${statementIndex}: `;
+  const extra = {
+    ...(statementIndex === undefined ? {} : { statementIndex }),
+    ...(database.position === undefined ? {} : { position: Number(database.position) }),
+  };
+  switch (database.code) {
+    case '57014':
+      return options.signal.aborted
+        ? sqlFailure('sql-cancelled', `${prefix}the query was cancelled on the server`, extra)
+        : sqlFailure('sql-timeout', `${prefix}the statement ran longer than ${options.timeoutMs} ms and was cancelled on the server`, extra);
+    case '42601':
+      return sqlFailure('sql-syntax-error', prefix + message, extra);
+    case '42P01':
+      return sqlFailure('sql-missing-table', prefix + message, extra);
+    case '42501':
+      return sqlFailure('sql-permission-denied', prefix + message, extra);
+    case '25006':
+      return sqlFailure('sql-read-only', `${prefix}refused in the read-only transaction: ${message}`, extra);
+    case '55P03':
+      return sqlFailure('sql-timeout', `${prefix}waited too long for a lock: ${message}`, extra);
+    default:
+      if (database.code?.startsWith('23')) return sqlFailure('sql-constraint-violation', prefix + message, extra);
+      if (database.code?.startsWith('08') || /ECONNREFUSED|ECONNRESET|ENOTFOUND|terminated/i.test(message)) {
+        return sqlFailure('sql-connection-failed', prefix + message, extra);
+      }
+      return sqlFailure('sql-error', prefix + message, extra);
+  }
+}

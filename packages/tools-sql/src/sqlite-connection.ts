@@ -1,0 +1,200 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { assessSql, type SqlAssessment } from './sql-assessor.js';
+import { lexSql } from './sql-lexer.js';
+import type { SqlConnection, RunOptions, PreviewLine, SchemaDescription, TableDescription } from './sql-connection.js';
+import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
+
+/**
+ * A SQLite database file (or `:memory:`). Two handles on a file: a read-write one for
+ * confirmed statements and one opened SQLITE_OPEN_READONLY for whitelisted reads, so a read
+ * that turns out to write fails instead of writing. `:memory:` has one handle and uses
+ * `PRAGMA query_only` for reads instead.
+ */
+export class SqliteConnection implements SqlConnection {
+  readonly dialect = 'sqlite' as const;
+  readonly label: string;
+  private readonly writable: Database.Database;
+  private readonly readable: Database.Database | undefined;
+
+  private constructor(readonly path: string, writable: Database.Database, readable: Database.Database | undefined) {
+    this.label = path;
+    this.writable = writable;
+    this.readable = readable;
+  }
+
+  static open(target: string, options: { create?: boolean } = {}): SqliteConnection | SqlFailure {
+    const memory = target === ':memory:';
+    const path = memory ? target : resolve(target);
+    if (!memory && !options.create && !existsSync(path)) {
+      return sqlFailure('sql-connection-failed', `no SQLite database at ${path} (the file does not exist)`);
+    }
+    try {
+      const writable = new Database(path);
+      writable.pragma('busy_timeout = 5000');
+      const readable = memory ? undefined : new Database(path, { readonly: true, fileMustExist: true });
+      readable?.pragma('busy_timeout = 5000');
+      return new SqliteConnection(path, writable, readable);
+    } catch (error) {
+      return sqlFailure('sql-connection-failed', `cannot open SQLite database ${path}: ${(error as Error).message}`);
+    }
+  }
+
+  assess(sql: string): Promise<SqlAssessment> {
+    return assessSql(sql, { dialect: 'sqlite', sqlite: this.writable });
+  }
+
+  async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
+    const started = performance.now();
+    const statements = lexSql(sql).statements;
+    const database = options.readOnly && this.readable !== undefined ? this.readable : this.writable;
+    const queryOnly = options.readOnly && this.readable === undefined;
+    const ownTransaction = !options.readOnly && statements.length > 1 && !statements.some((statement) => /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)$/.test(statement.tokens[0]?.upper ?? ''));
+    const deadline = Date.now() + options.timeoutMs;
+    const results: StatementResult[] = [];
+    if (queryOnly) database.pragma('query_only = ON');
+    if (ownTransaction) database.exec('BEGIN');
+    try {
+      for (const [index, statement] of statements.entries()) {
+        if (options.signal.aborted) throw new CancelledError();
+        try {
+          results.push(runStatement(database, statement.text, statement.normalized, options.maxRows, deadline));
+        } catch (error) {
+          if (error instanceof CancelledError || error instanceof TimeoutError) throw error;
+          if (ownTransaction) database.exec('ROLLBACK');
+          const failure = sqliteFailure(error, index + 1, statements.length);
+          return ownTransaction ? { ...failure, message: `${failure.message}; nothing was changed` } : failure;
+        }
+      }
+      if (ownTransaction) database.exec('COMMIT');
+    } catch (error) {
+      if (ownTransaction && database.inTransaction) database.exec('ROLLBACK');
+      if (error instanceof TimeoutError) return sqlFailure('sql-timeout', `the statement ran longer than ${options.timeoutMs} ms and was stopped`);
+      if (error instanceof CancelledError) return sqlFailure('sql-cancelled', 'the query was cancelled');
+      throw error;
+    } finally {
+      if (queryOnly) database.pragma('query_only = OFF');
+    }
+    return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
+  }
+
+  async preview(sql: string, assessment: SqlAssessment): Promise<readonly PreviewLine[] | SqlFailure> {
+    const statements = lexSql(sql).statements;
+    const lines: PreviewLine[] = [];
+    this.writable.exec('BEGIN');
+    try {
+      for (const [index, statement] of statements.entries()) {
+        const analysis = assessment.statements[index];
+        const prepared = this.writable.prepare(statement.text);
+        if (prepared.reader) {
+          const iterator = prepared.iterate();
+          iterator.next();
+          iterator.return?.();
+          continue;
+        }
+        const { changes } = prepared.run();
+        if (analysis?.writeTarget !== undefined) lines.push({ statementIndex: index + 1, verb: leadingVerb(statement.tokens[0]?.upper), table: analysis.writeTarget, rows: changes });
+      }
+      return lines;
+    } catch (error) {
+      return sqliteFailure(error, undefined, statements.length);
+    } finally {
+      if (this.writable.inTransaction) this.writable.exec('ROLLBACK');
+    }
+  }
+
+  async describeSchema(table?: string): Promise<SchemaDescription | SqlFailure> {
+    const database = this.readable ?? this.writable;
+    try {
+      const names = database
+        .prepare("SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .all() as { name: string; type: string }[];
+      const chosen = table === undefined ? names : names.filter((entry) => entry.name.toLowerCase() === table.toLowerCase());
+      if (table !== undefined && chosen.length === 0) {
+        return sqlFailure('sql-missing-table', `no table or view named ${table}; tables: ${names.map((entry) => entry.name).join(', ') || 'none'}`);
+      }
+      const tables: TableDescription[] = chosen.map((entry) => describeSqliteTable(database, entry.name, entry.type));
+      return { dialect: 'sqlite', database: this.label, tables };
+    } catch (error) {
+      return sqliteFailure(error, undefined, 1);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.readable?.close();
+    this.writable.close();
+  }
+}
+
+class CancelledError extends Error {}
+class TimeoutError extends Error {}
+
+function runStatement(database: Database.Database, text: string, normalized: string, maxRows: number, deadline: number): StatementResult {
+  const prepared = database.prepare(text);
+  if (!prepared.reader) {
+    const { changes } = prepared.run();
+    return { statement: normalized, columns: [], rows: [], truncated: false, affectedRows: changes };
+  }
+  prepared.raw(true);
+  const columns = prepared.columns().map((column) => ({ name: column.name, type: column.type }));
+  const rows: unknown[][] = [];
+  let truncated = false;
+  // Only the first rows are ever read: a million-row result never sits in memory.
+  for (const row of prepared.iterate() as IterableIterator<unknown[]>) {
+    if (rows.length === maxRows) {
+      truncated = true;
+      break;
+    }
+    rows.push(row);
+    if (rows.length % 256 === 0 && Date.now() > deadline) throw new TimeoutError();
+  }
+  const writes = /^(INSERT|UPDATE|DELETE|REPLACE)$/.test(lexSql(text).statements[0]?.tokens[0]?.upper ?? '');
+  return { statement: normalized, columns, rows, truncated, affectedRows: writes ? rows.length : null };
+}
+
+function describeSqliteTable(database: Database.Database, name: string, type: string): TableDescription {
+  const quoted = `"${name.replaceAll('"', '""')}"`;
+  const columns = database.prepare('SELECT name, type, "notnull" AS not_null, pk FROM pragma_table_info(?) ORDER BY cid').all(name) as {
+    name: string; type: string; not_null: number; pk: number;
+  }[];
+  const foreignKeys = database.prepare('SELECT "from" AS column, "table" AS refTable, "to" AS refColumn FROM pragma_foreign_key_list(?)').all(name) as {
+    column: string; refTable: string; refColumn: string | null;
+  }[];
+  const indexes = database.prepare("SELECT name, \"unique\" AS isUnique FROM pragma_index_list(?) WHERE origin != 'pk'").all(name) as {
+    name: string; isUnique: number;
+  }[];
+  const rowCount = (database.prepare(`SELECT count(*) AS n FROM ${quoted}`).get() as { n: number }).n;
+  return {
+    name,
+    kind: type === 'view' ? 'view' : 'table',
+    rowEstimate: rowCount,
+    columns: columns.map((column) => ({ name: column.name, type: column.type || null, nullable: column.not_null === 0 && column.pk === 0, primaryKey: column.pk > 0 })),
+    foreignKeys: foreignKeys.map((key) => ({ column: key.column, references: `${key.refTable}(${key.refColumn ?? 'rowid'})` })),
+    indexes: indexes.map((index) => {
+      const indexColumns = (database.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(index.name) as { name: string | null }[]).map((column) => column.name ?? '(expression)');
+      return { name: index.name, columns: indexColumns, unique: index.isUnique === 1 };
+    }),
+  };
+}
+
+function leadingVerb(keyword: string | undefined): PreviewLine['verb'] {
+  if (keyword === 'DELETE') return 'delete';
+  if (keyword === 'INSERT' || keyword === 'REPLACE') return 'insert';
+  return 'update';
+}
+
+function sqliteFailure(error: unknown, statementIndex: number | undefined, statementCount: number): SqlFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code ?? '';
+  const where = statementIndex !== undefined && statementCount > 1 ? { statementIndex } : {};
+  const prefix = statementIndex !== undefined && statementCount > 1 ? `statement ${statementIndex}: ` : '';
+  if (/no such table|no such view/i.test(message)) return sqlFailure('sql-missing-table', prefix + message, where);
+  if (/syntax error|incomplete input|unrecognized token/i.test(message)) return sqlFailure('sql-syntax-error', prefix + message, where);
+  if (code === 'SQLITE_READONLY' || /readonly database|query_only|attempt to write a readonly/i.test(message)) {
+    return sqlFailure('sql-read-only', `${prefix}refused on the read-only connection: ${message}`, where);
+  }
+  if (code.startsWith('SQLITE_CONSTRAINT')) return sqlFailure('sql-constraint-violation', prefix + message, where);
+  if (code === 'SQLITE_AUTH' || code === 'SQLITE_PERM') return sqlFailure('sql-permission-denied', prefix + message, where);
+  return sqlFailure('sql-error', prefix + message, where);
+}
