@@ -9,6 +9,8 @@ Tools: execute_sql, describe_schema.
 Usage:
   riskgate assess <tool> '<json args>' [options]   judge one tool call, print the verdict
   riskgate assess --jsonl [options]                judge one call per stdin line, JSON out
+  riskgate demo-db                                 print the path of the embedded demo database
+                                                   (a small shop in SQLite), building it on first use
   riskgate --version                               print the version
   riskgate --help                                  print this help
 
@@ -46,6 +48,15 @@ async function main(argv: readonly string[]): Promise<number> {
   if (first === 'assess') {
     const { runAssess } = await import('./assess-command.js');
     return runAssess(rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  }
+  if (first === 'demo-db') {
+    if (rest.length > 0) {
+      process.stderr.write('riskgate demo-db: takes no arguments\n');
+      return 1;
+    }
+    const { ensureDemoDatabase } = await import('@riskgate/tools-sql');
+    process.stdout.write(`${ensureDemoDatabase()}\n`);
+    return 0;
   }
   process.stderr.write(`riskgate: unknown command "${first}"\nRun "riskgate --help" for usage.\n`);
   return 1;

@@ -48,6 +48,26 @@ describe('riskgate --version and --help', () => {
   });
 });
 
+describe('riskgate demo-db', () => {
+  const cache = mkdtempSync(join(tmpdir(), 'riskgate-cache-'));
+  afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+  it('builds the demo database in the XDG cache on first use and prints its path', async () => {
+    const { stdout } = await run(process.execPath, [BIN, 'demo-db'], { env: { ...process.env, XDG_CACHE_HOME: cache } });
+    const path = stdout.trim();
+    expect(path).toBe(join(cache, 'riskgate', 'demo-shop-v1.sqlite'));
+    const database = new Database(path, { readonly: true });
+    expect(database.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 2000 });
+    database.close();
+  });
+
+  it('answers a question about the demo through the gate', async () => {
+    const { stdout } = await run(process.execPath, [BIN, 'demo-db'], { env: { ...process.env, XDG_CACHE_HOME: cache } });
+    const result = await riskgate(['assess', '--db', stdout.trim(), '--json', 'execute_sql', '{"sql":"DELETE FROM orders WHERE status = \'cancelled\'"}']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ decision: 'confirm', level: 'medium' });
+  });
+});
+
 describe('riskgate assess <tool> <json>', () => {
   it('asks about a DROP hidden behind a SELECT, and says why', async () => {
     const result = await riskgate(['assess', 'execute_sql', '{"sql":"SELECT 1; DROP TABLE orders"}']);

@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// pnpm bench: runs every benchmark and writes BENCHMARKS.md. Figures come from this machine;
+// the file says which machine that was.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const cli = join(root, 'apps/cli/dist/riskgate.js');
+const tsx = join(root, 'node_modules/.bin/tsx');
+const adminUrl = process.env.RISKGATE_TEST_PG_URL ?? `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres`;
+
+function runJson(command, args) {
+  const out = execFileSync(command, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').at(-1));
+}
+
+function timeCommand(args, runs) {
+  const samples = [];
+  for (let index = 0; index < runs; index++) {
+    const started = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, args, { stdio: 'ignore' });
+    if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+const fixed = (value, digits = 1) => value.toFixed(digits);
+const lines = [];
+
+// 1. Start-up.
+console.error('bench: start-up');
+const runs = 21;
+const baseline = timeCommand(['-e', '0'], runs);
+const version = timeCommand([cli, '--version'], runs);
+const help = timeCommand([cli, '--help'], runs);
+lines.push(
+  '## Start-up (`riskgate --version`, `--help`)',
+  '',
+  `Median of ${runs} runs each, wall clock, spawning \`node\`.`,
+  '',
+  '| command | median | ratio to `node -e 0` | target |',
+  '|---|---|---|---|',
+  `| \`node -e 0\` | ${fixed(baseline)} ms | 1.00× | |`,
+  `| \`riskgate --version\` | ${fixed(version)} ms | ${fixed(version / baseline, 2)}× | < 3× |`,
+  `| \`riskgate --help\` | ${fixed(help)} ms | ${fixed(help / baseline, 2)}× | |`,
+  '',
+);
+
+// 2. SQL assessor.
+console.error('bench: SQL assessor');
+const assessor = runJson(tsx, [join(root, 'bench/sql-assessor.bench.ts')]);
+lines.push(
+  '## SQL assessor latency',
+  '',
+  `${assessor.statements} statements (ordinary reads and writes on five tables, and attacks), each judged 5 times after a warm-up.`,
+  '',
+  '| judged by | p50 | p99 | max | 2,000-value IN list | 200 nested parentheses | target |',
+  '|---|---|---|---|---|---|---|',
+);
+for (const name of ['postgres', 'sqlite (database)', 'sqlite (no database)']) {
+  const row = assessor[name];
+  const large = Object.values(row.largeInputs);
+  lines.push(`| ${name} | ${fixed(row.p50, 3)} ms | ${fixed(row.p99, 3)} ms | ${fixed(row.max, 2)} ms | ${fixed(large[0], 2)} ms | ${fixed(large[1], 2)} ms | p99 < 1 ms, none > 50 ms |`);
+}
+lines.push('');
+
+// 3. A SELECT over a big table: time to the first 500 rows and memory, at two sizes.
+console.error('bench: SELECT over big tables');
+const directory = mkdtempSync(join(tmpdir(), 'riskgate-bench-'));
+const sizes = [100_000, 1_000_000];
+const stream = [];
+const createBig = (rows) =>
+  `CREATE TABLE big AS SELECT g AS id, 'customer ' || g AS name, g * 1.5 AS amount, 'some longer text payload for row ' || g AS note FROM generate_series(1, ${rows}) AS g`;
+try {
+  const Database = (await import('better-sqlite3')).default;
+  const pg = (await import('pg')).default;
+  for (const rows of sizes) {
+    const file = join(directory, `big-${rows}.sqlite`);
+    const database = new Database(file);
+    database.exec(`CREATE TABLE big (id INTEGER PRIMARY KEY, name TEXT, amount REAL, note TEXT);
+      WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${rows})
+      INSERT INTO big SELECT n, 'customer ' || n, n * 1.5, 'some longer text payload for row ' || n FROM g;`);
+    database.close();
+    stream.push({ engine: 'SQLite', rows, ...runJson(tsx, [join(root, 'bench/sql-stream.bench.ts'), file]) });
+
+    const name = `riskgate_bench_${process.pid}_${rows}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    await client.query(createBig(rows));
+    await client.query('ANALYZE big');
+    await client.end();
+    try {
+      stream.push({ engine: 'PostgreSQL', rows, ...runJson(tsx, [join(root, 'bench/sql-stream.bench.ts'), url.toString()]) });
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}
+lines.push(
+  '## `SELECT * FROM big`: first 500 rows and memory',
+  '',
+  'Each figure from a fresh process: open the database, warm up on one row, then `SELECT *` over the whole table through `SqlConnection.run` (read-only path), keeping the first 500 rows. Peak RSS is the process high-water mark; growth is how much the query added to it.',
+  '',
+  '| engine | table rows | first 500 rows | rows kept | more flagged | peak RSS | RSS growth during the query | target |',
+  '|---|---|---|---|---|---|---|---|',
+  ...stream.map(
+    (row) =>
+      `| ${row.engine} | ${row.rows.toLocaleString('en-US')} | ${fixed(row.firstRowsMs)} ms | ${row.rowsKept} | ${row.truncated ? 'yes' : 'no'} | ${fixed(row.peakRssMb)} MB | ${fixed(row.rssGrowthMb)} MB | < 100 ms, flat memory |`,
+  ),
+  '',
+);
+
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const header = [
+  '# Benchmarks',
+  '',
+  `Written by \`pnpm bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Run it again to refresh; figures vary with the machine and its load.`,
+  '',
+];
+writeFileSync(join(root, 'BENCHMARKS.md'), `${[...header, ...lines].join('\n')}`);
+console.error('bench: wrote BENCHMARKS.md');
