@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assessSql, loadSqlParser } from '@riskgate/tools-sql';
 import Database from 'better-sqlite3';
-import { summarize } from './stats.ts';
+import { measure } from './stats.ts';
 
 const tables = ['orders', 'customers', 'products', 'order_items', 'payments'];
 const ordinary: string[] = [];
@@ -45,21 +45,14 @@ await loadSqlParser();
 const results: Record<string, unknown> = { statements: corpus.length };
 for (const [name, judge] of Object.entries(judges)) {
   for (const sql of corpus) await judge(sql); // warm up
-  const samples: number[] = [];
-  for (let round = 0; round < 5; round++) {
-    for (const sql of corpus) {
-      const started = performance.now();
-      await judge(sql);
-      samples.push(performance.now() - started);
-    }
-  }
+  const timing = await measure(corpus.map((sql) => () => judge(sql)), 5);
   const worst: Record<string, number> = {};
   for (const [label, sql] of [['2,000-value IN list (10,000+ chars)', long], ['200 nested parentheses', deep]] as const) {
     const started = performance.now();
     await judge(sql);
     worst[label] = performance.now() - started;
   }
-  results[name] = { ...summarize(samples), largeInputs: worst };
+  results[name] = { ...timing, largeInputs: worst };
 }
 sqlite.close();
 rmSync(directory, { recursive: true, force: true });

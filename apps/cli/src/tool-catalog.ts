@@ -11,8 +11,9 @@ export interface CatalogOptions {
  * fast. A new tool package plugs in here.
  */
 export async function loadToolCatalog(options: CatalogOptions = {}): Promise<ReadonlyMap<string, AnyTool>> {
-  const sql = await import('@riskgate/tools-sql');
+  const [sql, command] = await Promise.all([import('@riskgate/tools-sql'), import('@riskgate/tools-command')]);
   const tools: AnyTool[] = [
+    command.createExecuteCommandTool(),
     sql.createExecuteSqlTool({ ...(options.connection === undefined ? {} : { connection: options.connection }) }),
     sql.createDescribeSchemaTool({ ...(options.connection === undefined ? {} : { connection: options.connection }) }),
   ];

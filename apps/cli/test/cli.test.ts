@@ -36,7 +36,7 @@ describe('riskgate --version and --help', () => {
 
   it('tells the truth in --help: the assess command, its options and the tools', async () => {
     const { stdout } = await run(process.execPath, [BIN, '--help']);
-    for (const word of ['assess', '--jsonl', '--mode', '--dialect', '--db', '--allow', 'execute_sql', 'describe_schema']) {
+    for (const word of ['assess', '--jsonl', '--mode', '--dialect', '--db', '--allow', 'execute_sql', 'describe_schema', 'execute_command', 'demo-db']) {
       expect(stdout).toContain(word);
     }
   });
@@ -86,6 +86,17 @@ describe('riskgate assess <tool> <json>', () => {
     expect(JSON.parse(smart.stdout)).toMatchObject({ decision: 'execute', source: 'llm', level: 'low' });
     const guarded = await riskgate(['assess', 'execute_sql', '{"sql":"DELETE FROM orders","risk_level":"low"}', '--json', '--mode', 'guarded']);
     expect(JSON.parse(guarded.stdout)).toMatchObject({ decision: 'confirm', source: 'guard', level: 'high' });
+  });
+
+  it('never lets a command rule cover more than it says', async () => {
+    const chained = await riskgate(['assess', 'execute_command', '{"command":"git log; rm -rf ~"}', '--json', '--allow', 'execute_command(git log *)']);
+    expect(JSON.parse(chained.stdout)).toMatchObject({ decision: 'confirm', source: 'default' });
+    const plain = await riskgate(['assess', 'execute_command', '{"command":"git log -p > /tmp/x"}', '--json', '--allow', 'execute_command(git log *)']);
+    expect(JSON.parse(plain.stdout)).toMatchObject({ decision: 'confirm' });
+    const exact = await riskgate(['assess', 'execute_command', '{"command":"git log -p"}', '--json', '--mode', 'strict', '--allow', 'execute_command(git log *)']);
+    expect(JSON.parse(exact.stdout)).toMatchObject({ decision: 'confirm', source: 'mode' });
+    const deny = await riskgate(['assess', 'execute_command', '{"command":"echo $(rm -rf ~)","risk_level":"low"}', '--json', '--deny', 'execute_command(rm *)']);
+    expect(JSON.parse(deny.stdout)).toMatchObject({ decision: 'deny', source: 'rule' });
   });
 
   it('applies rules given as flags', async () => {
@@ -145,6 +156,8 @@ describe('riskgate assess --jsonl', () => {
     '{"tool":"execute_sql","args":{"sql":"SELECT 1","risk_level":"maybe"}}',
     '{"tool":"describe_schema","args":{}}',
     '{"tool": "execute_sql", "args": {"sql": "SELECT 1; DROP TABLE t"}}\r',
+    '{"tool":"execute_command","args":{"command":"git log --oneline | head"}}',
+    '{"tool":"execute_command","args":{"command":"ls; rm -rf ~"}}',
   ];
 
   it('answers every line with exactly one line, in order, whatever the line holds', async () => {
@@ -168,6 +181,8 @@ describe('riskgate assess --jsonl', () => {
     expect(answers[11].reasons.join()).toMatch(/"maybe" is not one of low, medium, high; treated as absent/);
     expect(answers[12]).toMatchObject({ decision: 'execute', source: 'whitelist' });
     expect(answers[13]).toMatchObject({ decision: 'confirm', source: 'default' });
+    expect(answers[14]).toMatchObject({ decision: 'execute', source: 'whitelist' });
+    expect(answers[15]).toMatchObject({ decision: 'confirm', source: 'default', level: 'high', reasons: expect.arrayContaining(['rm deletes files']) });
     for (const answer of answers) {
       expect(Object.keys(answer).sort()).toEqual('error' in answer ? ['error'] : ['decision', 'level', 'reasons', 'source', 'whitelisted']);
     }

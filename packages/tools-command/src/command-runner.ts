@@ -1,0 +1,152 @@
+import { execa } from 'execa';
+
+export interface RunCommandOptions {
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  /** Output for the screen as it arrives. */
+  readonly onOutput?: (chunk: string) => void;
+  /** Bytes of output kept for the model: half from the start, half from the end. */
+  readonly maxOutputBytes: number;
+  /** After SIGTERM, how long the process group has before SIGKILL. */
+  readonly killGraceMs?: number;
+}
+
+export interface CommandRunResult {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly cancelled: boolean;
+  /** stdout and stderr interleaved as they arrived, with the middle dropped past the cap. */
+  readonly output: string;
+  readonly outputBytes: number;
+  readonly droppedBytes: number;
+  readonly binary: boolean;
+  readonly durationMs: number;
+}
+
+/**
+ * Keeps the head and the tail of a stream: a command that prints a gigabyte costs a few
+ * kilobytes of memory, and the model sees how it began and how it ended.
+ */
+class HeadTail {
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  total = 0;
+
+  constructor(private readonly half: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    if (this.headBytes < this.half) {
+      const take = chunk.subarray(0, this.half - this.headBytes);
+      this.head.push(take);
+      this.headBytes += take.length;
+      chunk = chunk.subarray(take.length);
+    }
+    if (chunk.length === 0) return;
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= this.half) {
+      this.tailBytes -= this.tail.shift()!.length;
+    }
+  }
+
+  result(): { head: Buffer; tail: Buffer; dropped: number } {
+    let tail = Buffer.concat(this.tail);
+    if (tail.length > this.half) tail = tail.subarray(tail.length - this.half);
+    const head = Buffer.concat(this.head);
+    return { head, tail, dropped: this.total - head.length - tail.length };
+  }
+}
+
+/** NUL bytes or many invalid UTF-8 sequences in the first kilobytes mean binary output. */
+export function looksBinary(sample: Buffer): boolean {
+  const probe = sample.subarray(0, 8192);
+  if (probe.includes(0)) return true;
+  const text = probe.toString('utf8');
+  const replacements = text.split('\uFFFD').length - 1;
+  return replacements > 8 && replacements / Math.max(1, text.length) > 0.05;
+}
+
+/**
+ * One bash command line in its own process group, stdin closed so nothing waits on a prompt.
+ * Timeout and abort kill the whole group (children included); processes it left behind in
+ * its group are ended when it exits.
+ */
+export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandRunResult> {
+  const started = performance.now();
+  const capture = new HeadTail(Math.max(1, Math.floor(options.maxOutputBytes / 2)));
+  let first: Buffer | undefined;
+  const subprocess = execa('bash', ['--noprofile', '--norc', '-c', command], {
+    cwd: options.cwd,
+    stdin: 'ignore',
+    detached: true,
+    reject: false,
+    buffer: false,
+    encoding: 'buffer',
+    env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
+    extendEnv: false,
+  });
+  const onData = (chunk: Buffer) => {
+    first ??= chunk;
+    capture.push(chunk);
+    if (options.onOutput !== undefined && !looksBinary(first)) options.onOutput(chunk.toString('utf8'));
+  };
+  subprocess.stdout?.on('data', onData);
+  subprocess.stderr?.on('data', onData);
+
+  let timedOut = false;
+  let cancelled = false;
+  const killGroup = (signal: NodeJS.Signals) => {
+    if (subprocess.pid === undefined) return;
+    try {
+      process.kill(-subprocess.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  let forceTimer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    killGroup('SIGTERM');
+    forceTimer ??= setTimeout(() => killGroup('SIGKILL'), options.killGraceMs ?? 2_000);
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, options.timeoutMs);
+  const onAbort = () => {
+    cancelled = true;
+    stop();
+  };
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener('abort', onAbort, { once: true });
+
+  const result = await subprocess;
+  clearTimeout(timer);
+  options.signal.removeEventListener('abort', onAbort);
+  // Whatever the command left running in its group does not outlive it.
+  killGroup('SIGKILL');
+  if (forceTimer !== undefined) clearTimeout(forceTimer);
+
+  const { head, tail, dropped } = capture.result();
+  const binary = first !== undefined && looksBinary(first);
+  const output = binary
+    ? ''
+    : dropped > 0
+      ? `${head.toString('utf8')}\n… ${dropped.toLocaleString('en-US')} bytes of output not shown …\n${tail.toString('utf8')}`
+      : Buffer.concat([head, tail]).toString('utf8');
+  return {
+    exitCode: result.exitCode ?? null,
+    signal: result.signal ?? null,
+    timedOut,
+    cancelled,
+    output,
+    outputBytes: capture.total,
+    droppedBytes: binary ? capture.total : dropped,
+    binary,
+    durationMs: performance.now() - started,
+  };
+}

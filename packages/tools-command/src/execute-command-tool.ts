@@ -1,0 +1,67 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { defineTool, toolFailure } from '@riskgate/risk';
+import { z } from 'zod';
+import { assessCommand } from './command-assessor.js';
+import { type CommandRunResult, runCommand } from './command-runner.js';
+
+export const COMMAND_TOOL_NAME = 'execute_command';
+
+export const executeCommandParameters = z.object({
+  command: z.string().min(1, 'the command is empty').max(100_000).describe('One bash command line.'),
+  cwd: z.string().min(1).optional().describe('Directory to run in, relative to the workspace. Defaults to the workspace.'),
+  timeout_ms: z.number().int().positive().max(3_600_000).optional().describe('Stop the command after this many milliseconds (default 120000).'),
+});
+
+export interface CommandToolOptions {
+  readonly defaultTimeoutMs?: number;
+  /** Bytes of output the model receives (head and tail kept). */
+  readonly maxOutputBytes?: number;
+}
+
+export function createExecuteCommandTool(options: CommandToolOptions = {}) {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
+  const maxOutputBytes = options.maxOutputBytes ?? 30_000;
+  return defineTool({
+    name: COMMAND_TOOL_NAME,
+    description:
+      'Run one bash command line in the workspace and return its output and exit code. Read-only commands (ls, cat, grep, git log, …) run at once; anything that writes, deletes, installs or reaches the network is shown to the user, who must confirm it.',
+    parameters: executeCommandParameters,
+    ruleStyle: 'text',
+    assess: ({ command }) => assessCommand(command),
+    describe: ({ command, cwd }, context) => ({
+      kind: 'command',
+      command,
+      cwd: resolve(context.cwd, cwd ?? '.'),
+      details: [],
+    }),
+    execute: async ({ command, cwd, timeout_ms }, context) => {
+      const directory = resolve(context.cwd, cwd ?? '.');
+      if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+        return toolFailure('command-bad-cwd', `no directory at ${directory}`);
+      }
+      const result = await runCommand(command, {
+        cwd: directory,
+        timeoutMs: timeout_ms ?? defaultTimeoutMs,
+        signal: context.signal,
+        maxOutputBytes,
+        ...(context.onOutput === undefined ? {} : { onOutput: context.onOutput }),
+      });
+      return { type: 'tool-success', forModel: formatForModel(result, directory, context.cwd), data: result } as const;
+    },
+  });
+}
+
+function formatForModel(result: CommandRunResult, directory: string, workspace: string): string {
+  const where = relative(workspace, directory);
+  const status = result.timedOut
+    ? 'stopped: timed out'
+    : result.cancelled
+      ? 'stopped: cancelled'
+      : result.signal !== null
+        ? `killed by ${result.signal}`
+        : `exit code ${result.exitCode}`;
+  const body = result.binary ? `(binary output, ${result.outputBytes.toLocaleString('en-US')} bytes, not shown)` : result.output || '(no output)';
+  const place = where === '' || isAbsolute(where) ? '' : ` in ${where}`;
+  return `${body.replace(/\n$/, '')}\n[${status}${place}, ${Math.round(result.durationMs)} ms]`;
+}

@@ -1,0 +1,133 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { evaluateToolCall } from '@riskgate/risk';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createExecuteCommandTool, runCommand } from '../src/index.js';
+
+const workspace = mkdtempSync(join(tmpdir(), 'riskgate-cmd-'));
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+const base = { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 4096 };
+
+/** Running, not a zombie waiting to be reaped (a killed process may linger as one). */
+function alive(pid: number): boolean {
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+    return state !== undefined && state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+describe('spec 000 / 003: execute_command through the gate', () => {
+  const tool = createExecuteCommandTool();
+  const gate = (args: unknown) => evaluateToolCall(tool, args, { cwd: workspace }, { mode: 'smart', rules: [] });
+
+  it('Low-risk commands execute automatically: a whitelisted command runs and its output is shown', async () => {
+    writeFileSync(join(workspace, 'hello.txt'), 'hello riskgate\n');
+    const evaluation = await gate({ command: 'cat hello.txt' });
+    expect(evaluation.decision).toMatchObject({ action: 'execute', source: 'whitelist' });
+    if (!evaluation.valid) throw new Error('invalid');
+    const result = await tool.execute(evaluation.args as { command: string }, { cwd: workspace, signal: new AbortController().signal, readOnly: true });
+    expect(result.type === 'tool-success' && result.forModel).toMatch(/^hello riskgate\n\[exit code 0, \d+ ms\]$/);
+  });
+
+  it('Low-risk commands execute automatically: risk_level "low" runs a command off the whitelist', async () => {
+    expect((await gate({ command: 'make -n', risk_level: 'low' })).decision).toMatchObject({ action: 'execute', source: 'llm' });
+  });
+
+  it('High-risk commands require confirmation: risk_level high or medium, or off the whitelist', async () => {
+    expect((await gate({ command: 'ls', risk_level: 'high' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
+    expect((await gate({ command: 'ls', risk_level: 'medium' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
+    expect((await gate({ command: 'rm -rf build' })).decision).toMatchObject({ action: 'confirm', source: 'default', level: 'high' });
+  });
+
+  it('LLM can handle unknown commands: init with risk_level high asks', async () => {
+    expect((await gate({ command: 'init 6', risk_level: 'high' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
+  });
+
+  it('describes the command and where it would run for the panel', async () => {
+    expect(await tool.describe({ command: 'rm x', cwd: 'sub' }, { cwd: workspace })).toEqual({ kind: 'command', command: 'rm x', cwd: join(workspace, 'sub'), details: [] });
+  });
+
+  it('rejects arguments that fail the schema', async () => {
+    expect((await gate({ command: '' })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
+    expect((await gate({ command: 'ls', timeout_ms: -1 })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
+  });
+
+  it('reports a working directory that does not exist as a value', async () => {
+    const result = await tool.execute({ command: 'ls', cwd: 'nope' }, { cwd: workspace, signal: new AbortController().signal, readOnly: false });
+    expect(result).toMatchObject({ type: 'tool-error', code: 'command-bad-cwd' });
+  });
+});
+
+describe('the runner (real processes)', () => {
+  it('runs in the given directory with stdin closed, so a prompt does not hang', async () => {
+    const result = await runCommand('pwd; read -r line; echo "read exit $?"', { ...base, timeoutMs: 5_000 });
+    expect(result.output).toBe(`${workspace}\nread exit 1\n`);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('reports exit codes and signals as values', async () => {
+    expect((await runCommand('exit 3', { ...base, timeoutMs: 5_000 })).exitCode).toBe(3);
+    const killed = await runCommand('kill -9 $$', { ...base, timeoutMs: 5_000 });
+    expect(killed.signal).toBe('SIGKILL');
+  });
+
+  it('kills the whole process group at the timeout, children included', async () => {
+    const pidFile = join(workspace, 'child.pid');
+    const started = Date.now();
+    const result = await runCommand(`sleep 60 & echo $! > ${pidFile}; sleep 60`, { ...base, timeoutMs: 300, killGraceMs: 500 });
+    expect(result.timedOut).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const child = Number(readFileSync(pidFile, 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(alive(child)).toBe(false);
+  });
+
+  it('SIGKILLs a group that ignores SIGTERM after the grace period', async () => {
+    const result = await runCommand("trap '' TERM; sleep 60", { ...base, timeoutMs: 200, killGraceMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(result.signal).toBe('SIGKILL');
+  });
+
+  it('cancels through the AbortSignal', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const result = await runCommand('sleep 60', { ...base, signal: controller.signal, timeoutMs: 60_000 });
+    expect(result.cancelled).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('keeps the head and tail of huge output, drops the middle with a count, and streams it all', async () => {
+    let streamed = 0;
+    const result = await runCommand('seq 1 200000', { ...base, timeoutMs: 20_000, onOutput: (chunk) => {
+        streamed += chunk.length;
+      },
+    });
+    const total = Number(execFileSync('bash', ['-c', 'seq 1 200000 | wc -c'], { encoding: 'utf8' }).trim());
+    expect(result.outputBytes).toBe(total);
+    expect(streamed).toBe(total);
+    expect(result.output.startsWith('1\n2\n3\n')).toBe(true);
+    expect(result.output.endsWith('199999\n200000\n')).toBe(true);
+    expect(result.output).toMatch(/… [\d,]+ bytes of output not shown …/);
+    expect(result.output.length).toBeLessThan(4096 + 100);
+  });
+
+  it('detects binary output and does not pass it on', async () => {
+    const result = await runCommand('head -c 4096 /dev/urandom; printf "\\0"', { ...base, timeoutMs: 5_000 });
+    expect(result.binary).toBe(true);
+    expect(result.output).toBe('');
+    const tool = createExecuteCommandTool();
+    const viaTool = await tool.execute({ command: 'printf "a\\0b"' }, { cwd: workspace, signal: new AbortController().signal, readOnly: false });
+    expect(viaTool.type === 'tool-success' && viaTool.forModel).toMatch(/binary output, 3 bytes, not shown/);
+  });
+
+  it('interleaves stderr with stdout', async () => {
+    const result = await runCommand('echo out; echo err >&2', { ...base, timeoutMs: 5_000 });
+    expect(result.output).toContain('out\n');
+    expect(result.output).toContain('err\n');
+  });
+});
