@@ -1,0 +1,303 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { type Assessment, defineTool, notWhitelisted, type OperationDescription, type ToolResult, toolFailure, whitelisted } from '@riskgate/risk';
+import { createTwoFilesPatch } from 'diff';
+import { z } from 'zod';
+import { type ResolvedPath, resolvePath } from './paths.js';
+import { secretReason, sensitiveWriteReason } from './secrets.js';
+
+export const FILE_TOOL_NAME = 'file_operations';
+
+export const FILE_OPERATIONS = ['read', 'list', 'exists', 'write'] as const;
+
+export const fileOperationsParameters = z
+  .object({
+    operation: z.enum(FILE_OPERATIONS).describe('read a file, list a directory, check that a path exists, or write a file'),
+    path: z.string().min(1).max(4096).describe('Path relative to the workspace, absolute, or starting with ~'),
+    content: z.string().max(10_000_000).optional().describe('write: the whole new content of the file'),
+    offset: z.number().int().min(1).optional().describe('read: first line to return (1-based)'),
+    limit: z.number().int().min(1).max(100_000).optional().describe('read: number of lines to return'),
+    line_numbers: z.boolean().optional().describe('read: prefix each line with its number'),
+    recursive: z.boolean().optional().describe('list: descend into subdirectories'),
+    depth: z.number().int().min(1).max(10).optional().describe('list: how deep to descend when recursive (default 3)'),
+    include_ignored: z.boolean().optional().describe('list: include .git and node_modules'),
+    create_parents: z.boolean().optional().describe('write: create missing parent directories'),
+  })
+  .superRefine((args, context) => {
+    if (args.operation === 'write' && args.content === undefined) {
+      context.addIssue({ code: 'custom', path: ['content'], message: 'write needs content (the whole new file)' });
+    }
+  });
+
+export type FileOperationsArgs = z.output<typeof fileOperationsParameters>;
+
+export interface FileToolOptions {
+  /** Bytes a read returns at most (the model sees a note past it). Default 256 KiB. */
+  readonly maxReadBytes?: number;
+  /** Entries a list returns at most. Default 1,000. */
+  readonly maxEntries?: number;
+  /** The home directory (tests point it at a temporary one). */
+  readonly home?: string;
+}
+
+export interface ListEntry {
+  readonly path: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  readonly size: number | null;
+}
+
+export type FileData =
+  | { readonly operation: 'read'; readonly path: string; readonly text: string; readonly totalLines: number; readonly firstLine: number; readonly truncated: boolean; readonly binary: boolean; readonly bytes: number }
+  | { readonly operation: 'list'; readonly path: string; readonly entries: readonly ListEntry[]; readonly truncated: boolean }
+  | { readonly operation: 'exists'; readonly path: string; readonly exists: boolean; readonly type: ListEntry['type'] | null }
+  | { readonly operation: 'write'; readonly path: string; readonly created: boolean; readonly bytes: number };
+
+const SKIPPED = new Set(['.git', 'node_modules']);
+
+export function createFileOperationsTool(options: FileToolOptions = {}) {
+  const maxReadBytes = options.maxReadBytes ?? 256 * 1024;
+  const maxEntries = options.maxEntries ?? 1_000;
+  const home = options.home;
+
+  const assess = (args: FileOperationsArgs, cwd: string): Assessment => {
+    const path = resolvePath(args.path, cwd, home);
+    const subjects = [`${args.operation} ${path.display}`];
+    const secret = secretReason(path.real, home);
+    switch (args.operation) {
+      case 'exists':
+        return whitelisted(['only checks that a path exists'], subjects);
+      case 'read':
+      case 'list': {
+        const reasons: string[] = [];
+        if (secret !== undefined) reasons.push(`${args.operation === 'read' ? 'reading' : 'listing'} would hand secrets to the model: ${secret}`);
+        if (path.escapesThroughSymlink) reasons.push(`${args.path} is a symlink to ${path.real}, outside the workspace`);
+        if (reasons.length > 0) return notWhitelisted(secret !== undefined ? 'high' : 'medium', reasons, subjects);
+        return whitelisted([args.operation === 'read' ? 'reads a file' : 'lists a directory'], subjects);
+      }
+      case 'write': {
+        const reasons = [path.exists ? `overwrites ${path.display}` : `creates ${path.display}`];
+        let level: 'medium' | 'high' = 'medium';
+        const sensitive = sensitiveWriteReason(path.real, home);
+        if (sensitive !== undefined) {
+          reasons.push(sensitive);
+          level = 'high';
+        }
+        if (path.escapesThroughSymlink) {
+          reasons.push(`${args.path} is a symlink to ${path.real}, outside the workspace: the write will be refused`);
+          level = 'high';
+        } else if (!path.insideWorkspace) {
+          reasons.push(`${path.real} is outside the workspace`);
+          level = 'high';
+        }
+        return notWhitelisted(level, reasons, subjects);
+      }
+    }
+  };
+
+  return defineTool({
+    name: FILE_TOOL_NAME,
+    description:
+      'Read a file, list a directory, check whether a path exists, or write a whole file. Reads, lists and existence checks run at once (except secrets such as .env files and private keys); writes are shown to the user as a diff and need their confirmation.',
+    parameters: fileOperationsParameters,
+    ruleStyle: 'path',
+    assess: (args, context) => assess(args, context.cwd),
+    describe: async (args, context): Promise<OperationDescription> => {
+      const path = resolvePath(args.path, context.cwd, home);
+      if (args.operation !== 'write') return { kind: 'file', operation: args.operation, path: path.display, details: [] };
+      return { kind: 'file', operation: 'write', path: path.display, diff: await writeDiff(path, args.content ?? ''), details: [] };
+    },
+    execute: async (args, context): Promise<ToolResult<FileData>> => {
+      const path = resolvePath(args.path, context.cwd, home);
+      // Defence in depth: a read that runs because it is whitelisted is judged again now, so a
+      // symlink swapped in since the assessment cannot hand over a secret.
+      if (context.readOnly) {
+        const again = assess(args, context.cwd);
+        if (!again.whitelisted) return toolFailure('file-changed-since-assessed', `refused: ${again.reasons.join('; ')}`);
+      }
+      try {
+        switch (args.operation) {
+          case 'exists':
+            return await existsOperation(path);
+          case 'read':
+            return await readOperation(path, args, maxReadBytes);
+          case 'list':
+            return await listOperation(path, args, maxEntries);
+          case 'write':
+            return await writeOperation(path, args.content ?? '', args.create_parents === true);
+        }
+      } catch (error) {
+        return fileFailure(error, path);
+      }
+    },
+  });
+}
+
+async function writeDiff(path: ResolvedPath, content: string): Promise<string> {
+  const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+  let before: string;
+  try {
+    before = await readFile(path.real, 'utf8');
+  } catch {
+    return `new file, ${lines} ${lines === 1 ? 'line' : 'lines'}\n${createTwoFilesPatch('/dev/null', path.display, '', content, undefined, undefined, { context: 3 })}`;
+  }
+  if (before === content) return 'no change: the file already has this content';
+  return createTwoFilesPatch(path.display, path.display, before, content, undefined, undefined, { context: 3 });
+}
+
+function typeOf(stats: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): ListEntry['type'] {
+  if (stats.isSymbolicLink()) return 'symlink';
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  return 'other';
+}
+
+async function existsOperation(path: ResolvedPath): Promise<ToolResult<FileData>> {
+  try {
+    const stats = await stat(path.real);
+    const data = { operation: 'exists', path: path.display, exists: true, type: typeOf(stats) } as const;
+    return { type: 'tool-success', forModel: `${path.display} exists (${data.type})`, data };
+  } catch {
+    return { type: 'tool-success', forModel: `${path.display} does not exist`, data: { operation: 'exists', path: path.display, exists: false, type: null } };
+  }
+}
+
+function looksBinary(buffer: Buffer): boolean {
+  const sample = buffer.subarray(0, 8192);
+  if (sample.includes(0)) return true;
+  const text = sample.toString('utf8');
+  const bad = text.split('\uFFFD').length - 1;
+  return bad > 8 && bad / Math.max(1, text.length) > 0.05;
+}
+
+async function readOperation(path: ResolvedPath, args: FileOperationsArgs, maxBytes: number): Promise<ToolResult<FileData>> {
+  const stats = await stat(path.real);
+  if (stats.isDirectory()) return toolFailure('file-is-directory', `${path.display} is a directory; use list`);
+  const handle = await open(path.real, 'r');
+  let buffer: Buffer;
+  try {
+    // Read past the cap only as far as needed to count what was left out.
+    const wanted = Math.min(stats.size, maxBytes + 1);
+    buffer = Buffer.alloc(wanted);
+    const { bytesRead } = await handle.read(buffer, 0, wanted, 0);
+    buffer = buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  if (looksBinary(buffer)) {
+    const data = { operation: 'read', path: path.display, text: '', totalLines: 0, firstLine: 1, truncated: false, binary: true, bytes: stats.size } as const;
+    return { type: 'tool-success', forModel: `${path.display} is a binary file (${stats.size.toLocaleString('en-US')} bytes); not shown`, data };
+  }
+  const capped = buffer.length > maxBytes;
+  const text = buffer.subarray(0, maxBytes).toString('utf8');
+  const allLines = text.split('\n');
+  if (allLines.at(-1) === '') allLines.pop();
+  const first = args.offset ?? 1;
+  const chosen = allLines.slice(first - 1, args.limit === undefined ? undefined : first - 1 + args.limit);
+  const shown = args.line_numbers === true ? chosen.map((line, index) => `${String(first + index).padStart(6)}\t${line}`) : chosen;
+  const truncated = capped || first - 1 + chosen.length < allLines.length;
+  const notes: string[] = [];
+  if (capped) notes.push(`[the file is ${stats.size.toLocaleString('en-US')} bytes; only the first ${maxBytes.toLocaleString('en-US')} were read]`);
+  else if (truncated) notes.push(`[lines ${first}–${first - 1 + chosen.length} of ${allLines.length}; use offset and limit for more]`);
+  const data = { operation: 'read', path: path.display, text: shown.join('\n'), totalLines: allLines.length, firstLine: first, truncated, binary: false, bytes: stats.size } as const;
+  return { type: 'tool-success', forModel: [shown.join('\n'), ...notes].join('\n'), data };
+}
+
+async function listOperation(path: ResolvedPath, args: FileOperationsArgs, maxEntries: number): Promise<ToolResult<FileData>> {
+  const stats = await stat(path.real);
+  if (!stats.isDirectory()) return toolFailure('file-not-directory', `${path.display} is not a directory`);
+  const maxDepth = args.recursive === true ? (args.depth ?? 3) : 1;
+  const entries: ListEntry[] = [];
+  let truncated = false;
+  const walk = async (directory: string, prefix: string, depth: number): Promise<void> => {
+    const children = (await readdir(directory, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    for (const child of children) {
+      if (entries.length >= maxEntries) {
+        truncated = true;
+        return;
+      }
+      if (SKIPPED.has(child.name) && args.include_ignored !== true) continue;
+      const full = join(directory, child.name);
+      const type = typeOf(child);
+      let size: number | null = null;
+      if (type === 'file') size = (await lstat(full)).size;
+      entries.push({ path: prefix + child.name + (type === 'directory' ? '/' : ''), type, size });
+      // Symlinked directories are listed, never entered: a link cannot lead the walk outside.
+      if (type === 'directory' && depth < maxDepth) await walk(full, `${prefix}${child.name}/`, depth + 1);
+    }
+  };
+  await walk(path.real, '', 1);
+  const lines = entries.map((entry) => (entry.size === null ? entry.path : `${entry.path}\t${entry.size.toLocaleString('en-US')} bytes`));
+  if (truncated) lines.push(`[stopped at ${maxEntries} entries]`);
+  if (entries.length === 0) lines.push('(empty directory)');
+  return { type: 'tool-success', forModel: lines.join('\n'), data: { operation: 'list', path: path.display, entries, truncated } };
+}
+
+/**
+ * Atomic: the content goes to a temporary file beside the target, is flushed, takes the old
+ * file's mode, and is renamed over it, so a crash leaves the old file or the new one, never
+ * half of either. A symlink whose target leaves the workspace is never written through.
+ */
+async function writeOperation(path: ResolvedPath, content: string, createParents: boolean): Promise<ToolResult<FileData>> {
+  if (path.escapesThroughSymlink) {
+    return toolFailure('file-symlink-escape', `${path.requested} is a symlink to ${path.real}, outside the workspace; refusing to write through it (write to ${path.real} itself if that is meant)`);
+  }
+  const target = path.real;
+  const directory = dirname(target);
+  let mode: number | undefined;
+  try {
+    const existing = await stat(target);
+    if (existing.isDirectory()) return toolFailure('file-is-directory', `${path.display} is a directory`);
+    mode = existing.mode & 0o7777;
+  } catch {
+    mode = undefined;
+  }
+  try {
+    await stat(directory);
+  } catch {
+    if (!createParents) return toolFailure('file-no-parent', `the directory ${dirname(path.display)} does not exist; set create_parents to create it`);
+    await mkdir(directory, { recursive: true });
+  }
+  const temporary = join(directory, `.${basename(target)}.riskgate-${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const descriptor = openSync(temporary, 'wx', mode ?? 0o644);
+    try {
+      writeSync(descriptor, content);
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+    if (mode !== undefined) await chmod(temporary, mode);
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  const bytes = Buffer.byteLength(content);
+  const created = mode === undefined;
+  return {
+    type: 'tool-success',
+    forModel: `${created ? 'created' : 'wrote'} ${path.display} (${bytes.toLocaleString('en-US')} bytes)`,
+    data: { operation: 'write', path: path.display, created, bytes },
+  };
+}
+
+function fileFailure(error: unknown, path: ResolvedPath): ToolResult<FileData> {
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'ENOENT':
+      return toolFailure('file-not-found', `${path.display} does not exist`);
+    case 'EACCES':
+    case 'EPERM':
+      return toolFailure('file-permission-denied', `permission denied: ${path.display}`);
+    case 'ENOTDIR':
+      return toolFailure('file-not-directory', `a part of ${path.display} is not a directory`);
+    case 'EISDIR':
+      return toolFailure('file-is-directory', `${path.display} is a directory`);
+    case 'ENOSPC':
+      return toolFailure('file-no-space', `no space left to write ${path.display}`);
+    default:
+      return toolFailure('file-error', `${path.display}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

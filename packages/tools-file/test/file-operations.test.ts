@@ -1,0 +1,228 @@
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { evaluateToolCall, type GatePolicy, parseRule } from '@riskgate/risk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFileOperationsTool } from '../src/index.js';
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'riskgate-file-')));
+const workspace = join(root, 'workspace');
+const home = join(root, 'home');
+const outside = join(root, 'outside');
+const tool = createFileOperationsTool({ home, maxReadBytes: 1024, maxEntries: 50 });
+const smart: GatePolicy = { mode: 'smart', rules: [] };
+const gate = (args: unknown, policy = smart) => evaluateToolCall(tool, args, { cwd: workspace }, policy);
+const run = (args: Parameters<typeof tool.execute>[0], readOnly = false) =>
+  tool.execute(args, { cwd: workspace, signal: new AbortController().signal, readOnly });
+
+beforeAll(() => {
+  for (const directory of [workspace, home, outside, join(workspace, 'src', 'deep'), join(workspace, '.git'), join(workspace, 'node_modules', 'x'), join(home, '.ssh'), join(home, '.aws'), join(home, '.config', 'gcloud')]) {
+    mkdirSync(directory, { recursive: true });
+  }
+  writeFileSync(join(workspace, 'README.md'), '# demo\nline 2\nline 3\n');
+  writeFileSync(join(workspace, 'src', 'a.ts'), 'export const a = 1;\n');
+  writeFileSync(join(workspace, 'src', 'deep', 'b.ts'), 'export const b = 2;\n');
+  writeFileSync(join(workspace, '.env'), 'API_KEY=secret\n');
+  writeFileSync(join(workspace, '.env.local'), 'API_KEY=secret\n');
+  writeFileSync(join(workspace, '.env.example'), 'API_KEY=\n');
+  writeFileSync(join(workspace, 'server.pem'), '-----BEGIN PRIVATE KEY-----\n');
+  writeFileSync(join(workspace, '.git-credentials'), 'https://u:p@x\n');
+  writeFileSync(join(workspace, '.npmrc'), '//registry.npmjs.org/:_authToken=npm_abc\n');
+  mkdirSync(join(workspace, 'plain'));
+  writeFileSync(join(workspace, 'plain', '.npmrc'), 'save-exact=true\n');
+  writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE\n');
+  writeFileSync(join(home, '.ssh', 'config'), 'Host x\n');
+  writeFileSync(join(home, '.aws', 'credentials'), '[default]\n');
+  writeFileSync(join(home, '.config', 'gcloud', 'token.json'), '{}\n');
+  writeFileSync(join(outside, 'notes.txt'), 'outside the workspace\n');
+  symlinkSync(join(outside, 'notes.txt'), join(workspace, 'escape-link'));
+  symlinkSync(outside, join(workspace, 'escape-dir'));
+  symlinkSync(join(home, '.ssh', 'id_rsa'), join(workspace, 'innocent.txt'));
+  symlinkSync(join(workspace, 'src', 'a.ts'), join(workspace, 'inner-link'));
+  writeFileSync(join(workspace, 'blob.bin'), Buffer.from([0, 1, 2, 3, 0, 255]));
+  writeFileSync(join(workspace, 'long.txt'), Array.from({ length: 500 }, (_, index) => `line ${index + 1}`).join('\n'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('spec 000 / 003: file operations through the gate', () => {
+  it.each([
+    [{ operation: 'read', path: 'README.md' }],
+    [{ operation: 'list', path: 'src' }],
+    [{ operation: 'exists', path: 'nope.txt' }],
+    [{ operation: 'read', path: '.env.example' }],
+    [{ operation: 'read', path: 'plain/.npmrc' }],
+    [{ operation: 'read', path: 'inner-link' }],
+    [{ operation: 'read', path: join(outside, 'notes.txt') }],
+  ])('Low-risk file operations execute automatically: %j', async (args) => {
+    const evaluation = await gate(args);
+    expect(evaluation.decision).toMatchObject({ action: 'execute', source: 'whitelist', whitelisted: true });
+  });
+
+  it('Low-risk: a whitelisted read runs and returns the file', async () => {
+    const result = await run({ operation: 'read', path: 'README.md' }, true);
+    expect(result).toMatchObject({ type: 'tool-success', forModel: '# demo\nline 2\nline 3' });
+  });
+
+  it('High-risk file operations require confirmation: write is never whitelisted', async () => {
+    const evaluation = await gate({ operation: 'write', path: 'new.txt', content: 'x\n' });
+    expect(evaluation.decision).toMatchObject({ action: 'confirm', source: 'default', whitelisted: false, level: 'medium' });
+  });
+
+  it('LLM provides risk level: low runs a write unasked, high asks about a read', async () => {
+    expect((await gate({ operation: 'write', path: 'new.txt', content: 'x', risk_level: 'low' })).decision).toMatchObject({ action: 'execute', source: 'llm' });
+    expect((await gate({ operation: 'read', path: 'README.md', risk_level: 'high' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
+  });
+
+  it('rejects a write without content and an unknown operation', async () => {
+    expect((await gate({ operation: 'write', path: 'x' })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
+    expect((await gate({ operation: 'delete', path: 'x' })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
+  });
+});
+
+describe('attacks: secrets and escapes are asked about, with the reason', () => {
+  it.each([
+    ['.env', /environment files/],
+    ['.env.local', /environment files/],
+    ['./sub/../.env', /environment files/],
+    ['server.pem', /private key/],
+    ['.git-credentials', /saved credentials/],
+    ['.npmrc', /registry token/],
+    ['~/.ssh/id_rsa', /private SSH key/],
+    ['~/.ssh/config', /~\/\.ssh/],
+    ['~/.aws/credentials', /AWS credentials/],
+    ['~/.config/gcloud/token.json', /Google Cloud/],
+    ['innocent.txt', /private SSH key/],
+    ['escape-link', /symlink to .*outside the workspace/],
+    ['escape-dir/notes.txt', /symlink to .*outside the workspace/],
+    ['/etc/shadow', /system secrets/],
+    ['../../../../../../../etc/shadow', /system secrets/],
+  ])('read %s', async (path, reason) => {
+    const evaluation = await gate({ operation: 'read', path });
+    expect(evaluation.decision.action).toBe('confirm');
+    expect(evaluation.decision.whitelisted).toBe(false);
+    expect(evaluation.decision.reasons.join('\n')).toMatch(reason);
+  });
+
+  it('asks before listing ~/.ssh or a directory reached through an escaping symlink', async () => {
+    expect((await gate({ operation: 'list', path: '~/.ssh' })).decision.whitelisted).toBe(false);
+    expect((await gate({ operation: 'list', path: 'escape-dir' })).decision.whitelisted).toBe(false);
+  });
+
+  it('names rule subjects by the real path, so `read src/**` cannot be stretched by a symlink', async () => {
+    symlinkSync(join(home, '.aws', 'credentials'), join(workspace, 'src', 'config.ts'));
+    const rules = [parseRule('file_operations(read src/**)', 'allow')].map((parsed) => (parsed.ok ? parsed.rule : undefined)!);
+    const linked = await gate({ operation: 'read', path: 'src/config.ts' }, { mode: 'smart', rules });
+    expect(linked.decision.action).toBe('confirm');
+    const plain = await gate({ operation: 'read', path: 'src/deep/b.ts', risk_level: 'high' }, { mode: 'smart', rules });
+    expect(plain.decision).toMatchObject({ action: 'execute', source: 'rule' });
+    unlinkSync(join(workspace, 'src', 'config.ts'));
+  });
+
+  it('re-checks a whitelisted read when it runs: a symlink swapped in since is refused', async () => {
+    writeFileSync(join(workspace, 'swap.txt'), 'harmless\n');
+    const evaluation = await gate({ operation: 'read', path: 'swap.txt' });
+    expect(evaluation.decision.action).toBe('execute');
+    unlinkSync(join(workspace, 'swap.txt'));
+    symlinkSync(join(home, '.ssh', 'id_rsa'), join(workspace, 'swap.txt'));
+    const result = await run({ operation: 'read', path: 'swap.txt' }, true);
+    expect(result).toMatchObject({ type: 'tool-error', code: 'file-changed-since-assessed' });
+    expect(JSON.stringify(result)).not.toContain('PRIVATE');
+  });
+
+  it.each([
+    ['~/.bashrc', /runs in every new shell/],
+    ['~/.ssh/authorized_keys', /grant access/],
+    [join(outside, 'x.txt'), /outside the workspace/],
+    ['/etc/hosts', /system path/],
+  ])('a write to %s is high', async (path, reason) => {
+    const evaluation = await gate({ operation: 'write', path, content: 'x' });
+    expect(evaluation.decision.codeLevel).toBe('high');
+    expect(evaluation.decision.reasons.join('\n')).toMatch(reason);
+  });
+});
+
+describe('write', () => {
+  it('shows a unified diff against what is on disk', async () => {
+    const description = await tool.describe({ operation: 'write', path: 'README.md', content: '# demo\nline two\nline 3\n' }, { cwd: workspace });
+    expect(description).toMatchObject({ kind: 'file', operation: 'write', path: 'README.md' });
+    const diff = (description as { diff: string }).diff;
+    expect(diff).toContain('-line 2');
+    expect(diff).toContain('+line two');
+    expect(diff).toContain('@@ -1,3 +1,3 @@');
+  });
+
+  it('says "new file, N lines" for a file that does not exist', async () => {
+    const description = await tool.describe({ operation: 'write', path: 'fresh.txt', content: 'a\nb\nc\n' }, { cwd: workspace });
+    expect((description as { diff: string }).diff).toMatch(/^new file, 3 lines\n/);
+  });
+
+  it('writes atomically, keeps the file mode and leaves no temporary file', async () => {
+    const target = join(workspace, 'script.sh');
+    writeFileSync(target, 'echo old\n');
+    chmodSync(target, 0o755);
+    const result = await run({ operation: 'write', path: 'script.sh', content: 'echo new\n' });
+    expect(result).toMatchObject({ type: 'tool-success', data: { created: false, bytes: 9 } });
+    expect(readFileSync(target, 'utf8')).toBe('echo new\n');
+    expect(statSync(target).mode & 0o777).toBe(0o755);
+    expect(readdirSync(workspace).filter((name) => name.includes('riskgate-'))).toEqual([]);
+  });
+
+  it('creates missing parent directories only when asked', async () => {
+    const refused = await run({ operation: 'write', path: 'made/up/dir/f.txt', content: 'x' });
+    expect(refused).toMatchObject({ type: 'tool-error', code: 'file-no-parent' });
+    const created = await run({ operation: 'write', path: 'made/up/dir/f.txt', content: 'x', create_parents: true });
+    expect(created).toMatchObject({ type: 'tool-success', data: { created: true } });
+    expect(readFileSync(join(workspace, 'made/up/dir/f.txt'), 'utf8')).toBe('x');
+  });
+
+  it('refuses to write through a symlink that leaves the workspace, and says so', async () => {
+    const result = await run({ operation: 'write', path: 'escape-link', content: 'pwned' });
+    expect(result).toMatchObject({ type: 'tool-error', code: 'file-symlink-escape' });
+    expect(readFileSync(join(outside, 'notes.txt'), 'utf8')).toBe('outside the workspace\n');
+  });
+
+  it('writes through a symlink that stays inside the workspace, to its target', async () => {
+    await run({ operation: 'write', path: 'inner-link', content: 'export const a = 2;\n' });
+    expect(readFileSync(join(workspace, 'src', 'a.ts'), 'utf8')).toBe('export const a = 2;\n');
+  });
+});
+
+describe('read and list', () => {
+  it('reads a window of lines with numbers', async () => {
+    const result = await run({ operation: 'read', path: 'README.md', offset: 2, limit: 1, line_numbers: true });
+    expect(result.type === 'tool-success' && result.forModel).toBe('     2\tline 2\n[lines 2–2 of 3; use offset and limit for more]');
+  });
+
+  it('caps what it reads and says so', async () => {
+    const result = await run({ operation: 'read', path: 'long.txt' });
+    expect(result.type === 'tool-success' && result.forModel).toMatch(/only the first 1,024 were read/);
+  });
+
+  it('detects binary files', async () => {
+    expect(await run({ operation: 'read', path: 'blob.bin' })).toMatchObject({ type: 'tool-success', data: { binary: true } });
+  });
+
+  it('lists with types and sizes, skipping .git and node_modules unless asked, recursing to a depth', async () => {
+    const flat = await run({ operation: 'list', path: '.' });
+    if (flat.type !== 'tool-success' || flat.data.operation !== 'list') throw new Error('list failed');
+    const names = flat.data.entries.map((entry) => entry.path);
+    expect(names).toContain('src/');
+    expect(names).not.toContain('.git/');
+    expect(names).not.toContain('node_modules/');
+    expect(flat.data.entries.find((entry) => entry.path === 'README.md')).toMatchObject({ type: 'file', size: statSync(join(workspace, 'README.md')).size });
+    expect(flat.data.entries.find((entry) => entry.path === 'escape-dir')).toMatchObject({ type: 'symlink' });
+
+    const deep = await run({ operation: 'list', path: 'src', recursive: true, depth: 2 });
+    expect(deep.type === 'tool-success' && deep.data.operation === 'list' && deep.data.entries.map((entry) => entry.path)).toEqual(expect.arrayContaining(['deep/', 'deep/b.ts']));
+
+    const all = await run({ operation: 'list', path: '.', include_ignored: true });
+    expect(all.type === 'tool-success' && all.data.operation === 'list' && all.data.entries.map((entry) => entry.path)).toEqual(expect.arrayContaining(['.git/', 'node_modules/']));
+  });
+
+  it('reports missing paths and wrong kinds as values', async () => {
+    expect(await run({ operation: 'read', path: 'missing.txt' })).toMatchObject({ type: 'tool-error', code: 'file-not-found' });
+    expect(await run({ operation: 'read', path: 'src' })).toMatchObject({ type: 'tool-error', code: 'file-is-directory' });
+    expect(await run({ operation: 'list', path: 'README.md' })).toMatchObject({ type: 'tool-error', code: 'file-not-directory' });
+    expect(await run({ operation: 'exists', path: 'src' })).toMatchObject({ type: 'tool-success', data: { exists: true, type: 'directory' } });
+  });
+});
