@@ -90,7 +90,24 @@ lines.push(
   '',
 );
 
-// 4. A SELECT over a big table: time to the first 500 rows and memory, at two sizes.
+// 4. File and HTTP assessors.
+console.error('bench: file and HTTP assessors');
+const fileHttp = runJson(tsx, [join(root, 'bench/file-http-assessor.bench.ts')]);
+lines.push(
+  '## File and HTTP assessor latency',
+  '',
+  'Reads, lists, writes, secrets and symlinks in a temporary workspace (real files); HTTP requests by method, IP form, metadata address, resolved name and secret (names resolved from a fixed table: the assessor\'s own cost, without DNS). A call\'s cost is the median of its 5 runs.',
+  '',
+  '| assessor | calls | p50 | p99 | max | worst single run | target |',
+  '|---|---|---|---|---|---|---|',
+  ...['file', 'http'].map((name) => {
+    const row = fileHttp[name];
+    return `| ${name === 'file' ? 'file_operations' : 'http_request'} | ${row.calls} | ${fixed(row.p50, 3)} ms | ${fixed(row.p99, 3)} ms | ${fixed(row.max, 2)} ms | ${fixed(row.worstSingleRun, 2)} ms | p99 < 1 ms |`;
+  }),
+  '',
+);
+
+// 5. A SELECT over a big table: time to the first 500 rows and memory, at two sizes.
 console.error('bench: SELECT over big tables');
 const directory = mkdtempSync(join(tmpdir(), 'riskgate-bench-'));
 const sizes = [100_000, 1_000_000];

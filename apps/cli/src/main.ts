@@ -4,7 +4,7 @@ import { VERSION } from './version.js';
 const HELP = `riskgate ${VERSION} — a terminal AI assistant for databases and the shell,
 with risk-based confirmation: safe operations run at once, risky ones ask first.
 
-Tools: execute_sql, describe_schema, execute_command.
+Tools: execute_sql, describe_schema, execute_command, file_operations, http_request.
 
 Usage:
   riskgate assess <tool> '<json args>' [options]   judge one tool call, print the verdict

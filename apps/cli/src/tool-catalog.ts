@@ -11,9 +11,16 @@ export interface CatalogOptions {
  * fast. A new tool package plugs in here.
  */
 export async function loadToolCatalog(options: CatalogOptions = {}): Promise<ReadonlyMap<string, AnyTool>> {
-  const [sql, command] = await Promise.all([import('@riskgate/tools-sql'), import('@riskgate/tools-command')]);
+  const [sql, command, file, http] = await Promise.all([
+    import('@riskgate/tools-sql'),
+    import('@riskgate/tools-command'),
+    import('@riskgate/tools-file'),
+    import('@riskgate/tools-http'),
+  ]);
   const tools: AnyTool[] = [
     command.createExecuteCommandTool(),
+    file.createFileOperationsTool(),
+    http.createHttpRequestTool(),
     sql.createExecuteSqlTool({ ...(options.connection === undefined ? {} : { connection: options.connection }) }),
     sql.createDescribeSchemaTool({ ...(options.connection === undefined ? {} : { connection: options.connection }) }),
   ];

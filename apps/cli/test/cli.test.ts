@@ -36,7 +36,7 @@ describe('riskgate --version and --help', () => {
 
   it('tells the truth in --help: the assess command, its options and the tools', async () => {
     const { stdout } = await run(process.execPath, [BIN, '--help']);
-    for (const word of ['assess', '--jsonl', '--mode', '--dialect', '--db', '--allow', 'execute_sql', 'describe_schema', 'execute_command', 'demo-db']) {
+    for (const word of ['assess', '--jsonl', '--mode', '--dialect', '--db', '--allow', 'execute_sql', 'describe_schema', 'execute_command', 'file_operations', 'http_request', 'demo-db']) {
       expect(stdout).toContain(word);
     }
   });
@@ -158,6 +158,11 @@ describe('riskgate assess --jsonl', () => {
     '{"tool": "execute_sql", "args": {"sql": "SELECT 1; DROP TABLE t"}}\r',
     '{"tool":"execute_command","args":{"command":"git log --oneline | head"}}',
     '{"tool":"execute_command","args":{"command":"ls; rm -rf ~"}}',
+    '{"tool":"file_operations","args":{"operation":"read","path":"README.md"}}',
+    '{"tool":"file_operations","args":{"operation":"read","path":".env"}}',
+    '{"tool":"file_operations","args":{"operation":"write","path":"x.txt","content":"hi"}}',
+    '{"tool":"http_request","args":{"method":"GET","url":"http://0x7f.1/"}}',
+    '{"tool":"http_request","args":{"method":"POST","url":"http://169.254.169.254/latest"}}',
   ];
 
   it('answers every line with exactly one line, in order, whatever the line holds', async () => {
@@ -183,6 +188,14 @@ describe('riskgate assess --jsonl', () => {
     expect(answers[13]).toMatchObject({ decision: 'confirm', source: 'default' });
     expect(answers[14]).toMatchObject({ decision: 'execute', source: 'whitelist' });
     expect(answers[15]).toMatchObject({ decision: 'confirm', source: 'default', level: 'high', reasons: expect.arrayContaining(['rm deletes files']) });
+    expect(answers[16]).toMatchObject({ decision: 'execute', source: 'whitelist' });
+    expect(answers[17]).toMatchObject({ decision: 'confirm', level: 'high' });
+    expect(answers[17].reasons.join()).toMatch(/environment files/);
+    expect(answers[18]).toMatchObject({ decision: 'confirm', source: 'default', level: 'medium' });
+    expect(answers[19]).toMatchObject({ decision: 'confirm', source: 'default' });
+    expect(answers[19].reasons.join()).toMatch(/loopback/);
+    expect(answers[20]).toMatchObject({ decision: 'confirm', level: 'high' });
+    expect(answers[20].reasons.join()).toMatch(/metadata/);
     for (const answer of answers) {
       expect(Object.keys(answer).sort()).toEqual('error' in answer ? ['error'] : ['decision', 'level', 'reasons', 'source', 'whitelisted']);
     }

@@ -1,0 +1,260 @@
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { isIPv6 } from 'node:net';
+import got, { type Method, RequestError } from 'got';
+import { type AddressClass, addressAllowed, classifyAddress, describeAddressClass, type NetworkPolicy, type Resolver } from './address-policy.js';
+import { judgeHost } from './http-assessor.js';
+import { CREDENTIAL_HEADERS } from './request-secrets.js';
+
+export interface HttpCallOptions {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  readonly maxBodyBytes: number;
+  readonly maxRedirects: number;
+  readonly resolve: Resolver;
+  /**
+   * What every hop (and every address connected to) must satisfy. For a whitelisted request:
+   * public only. For a confirmed one: what the person saw — never metadata, and no private or
+   * loopback hop unless the confirmed host itself was one.
+   */
+  readonly policy: NetworkPolicy;
+}
+
+export interface HttpResponseData {
+  readonly url: string;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly bodyBytes: number;
+  readonly truncated: boolean;
+  readonly binary: boolean;
+  readonly redirects: readonly string[];
+  /** A redirect that was not followed, and why. */
+  readonly redirectStopped?: { readonly to: string; readonly reason: string };
+  readonly elapsedMs: number;
+}
+
+export type HttpErrorCode =
+  | 'http-blocked-address'
+  | 'http-dns-failed'
+  | 'http-connection-refused'
+  | 'http-timeout'
+  | 'http-tls-error'
+  | 'http-cancelled'
+  | 'http-unsupported-scheme'
+  | 'http-error';
+
+export interface HttpFailure {
+  readonly type: 'http-error';
+  readonly code: HttpErrorCode;
+  readonly message: string;
+}
+
+const KEPT_HEADERS = ['content-type', 'content-length', 'location', 'date', 'last-modified', 'etag', 'cache-control', 'retry-after', 'www-authenticate', 'server'];
+
+class BlockedAddressError extends Error {
+  readonly code = 'ERR_RISKGATE_BLOCKED_ADDRESS';
+}
+
+/**
+ * The DNS lookup got uses to connect: it resolves and refuses an address the policy does not
+ * allow, so the address checked is the address connected to (a name that resolved to a
+ * public address for the assessor and to 127.0.0.1 now is refused).
+ */
+function guardedLookup(resolve: Resolver, policy: NetworkPolicy) {
+  return (
+    hostname: string,
+    options: LookupOptions | number | ((...args: never[]) => void),
+    callback?: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
+    const done = (typeof options === 'function' ? options : callback) as NonNullable<typeof callback>;
+    const all = typeof options === 'object' && options !== null && options.all === true;
+    resolve(hostname).then(
+      (addresses) => {
+        for (const address of addresses) {
+          const kind = classifyAddress(address);
+          if (!addressAllowed(kind, policy)) {
+            done(new BlockedAddressError(`${hostname} resolved to ${address}: ${describeAddressClass(kind, address)}`), '', 4);
+            return;
+          }
+        }
+        if (addresses.length === 0) {
+          done(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '', 4);
+          return;
+        }
+        if (all) done(null, addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 })));
+        else done(null, addresses[0]!, isIPv6(addresses[0]!) ? 6 : 4);
+      },
+      (error: NodeJS.ErrnoException) => done(error, '', 4),
+    );
+  };
+}
+
+export function networkPolicyFor(kind: AddressClass, base: NetworkPolicy): NetworkPolicy {
+  return {
+    allowLoopback: base.allowLoopback || kind === 'loopback',
+    allowPrivate: base.allowPrivate || kind === 'private',
+  };
+}
+
+export async function performHttpRequest(options: HttpCallOptions): Promise<HttpResponseData | HttpFailure> {
+  const started = performance.now();
+  const redirects: string[] = [];
+  let method = options.method.toUpperCase();
+  let body = options.body;
+  let headers: Record<string, string> = { ...options.headers };
+  let url = new URL(options.url);
+  let previous: HttpResponseData | undefined;
+
+  for (let hop = 0; ; hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return { type: 'http-error', code: 'http-unsupported-scheme', message: `${url.protocol} URLs are not supported` };
+    }
+    // Each hop is judged before it is requested: a redirect to a metadata address stops here.
+    const host = await judgeHost(url, options.policy, options.resolve);
+    if (!host.allowed) {
+      if (previous === undefined) return { type: 'http-error', code: host.unresolved ? 'http-dns-failed' : 'http-blocked-address', message: host.reason };
+      return { ...previous, redirectStopped: { to: url.href, reason: host.reason }, redirects: redirects.slice(0, -1), elapsedMs: performance.now() - started };
+    }
+    const response = await requestOnce(url, method, headers, body, options);
+    if ('type' in response) return response;
+    const location = response.headers.location;
+    if (response.status >= 300 && response.status < 400 && location !== undefined && method !== 'HEAD') {
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        return { ...response, redirects, elapsedMs: performance.now() - started };
+      }
+      if (hop >= options.maxRedirects) {
+        return { ...response, redirects, redirectStopped: { to: next.href, reason: `more than ${options.maxRedirects} redirects` }, elapsedMs: performance.now() - started };
+      }
+      redirects.push(next.href);
+      // 303, and 301/302 after a POST, turn into a GET without a body (as browsers do).
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+      }
+      // Credentials are not carried to another host.
+      if (next.host !== url.host) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.test(name)));
+      previous = response;
+      url = next;
+      continue;
+    }
+    return { ...response, redirects, elapsedMs: performance.now() - started };
+  }
+}
+
+async function requestOnce(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  options: HttpCallOptions,
+): Promise<HttpResponseData | HttpFailure> {
+  const started = performance.now();
+  return new Promise((resolvePromise) => {
+    const stream = got.stream(url, {
+      method: method as Method,
+      headers,
+      ...(body === undefined || method === 'GET' || method === 'HEAD' ? {} : { body }),
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: options.timeoutMs },
+      dnsLookup: guardedLookup(options.resolve, options.policy) as never,
+      signal: options.signal,
+      decompress: true,
+    });
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let total = 0;
+    let truncated = false;
+    let settled = false;
+    let status = 0;
+    let statusText = '';
+    let responseHeaders: Record<string, string> = {};
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      const buffer = Buffer.concat(chunks);
+      const binary = looksBinary(buffer);
+      resolvePromise({
+        url: url.href,
+        status,
+        statusText,
+        headers: responseHeaders,
+        body: binary ? '' : buffer.toString('utf8'),
+        bodyBytes: total,
+        truncated,
+        binary,
+        redirects: [],
+        elapsedMs: performance.now() - started,
+      });
+    };
+    stream.on('response', (response: { statusCode: number; statusMessage?: string; headers: Record<string, string | string[] | undefined> }) => {
+      status = response.statusCode;
+      statusText = response.statusMessage ?? '';
+      responseHeaders = Object.fromEntries(
+        KEPT_HEADERS.filter((name) => response.headers[name] !== undefined).map((name) => {
+          const value = response.headers[name]!;
+          return [name, Array.isArray(value) ? value.join(', ') : value];
+        }),
+      );
+    });
+    stream.on('data', (chunk: Buffer) => {
+      total += chunk.length;
+      if (kept < options.maxBodyBytes) {
+        const part = chunk.subarray(0, options.maxBodyBytes - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+      // A huge body is not downloaded past the cap.
+      if (kept >= options.maxBodyBytes && total > kept) {
+        truncated = true;
+        stream.destroy();
+        finish();
+      }
+    });
+    stream.on('end', finish);
+    stream.on('error', (error: Error) => {
+      if (settled) return;
+      settled = true;
+      resolvePromise(httpFailure(error, url, options));
+    });
+  });
+}
+
+function looksBinary(buffer: Buffer): boolean {
+  const sample = buffer.subarray(0, 8192);
+  if (sample.includes(0)) return true;
+  const text = sample.toString('utf8');
+  const bad = text.split('\uFFFD').length - 1;
+  return bad > 8 && bad / Math.max(1, text.length) > 0.05;
+}
+
+function httpFailure(error: Error, url: URL, options: HttpCallOptions): HttpFailure {
+  const code = (error as { code?: string }).code ?? (error instanceof RequestError ? error.code : undefined);
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const anyCode = code === 'ERR_GOT_REQUEST_ERROR' ? (cause?.code ?? code) : code;
+  const message = cause?.message && anyCode !== code ? cause.message : error.message;
+  if (options.signal.aborted || anyCode === 'ERR_ABORTED' || error.name === 'AbortError') {
+    return { type: 'http-error', code: 'http-cancelled', message: `the request to ${url.host} was cancelled` };
+  }
+  if (anyCode === 'ERR_RISKGATE_BLOCKED_ADDRESS' || error instanceof BlockedAddressError || cause instanceof BlockedAddressError) {
+    return { type: 'http-error', code: 'http-blocked-address', message: `refused to connect: ${message}` };
+  }
+  if (anyCode === 'ETIMEDOUT' || error.name === 'TimeoutError') {
+    return { type: 'http-error', code: 'http-timeout', message: `no complete answer from ${url.host} within ${options.timeoutMs} ms` };
+  }
+  if (anyCode === 'ENOTFOUND' || anyCode === 'EAI_AGAIN') return { type: 'http-error', code: 'http-dns-failed', message: `${url.hostname} does not resolve` };
+  if (anyCode === 'ECONNREFUSED') return { type: 'http-error', code: 'http-connection-refused', message: `${url.host} refused the connection` };
+  if ((anyCode !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL/.test(anyCode)) || (anyCode === 'EPROTO' && /SSL routines|TLS/i.test(message))) {
+    return { type: 'http-error', code: 'http-tls-error', message: `TLS with ${url.host} failed: ${message}` };
+  }
+  return { type: 'http-error', code: 'http-error', message: `${url.host}: ${message}` };
+}

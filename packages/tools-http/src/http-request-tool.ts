@@ -1,0 +1,79 @@
+import { defineTool, type OperationDescription, toolFailure } from '@riskgate/risk';
+import { z } from 'zod';
+import { type NetworkPolicy, type Resolver, STRICT_NETWORK, systemResolver } from './address-policy.js';
+import { assessHttpRequest, judgeHost } from './http-assessor.js';
+import { type HttpResponseData, networkPolicyFor, performHttpRequest } from './http-client.js';
+import { formatResponseForModel } from './format-response.js';
+import { redactHeader } from './request-secrets.js';
+
+export const HTTP_TOOL_NAME = 'http_request';
+export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const httpRequestParameters = z.object({
+  method: z.preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(HTTP_METHODS)).describe('The HTTP method'),
+  url: z
+    .string()
+    .min(1)
+    .max(16_384)
+    .refine((value) => URL.canParse(value), 'not a valid absolute URL')
+    .describe('Absolute http or https URL'),
+  headers: z.record(z.string(), z.string()).optional().describe('Request headers'),
+  body: z.string().max(10_000_000).optional().describe('Request body (for POST, PUT, PATCH)'),
+  timeout_ms: z.number().int().positive().max(600_000).optional().describe('Give up after this many milliseconds (default 30000)'),
+});
+
+export type HttpRequestArgs = z.output<typeof httpRequestParameters>;
+
+export interface HttpToolOptions {
+  /** What whitelisted requests may reach besides public hosts. Default: public only. */
+  readonly network?: Partial<NetworkPolicy>;
+  /** Resolves host names (the system resolver by default; tests pass their own). */
+  readonly resolve?: Resolver;
+  readonly maxBodyBytes?: number;
+  readonly defaultTimeoutMs?: number;
+  readonly maxRedirects?: number;
+}
+
+export function createHttpRequestTool(options: HttpToolOptions = {}) {
+  const network: NetworkPolicy = { ...STRICT_NETWORK, ...options.network };
+  const resolve = options.resolve ?? systemResolver;
+  const maxBodyBytes = options.maxBodyBytes ?? 100 * 1024;
+  return defineTool({
+    name: HTTP_TOOL_NAME,
+    description:
+      'Make an HTTP request and return the status, main headers and body (JSON pretty-printed, HTML as text, capped). GET, HEAD and OPTIONS to public hosts run at once; other methods, private or local addresses, and requests carrying credentials need the user’s confirmation.',
+    parameters: httpRequestParameters,
+    ruleStyle: 'url',
+    assess: (args) => assessHttpRequest(args, network, resolve),
+    describe: (args): OperationDescription => {
+      const url = new URL(args.url);
+      return {
+        kind: 'http',
+        requestLine: `${args.method} ${url.href}`,
+        headers: Object.entries(args.headers ?? {}).map(([name, value]) => redactHeader(name, value)),
+        ...(args.body === undefined ? {} : { bodyPreview: args.body.length > 2_000 ? `${args.body.slice(0, 2_000)}… (${args.body.length.toLocaleString('en-US')} characters)` : args.body }),
+        details: [],
+      };
+    },
+    execute: async (args, context) => {
+      // A whitelisted request keeps to public hosts on every hop and every connection; a
+      // confirmed one may reach the kind of host the person confirmed, never metadata.
+      const confirmedHost = await judgeHost(new URL(args.url), network, resolve);
+      const policy = context.readOnly ? network : networkPolicyFor(confirmedHost.kind, network);
+      const result = await performHttpRequest({
+        method: args.method,
+        url: args.url,
+        headers: args.headers ?? {},
+        ...(args.body === undefined ? {} : { body: args.body }),
+        timeoutMs: args.timeout_ms ?? options.defaultTimeoutMs ?? 30_000,
+        signal: context.signal,
+        maxBodyBytes,
+        maxRedirects: options.maxRedirects ?? 5,
+        resolve,
+        policy,
+      });
+      if ('type' in result) return toolFailure(result.code, result.message);
+      return { type: 'tool-success', forModel: formatResponseForModel(result), data: result as HttpResponseData } as const;
+    },
+  });
+}

@@ -1,0 +1,52 @@
+/** What looks like a secret in an outgoing request: it should not leave unasked. */
+const SECRET_PATTERNS: readonly [RegExp, string][] = [
+  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/, 'a private key'],
+  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key'],
+  [/\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}/, 'a GitHub token'],
+  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
+  [/\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/, 'an API secret key'],
+  [/\bAIza[0-9A-Za-z_-]{35}\b/, 'a Google API key'],
+  [/\b(?:sk|rk)_live_[0-9A-Za-z]{16,}/, 'a Stripe live key'],
+  [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, 'a JSON Web Token'],
+];
+const SECRET_QUERY_NAMES = /^(access_?token|id_?token|refresh_?token|token|api_?key|apikey|key|secret|client_secret|password|passwd|pwd|auth|sig|signature)$/i;
+export const CREDENTIAL_HEADERS = /^(authorization|proxy-authorization|cookie|x-api-key|x-auth-token|x-access-token|api-key)$/i;
+
+export function secretsInText(text: string): string[] {
+  return SECRET_PATTERNS.filter(([pattern]) => pattern.test(text)).map(([, what]) => what);
+}
+
+export interface RequestSecrets {
+  readonly inUrl: readonly string[];
+  readonly inHeaders: readonly string[];
+  readonly inBody: readonly string[];
+}
+
+export function findRequestSecrets(url: URL, headers: Readonly<Record<string, string>>, body: string | undefined): RequestSecrets {
+  const inUrl = [...secretsInText(decodeURIComponentSafe(url.href))];
+  for (const [name, value] of url.searchParams) {
+    if (SECRET_QUERY_NAMES.test(name) && value.length >= 8) inUrl.push(`a credential in the query parameter "${name}"`);
+  }
+  if (url.password !== '') inUrl.push('a password in the URL');
+  const inHeaders: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (CREDENTIAL_HEADERS.test(name)) inHeaders.push(`credentials in the ${name} header`);
+    else inHeaders.push(...secretsInText(value).map((what) => `${what} in the ${name} header`));
+  }
+  return { inUrl: [...new Set(inUrl)], inHeaders, inBody: body === undefined ? [] : secretsInText(body) };
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Header values as the panel shows them: credentials hidden but for their scheme. */
+export function redactHeader(name: string, value: string): string {
+  if (!CREDENTIAL_HEADERS.test(name)) return `${name}: ${value}`;
+  const scheme = /^(Bearer|Basic|Token|Digest)\s/i.exec(value)?.[1];
+  return `${name}: ${scheme === undefined ? '' : `${scheme} `}*** (${value.length} characters, hidden)`;
+}

@@ -1,0 +1,342 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { evaluateToolCall, type GatePolicy, parseRule } from '@riskgate/risk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assessHttpRequest, createHttpRequestTool, htmlToText, performHttpRequest, type Resolver } from '../src/index.js';
+
+/** Names tests use, and where they lead; nothing here leaves the machine. */
+const names: Record<string, string[]> = {
+  'example.com': ['93.184.216.34'],
+  'api.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+  'evil.example': ['127.0.0.1'],
+  'split.example': ['93.184.216.34', '10.1.2.3'],
+  'meta.example': ['169.254.169.254'],
+};
+const resolver: Resolver = async (hostname) => {
+  const found = names[hostname];
+  if (found === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  return found;
+};
+const strict = { allowLoopback: false, allowPrivate: false };
+const assess = (method: string, url: string, extra: { headers?: Record<string, string>; body?: string } = {}, policy = strict) =>
+  assessHttpRequest({ method, url, ...extra }, policy, resolver);
+
+describe('spec 000 / 003: HTTP request risk assessment', () => {
+  it.each(['GET', 'HEAD', 'OPTIONS', 'get'])('%s to a public host is whitelisted', async (method) => {
+    const assessment = await assess(method, 'https://example.com/index.html');
+    expect(assessment).toMatchObject({ whitelisted: true, level: 'low' });
+  });
+
+  it.each([
+    ['POST', 'medium', /POST sends data to example.com/],
+    ['PUT', 'medium', /PUT sends data/],
+    ['PATCH', 'medium', /PATCH sends data/],
+    ['DELETE', 'high', /DELETE asks example.com to remove a resource/],
+  ])('%s requires confirmation', async (method, level, reason) => {
+    const assessment = await assess(method, 'https://example.com/items/1');
+    expect(assessment.whitelisted).toBe(false);
+    expect(assessment.level).toBe(level);
+    expect(assessment.reasons.join('\n')).toMatch(reason);
+  });
+
+  it('goes through the gate: GET runs, POST asks, risk_level low runs a POST, high asks about a GET', async () => {
+    const tool = createHttpRequestTool({ resolve: resolver });
+    const gate = (args: unknown) => evaluateToolCall(tool, args, { cwd: '.' }, { mode: 'smart', rules: [] });
+    expect((await gate({ method: 'GET', url: 'https://example.com/' })).decision).toMatchObject({ action: 'execute', source: 'whitelist' });
+    expect((await gate({ method: 'POST', url: 'https://example.com/', body: '{}' })).decision).toMatchObject({ action: 'confirm', source: 'default' });
+    expect((await gate({ method: 'POST', url: 'https://example.com/', risk_level: 'low' })).decision).toMatchObject({ action: 'execute', source: 'llm' });
+    expect((await gate({ method: 'GET', url: 'https://example.com/', risk_level: 'high' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
+    expect((await gate({ method: 'TRACE', url: 'https://example.com/' })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
+    expect((await gate({ method: 'GET', url: 'not a url' })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
+  });
+});
+
+describe('attacks: addresses that are not public, by name and by IP form', () => {
+  it.each([
+    ['http://127.0.0.1/', /loopback/],
+    ['http://0x7f.1/', /loopback/],
+    ['http://2130706433/', /loopback/],
+    ['http://017700000001/', /loopback/],
+    ['http://127.1/', /loopback/],
+    ['http://[::1]/', /loopback/],
+    ['http://[::ffff:127.0.0.1]/', /loopback/],
+    ['http://[0:0:0:0:0:ffff:7f00:1]/', /loopback/],
+    ['http://localhost:8080/', /loopback/],
+    ['http://app.localhost/', /loopback/],
+    ['http://LOCALHOST./', /loopback/],
+    ['http://0.0.0.0/', /reserved/],
+    ['http://[::]/', /reserved/],
+    ['http://10.0.0.1/', /private network/],
+    ['http://172.16.5.4/', /private network/],
+    ['http://192.168.1.1/', /private network/],
+    ['http://100.64.0.1/', /private network/],
+    ['http://[fc00::1]/', /private network/],
+    ['http://[fe80::1]/', /private network/],
+    ['http://169.254.169.254/latest/meta-data/', /metadata/],
+    ['http://0xa9fea9fe/', /metadata/],
+    ['http://2852039166/', /metadata/],
+    ['http://[::ffff:169.254.169.254]/', /metadata/],
+    ['http://[fd00:ec2::254]/', /metadata/],
+    ['http://metadata.google.internal/computeMetadata/v1/', /metadata/],
+    ['http://100.100.100.200/', /metadata/],
+    ['http://evil.example/', /resolves to 127.0.0.1/],
+    ['http://split.example/', /resolves to 10.1.2.3/],
+    ['http://meta.example/', /resolves to 169.254.169.254.*metadata/],
+    ['http://nowhere.invalid/', /does not resolve/],
+    ['https://example.com@127.0.0.1/', /loopback/],
+    ['http://[2002:7f00:1::]/', /reserved/],
+    ['http://[64:ff9b::7f00:1]/', /reserved/],
+    ['file:///etc/passwd', /not HTTP/],
+    ['ftp://example.com/x', /not HTTP/],
+    ['gopher://127.0.0.1:6379/_FLUSHALL', /not HTTP/],
+  ])('GET %s is not whitelisted', async (url, reason) => {
+    const assessment = await assess('GET', url);
+    expect(assessment.whitelisted).toBe(false);
+    expect(assessment.reasons.join('\n')).toMatch(reason);
+  });
+
+  it('rates metadata high and loopback medium', async () => {
+    expect((await assess('GET', 'http://169.254.169.254/')).level).toBe('high');
+    expect((await assess('GET', 'http://127.0.0.1/')).level).toBe('medium');
+  });
+
+  it('allows loopback and private ranges only when configured, and metadata never', async () => {
+    const open = { allowLoopback: true, allowPrivate: true };
+    expect((await assess('GET', 'http://127.0.0.1:3000/', {}, open)).whitelisted).toBe(true);
+    expect((await assess('GET', 'http://10.0.0.1/', {}, open)).whitelisted).toBe(true);
+    expect((await assess('GET', 'http://169.254.169.254/', {}, open)).whitelisted).toBe(false);
+    expect((await assess('GET', 'http://0.0.0.0/', {}, open)).whitelisted).toBe(false);
+  });
+});
+
+describe('attacks: secrets carried to a host', () => {
+  it.each([
+    [{ url: 'https://example.com/?access_token=abcdef0123456789' }, /query parameter "access_token"/],
+    [{ url: 'https://example.com/?key=AKIAIOSFODNN7EXAMPLE' }, /AWS access key/],
+    [{ url: 'https://user:hunter2@example.com/' }, /password in the URL/],
+    [{ url: 'https://example.com/', headers: { Authorization: 'Bearer abc' } }, /credentials in the Authorization header/],
+    [{ url: 'https://example.com/', headers: { Cookie: 'session=1' } }, /credentials in the Cookie header/],
+    [{ url: 'https://example.com/', headers: { 'X-Note': 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB' } }, /GitHub token in the X-Note header/],
+    [{ url: 'https://example.com/', body: '-----BEGIN OPENSSH PRIVATE KEY-----\nabc' }, /private key/],
+    [{ url: 'https://example.com/?q=-----BEGIN%20RSA%20PRIVATE%20KEY-----' }, /private key/],
+  ] as [{ url: string; headers?: Record<string, string>; body?: string }, RegExp][])('GET %j asks', async (request, reason) => {
+    const assessment = await assess('GET', request.url, request);
+    expect(assessment.whitelisted).toBe(false);
+    expect(assessment.reasons.join('\n')).toMatch(reason);
+  });
+
+  it('names the rule subject without the user info, so a rule cannot be fooled by it', async () => {
+    const tool = createHttpRequestTool({ resolve: resolver });
+    const rule = parseRule('http_request(GET https://example.com/*)', 'allow');
+    const policy: GatePolicy = { mode: 'smart', rules: rule.ok ? [rule.rule] : [] };
+    const fooled = await evaluateToolCall(tool, { method: 'POST', url: 'https://example.com@evil.example/' }, { cwd: '.' }, policy);
+    expect(fooled.decision.action).toBe('confirm');
+    const allowed = await evaluateToolCall(tool, { method: 'GET', url: 'https://example.com/a?b=1', headers: { Authorization: 'Bearer x' } }, { cwd: '.' }, policy);
+    expect(allowed.decision).toMatchObject({ action: 'execute', source: 'rule' });
+  });
+});
+
+describe('describe: what the panel shows', () => {
+  it('shows the request line, headers with credentials hidden, and a body preview', () => {
+    const tool = createHttpRequestTool({ resolve: resolver });
+    const description = tool.describe(
+      { method: 'POST', url: 'https://example.com/api', headers: { Authorization: 'Bearer sk-secret-token-value', 'Content-Type': 'application/json' }, body: '{"a":1}' },
+      { cwd: '.' },
+    );
+    expect(description).toEqual({
+      kind: 'http',
+      requestLine: 'POST https://example.com/api',
+      headers: [`Authorization: Bearer *** (${'Bearer sk-secret-token-value'.length} characters, hidden)`, 'Content-Type: application/json'],
+      bodyPreview: '{"a":1}',
+      details: [],
+    });
+  });
+});
+
+describe('requests against a real server on 127.0.0.1', () => {
+  let server: Server;
+  let base: string;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    server = createServer((request: IncomingMessage, response: ServerResponse) => {
+      seen.push(`${request.method} ${request.url}`);
+      const path = request.url ?? '/';
+      if (path === '/json') {
+        response.writeHead(200, { 'content-type': 'application/json', etag: '"v1"', 'x-internal': 'hidden' });
+        response.end('{"name":"riskgate","tools":["sql","command"]}');
+      } else if (path === '/html') {
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        response.end('<html><head><title>t</title><style>p{}</style></head><body><h1>Hello &amp; welcome</h1><script>alert(1)</script><p>First<br>second</p><ul><li>one</li><li>two</li></ul></body></html>');
+      } else if (path === '/huge') {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        const chunk = 'x'.repeat(64 * 1024);
+        let sent = 0;
+        const pump = () => {
+          while (sent < 80 && response.write(chunk)) sent++;
+          if (sent < 80) response.once('drain', pump);
+          else response.end();
+        };
+        pump();
+      } else if (path === '/to-metadata') {
+        response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/' });
+        response.end();
+      } else if (path === '/to-private') {
+        response.writeHead(301, { location: 'http://10.0.0.1/admin' });
+        response.end();
+      } else if (path === '/to-json') {
+        response.writeHead(302, { location: '/json' });
+        response.end();
+      } else if (path === '/see-other') {
+        response.writeHead(303, { location: '/echo' });
+        response.end();
+      } else if (path === '/loop') {
+        response.writeHead(302, { location: '/loop' });
+        response.end();
+      } else if (path === '/slow') {
+        setTimeout(() => response.end('late'), 5_000);
+      } else if (path === '/echo') {
+        let body = '';
+        request.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        request.on('end', () => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ method: request.method, body, authorization: request.headers.authorization ?? null }));
+        });
+      } else if (path === '/binary') {
+        response.writeHead(200, { 'content-type': 'application/octet-stream' });
+        response.end(Buffer.from([0, 1, 2, 0, 255]));
+      } else {
+        response.writeHead(404);
+        response.end('not found');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const loopbackTool = createHttpRequestTool({ resolve: resolver, network: { allowLoopback: true }, maxBodyBytes: 100_000 });
+  const run = (args: Parameters<typeof loopbackTool.execute>[0], readOnly = true, signal = new AbortController().signal) =>
+    loopbackTool.execute(args, { cwd: '.', signal, readOnly });
+
+  it('returns status, selected headers and pretty-printed JSON', async () => {
+    const result = await run({ method: 'GET', url: `${base}/json` });
+    if (result.type !== 'tool-success') throw new Error(result.message);
+    expect(result.data.status).toBe(200);
+    expect(result.data.headers).toMatchObject({ 'content-type': 'application/json', etag: '"v1"' });
+    expect(result.data.headers).not.toHaveProperty('x-internal');
+    expect(result.forModel).toContain('HTTP 200 OK');
+    expect(result.forModel).toContain('{\n  "name": "riskgate",');
+  });
+
+  it('reduces HTML to text', async () => {
+    const result = await run({ method: 'GET', url: `${base}/html` });
+    expect(result.type === 'tool-success' && result.forModel.split('\n\n').slice(1).join('\n\n')).toBe('Hello & welcome\nFirst\nsecond\n- one\n- two');
+  });
+
+  it('stops reading a huge body at the cap', async () => {
+    const result = await run({ method: 'GET', url: `${base}/huge` });
+    if (result.type !== 'tool-success') throw new Error(result.message);
+    expect(result.data.truncated).toBe(true);
+    expect(result.data.body.length).toBe(100_000);
+    expect(result.forModel).toMatch(/body cut at 100,000 bytes/);
+  });
+
+  it('detects a binary body', async () => {
+    const result = await run({ method: 'GET', url: `${base}/binary` });
+    expect(result.type === 'tool-success' && result.forModel).toMatch(/binary body, 5 bytes, not shown/);
+  });
+
+  it('follows a redirect that stays safe', async () => {
+    const result = await run({ method: 'GET', url: `${base}/to-json` });
+    expect(result).toMatchObject({ type: 'tool-success', data: { status: 200, redirects: [`${base}/json`] } });
+  });
+
+  it('assesses redirects hop by hop: a GET redirected to a metadata address stops there', async () => {
+    const started = Date.now();
+    const result = await run({ method: 'GET', url: `${base}/to-metadata` });
+    if (result.type !== 'tool-success') throw new Error(result.message);
+    expect(result.data.status).toBe(302);
+    expect(result.data.redirectStopped).toMatchObject({ to: 'http://169.254.169.254/latest/meta-data/iam/', reason: expect.stringMatching(/metadata/) });
+    expect(result.forModel).toMatch(/not followed: .*metadata/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('does not follow a whitelisted GET into a private network', async () => {
+    const result = await run({ method: 'GET', url: `${base}/to-private` });
+    expect(result.type === 'tool-success' && result.data.redirectStopped?.reason).toMatch(/private network/);
+  });
+
+  it('does not follow a confirmed request to a metadata address either', async () => {
+    const result = await run({ method: 'POST', url: `${base}/to-metadata`, body: 'x' }, false);
+    expect(result.type === 'tool-success' && result.data.redirectStopped?.reason).toMatch(/metadata/);
+  });
+
+  it('turns a POST answered with 303 into a GET without a body', async () => {
+    const result = await run({ method: 'POST', url: `${base}/see-other`, body: 'payload' }, false);
+    expect(result.type === 'tool-success' && JSON.parse(result.data.body)).toEqual({ method: 'GET', body: '', authorization: null });
+  });
+
+  it('sends a confirmed POST with its body and headers', async () => {
+    const result = await run({ method: 'POST', url: `${base}/echo`, body: '{"a":1}', headers: { Authorization: 'Bearer t' } }, false);
+    expect(result.type === 'tool-success' && JSON.parse(result.data.body)).toEqual({ method: 'POST', body: '{"a":1}', authorization: 'Bearer t' });
+  });
+
+  it('stops redirect loops', async () => {
+    const result = await run({ method: 'GET', url: `${base}/loop` });
+    expect(result.type === 'tool-success' && result.data.redirectStopped?.reason).toMatch(/more than 5 redirects/);
+  });
+
+  it('lets a person-confirmed request reach loopback even when whitelisted requests may not', async () => {
+    const strictTool = createHttpRequestTool({ resolve: resolver });
+    const refused = await strictTool.execute({ method: 'GET', url: `${base}/json` }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    expect(refused).toMatchObject({ type: 'tool-error', code: 'http-blocked-address' });
+    const confirmed = await strictTool.execute({ method: 'GET', url: `${base}/json` }, { cwd: '.', signal: new AbortController().signal, readOnly: false });
+    expect(confirmed).toMatchObject({ type: 'tool-success', data: { status: 200 } });
+  });
+
+  it('checks the address it connects to: a name that resolves publicly when judged and to 127.0.0.1 at connect time is refused', async () => {
+    // The first lookup (the hop check) sees a public address; the next one, made by the
+    // connection itself, sees loopback — DNS rebinding.
+    let lookups = 0;
+    const rebinding: Resolver = async () => (++lookups <= 1 ? ['93.184.216.34'] : ['127.0.0.1']);
+    const before = seen.length;
+    const port = (server.address() as AddressInfo).port;
+    const result = await performHttpRequest({
+      method: 'GET', url: `http://rebind.example:${port}/json`, headers: {}, timeoutMs: 5_000, signal: new AbortController().signal,
+      maxBodyBytes: 1_000, maxRedirects: 5, resolve: rebinding, policy: { allowLoopback: false, allowPrivate: false },
+    });
+    expect(result).toMatchObject({ type: 'http-error', code: 'http-blocked-address', message: expect.stringMatching(/resolved to 127.0.0.1/) });
+    expect(lookups).toBe(2);
+    expect(seen.length).toBe(before);
+  });
+
+  it('reports timeouts, cancellation, refused connections, DNS and TLS failures as values', async () => {
+    expect(await run({ method: 'GET', url: `${base}/slow`, timeout_ms: 200 })).toMatchObject({ type: 'tool-error', code: 'http-timeout' });
+
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const started = Date.now();
+    expect(await run({ method: 'GET', url: `${base}/slow` }, true, controller.signal)).toMatchObject({ type: 'tool-error', code: 'http-cancelled' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    expect(await run({ method: 'GET', url: `http://127.0.0.1:${closedPort}/` })).toMatchObject({ type: 'tool-error', code: 'http-connection-refused' });
+
+    expect(await run({ method: 'GET', url: 'http://nowhere.invalid/' }, false)).toMatchObject({ type: 'tool-error', code: 'http-dns-failed' });
+    expect(await run({ method: 'GET', url: base.replace('http:', 'https:') })).toMatchObject({ type: 'tool-error', code: 'http-tls-error' });
+  });
+});
+
+describe('htmlToText', () => {
+  it('decodes entities and drops scripts, styles and comments', () => {
+    expect(htmlToText('<p>a&nbsp;&lt;b&gt; &#x41;&#66;</p><!-- x --><script>evil()</script><style>.a{}</style>')).toBe('a <b> AB');
+  });
+});
