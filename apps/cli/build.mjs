@@ -22,6 +22,8 @@ await build({
     js: "#!/usr/bin/env node\nimport { createRequire as __riskgateCreateRequire } from 'node:module'; const require = __riskgateCreateRequire(import.meta.url);",
   },
   define: { RISKGATE_VERSION: JSON.stringify(manifest.version) },
+  // Prompt templates are Markdown files imported as strings.
+  loader: { '.md': 'text' },
   sourcemap: 'linked',
   logLevel: 'warning',
 });

@@ -24,6 +24,7 @@ export {
   riskLevelJsonSchema,
   withoutRiskLevel,
 } from './levels.js';
+export { findSecrets, redactSecrets, redactValue, SECRET_KEY_NAMES, SECRET_PATTERNS } from './secrets.js';
 export {
   compilePattern,
   findRule,

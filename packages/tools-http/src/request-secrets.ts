@@ -1,20 +1,9 @@
-/** What looks like a secret in an outgoing request: it should not leave unasked. */
-const SECRET_PATTERNS: readonly [RegExp, string][] = [
-  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/, 'a private key'],
-  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key'],
-  [/\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}/, 'a GitHub token'],
-  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
-  [/\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/, 'an API secret key'],
-  [/\bAIza[0-9A-Za-z_-]{35}\b/, 'a Google API key'],
-  [/\b(?:sk|rk)_live_[0-9A-Za-z]{16,}/, 'a Stripe live key'],
-  [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, 'a JSON Web Token'],
-];
+import { findSecrets } from '@riskgate/risk';
+
 const SECRET_QUERY_NAMES = /^(access_?token|id_?token|refresh_?token|token|api_?key|apikey|key|secret|client_secret|password|passwd|pwd|auth|sig|signature)$/i;
 export const CREDENTIAL_HEADERS = /^(authorization|proxy-authorization|cookie|x-api-key|x-auth-token|x-access-token|api-key)$/i;
 
-export function secretsInText(text: string): string[] {
-  return SECRET_PATTERNS.filter(([pattern]) => pattern.test(text)).map(([, what]) => what);
-}
+const secretsInText = findSecrets;
 
 export interface RequestSecrets {
   readonly inUrl: readonly string[];

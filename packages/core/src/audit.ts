@@ -1,0 +1,32 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Decision, type RiskLevel, redactValue } from '@riskgate/risk';
+
+/** One line per gated tool call. */
+export interface AuditEntry {
+  readonly time: string;
+  readonly session?: string;
+  readonly toolCallId: string;
+  readonly tool: string;
+  /** The arguments as the model sent them, secrets redacted. */
+  readonly args: unknown;
+  readonly llmLevel: RiskLevel | null;
+  readonly code: { readonly level: RiskLevel | null; readonly whitelisted: boolean };
+  readonly decision: { readonly action: Decision['action']; readonly source: Decision['source']; readonly rule?: string; readonly reasons: readonly string[] };
+  /** The model said low and the code found it dangerous. */
+  readonly disagreement: boolean;
+  /** The person's answer, when asked. */
+  readonly answer: 'approve' | 'deny' | 'always' | 'edit' | 'not-asked';
+  readonly outcome: 'succeeded' | 'failed' | 'denied' | 'cancelled';
+  readonly errorCode?: string;
+  readonly durationMs: number;
+}
+
+export class AuditLog {
+  constructor(readonly path: string) {}
+
+  record(entry: AuditEntry): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    appendFileSync(this.path, `${JSON.stringify({ ...entry, args: redactValue(entry.args), decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) } })}\n`);
+  }
+}

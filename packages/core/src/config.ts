@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type GatePolicy, parseRule, type Rule, RULE_EFFECTS, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
+import { z } from 'zod';
+import { configDirectory, projectConfigPath } from './paths.js';
+
+const ruleList = z.array(z.string().min(1)).describe('Rules such as "execute_sql(SELECT *)" or "execute_command(git log *)"; see docs/rules.md');
+
+/** riskgate's configuration file: the same shape for the user's file and a project's. */
+export const configSchema = z
+  .object({
+    $schema: z.string().optional(),
+    model: z.string().min(1).optional().describe('Model name sent to the endpoint, e.g. "gpt-4.1-mini"'),
+    baseURL: z.url().optional().describe('An OpenAI-compatible endpoint, e.g. "http://127.0.0.1:11434/v1" for a local server'),
+    apiKey: z.string().min(1).optional().describe('API key; prefer the OPENAI_API_KEY environment variable'),
+    mode: z.enum(SAFETY_MODES as [SafetyMode, ...SafetyMode[]]).optional().describe('strict | smart (default) | guarded | yolo'),
+    rules: z.object({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() }).strict().optional(),
+    maxSteps: z.number().int().min(1).max(200).optional().describe('Model replies per turn before riskgate stops the turn (default 20)'),
+    requestTimeoutMs: z.number().int().positive().optional().describe('Per-request timeout of the model client (default 600000)'),
+    maxRetries: z.number().int().min(0).max(10).optional().describe('Retries of the model client on 429, 5xx and connection errors (default 2)'),
+    sql: z
+      .object({
+        database: z.string().min(1).optional().describe('A SQLite file or postgres:// URL opened by "riskgate sql"'),
+        maxRows: z.number().int().positive().optional(),
+        modelRows: z.number().int().positive().optional(),
+        statementTimeoutMs: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    commands: z.object({ timeoutMs: z.number().int().positive().optional(), maxOutputBytes: z.number().int().positive().optional() }).strict().optional(),
+    http: z
+      .object({
+        allowLoopback: z.boolean().optional().describe('Let GET/HEAD/OPTIONS to this machine run unasked'),
+        allowPrivate: z.boolean().optional().describe('Let GET/HEAD/OPTIONS to private networks run unasked'),
+        maxBodyBytes: z.number().int().positive().optional(),
+        timeoutMs: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type ConfigFile = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export interface ConfigLayer {
+  /** Where it came from, for messages: a path, "environment" or "command line". */
+  readonly source: string;
+  readonly values: ConfigFile;
+}
+
+export interface ResolvedConfig {
+  readonly model?: string;
+  readonly baseURL?: string;
+  readonly apiKey?: string;
+  readonly mode: SafetyMode;
+  readonly policy: GatePolicy;
+  readonly maxSteps: number;
+  readonly requestTimeoutMs?: number;
+  readonly maxRetries?: number;
+  readonly sql: NonNullable<ConfigFile['sql']>;
+  readonly commands: NonNullable<ConfigFile['commands']>;
+  readonly http: NonNullable<ConfigFile['http']>;
+  /** The layers that were read, in order. */
+  readonly sources: readonly string[];
+}
+
+/** Read one config file; absent is fine (undefined), anything unreadable or invalid is an error naming the file and field. */
+export function readConfigFile(path: string): ConfigLayer | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError(`${path}: cannot be read: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${path}: not valid JSON: ${(error as Error).message}`);
+  }
+  return { source: path, values: validateLayer(json, path) };
+}
+
+export function validateLayer(value: unknown, source: string): ConfigFile {
+  const parsed = configSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.length === 0 ? '(top level)' : issue.path.map(String).join('.');
+    const message = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}` : issue.message;
+    throw new ConfigError(`${source}: ${field}: ${message}`);
+  }
+  for (const effect of RULE_EFFECTS) {
+    for (const [index, text] of (parsed.data.rules?.[effect] ?? []).entries()) {
+      const rule = parseRule(text, effect);
+      if (!rule.ok) throw new ConfigError(`${source}: rules.${effect}[${index}]: ${rule.error}`);
+    }
+  }
+  return parsed.data;
+}
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/** OPENAI_API_KEY, OPENAI_BASE_URL, RISKGATE_MODEL, RISKGATE_MODE, RISKGATE_DATABASE. */
+export function environmentLayer(env: Environment): ConfigLayer {
+  const values: Record<string, unknown> = {};
+  if (env.OPENAI_API_KEY) values.apiKey = env.OPENAI_API_KEY;
+  if (env.RISKGATE_API_KEY) values.apiKey = env.RISKGATE_API_KEY;
+  if (env.OPENAI_BASE_URL) values.baseURL = env.OPENAI_BASE_URL;
+  if (env.RISKGATE_BASE_URL) values.baseURL = env.RISKGATE_BASE_URL;
+  if (env.RISKGATE_MODEL) values.model = env.RISKGATE_MODEL;
+  if (env.RISKGATE_MODE) values.mode = env.RISKGATE_MODE;
+  if (env.RISKGATE_DATABASE) values.sql = { database: env.RISKGATE_DATABASE };
+  const names: Record<string, string> = { apiKey: 'OPENAI_API_KEY', baseURL: 'OPENAI_BASE_URL', model: 'RISKGATE_MODEL', mode: 'RISKGATE_MODE' };
+  try {
+    return { source: 'environment', values: validateLayer(values, 'environment') };
+  } catch (error) {
+    const field = /environment: ([a-zA-Z.]+):/.exec((error as Error).message)?.[1] ?? '';
+    throw new ConfigError((error as Error).message.replace(`environment: ${field}`, `environment variable ${names[field] ?? field}`));
+  }
+}
+
+export interface LoadConfigOptions {
+  /** The project directory (where .riskgate/config.json is looked for). */
+  readonly projectDirectory: string;
+  readonly env?: Environment;
+  /** Flags from the command line: the last layer. */
+  readonly flags?: ConfigFile;
+}
+
+/**
+ * The configuration in force: user file, project file, environment, flags — a later layer's
+ * value wins; rule lists add up (a project cannot drop the person's deny rules).
+ */
+export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
+  const env = options.env ?? process.env;
+  const layers: ConfigLayer[] = [];
+  const user = readConfigFile(join(configDirectory(env), 'config.json'));
+  if (user !== undefined) layers.push(user);
+  const project = readConfigFile(projectConfigPath(options.projectDirectory));
+  if (project !== undefined) layers.push(project);
+  layers.push(environmentLayer(env));
+  if (options.flags !== undefined) layers.push({ source: 'command line', values: validateLayer(options.flags, 'command line') });
+  return mergeLayers(layers);
+}
+
+export function mergeLayers(layers: readonly ConfigLayer[]): ResolvedConfig {
+  const merged: ConfigFile = {};
+  const rules: Rule[] = [];
+  for (const { values } of layers) {
+    for (const key of ['model', 'baseURL', 'apiKey', 'mode', 'maxSteps', 'requestTimeoutMs', 'maxRetries'] as const) {
+      if (values[key] !== undefined) (merged as Record<string, unknown>)[key] = values[key];
+    }
+    for (const key of ['sql', 'commands', 'http'] as const) {
+      if (values[key] !== undefined) (merged as Record<string, unknown>)[key] = { ...merged[key], ...values[key] };
+    }
+    for (const effect of RULE_EFFECTS) {
+      for (const text of values.rules?.[effect] ?? []) {
+        const parsed = parseRule(text, effect);
+        if (parsed.ok) rules.push(parsed.rule);
+      }
+    }
+  }
+  const mode = merged.mode ?? 'smart';
+  return {
+    ...(merged.model === undefined ? {} : { model: merged.model }),
+    ...(merged.baseURL === undefined ? {} : { baseURL: merged.baseURL }),
+    ...(merged.apiKey === undefined ? {} : { apiKey: merged.apiKey }),
+    ...(merged.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: merged.requestTimeoutMs }),
+    ...(merged.maxRetries === undefined ? {} : { maxRetries: merged.maxRetries }),
+    mode,
+    policy: { mode, rules },
+    maxSteps: merged.maxSteps ?? 20,
+    sql: merged.sql ?? {},
+    commands: merged.commands ?? {},
+    http: merged.http ?? {},
+    sources: layers.map((layer) => layer.source),
+  };
+}
+
+/** The JSON Schema editors use for config.json (shipped as config.schema.json). */
+export function configJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+}

@@ -1,0 +1,50 @@
+import type { Decision, OperationDescription } from '@riskgate/risk';
+
+/** Each tool call moves through these states; the UI switches on them. */
+export type ToolCallState = 'validating' | 'assessing' | 'awaiting-approval' | 'executing' | 'succeeded' | 'failed' | 'denied' | 'cancelled';
+
+export interface ApprovalRequest {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The validated arguments (without risk_level). */
+  readonly args: unknown;
+  readonly description: OperationDescription;
+  readonly decision: Decision;
+}
+
+/** The person's answer in a confirmation panel. */
+export type ApprovalAnswer =
+  | { readonly type: 'approve' }
+  | { readonly type: 'deny'; readonly note?: string }
+  /** Approve, and allow operations matching `rule` from now on (a rule such as execute_command(git log *)). */
+  | { readonly type: 'always'; readonly rule: string }
+  /** Run these arguments instead (the person edited the operation). */
+  | { readonly type: 'edit'; readonly args: unknown };
+
+/** The UI is a port: core asks it to confirm. */
+export interface Confirmer {
+  confirm(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+}
+
+export type TurnEndReason = 'answered' | 'step-limit' | 'error' | 'cancelled';
+
+export type AgentEvent =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'tool-call'; readonly toolCallId: string; readonly toolName: string; readonly argumentsText: string }
+  | { readonly type: 'tool-state'; readonly toolCallId: string; readonly state: ToolCallState }
+  | { readonly type: 'decision'; readonly toolCallId: string; readonly toolName: string; readonly decision: Decision }
+  | { readonly type: 'tool-approval-request'; readonly request: ApprovalRequest }
+  | { readonly type: 'tool-approval-answer'; readonly toolCallId: string; readonly answer: ApprovalAnswer }
+  | { readonly type: 'rule-added'; readonly rule: string }
+  | { readonly type: 'tool-output'; readonly toolCallId: string; readonly chunk: string }
+  | {
+      readonly type: 'tool-result';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly state: 'succeeded' | 'failed' | 'denied' | 'cancelled';
+      readonly forModel: string;
+      readonly data?: unknown;
+      readonly durationMs: number;
+    }
+  | { readonly type: 'error'; readonly kind: string; readonly message: string }
+  | { readonly type: 'turn-end'; readonly reason: TurnEndReason; readonly text: string };

@@ -1,0 +1,20 @@
+export { Agent, type AgentOptions, type TurnOptions, type TurnOutcome } from './agent.js';
+export { type AuditEntry, AuditLog } from './audit.js';
+export {
+  ConfigError,
+  type ConfigFile,
+  type ConfigLayer,
+  configJsonSchema,
+  configSchema,
+  environmentLayer,
+  type LoadConfigOptions,
+  loadConfig,
+  mergeLayers,
+  type ResolvedConfig,
+  readConfigFile,
+} from './config.js';
+export type { AgentEvent, ApprovalAnswer, ApprovalRequest, Confirmer, ToolCallState, TurnEndReason } from './events.js';
+export { configDirectory, projectConfigPath, projectPromptsDirectory, stateDirectory } from './paths.js';
+export { describeProviderError, type ProviderErrorKind, type ProviderProblem } from './provider-errors.js';
+export { ToolRegistry } from './registry.js';
+export { INTERRUPTED_RESULT, type LoadedTranscript, listSessions, type Message, readTranscript, type SessionMeta, type SessionSummary, TranscriptWriter } from './transcript.js';

@@ -1,0 +1,37 @@
+import OpenAI from 'openai';
+
+export type ProviderErrorKind = 'auth' | 'permission' | 'rate-limit' | 'model-not-found' | 'unreachable' | 'timeout' | 'server' | 'bad-request' | 'cancelled' | 'unknown';
+
+export interface ProviderProblem {
+  readonly kind: ProviderErrorKind;
+  readonly message: string;
+}
+
+/** A provider failure in words a person can act on. */
+export function describeProviderError(error: unknown, context: { model?: string; baseURL?: string } = {}): ProviderProblem {
+  const where = context.baseURL ?? 'the model endpoint';
+  if (error instanceof OpenAI.APIUserAbortError) return { kind: 'cancelled', message: 'the request to the model was cancelled' };
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', message: `${where} did not answer in time` };
+  if (error instanceof OpenAI.APIConnectionError) {
+    return { kind: 'unreachable', message: `cannot reach ${where}: ${(error.cause as Error | undefined)?.message ?? error.message}. Check OPENAI_BASE_URL (or baseURL in the config) and that the server is running.` };
+  }
+  if (error instanceof OpenAI.AuthenticationError) {
+    return { kind: 'auth', message: `${where} rejected the API key (401). Set a valid key in OPENAI_API_KEY or apiKey in the config.` };
+  }
+  if (error instanceof OpenAI.PermissionDeniedError) return { kind: 'permission', message: `${where} refused access (403): ${error.message}` };
+  if (error instanceof OpenAI.RateLimitError) {
+    const wait = error.headers?.get('retry-after');
+    const seconds = wait === null || wait === undefined ? undefined : Number(wait);
+    return {
+      kind: 'rate-limit',
+      message: `${where} is rate-limiting requests (429)${seconds !== undefined && Number.isFinite(seconds) ? `; try again in ${seconds} s` : ''}. ${error.message}`.trim(),
+    };
+  }
+  if (error instanceof OpenAI.NotFoundError) {
+    return { kind: 'model-not-found', message: `${where} does not know the model ${context.model === undefined ? '' : `"${context.model}" `}(404). Set RISKGATE_MODEL or model in the config to one it serves.` };
+  }
+  if (error instanceof OpenAI.BadRequestError) return { kind: 'bad-request', message: `${where} rejected the request (400): ${error.message}` };
+  if (error instanceof OpenAI.InternalServerError) return { kind: 'server', message: `${where} failed (${error.status}): ${error.message}` };
+  if (error instanceof OpenAI.APIError) return { kind: 'unknown', message: `${where} answered ${error.status ?? 'with an error'}: ${error.message}` };
+  return { kind: 'unknown', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,160 @@
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { redactValue } from '@riskgate/risk';
+import type OpenAI from 'openai';
+import type { AgentEvent } from './events.js';
+
+export type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+export interface SessionMeta {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly cwd: string;
+  readonly model?: string;
+  readonly kind: 'sql' | 'chat';
+  readonly database?: string;
+}
+
+type Line =
+  | { readonly kind: 'session'; readonly time: string; readonly session: SessionMeta }
+  | { readonly kind: 'message'; readonly time: string; readonly message: Message }
+  | { readonly kind: 'event'; readonly time: string; readonly event: AgentEvent };
+
+/**
+ * A session's transcript: one JSON line per message and notable event, appended with a
+ * synchronous write as it happens, so a crash (even kill -9) loses nothing said before it.
+ */
+export class TranscriptWriter {
+  private constructor(readonly path: string, readonly session: SessionMeta) {}
+
+  static create(directory: string, session: Omit<SessionMeta, 'id' | 'startedAt'>): TranscriptWriter {
+    const meta: SessionMeta = { id: `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`, startedAt: new Date().toISOString(), ...session };
+    mkdirSync(directory, { recursive: true });
+    const writer = new TranscriptWriter(join(directory, `${meta.id}.jsonl`), meta);
+    writer.append({ kind: 'session', time: meta.startedAt, session: meta });
+    return writer;
+  }
+
+  /** Continue an existing transcript file (after resuming it). */
+  static reopen(path: string, session: SessionMeta): TranscriptWriter {
+    return new TranscriptWriter(path, session);
+  }
+
+  message(message: Message): void {
+    this.append({ kind: 'message', time: new Date().toISOString(), message });
+  }
+
+  event(event: AgentEvent): void {
+    // Streaming pieces are in the messages already; the rest is kept for the record.
+    if (event.type === 'text-delta' || event.type === 'tool-output') return;
+    this.append({ kind: 'event', time: new Date().toISOString(), event: redactValue(event) as AgentEvent });
+  }
+
+  private append(line: Line): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+  }
+}
+
+export interface LoadedTranscript {
+  readonly session: SessionMeta;
+  /** The conversation, repaired so that the model accepts it again. */
+  readonly messages: Message[];
+  readonly events: AgentEvent[];
+  /** Tool calls that never got a result (the session stopped while they ran or waited). */
+  readonly interrupted: readonly string[];
+  /** A last line cut short by a crash, skipped. */
+  readonly truncatedTail: boolean;
+}
+
+export const INTERRUPTED_RESULT = 'not run: the riskgate session ended before this tool call finished (it was stopped or crashed); ask the person before trying again';
+
+export function readTranscript(path: string): LoadedTranscript {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  let session: SessionMeta | undefined;
+  const messages: Message[] = [];
+  const events: AgentEvent[] = [];
+  let truncatedTail = false;
+  for (const [index, text] of lines.entries()) {
+    if (text.trim() === '') continue;
+    let line: Line;
+    try {
+      line = JSON.parse(text) as Line;
+    } catch {
+      // Only the very last line may be cut short; anything else is a damaged file.
+      if (lines.slice(index + 1).every((rest) => rest.trim() === '')) {
+        truncatedTail = true;
+        continue;
+      }
+      throw new Error(`${path}: line ${index + 1} is not valid JSON`);
+    }
+    if (line.kind === 'session') session = line.session;
+    else if (line.kind === 'message') messages.push(line.message);
+    else if (line.kind === 'event') events.push(line.event);
+  }
+  if (session === undefined) throw new Error(`${path}: not a riskgate transcript (no session line)`);
+  const interrupted = repairToolCalls(messages);
+  return { session, messages, events, interrupted, truncatedTail };
+}
+
+/** Every assistant tool call must be answered by a tool message; add the missing answers. */
+function repairToolCalls(messages: Message[]): string[] {
+  const interrupted: string[] = [];
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (message.role !== 'assistant' || message.tool_calls === undefined) continue;
+    let cursor = index + 1;
+    const answered = new Set<string>();
+    while (cursor < messages.length && messages[cursor]!.role === 'tool') {
+      answered.add((messages[cursor] as OpenAI.Chat.Completions.ChatCompletionToolMessageParam).tool_call_id);
+      cursor++;
+    }
+    const missing = message.tool_calls.filter((call) => !answered.has(call.id));
+    const repairs: Message[] = missing.map((call) => ({ role: 'tool', tool_call_id: call.id, content: INTERRUPTED_RESULT }));
+    messages.splice(cursor, 0, ...repairs);
+    interrupted.push(...missing.map((call) => call.id));
+    index = cursor + repairs.length - 1;
+  }
+  return interrupted;
+}
+
+export interface SessionSummary {
+  readonly id: string;
+  readonly path: string;
+  readonly startedAt: string;
+  readonly kind: SessionMeta['kind'];
+  readonly firstQuestion: string;
+  readonly messages: number;
+  readonly modifiedAt: Date;
+}
+
+/** Sessions in a directory, the most recently active first. Damaged files are skipped. */
+export function listSessions(directory: string): SessionSummary[] {
+  let names: string[];
+  try {
+    names = readdirSync(directory).filter((name) => name.endsWith('.jsonl'));
+  } catch {
+    return [];
+  }
+  const sessions: SessionSummary[] = [];
+  for (const name of names) {
+    const path = join(directory, name);
+    try {
+      const loaded = readTranscript(path);
+      const first = loaded.messages.find((message) => message.role === 'user');
+      sessions.push({
+        id: loaded.session.id,
+        path,
+        startedAt: loaded.session.startedAt,
+        kind: loaded.session.kind,
+        firstQuestion: typeof first?.content === 'string' ? first.content : '',
+        messages: loaded.messages.length,
+        modifiedAt: statSync(path).mtime,
+      });
+    } catch {
+      // Not a transcript we can read: leave it out of the list.
+    }
+  }
+  return sessions.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime() || basename(b.path).localeCompare(basename(a.path)));
+}

@@ -1,0 +1,2 @@
+export { type RecordedRequest, type ScriptedModelServer, startScriptedModelServer } from './model-server.js';
+export { type ModelScript, modelScript, type ScriptedReply, type ScriptedToolCall, scriptedReply } from './script.js';

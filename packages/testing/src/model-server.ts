@@ -1,0 +1,164 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ScriptedReply } from './script.js';
+
+export interface RecordedRequest {
+  readonly body: {
+    readonly model?: string;
+    readonly stream?: boolean;
+    readonly messages: readonly Record<string, unknown>[];
+    readonly tools?: readonly { function: { name: string; parameters: Record<string, unknown> } }[];
+  };
+  readonly headers: IncomingMessage['headers'];
+}
+
+export interface ScriptedModelServer {
+  /** `http://127.0.0.1:PORT/v1`, for the client's baseURL. */
+  readonly baseURL: string;
+  /** Every chat-completions request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** Replies not yet given. */
+  remaining(): number;
+  /** Add replies at the end of the script. */
+  push(...replies: ScriptedReply[]): void;
+  close(): Promise<void>;
+}
+
+/**
+ * An OpenAI-compatible chat-completions server on 127.0.0.1 that answers each request with
+ * the next scripted reply, streaming exactly as the real API does: a role chunk, content in
+ * pieces, tool calls announced with id and name and then their arguments in fragments by
+ * index, a finish chunk with finish_reason, and `data: [DONE]`.
+ */
+export async function startScriptedModelServer(replies: readonly ScriptedReply[], options: { model?: string; port?: number } = {}): Promise<ScriptedModelServer> {
+  const queue = [...replies];
+  const requests: RecordedRequest[] = [];
+  const model = options.model ?? 'scripted-model';
+  let counter = 0;
+
+  const server: Server = createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: String(error), type: 'server_error' } }));
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '').replace(/\?.*$/, '');
+    if (request.method === 'GET' && /\/models$/.test(path)) {
+      json(response, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'riskgate-testing' }] });
+      return;
+    }
+    if (request.method !== 'POST' || !/\/chat\/completions$/.test(path)) {
+      json(response, 404, { error: { message: `no route ${request.method} ${path}`, type: 'invalid_request_error' } });
+      return;
+    }
+    const body = JSON.parse(await readBody(request)) as RecordedRequest['body'];
+    requests.push({ body, headers: request.headers });
+    const reply = queue.shift();
+    if (reply === undefined) {
+      json(response, 500, { error: { message: 'the scripted model has no more replies', type: 'server_error' } });
+      return;
+    }
+    if (reply.delayMs !== undefined) await sleep(reply.delayMs, request);
+    if (reply.error !== undefined) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (reply.error.retryAfter !== undefined) headers['retry-after'] = String(reply.error.retryAfter);
+      response.writeHead(reply.error.status, headers);
+      response.end(JSON.stringify({ error: { message: reply.error.message ?? `scripted error ${reply.error.status}`, type: 'scripted_error', code: reply.error.code ?? null } }));
+      return;
+    }
+    const id = `chatcmpl-scripted-${++counter}`;
+    const chunks = replyChunks(reply, id, model);
+    if (body.stream !== true) {
+      json(response, 200, completion(reply, id, model));
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    for (const [index, chunk] of chunks.entries()) {
+      if (reply.cutAfterChunks !== undefined && index >= reply.cutAfterChunks) {
+        // The connection drops mid-stream: no finish_reason, no [DONE].
+        response.socket?.destroy();
+        return;
+      }
+      response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    response.end('data: [DONE]\n\n');
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    remaining: () => queue.length,
+    push: (...more) => {
+      queue.push(...more);
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+function pieces(text: string, size: number): string[] {
+  const parts: string[] = [];
+  for (let index = 0; index < text.length; index += size) parts.push(text.slice(index, index + size));
+  return parts;
+}
+
+function argumentsText(call: { arguments: string | Record<string, unknown> }): string {
+  return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+}
+
+function replyChunks(reply: ScriptedReply, id: string, model: string): Record<string, unknown>[] {
+  const size = reply.chunkSize ?? 7;
+  const base = { id, object: 'chat.completion.chunk', created: 0, model };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const chunks: Record<string, unknown>[] = [chunk({ role: 'assistant', content: '' })];
+  for (const part of pieces(reply.text ?? '', size)) chunks.push(chunk({ content: part }));
+  for (const [index, call] of (reply.toolCalls ?? []).entries()) {
+    chunks.push(chunk({ tool_calls: [{ index, id: call.id ?? `call_${id.slice(-4)}_${index}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    for (const part of pieces(argumentsText(call), size)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+  }
+  chunks.push(chunk({}, (reply.toolCalls ?? []).length > 0 ? 'tool_calls' : 'stop'));
+  return chunks;
+}
+
+function completion(reply: ScriptedReply, id: string, model: string): Record<string, unknown> {
+  const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({ id: call.id ?? `call_${id.slice(-4)}_${index}`, type: 'function', function: { name: call.name, arguments: argumentsText(call) } }));
+  return {
+    id,
+    object: 'chat.completion',
+    created: 0,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop', logprobs: null }],
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  };
+}
+
+function json(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function sleep(ms: number, request: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    request.socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

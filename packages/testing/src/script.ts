@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** One tool call the scripted model makes. `arguments` may be an object or raw (even broken) JSON text. */
+const toolCallStep = z.object({
+  name: z.string(),
+  arguments: z.union([z.string(), z.record(z.string(), z.unknown())]),
+  id: z.string().optional(),
+});
+
+/**
+ * What the server answers to one chat-completions request, in order. A reply with tool calls
+ * streams them with their arguments split into small chunks, as the real API does.
+ */
+export const scriptedReply = z.object({
+  /** Text the model says (streamed in pieces). */
+  text: z.string().optional(),
+  toolCalls: z.array(toolCallStep).optional(),
+  /** Characters per streamed chunk (default 7). */
+  chunkSize: z.number().int().positive().optional(),
+  /** Answer with an HTTP error instead: 429 (with retry-after seconds), 500, 401, 404… */
+  error: z.object({ status: z.number().int(), message: z.string().optional(), retryAfter: z.number().optional(), code: z.string().optional() }).optional(),
+  /** End the stream early: after this many chunks, close the connection without [DONE]. */
+  cutAfterChunks: z.number().int().nonnegative().optional(),
+  /** Hold the connection this long before answering (for cancellation tests). */
+  delayMs: z.number().int().nonnegative().optional(),
+});
+
+export type ScriptedReply = z.infer<typeof scriptedReply>;
+export type ScriptedToolCall = z.infer<typeof toolCallStep>;
+
+export const modelScript = z.object({
+  model: z.string().default('scripted-model'),
+  replies: z.array(scriptedReply),
+});
+
+export type ModelScript = z.infer<typeof modelScript>;
