@@ -37,8 +37,11 @@ const runs = 21;
 const baseline = timeCommand(['-e', '0'], runs);
 const version = timeCommand([cli, '--version'], runs);
 const help = timeCommand([cli, '--help'], runs);
+console.error('bench: first frame of the TUI');
+const demoDatabase = execFileSync(process.execPath, [cli, 'demo-db'], { encoding: 'utf8' }).trim();
+const firstFrame = runJson(process.execPath, [join(root, 'bench/first-frame.mjs'), cli, demoDatabase, '11']);
 lines.push(
-  '## Start-up (`riskgate --version`, `--help`)',
+  '## Start-up (`riskgate --version`, `--help`, first frame of the TUI)',
   '',
   `Median of ${runs} runs each, wall clock, spawning \`node\`.`,
   '',
@@ -47,6 +50,10 @@ lines.push(
   `| \`node -e 0\` | ${fixed(baseline)} ms | 1.00× | |`,
   `| \`riskgate --version\` | ${fixed(version)} ms | ${fixed(version / baseline, 2)}× | < 3× |`,
   `| \`riskgate --help\` | ${fixed(help)} ms | ${fixed(help / baseline, 2)}× | |`,
+  `| \`node -e\` printing one line, in a pseudo-terminal | ${fixed(firstFrame.baseline)} ms | 1.00× | |`,
+  `| first frame of \`riskgate sql\` (demo database), in a pseudo-terminal | ${fixed(firstFrame.median)} ms | ${fixed(firstFrame.median / firstFrame.baseline, 2)}× | < 5× |`,
+  '',
+  'The first frame is timed from spawning `riskgate sql` inside a pseudo-terminal (util-linux `script` with `stty`) until its status line is on the screen; it includes opening the database, reading its schema and loading Ink. Its baseline is `node -e` printing a line through the same harness, so both carry the same harness cost.',
   '',
 );
 

@@ -6,7 +6,8 @@ import { build } from 'esbuild';
 const manifest = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 
 // Native addons and packages that load WASM files relative to themselves stay outside the bundle.
-const external = ['better-sqlite3', 'pg-native', 'libpg-query', 'web-tree-sitter', 'tree-sitter-bash'];
+// react-devtools-core is ink's optional DEV=true hook.
+const external = ['better-sqlite3', 'pg-native', 'libpg-query', 'web-tree-sitter', 'tree-sitter-bash', 'react-devtools-core'];
 
 await rm(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({

@@ -1,3 +1,4 @@
 import { defineConfig } from 'vitest/config';
+import { markdownAsText } from '../../packages/prompt/markdown-plugin.js';
 
-export default defineConfig({ test: { include: ['test/**/*.test.ts', 'src/**/*.test.ts'], testTimeout: 30_000 } });
+export default defineConfig({ plugins: [markdownAsText()], test: { include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], testTimeout: 30_000 } });

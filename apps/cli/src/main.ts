@@ -4,35 +4,43 @@ import { VERSION } from './version.js';
 const HELP = `riskgate ${VERSION} — a terminal AI assistant for databases and the shell,
 with risk-based confirmation: safe operations run at once, risky ones ask first.
 
+Usage:
+  riskgate [options]                        chat mode: commands, files, HTTP
+  riskgate sql [--db <file|url>] [options]  SQL mode on a SQLite file or postgres:// URL
+                                            (without --db: the embedded demo database)
+  riskgate [sql] -p "question" [options]    headless: answer one question and exit
+  riskgate assess <tool> '<json args>'      judge one tool call, print the verdict
+  riskgate assess --jsonl                   judge one call per stdin line, JSON out
+  riskgate demo-db                          print the path of the demo database
+  riskgate --version | --help
+
+Options:
+  --mode <m>          strict | smart (default) | guarded
+  --yolo              run everything unasked (deny rules still hold); never the default
+  --model <name>      the model (or RISKGATE_MODEL, or "model" in the config)
+  --base-url <url>    any OpenAI-compatible endpoint (or OPENAI_BASE_URL)
+  --resume[=<id>]     continue the latest session, or the one named
+  -p, --print         headless: the question follows, or comes on stdin
+  --output <format>   headless output: text (default) | json | stream-json
+  --yes               headless: approve what needs confirmation (without it, refused)
+
+Exit status: 0 success; 1 error; 2 something was refused (headless).
+Configuration: ~/.config/riskgate/config.json and .riskgate/config.json (docs/agent.md).
+
 Tools: execute_sql, describe_schema, execute_command, file_operations, http_request.
 
-Usage:
-  riskgate assess <tool> '<json args>' [options]   judge one tool call, print the verdict
-  riskgate assess --jsonl [options]                judge one call per stdin line, JSON out
-  riskgate demo-db                                 print the path of the embedded demo database
-                                                   (a small shop in SQLite), building it on first use
-  riskgate --version                               print the version
-  riskgate --help                                  print this help
-
 Options of assess:
-  --mode <m>         strict | smart | guarded | yolo   (default: smart)
-  --dialect <d>      sqlite | postgres | mysql for execute_sql (default: sqlite)
-  --cwd <dir>        the workspace paths and commands resolve against (default: .)
-  --db <file|url>    judge SQL against this database (a SQLite file or postgres:// URL):
-                     SQLite then gives its own read-only verdict per statement
-  --allow <rule>     a user allow rule, e.g. 'execute_sql(SELECT *)'   (repeatable)
-  --ask <rule>       a user ask rule                                   (repeatable)
-  --deny <rule>      a user deny rule                                  (repeatable)
-  --json             print the single verdict as one JSON object
-
-  A "risk_level" inside the arguments is taken as the model's rating.
-  --jsonl reads {"tool","args","dialect"?,"mode"?,"cwd"?} per line and writes one line
+  --mode <m>          strict | smart | guarded | yolo   (default: smart)
+  --dialect <d>       sqlite | postgres | mysql for execute_sql (default: sqlite)
+  --cwd <dir>         the workspace paths and commands resolve against (default: .)
+  --db <file|url>     judge SQL against this database: SQLite then gives its own verdict
+  --allow <rule>      a user allow rule, e.g. 'execute_sql(SELECT *)'   (repeatable)
+  --ask <rule>        a user ask rule                                   (repeatable)
+  --deny <rule>       a user deny rule                                  (repeatable)
+  --json              print the single verdict as one JSON object
+  A "risk_level" inside the arguments is taken as the model's rating. --jsonl reads
+  {"tool","args","dialect"?,"mode"?,"cwd"?} per line and writes one line
   {"decision","source","level","whitelisted","reasons"} or {"error"} per input line.
-  See docs/assess.md.
-
-Exit status: 0 success, 1 error (unknown tool, malformed arguments or options).
-
-The interactive assistant (chat and SQL modes) is not built yet: see README.md.
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -41,7 +49,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+  if (first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(HELP);
     return 0;
   }
@@ -58,8 +66,18 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${ensureDemoDatabase()}\n`);
     return 0;
   }
-  process.stderr.write(`riskgate: unknown command "${first}"\nRun "riskgate --help" for usage.\n`);
-  return 1;
+  if (first !== undefined && !first.startsWith('-') && first !== 'sql' && first !== 'chat') {
+    process.stderr.write(`riskgate: unknown command "${first}"\nRun "riskgate --help" for usage.\n`);
+    return 1;
+  }
+  const { parseAssistantArgs } = await import('./assistant-args.js');
+  const parsed = parseAssistantArgs(argv);
+  if ('error' in parsed) {
+    process.stderr.write(`riskgate: ${parsed.error}\nRun "riskgate --help" for usage.\n`);
+    return 1;
+  }
+  const { runAssistant } = await import('./run-assistant.js');
+  return runAssistant(parsed);
 }
 
 main(process.argv.slice(2)).then(

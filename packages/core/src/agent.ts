@@ -17,7 +17,8 @@ import type { ToolRegistry } from './registry.js';
 import type { Message, TranscriptWriter } from './transcript.js';
 
 export interface AgentOptions {
-  readonly client: OpenAI;
+  /** The model client, or a function that makes it on first use (keeps start-up fast). */
+  readonly client: OpenAI | (() => Promise<OpenAI>);
   readonly model: string;
   readonly registry: ToolRegistry;
   readonly policy: GatePolicy;
@@ -59,6 +60,7 @@ interface StreamedReply {
 export class Agent {
   private readonly messages: Message[];
   private policy: GatePolicy;
+  private client: Promise<OpenAI> | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
@@ -96,7 +98,7 @@ export class Agent {
         reply = await this.stream(signal, emit);
       } catch (error) {
         if (signal.aborted) return end('cancelled', '');
-        const problem = describeProviderError(error, { model: this.options.model, ...(this.options.baseURL === undefined ? {} : { baseURL: this.options.baseURL }) });
+        const problem = await describeProviderError(error, { model: this.options.model, ...(this.options.baseURL === undefined ? {} : { baseURL: this.options.baseURL }) });
         emit({ type: 'error', kind: problem.kind, message: problem.message });
         return end('error', '');
       }
@@ -133,8 +135,15 @@ export class Agent {
     this.options.transcript?.message(message);
   }
 
+  private getClient(): Promise<OpenAI> {
+    const { client } = this.options;
+    this.client ??= typeof client === 'function' ? client() : Promise.resolve(client);
+    return this.client;
+  }
+
   private async stream(signal: AbortSignal, emit: (event: AgentEvent) => void): Promise<StreamedReply> {
-    const stream = await this.options.client.chat.completions.create(
+    const client = await this.getClient();
+    const stream = await client.chat.completions.create(
       {
         model: this.options.model,
         messages: [{ role: 'system', content: this.options.systemPrompt }, ...this.messages],
@@ -223,7 +232,7 @@ export class Agent {
     if (decision.action === 'confirm') {
       emit({ type: 'tool-state', toolCallId: call.id, state: 'awaiting-approval' });
       const description = await tool.describe(args, this.options.context);
-      const request = { toolCallId: call.id, toolName: call.name, args, description, decision };
+      const request = { toolCallId: call.id, toolName: call.name, args, description, decision, subjects: evaluation.assessment.subjects, ruleStyle: tool.ruleStyle };
       emit({ type: 'tool-approval-request', request });
       let reply: ApprovalAnswer;
       try {

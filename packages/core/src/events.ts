@@ -10,6 +10,10 @@ export interface ApprovalRequest {
   readonly args: unknown;
   readonly description: OperationDescription;
   readonly decision: Decision;
+  /** The operation's parts as rules see them (for offering the narrowest "always allow" rule). */
+  readonly subjects: readonly string[];
+  /** How this tool's rule patterns read. */
+  readonly ruleStyle: 'text' | 'sql' | 'path' | 'url';
 }
 
 /** The person's answer in a confirmation panel. */

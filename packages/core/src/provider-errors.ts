@@ -1,4 +1,7 @@
-import OpenAI from 'openai';
+/**
+ * The SDK is imported here only when an error is described: by then a request has loaded it,
+ * and start-up does not pay for it.
+ */
 
 export type ProviderErrorKind = 'auth' | 'permission' | 'rate-limit' | 'model-not-found' | 'unreachable' | 'timeout' | 'server' | 'bad-request' | 'cancelled' | 'unknown';
 
@@ -8,7 +11,8 @@ export interface ProviderProblem {
 }
 
 /** A provider failure in words a person can act on. */
-export function describeProviderError(error: unknown, context: { model?: string; baseURL?: string } = {}): ProviderProblem {
+export async function describeProviderError(error: unknown, context: { model?: string; baseURL?: string } = {}): Promise<ProviderProblem> {
+  const { default: OpenAI } = await import('openai');
   const where = context.baseURL ?? 'the model endpoint';
   if (error instanceof OpenAI.APIUserAbortError) return { kind: 'cancelled', message: 'the request to the model was cancelled' };
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', message: `${where} did not answer in time` };

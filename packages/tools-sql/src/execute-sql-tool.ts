@@ -41,7 +41,9 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
         const writes = assessment.statements.filter((statement) => !statement.readOnly);
         if (writes.length > 0 && writes.every((statement) => statement.previewable)) {
           const preview = await connection.preview(sql, assessment, { timeoutMs: limits.previewTimeoutMs });
-          if (isSqlFailure(preview)) details.push(`preview unavailable: ${preview.message}`);
+          if (isSqlFailure(preview)) {
+            details.push(preview.code === 'sql-constraint-violation' ? `preview: this would fail — ${preview.message}` : `preview unavailable: ${preview.message}`);
+          }
           else details.push(...preview.map(formatPreviewLine));
         }
       }

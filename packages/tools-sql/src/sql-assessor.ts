@@ -1,6 +1,5 @@
 import { type Assessment, maxRiskLevel, type RiskLevel, type SqlDialect } from '@riskgate/risk';
 import type BetterSqlite3 from 'better-sqlite3';
-import { loadModule, parseSync } from 'libpg-query';
 import { analyzePostgresStatement } from './postgres-analysis.js';
 import { hasSideEffects } from './side-effect-functions.js';
 import { calledFunctions, leadingKeyword, lexSql, type SqlStatementText } from './sql-lexer.js';
@@ -17,10 +16,17 @@ export interface AssessSqlOptions {
 }
 
 let parserReady: Promise<void> | undefined;
+let parseSync: (sql: string) => unknown = () => {
+  throw new Error('the SQL parser is not loaded yet');
+};
 
-/** libpg-query is WASM: loaded once, on first use, so start-up stays fast. */
+/** libpg-query (its JS and its WASM) is loaded once, on first use, so start-up stays fast. */
 export function loadSqlParser(): Promise<void> {
-  parserReady ??= loadModule();
+  parserReady ??= (async () => {
+    const parser = await import('libpg-query');
+    await parser.loadModule();
+    parseSync = parser.parseSync;
+  })();
   return parserReady;
 }
 
@@ -71,7 +77,7 @@ function summarize(statements: readonly StatementAnalysis[], extraReasons: reado
 function analyzeWithPostgresGrammar(sql: string, lexed: readonly SqlStatementText[]): StatementAnalysis[] {
   let tree: { stmts?: { stmt: Record<string, unknown>; stmt_location?: number; stmt_len?: number }[] };
   try {
-    tree = parseSync(sql);
+    tree = parseSync(sql) as typeof tree;
   } catch (error) {
     return [unparsable(lexed.map((statement) => statement.normalized).join('; '), lexed[0]!, `does not parse as PostgreSQL: ${(error as Error).message}`)];
   }

@@ -1,0 +1,74 @@
+import { parseArgs } from 'node:util';
+import type { OutputFormat } from './headless.js';
+import type { AssistantOptions } from './run-assistant.js';
+
+const MODES = ['strict', 'smart', 'guarded'];
+const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
+
+/** `riskgate [sql|chat] [options] [question…]` into what the assistant needs, or an error. */
+export function parseAssistantArgs(argv: readonly string[]): AssistantOptions | { error: string } {
+  let args = [...argv];
+  let kind: AssistantOptions['kind'] = 'chat';
+  if (args[0] === 'sql' || args[0] === 'chat') {
+    kind = args[0];
+    args = args.slice(1);
+  }
+  // --resume takes an optional value: --resume or --resume=<id>.
+  let resume: string | true | undefined;
+  args = args.filter((arg) => {
+    if (arg === '--resume') {
+      resume = true;
+      return false;
+    }
+    if (arg.startsWith('--resume=')) {
+      resume = arg.slice('--resume='.length) || true;
+      return false;
+    }
+    return true;
+  });
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.mode !== undefined && !MODES.includes(values.mode)) return { error: `--mode must be strict, smart or guarded, not "${values.mode}" (use --yolo for yolo)` };
+  if (values.yolo === true && values.mode !== undefined) return { error: '--yolo and --mode together: choose one' };
+  if (values.output !== undefined && !(FORMATS as readonly string[]).includes(values.output)) return { error: `--output must be text, json or stream-json, not "${values.output}"` };
+  if (values.db !== undefined && kind !== 'sql') kind = 'sql';
+  const print = values.print === true || values.output !== undefined || values.yes === true;
+  if (!print && positionals.length > 0) return { error: `unexpected argument "${positionals[0]}" (a question goes after -p)` };
+  const mode = values.yolo === true ? 'yolo' : values.mode;
+  return {
+    kind,
+    ...(values.db === undefined ? {} : { database: values.db }),
+    ...(resume === undefined ? {} : { resume }),
+    flags: {
+      ...(values.model === undefined ? {} : { model: values.model }),
+      ...(values['base-url'] === undefined ? {} : { baseURL: values['base-url'] }),
+      ...(mode === undefined ? {} : { mode: mode as 'strict' }),
+    },
+    ...(print
+      ? { print: { ...(positionals.length === 0 ? {} : { prompt: positionals.join(' ') }), format: (values.output ?? 'text') as OutputFormat, yes: values.yes === true } }
+      : {}),
+  };
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      db: { type: 'string' },
+      mode: { type: 'string' },
+      yolo: { type: 'boolean' },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      print: { type: 'boolean', short: 'p' },
+      output: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+  });
+}

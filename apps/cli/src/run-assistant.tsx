@@ -1,0 +1,88 @@
+import { ConfigError, type ConfigFile, loadConfig, type ResolvedConfig } from '@riskgate/core';
+import { HeadlessConfirmer, type OutputFormat, runHeadless } from './headless.js';
+import { type ConversationKind, createSession, SetupError } from './session/create-session.js';
+
+export interface AssistantOptions {
+  readonly kind: ConversationKind;
+  readonly database?: string;
+  readonly flags: ConfigFile;
+  readonly resume?: string | true;
+  /** Headless: the question, or undefined to read it from stdin. */
+  readonly print?: { readonly prompt?: string; readonly format: OutputFormat; readonly yes: boolean };
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+export async function runAssistant(options: AssistantOptions): Promise<number> {
+  let config: ResolvedConfig;
+  try {
+    config = loadConfig({ projectDirectory: process.cwd(), flags: options.flags });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`riskgate: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const cwd = process.cwd();
+  const headless = options.print !== undefined || !process.stdin.isTTY || !process.stdout.isTTY;
+
+  if (headless) {
+    const format = options.print?.format ?? 'text';
+    const prompt = options.print?.prompt ?? (process.stdin.isTTY ? '' : await readStdin());
+    if (prompt === '') {
+      process.stderr.write('riskgate: no question: give one after -p, or on stdin\n');
+      return 1;
+    }
+    const terminal = process.stdin.isTTY && process.stderr.isTTY && options.print?.prompt !== undefined ? { input: process.stdin, output: process.stderr } : undefined;
+    const confirmer = new HeadlessConfirmer({ yes: options.print?.yes ?? false, stderr: process.stderr, ...(terminal === undefined ? {} : { terminal }) });
+    let session: Awaited<ReturnType<typeof createSession>>;
+    try {
+      session = await createSession({ config, kind: options.kind, cwd, confirmer, ...(options.database === undefined ? {} : { database: options.database }), ...(options.resume === undefined ? {} : { resume: options.resume }) });
+    } catch (error) {
+      if (error instanceof SetupError) {
+        process.stderr.write(`riskgate: ${error.message}\n`);
+        return 1;
+      }
+      throw error;
+    }
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const result = await runHeadless(session, prompt, confirmer, { format, yes: options.print?.yes ?? false, stdout: process.stdout, stderr: process.stderr, ...(terminal === undefined ? {} : { terminal }) }, controller.signal);
+      return result.exitCode;
+    } finally {
+      process.off('SIGINT', onSigint);
+      await session.close();
+    }
+  }
+
+  // Start loading Ink now: its layout engine compiles WebAssembly off the main thread while the
+  // session opens the database.
+  const ui = Promise.all([import('ink'), import('./ui/App.js')]);
+  const { TtyConfirmer } = await import('./ui/tty-confirmer.js');
+  const confirmer = new TtyConfirmer();
+  const open = (request: { kind: ConversationKind; database?: string; resume?: string | true }) =>
+    createSession({ config, cwd, confirmer, kind: request.kind, ...(request.database === undefined ? {} : { database: request.database }), ...(request.resume === undefined ? {} : { resume: request.resume }) });
+  let initial: Awaited<ReturnType<typeof createSession>>;
+  try {
+    initial = await open({ kind: options.kind, ...(options.database === undefined ? {} : { database: options.database }), ...(options.resume === undefined ? {} : { resume: options.resume }) });
+  } catch (error) {
+    if (error instanceof SetupError) {
+      process.stderr.write(`riskgate: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const [{ render }, { App }] = await ui;
+  const guardMs = process.env.RISKGATE_TYPE_AHEAD_MS === undefined ? undefined : Number(process.env.RISKGATE_TYPE_AHEAD_MS);
+  const instance = render(<App initial={initial} confirmer={confirmer} openSession={open} {...(guardMs === undefined ? {} : { guardMs })} />, { exitOnCtrlC: false });
+  await instance.waitUntilExit();
+  await initial.close();
+  return 0;
+}

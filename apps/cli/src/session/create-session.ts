@@ -1,0 +1,196 @@
+import { platform, release } from 'node:os';
+import { join } from 'node:path';
+import {
+  Agent,
+  AuditLog,
+  type Confirmer,
+  type Message,
+  type ResolvedConfig,
+  readTranscript,
+  type SessionMeta,
+  stateDirectory,
+  ToolRegistry,
+  TranscriptWriter,
+  listSessions,
+  configDirectory,
+  projectPromptsDirectory,
+} from '@riskgate/core';
+import { loadPrompt } from '@riskgate/prompt';
+import type { AnyTool, GatePolicy } from '@riskgate/risk';
+import type { SqlConnection } from '@riskgate/tools-sql';
+
+export type ConversationKind = 'sql' | 'chat';
+
+export interface SessionInfo {
+  readonly kind: ConversationKind;
+  readonly database?: string;
+  readonly model: string;
+  readonly mode: GatePolicy['mode'];
+  readonly transcriptPath: string;
+}
+
+export interface Session {
+  readonly agent: Agent;
+  readonly info: SessionInfo;
+  readonly registry: ToolRegistry;
+  readonly connection?: SqlConnection;
+  /** Messages restored from a resumed transcript (for the screen). */
+  readonly restored: readonly Message[];
+  readonly auditPath: string;
+  close(): Promise<void>;
+}
+
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
+}
+
+/** The exact words riskgate says when no model is configured. */
+export function noModelMessage(): string {
+  return [
+    'riskgate needs a model to talk to. Configure one of:',
+    '',
+    '  OpenAI:         export OPENAI_API_KEY=sk-…  RISKGATE_MODEL=gpt-4.1-mini',
+    '  Any OpenAI-compatible server (a local one too):',
+    '                  export OPENAI_BASE_URL=http://127.0.0.1:11434/v1  RISKGATE_MODEL=llama3.1',
+    '',
+    `or put "model", "baseURL" and "apiKey" in ${join(configDirectory(), 'config.json')}`,
+    '(or pass --model and --base-url). `riskgate assess` works without a model.',
+  ].join('\n');
+}
+
+export interface CreateSessionOptions {
+  readonly config: ResolvedConfig;
+  readonly kind: ConversationKind;
+  readonly cwd: string;
+  /** For SQL mode: a SQLite file or postgres:// URL; the demo database when absent. */
+  readonly database?: string;
+  readonly confirmer: Confirmer;
+  /** A session id or transcript path to resume; `true` for the most recent. */
+  readonly resume?: string | true;
+}
+
+export async function createSession(options: CreateSessionOptions): Promise<Session> {
+  const { config } = options;
+  if (config.model === undefined) {
+    if (config.baseURL === undefined && config.apiKey !== undefined) {
+      throw new SetupError(`No model is set. Set RISKGATE_MODEL (for example gpt-4.1-mini) or "model" in the config.\n\n${noModelMessage()}`);
+    }
+    throw new SetupError(noModelMessage());
+  }
+  if (config.apiKey === undefined && config.baseURL === undefined) throw new SetupError(noModelMessage());
+
+  let resumed: ReturnType<typeof readTranscript> | undefined;
+  let resumedPath: string | undefined;
+  const sessionsDirectory = join(stateDirectory(), 'sessions');
+  if (options.resume !== undefined) {
+    resumedPath = resolveResume(options.resume, sessionsDirectory);
+    resumed = readTranscript(resumedPath);
+  }
+  const kind = resumed?.session.kind ?? options.kind;
+
+  let connection: SqlConnection | undefined;
+  let database: string | undefined;
+  const tools: AnyTool[] = [];
+  // Only the tools of this conversation's mode are loaded: start-up stays fast.
+  const sql = kind === 'sql' ? await import('@riskgate/tools-sql') : undefined;
+  if (sql !== undefined) {
+    const { createDescribeSchemaTool, createExecuteSqlTool, ensureDemoDatabase, isSqlFailure, openSqlConnection } = sql;
+    database = resumed?.session.database ?? options.database ?? config.sql.database ?? ensureDemoDatabase();
+    const opened = await openSqlConnection(database);
+    if (isSqlFailure(opened)) throw new SetupError(opened.message);
+    connection = opened;
+    tools.push(
+      createExecuteSqlTool({
+        connection,
+        limits: {
+          ...(config.sql.maxRows === undefined ? {} : { maxRows: config.sql.maxRows }),
+          ...(config.sql.modelRows === undefined ? {} : { modelRows: config.sql.modelRows }),
+          ...(config.sql.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: config.sql.statementTimeoutMs }),
+        },
+      }),
+      createDescribeSchemaTool({ connection }),
+    );
+  } else {
+    const [{ createExecuteCommandTool }, { createFileOperationsTool }, { createHttpRequestTool }] = await Promise.all([
+      import('@riskgate/tools-command'),
+      import('@riskgate/tools-file'),
+      import('@riskgate/tools-http'),
+    ]);
+    tools.push(
+      createExecuteCommandTool({
+        ...(config.commands.timeoutMs === undefined ? {} : { defaultTimeoutMs: config.commands.timeoutMs }),
+        ...(config.commands.maxOutputBytes === undefined ? {} : { maxOutputBytes: config.commands.maxOutputBytes }),
+      }),
+      createFileOperationsTool(),
+      createHttpRequestTool({
+        network: { allowLoopback: config.http.allowLoopback ?? false, allowPrivate: config.http.allowPrivate ?? false },
+        ...(config.http.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.http.maxBodyBytes }),
+        ...(config.http.timeoutMs === undefined ? {} : { defaultTimeoutMs: config.http.timeoutMs }),
+      }),
+    );
+  }
+  const registry = new ToolRegistry(tools);
+  const promptSources = { projectDirectory: projectPromptsDirectory(options.cwd), userDirectory: join(configDirectory(), 'prompts') };
+  let systemPrompt: string;
+  if (sql !== undefined && connection !== undefined) {
+    const schema = await connection.describeSchema();
+    systemPrompt = loadPrompt(
+      'system-sql',
+      { dialect: connection.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite', database: connection.label, schema: sql.isSqlFailure(schema) ? `(the schema could not be read: ${schema.message})` : sql.formatSchemaForModel(schema) },
+      promptSources,
+    );
+  } else {
+    systemPrompt = loadPrompt('system-chat', { tools: registry.names.join(', '), workspace: options.cwd, os: `${platform()} ${release()}` }, promptSources);
+  }
+
+  const meta: Omit<SessionMeta, 'id' | 'startedAt'> = { cwd: options.cwd, kind, model: config.model, ...(connection === undefined ? {} : { database: database! }) };
+  const transcript = resumed !== undefined && resumedPath !== undefined ? TranscriptWriter.reopen(resumedPath, resumed.session) : TranscriptWriter.create(sessionsDirectory, meta);
+  const auditPath = join(stateDirectory(), 'audit.jsonl');
+  const agent = new Agent({
+    // The SDK is loaded with the first request, not at start-up.
+    client: async () => {
+      const { default: OpenAI } = await import('openai');
+      return new OpenAI({
+        apiKey: config.apiKey ?? 'not-needed-for-this-server',
+        ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
+        ...(config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries }),
+        ...(config.requestTimeoutMs === undefined ? {} : { timeout: config.requestTimeoutMs }),
+      });
+    },
+    model: config.model,
+    registry,
+    policy: config.policy,
+    confirmer: options.confirmer,
+    context: { cwd: options.cwd, ...(connection === undefined ? {} : { dialect: connection.dialect }) },
+    systemPrompt,
+    maxSteps: config.maxSteps,
+    transcript,
+    audit: new AuditLog(auditPath),
+    ...(resumed === undefined ? {} : { history: resumed.messages }),
+    ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
+  });
+  return {
+    agent,
+    registry,
+    ...(connection === undefined ? {} : { connection }),
+    restored: resumed?.messages ?? [],
+    auditPath,
+    info: { kind, ...(connection === undefined ? {} : { database: connection.label }), model: config.model, mode: config.policy.mode, transcriptPath: transcript.path },
+    close: async () => {
+      await connection?.close();
+    },
+  };
+}
+
+function resolveResume(resume: string | true, directory: string): string {
+  const sessions = listSessions(directory);
+  if (resume === true) {
+    const latest = sessions[0];
+    if (latest === undefined) throw new SetupError(`there is no session to resume in ${directory}`);
+    return latest.path;
+  }
+  if (resume.endsWith('.jsonl')) return resume;
+  const found = sessions.find((session) => session.id === resume || session.id.startsWith(resume));
+  if (found === undefined) throw new SetupError(`no session "${resume}" in ${directory}; sessions: ${sessions.slice(0, 5).map((session) => session.id).join(', ') || 'none'}`);
+  return found.path;
+}

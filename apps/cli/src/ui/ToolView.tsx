@@ -1,0 +1,114 @@
+import { Box, Text } from 'ink';
+import type { Item } from './conversation.js';
+import { Highlighted } from './Highlighted.js';
+import { Spinner } from './Spinner.js';
+import { layoutTable } from './table-layout.js';
+
+type ToolItem = Extract<Item, { kind: 'tool' }>;
+
+const SHOWN_ROWS = 50;
+
+function parsedArguments(item: ToolItem): Record<string, unknown> {
+  try {
+    return JSON.parse(item.argumentsText) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+function summary(item: ToolItem): string {
+  const args = parsedArguments(item);
+  if (typeof args.sql === 'string') return args.sql;
+  if (typeof args.command === 'string') return args.command;
+  if (typeof args.operation === 'string') return `${args.operation} ${String(args.path ?? '')}`;
+  if (typeof args.method === 'string') return `${args.method} ${String(args.url ?? '')}`;
+  return item.argumentsText;
+}
+
+interface SqlData {
+  readonly statements: readonly { statement: string; columns: readonly { name: string }[]; rows: readonly (readonly unknown[])[]; truncated: boolean; affectedRows: number | null }[];
+}
+
+function SqlResult({ data, width }: { readonly data: SqlData; readonly width: number }) {
+  return (
+    <Box flexDirection="column">
+      {data.statements.map((statement, index) => {
+        if (statement.columns.length === 0) {
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: statements are in script order.
+            <Text key={index} color="green">
+              ✓ {statement.affectedRows === null ? 'done' : `${statement.affectedRows.toLocaleString('en-US')} ${statement.affectedRows === 1 ? 'row' : 'rows'} changed`}
+            </Text>
+          );
+        }
+        const table = layoutTable(
+          statement.columns.map((column) => column.name),
+          statement.rows,
+          { width: Math.max(20, width - 2), maxRows: SHOWN_ROWS, truncated: statement.truncated },
+        );
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: statements are in script order.
+          <Box key={index} flexDirection="column">
+            <Text bold>{table.header}</Text>
+            <Text dimColor>{table.rule}</Text>
+            {table.rows.map((row, rowIndex) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are in result order.
+              <Text key={rowIndex}>{row}</Text>
+            ))}
+            <Text dimColor>{table.footer}</Text>
+            <Text dimColor>{statement.statement}</Text>
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+/** One tool call on screen, by its state. */
+export function ToolView({ item, width }: { readonly item: ToolItem; readonly width: number }) {
+  const text = summary(item);
+  const language = item.toolName === 'execute_sql' ? 'sql' : 'shell';
+  switch (item.state) {
+    case 'validating':
+    case 'assessing':
+      return <Text dimColor>· {item.toolName}</Text>;
+    case 'awaiting-approval':
+      return <Text color="yellow">? {item.toolName} waits for your answer</Text>;
+    case 'executing':
+      return (
+        <Box flexDirection="column">
+          <Spinner since={item.startedAt} label={`${item.toolName}: ${text.replace(/\s+/g, ' ').slice(0, Math.max(10, width - 30))}`} />
+          {item.output !== '' ? <Text dimColor>{item.output.split('\n').slice(-12).join('\n')}</Text> : null}
+        </Box>
+      );
+    case 'succeeded': {
+      const data = item.result?.data as SqlData | undefined;
+      if (item.toolName === 'execute_sql' && data?.statements !== undefined) return <SqlResult data={data} width={width} />;
+      return (
+        <Box flexDirection="column">
+          <Text>
+            <Text color="green">✓ </Text>
+            {item.toolName === 'execute_command' ? <Highlighted text={text} language={language} /> : <Text>{`${item.toolName}: ${text}`}</Text>}
+            <Text dimColor> ({Math.round(item.result?.durationMs ?? 0)} ms)</Text>
+          </Text>
+          <Text dimColor>{(item.result?.forModel ?? '').split('\n').slice(0, 20).join('\n')}</Text>
+        </Box>
+      );
+    }
+    case 'failed':
+      return (
+        <Box flexDirection="column">
+          <Text color="red">✗ {item.toolName}: {text}</Text>
+          <Text color="red">{item.result?.forModel ?? ''}</Text>
+        </Box>
+      );
+    case 'denied':
+      return <Text color="yellow">⊘ {item.toolName} not run: {text.replace(/\s+/g, ' ')}</Text>;
+    case 'cancelled':
+      return <Text color="yellow">⊘ {item.toolName} cancelled</Text>;
+    default: {
+      const unreachable: never = item.state;
+      return <Text>{String(unreachable)}</Text>;
+    }
+  }
+}

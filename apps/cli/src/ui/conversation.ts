@@ -1,0 +1,111 @@
+import type { AgentEvent, ToolCallState } from '@riskgate/core';
+import type { Decision } from '@riskgate/risk';
+
+export type Item =
+  | { readonly kind: 'user'; readonly id: number; readonly text: string }
+  | { readonly kind: 'assistant'; readonly id: number; readonly text: string; readonly question: boolean }
+  | {
+      readonly kind: 'tool';
+      readonly id: number;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly argumentsText: string;
+      readonly state: ToolCallState;
+      readonly decision?: Decision;
+      readonly output: string;
+      readonly result?: { readonly forModel: string; readonly data?: unknown; readonly durationMs: number };
+      readonly startedAt: number;
+    }
+  | { readonly kind: 'notice'; readonly id: number; readonly tone: 'info' | 'error'; readonly text: string };
+
+export interface ConversationState {
+  /** Finished turns: rendered once, in <Static>. */
+  readonly done: readonly Item[];
+  /** The turn in progress. */
+  readonly live: readonly Item[];
+  readonly busy: boolean;
+  readonly nextId: number;
+}
+
+export const INITIAL_CONVERSATION: ConversationState = { done: [], live: [], busy: false, nextId: 1 };
+
+export type ConversationAction =
+  | { readonly type: 'user'; readonly text: string }
+  | { readonly type: 'event'; readonly event: AgentEvent; readonly now: number }
+  | { readonly type: 'notice'; readonly tone: 'info' | 'error'; readonly text: string }
+  | { readonly type: 'clear' };
+
+const OUTPUT_KEPT = 4_000;
+
+/** The conversation on screen, as a pure function of what happened: tested without rendering. */
+export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
+  switch (action.type) {
+    case 'user':
+      return { ...state, done: [...state.done, ...state.live], live: [{ kind: 'user', id: state.nextId, text: action.text }], busy: true, nextId: state.nextId + 1 };
+    case 'notice': {
+      const notice: Item = { kind: 'notice', id: state.nextId, tone: action.tone, text: action.text };
+      return state.busy ? { ...state, live: [...state.live, notice], nextId: state.nextId + 1 } : { ...state, done: [...state.done, notice], nextId: state.nextId + 1 };
+    }
+    case 'clear':
+      return { ...INITIAL_CONVERSATION, nextId: state.nextId };
+    case 'event':
+      return applyEvent(state, action.event, action.now);
+    default: {
+      const unreachable: never = action;
+      return unreachable;
+    }
+  }
+}
+
+function updateTool(state: ConversationState, toolCallId: string, update: (item: Extract<Item, { kind: 'tool' }>) => Item): ConversationState {
+  return { ...state, live: state.live.map((item) => (item.kind === 'tool' && item.toolCallId === toolCallId ? update(item) : item)) };
+}
+
+function applyEvent(state: ConversationState, event: AgentEvent, now: number): ConversationState {
+  switch (event.type) {
+    case 'text-delta': {
+      const last = state.live.at(-1);
+      if (last?.kind === 'assistant') {
+        return { ...state, live: [...state.live.slice(0, -1), { ...last, text: last.text + event.text }] };
+      }
+      return { ...state, live: [...state.live, { kind: 'assistant', id: state.nextId, text: event.text, question: false }], nextId: state.nextId + 1 };
+    }
+    case 'tool-call':
+      return {
+        ...state,
+        live: [...state.live, { kind: 'tool', id: state.nextId, toolCallId: event.toolCallId, toolName: event.toolName, argumentsText: event.argumentsText, state: 'validating', output: '', startedAt: now }],
+        nextId: state.nextId + 1,
+      };
+    case 'tool-state':
+      return updateTool(state, event.toolCallId, (item) => ({ ...item, state: event.state, ...(event.state === 'executing' ? { startedAt: now } : {}) }));
+    case 'decision':
+      return updateTool(state, event.toolCallId, (item) => ({ ...item, decision: event.decision }));
+    case 'tool-output':
+      return updateTool(state, event.toolCallId, (item) => ({ ...item, output: (item.output + event.chunk).slice(-OUTPUT_KEPT) }));
+    case 'tool-result':
+      return updateTool(state, event.toolCallId, (item) => ({
+        ...item,
+        state: event.state,
+        result: { forModel: event.forModel, ...(event.data === undefined ? {} : { data: event.data }), durationMs: event.durationMs },
+      }));
+    case 'error':
+      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'error', text: event.message }], nextId: state.nextId + 1 };
+    case 'rule-added':
+      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text: `always allowed from now on: ${event.rule}` }], nextId: state.nextId + 1 };
+    case 'turn-end': {
+      // A reply that ends in a question is shown as one: the person's answer continues the turn.
+      const live = state.live.map((item, index) =>
+        item.kind === 'assistant' && index === state.live.length - 1 && event.reason === 'answered' ? { ...item, question: /\?\s*$/.test(item.text) } : item,
+      );
+      const cancelled: Item[] = event.reason === 'cancelled' ? [{ kind: 'notice', id: state.nextId, tone: 'info', text: 'cancelled' }] : [];
+      return { ...state, done: [...state.done, ...live, ...cancelled], live: [], busy: false, nextId: state.nextId + cancelled.length };
+    }
+    case 'tool-approval-request':
+    case 'tool-approval-answer':
+      return state;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import type { AgentEvent } from '@riskgate/core';
+import { describe, expect, it } from 'vitest';
+import { conversationReducer, INITIAL_CONVERSATION } from '../src/ui/conversation.js';
+import { layoutTable } from '../src/ui/table-layout.js';
+import { narrowestRule } from '../src/operation-text.js';
+
+const apply = (events: AgentEvent[]) =>
+  events.reduce((state, event, index) => conversationReducer(state, { type: 'event', event, now: index }), conversationReducer(INITIAL_CONVERSATION, { type: 'user', text: 'hi' }));
+
+describe('conversationReducer', () => {
+  it('streams text into one assistant item and moves the finished turn into done', () => {
+    const state = apply([
+      { type: 'text-delta', text: 'Hel' },
+      { type: 'text-delta', text: 'lo' },
+      { type: 'turn-end', reason: 'answered', text: 'Hello' },
+    ]);
+    expect(state.live).toEqual([]);
+    expect(state.busy).toBe(false);
+    expect(state.done.map((item) => item.kind)).toEqual(['user', 'assistant']);
+    expect(state.done[1]).toMatchObject({ text: 'Hello', question: false });
+  });
+
+  it('shows a reply that ends in a question as a question', () => {
+    const state = apply([{ type: 'text-delta', text: 'This may be risky. Should I proceed?' }, { type: 'turn-end', reason: 'answered', text: '' }]);
+    expect(state.done[1]).toMatchObject({ kind: 'assistant', question: true });
+  });
+
+  it('follows a tool call through its states, keeping live output', () => {
+    const state = apply([
+      { type: 'tool-call', toolCallId: 't1', toolName: 'execute_command', argumentsText: '{"command":"ls"}' },
+      { type: 'tool-state', toolCallId: 't1', state: 'executing' },
+      { type: 'tool-output', toolCallId: 't1', chunk: 'a\n' },
+      { type: 'tool-output', toolCallId: 't1', chunk: 'b\n' },
+    ]);
+    expect(state.live[1]).toMatchObject({ kind: 'tool', state: 'executing', output: 'a\nb\n', startedAt: 1 });
+    const done = conversationReducer(state, { type: 'event', event: { type: 'tool-result', toolCallId: 't1', toolName: 'execute_command', state: 'succeeded', forModel: 'a\nb', durationMs: 5 }, now: 9 });
+    expect(done.live[1]).toMatchObject({ state: 'succeeded', result: { forModel: 'a\nb' } });
+  });
+
+  it('notes a cancelled turn and errors', () => {
+    const state = apply([{ type: 'error', kind: 'x', message: 'boom' }, { type: 'turn-end', reason: 'cancelled', text: '' }]);
+    expect(state.done.map((item) => (item.kind === 'notice' ? item.text : item.kind))).toEqual(['user', 'boom', 'cancelled']);
+  });
+});
+
+describe('layoutTable', () => {
+  it('fits the width, cuts long cells and says how much is shown', () => {
+    const rows = Array.from({ length: 120 }, (_, index) => [index, `a very long description number ${index} that does not fit`]);
+    const table = layoutTable(['id', 'description'], rows, { width: 30, maxRows: 50, truncated: false });
+    expect(table.rows).toHaveLength(50);
+    for (const line of [table.header, ...table.rows]) expect([...line].length).toBeLessThanOrEqual(30);
+    expect(table.rows[0]).toMatch(/…$/);
+    expect(table.footer).toBe('showing 50 of 120 rows');
+    expect(layoutTable(['n'], [[1]], { width: 30, maxRows: 50, truncated: false }).footer).toBe('1 row');
+    expect(layoutTable(['n'], [[1], [2]], { width: 30, maxRows: 50, truncated: true }).footer).toBe('showing 2 of more than 2 rows');
+  });
+});
+
+describe('narrowestRule', () => {
+  it.each([
+    ['execute_command', 'text', ['git log --oneline'], 'execute_command(git log --oneline)'],
+    ['execute_sql', 'sql', ['SELECT * FROM t'], 'execute_sql(SELECT \\* FROM t)'],
+    ['file_operations', 'path', ['write src/a.ts'], 'file_operations(write src/a.ts)'],
+    ['http_request', 'url', ['POST https://api.example.com/v1/x'], 'http_request(POST https://api.example.com/v1/x)'],
+    ['execute_command', 'text', ['ls', 'rm x'], undefined],
+  ] as const)('%s %j → %s', (tool, style, subjects, rule) => {
+    expect(narrowestRule(tool, style, subjects)).toBe(rule);
+  });
+});

@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+
+/** A real pseudo-terminal: tmux runs the program, send-keys types, capture-pane reads the screen. */
+export class TmuxTerminal {
+  private static counter = 0;
+  readonly name = `riskgate-test-${process.pid}-${TmuxTerminal.counter++}`;
+
+  constructor(command: string, env: Record<string, string>, size = { columns: 110, rows: 45 }) {
+    const assignments = Object.entries({ LANG: 'C.UTF-8', TERM: 'xterm-256color', ...env }).map(([key, value]) => `${key}=${shellQuote(value)}`);
+    execFileSync('tmux', ['-u', 'new-session', '-d', '-s', this.name, '-x', String(size.columns), '-y', String(size.rows), `env ${assignments.join(' ')} ${command}; echo "[exited $?]"; sleep 60`]);
+  }
+
+  /** Type text (as keys), optionally followed by Enter. */
+  type(text: string, enter = false): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, '-l', text]);
+    if (enter) this.key('Enter');
+  }
+
+  key(name: string): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, name]);
+  }
+
+  screen(): string {
+    return execFileSync('tmux', ['capture-pane', '-p', '-J', '-t', this.name, '-S', '-200'], { encoding: 'utf8' });
+  }
+
+  async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = this.screen();
+      if (pattern.test(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; the screen:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  close(): void {
+    try {
+      execFileSync('tmux', ['kill-session', '-t', this.name], { stdio: 'ignore' });
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
