@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ScriptedModelServer, type ScriptedReply, startScriptedModelServer } from '@riskgate/testing';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, runCli } from './run-cli.js';
 import { TmuxTerminal } from './tmux.js';
 
-const BIN = fileURLToPath(new URL('../dist/riskgate.js', import.meta.url));
 let server: ScriptedModelServer | undefined;
 let terminal: TmuxTerminal | undefined;
 let directory: string | undefined;
@@ -159,22 +157,7 @@ describe('the TUI in a real pseudo-terminal', () => {
   });
 });
 
-function runHeadless(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const runHeadless = (args: string[], env: Record<string, string>, input = '') => runCli(args, { env, input });
 
 describe('headless: riskgate -p', () => {
   it('prints the answer and exits 0', async () => {

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
 
+/**
+ * The tests' own tmux server (a socket of this process, no user config): they neither touch a
+ * developer's tmux nor race another test run's server shutting down.
+ */
+const SOCKET = `riskgate-tests-${process.pid}`;
+function tmux(args: readonly string[], options: { encoding?: 'utf8'; stdio?: 'ignore' } = {}): string {
+  return execFileSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { ...options, encoding: 'utf8' });
+}
+
 /** A real pseudo-terminal: tmux runs the program, send-keys types, capture-pane reads the screen. */
 export class TmuxTerminal {
   private static counter = 0;
@@ -7,21 +16,21 @@ export class TmuxTerminal {
 
   constructor(command: string, env: Record<string, string>, size = { columns: 110, rows: 45 }) {
     const assignments = Object.entries({ LANG: 'C.UTF-8', TERM: 'xterm-256color', ...env }).map(([key, value]) => `${key}=${shellQuote(value)}`);
-    execFileSync('tmux', ['-u', 'new-session', '-d', '-s', this.name, '-x', String(size.columns), '-y', String(size.rows), `env ${assignments.join(' ')} ${command}; echo "[exited $?]"; sleep 60`]);
+    tmux(['-u', 'new-session', '-d', '-s', this.name, '-x', String(size.columns), '-y', String(size.rows), `env ${assignments.join(' ')} ${command}; echo "[exited $?]"; sleep 60`]);
   }
 
   /** Type text (as keys), optionally followed by Enter. */
   type(text: string, enter = false): void {
-    execFileSync('tmux', ['send-keys', '-t', this.name, '-l', text]);
+    tmux(['send-keys', '-t', this.name, '-l', text]);
     if (enter) this.key('Enter');
   }
 
   key(name: string): void {
-    execFileSync('tmux', ['send-keys', '-t', this.name, name]);
+    tmux(['send-keys', '-t', this.name, name]);
   }
 
   screen(): string {
-    return execFileSync('tmux', ['capture-pane', '-p', '-J', '-t', this.name, '-S', '-200'], { encoding: 'utf8' });
+    return tmux(['capture-pane', '-p', '-J', '-t', this.name, '-S', '-200']);
   }
 
   async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
@@ -36,7 +45,7 @@ export class TmuxTerminal {
 
   close(): void {
     try {
-      execFileSync('tmux', ['kill-session', '-t', this.name], { stdio: 'ignore' });
+      tmux(['kill-session', '-t', this.name], { stdio: 'ignore' });
     } catch {
       // Already gone.
     }

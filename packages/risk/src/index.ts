@@ -1,3 +1,4 @@
+export { looksBinary } from './binary.js';
 export {
   DEFAULT_POLICY,
   DEFAULT_SAFETY_MODE,

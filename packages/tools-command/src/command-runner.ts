@@ -1,3 +1,4 @@
+import { looksBinary } from '@riskgate/risk';
 import { execa } from 'execa';
 
 export interface RunCommandOptions {
@@ -62,15 +63,6 @@ class HeadTail {
   }
 }
 
-/** NUL bytes or many invalid UTF-8 sequences in the first kilobytes mean binary output. */
-export function looksBinary(sample: Buffer): boolean {
-  const probe = sample.subarray(0, 8192);
-  if (probe.includes(0)) return true;
-  const text = probe.toString('utf8');
-  const replacements = text.split('\uFFFD').length - 1;
-  return replacements > 8 && replacements / Math.max(1, text.length) > 0.05;
-}
-
 /**
  * One bash command line in its own process group, stdin closed so nothing waits on a prompt.
  * Timeout and abort kill the whole group (children included); processes it left behind in
@@ -80,6 +72,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   const started = performance.now();
   const capture = new HeadTail(Math.max(1, Math.floor(options.maxOutputBytes / 2)));
   let first: Buffer | undefined;
+  let binary = false;
   const subprocess = execa('bash', ['--noprofile', '--norc', '-c', command], {
     cwd: options.cwd,
     stdin: 'ignore',
@@ -91,9 +84,12 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     extendEnv: false,
   });
   const onData = (chunk: Buffer) => {
-    first ??= chunk;
+    if (first === undefined) {
+      first = chunk;
+      binary = looksBinary(chunk);
+    }
     capture.push(chunk);
-    if (options.onOutput !== undefined && !looksBinary(first)) options.onOutput(chunk.toString('utf8'));
+    if (options.onOutput !== undefined && !binary) options.onOutput(chunk.toString('utf8'));
   };
   subprocess.stdout?.on('data', onData);
   subprocess.stderr?.on('data', onData);
@@ -132,7 +128,6 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   if (forceTimer !== undefined) clearTimeout(forceTimer);
 
   const { head, tail, dropped } = capture.result();
-  const binary = first !== undefined && looksBinary(first);
   const output = binary
     ? ''
     : dropped > 0

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { type Assessment, defineTool, notWhitelisted, type OperationDescription, type ToolResult, toolFailure, whitelisted } from '@riskgate/risk';
+import { type Assessment, defineTool, looksBinary, notWhitelisted, type OperationDescription, type ToolResult, toolFailure, whitelisted } from '@riskgate/risk';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { type ResolvedPath, resolvePath } from './paths.js';
@@ -161,14 +161,6 @@ async function existsOperation(path: ResolvedPath): Promise<ToolResult<FileData>
   } catch {
     return { type: 'tool-success', forModel: `${path.display} does not exist`, data: { operation: 'exists', path: path.display, exists: false, type: null } };
   }
-}
-
-function looksBinary(buffer: Buffer): boolean {
-  const sample = buffer.subarray(0, 8192);
-  if (sample.includes(0)) return true;
-  const text = sample.toString('utf8');
-  const bad = text.split('\uFFFD').length - 1;
-  return bad > 8 && bad / Math.max(1, text.length) > 0.05;
 }
 
 async function readOperation(path: ResolvedPath, args: FileOperationsArgs, maxBytes: number): Promise<ToolResult<FileData>> {

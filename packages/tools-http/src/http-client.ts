@@ -1,5 +1,6 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIPv6 } from 'node:net';
+import { looksBinary } from '@riskgate/risk';
 import got, { type Method, RequestError } from 'got';
 import { type AddressClass, addressAllowed, classifyAddress, describeAddressClass, type NetworkPolicy, type Resolver } from './address-policy.js';
 import { judgeHost } from './http-assessor.js';
@@ -227,14 +228,6 @@ async function requestOnce(
       resolvePromise(httpFailure(error, url, options));
     });
   });
-}
-
-function looksBinary(buffer: Buffer): boolean {
-  const sample = buffer.subarray(0, 8192);
-  if (sample.includes(0)) return true;
-  const text = sample.toString('utf8');
-  const bad = text.split('\uFFFD').length - 1;
-  return bad > 8 && bad / Math.max(1, text.length) > 0.05;
 }
 
 function httpFailure(error: Error, url: URL, options: HttpCallOptions): HttpFailure {

@@ -80,19 +80,11 @@ export function analyzePostgresStatement(statement: Node, subject: string, verb:
       }
       return writeStatement(subject, 'low', ['EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist']);
     }
-    case 'DeleteStmt': {
-      const table = relationName(node.relation);
-      if (sideEffects.length > 0) return sideEffectStatement(subject, sideEffects, 'high');
-      return node.whereClause === undefined
-        ? writeStatement(subject, 'high', [`DELETE without WHERE removes every row of ${table}`], { writeTarget: table, previewable: true })
-        : writeStatement(subject, 'medium', [`DELETE removes the rows of ${table} that match its WHERE`], { writeTarget: table, previewable: true });
-    }
+    case 'DeleteStmt':
     case 'UpdateStmt': {
       const table = relationName(node.relation);
       if (sideEffects.length > 0) return sideEffectStatement(subject, sideEffects, 'high');
-      return node.whereClause === undefined
-        ? writeStatement(subject, 'high', [`UPDATE without WHERE changes every row of ${table}`], { writeTarget: table, previewable: true })
-        : writeStatement(subject, 'medium', [`UPDATE changes the rows of ${table} that match its WHERE`], { writeTarget: table, previewable: true });
+      return filteredWrite(kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', table, node.whereClause !== undefined, subject);
     }
     case 'InsertStmt': {
       const table = relationName(node.relation);
@@ -138,6 +130,14 @@ export function analyzePostgresStatement(statement: Node, subject: string, verb:
       }
       return writeStatement(subject, 'medium', [`${verb || kind} is not on the whitelist`]);
   }
+}
+
+/** DELETE or UPDATE: every row without WHERE (high), the matching rows with it (medium). */
+export function filteredWrite(verb: 'DELETE' | 'UPDATE', table: string, hasWhere: boolean, subject: string): StatementAnalysis {
+  const action = verb === 'DELETE' ? 'removes' : 'changes';
+  return hasWhere
+    ? writeStatement(subject, 'medium', [`${verb} ${action} the rows of ${table} that match its WHERE`], { writeTarget: table, previewable: true })
+    : writeStatement(subject, 'high', [`${verb} without WHERE ${action} every row of ${table}`], { writeTarget: table, previewable: true });
 }
 
 function sideEffectStatement(subject: string, functions: readonly string[], level: RiskLevel = 'high'): StatementAnalysis {

@@ -1,6 +1,6 @@
 import { type Assessment, maxRiskLevel, type RiskLevel, type SqlDialect } from '@riskgate/risk';
 import type BetterSqlite3 from 'better-sqlite3';
-import { analyzePostgresStatement } from './postgres-analysis.js';
+import { analyzePostgresStatement, filteredWrite } from './postgres-analysis.js';
 import { hasSideEffects } from './side-effect-functions.js';
 import { calledFunctions, leadingKeyword, lexSql, type SqlStatementText } from './sql-lexer.js';
 import { readStatement, type StatementAnalysis, writeStatement } from './statement-analysis.js';
@@ -217,16 +217,7 @@ function fallbackAnalysis(statement: SqlStatementText): StatementAnalysis {
   const hasWhere = statement.tokens.some((token) => token.upper === 'WHERE');
   const table = tableAfter(statement, keyword === 'DELETE' ? 'FROM' : keyword === 'UPDATE' ? 'UPDATE' : 'INTO');
   if (HIGH_KEYWORDS.has(keyword)) return writeStatement(subject, 'high', [`${keyword} changes or removes database objects`]);
-  if (keyword === 'DELETE') {
-    return hasWhere
-      ? writeStatement(subject, 'medium', [`DELETE removes the rows of ${table} that match its WHERE`], { writeTarget: table, previewable: true })
-      : writeStatement(subject, 'high', [`DELETE without WHERE removes every row of ${table}`], { writeTarget: table, previewable: true });
-  }
-  if (keyword === 'UPDATE') {
-    return hasWhere
-      ? writeStatement(subject, 'medium', [`UPDATE changes the rows of ${table} that match its WHERE`], { writeTarget: table, previewable: true })
-      : writeStatement(subject, 'high', [`UPDATE without WHERE changes every row of ${table}`], { writeTarget: table, previewable: true });
-  }
+  if (keyword === 'DELETE' || keyword === 'UPDATE') return filteredWrite(keyword, table, hasWhere, subject);
   if (keyword === 'INSERT' || keyword === 'REPLACE' || keyword === 'UPSERT') {
     return writeStatement(subject, 'medium', [`${keyword} adds or replaces rows of ${table}`], { writeTarget: table, previewable: true });
   }
