@@ -11,6 +11,26 @@ export interface AssistantOptions {
   readonly print?: { readonly prompt?: string; readonly format: OutputFormat; readonly yes: boolean };
 }
 
+/**
+ * Ink draws only its last frame when CI or CONTINUOUS_INTEGRATION is set (is-in-ci, read once
+ * when Ink is imported). The TUI runs only on a terminal, where a person needs every frame, so
+ * the two are masked while Ink loads and restored at once: commands riskgate runs still see
+ * them.
+ */
+async function importInk(): Promise<typeof import('ink')> {
+  const names = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
+  const saved = names.map((name) => [name, process.env[name]] as const);
+  for (const name of names) process.env[name] = 'false';
+  try {
+    return await import('ink');
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -64,7 +84,7 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
 
   // Start loading Ink now: its layout engine compiles WebAssembly off the main thread while the
   // session opens the database.
-  const ui = Promise.all([import('ink'), import('./ui/App.js')]);
+  const ui = importInk().then(async (ink) => [ink, await import('./ui/App.js')] as const);
   const { TtyConfirmer } = await import('./ui/tty-confirmer.js');
   const confirmer = new TtyConfirmer();
   const open = (request: { kind: ConversationKind; database?: string; resume?: string | true }) =>

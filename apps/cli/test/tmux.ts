@@ -15,7 +15,9 @@ export class TmuxTerminal {
   readonly name = `riskgate-test-${process.pid}-${TmuxTerminal.counter++}`;
 
   constructor(command: string, env: Record<string, string>, size = { columns: 110, rows: 45 }) {
-    const assignments = Object.entries({ LANG: 'C.UTF-8', TERM: 'xterm-256color', ...env }).map(([key, value]) => `${key}=${shellQuote(value)}`);
+    // CI=true always: the TUI must draw every frame on a terminal even where CI is set (Ink
+    // would otherwise draw only its last one).
+    const assignments = Object.entries({ LANG: 'C.UTF-8', TERM: 'xterm-256color', CI: 'true', ...env }).map(([key, value]) => `${key}=${shellQuote(value)}`);
     tmux(['-u', 'new-session', '-d', '-s', this.name, '-x', String(size.columns), '-y', String(size.rows), `env ${assignments.join(' ')} ${command}; echo "[exited $?]"; sleep 60`]);
   }
 
