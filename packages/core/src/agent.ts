@@ -207,7 +207,7 @@ export class Agent {
           ? `error: there is no tool named "${call.name}"; the tools are ${this.options.registry.names.join(', ')}`
           : `error: the arguments are not valid JSON (${parseError}); send the call again with valid JSON`;
       emit({ type: 'tool-result', toolCallId: call.id, toolName: call.name, state: 'denied', forModel: message, durationMs: performance.now() - started });
-      this.audit({ call, rawArgs: call.argumentsText, decision: undefined, answer: 'not-asked', outcome: 'denied', errorCode: tool === undefined ? 'unknown-tool' : 'invalid-json', started });
+      this.audit({ call, rawArgs: rawArgs ?? call.argumentsText, decision: undefined, answer: 'not-asked', outcome: 'denied', errorCode: tool === undefined ? 'unknown-tool' : 'invalid-json', started });
       return message;
     }
 
@@ -316,13 +316,14 @@ export class Agent {
     started: number;
   }): void {
     const { decision } = entry;
+    const llm = readLlmRiskLevel(entry.rawArgs);
     this.options.audit?.record({
       time: new Date().toISOString(),
       ...(this.options.transcript === undefined ? {} : { session: this.options.transcript.session.id }),
       toolCallId: entry.call.id,
       tool: entry.call.name,
       args: entry.rawArgs,
-      llmLevel: decision?.llmLevel ?? (readLlmRiskLevel(entry.rawArgs).kind === 'valid' ? (entry.rawArgs as { risk_level: 'low' }).risk_level : null),
+      llmLevel: llm.kind === 'valid' ? llm.level : null,
       code: { level: decision?.codeLevel ?? null, whitelisted: decision?.whitelisted ?? false },
       decision: decision === undefined
         ? { action: 'deny', source: 'invalid', reasons: [entry.errorCode ?? 'invalid'] }

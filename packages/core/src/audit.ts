@@ -26,7 +26,7 @@ export class AuditLog {
   constructor(readonly path: string) {}
 
   record(entry: AuditEntry): void {
-    mkdirSync(dirname(this.path), { recursive: true });
-    appendFileSync(this.path, `${JSON.stringify({ ...entry, args: redactValue(entry.args), decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) } })}\n`);
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    appendFileSync(this.path, `${JSON.stringify({ ...entry, args: redactValue(entry.args), decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) } })}\n`, { mode: 0o600 });
   }
 }

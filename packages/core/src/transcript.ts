@@ -24,13 +24,15 @@ type Line =
 /**
  * A session's transcript: one JSON line per message and notable event, appended with a
  * synchronous write as it happens, so a crash (even kill -9) loses nothing said before it.
+ * Messages are stored as they were (resuming needs them exact); events are stored redacted.
+ * The file is readable by its owner only.
  */
 export class TranscriptWriter {
   private constructor(readonly path: string, readonly session: SessionMeta) {}
 
   static create(directory: string, session: Omit<SessionMeta, 'id' | 'startedAt'>): TranscriptWriter {
     const meta: SessionMeta = { id: `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`, startedAt: new Date().toISOString(), ...session };
-    mkdirSync(directory, { recursive: true });
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
     const writer = new TranscriptWriter(join(directory, `${meta.id}.jsonl`), meta);
     writer.append({ kind: 'session', time: meta.startedAt, session: meta });
     return writer;
@@ -52,8 +54,10 @@ export class TranscriptWriter {
   }
 
   private append(line: Line): void {
-    mkdirSync(dirname(this.path), { recursive: true });
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    // Owner-only: messages are kept verbatim (a resumed conversation must be the same one), so
+    // the file can hold whatever secrets were said or read in the session.
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
   }
 }
 

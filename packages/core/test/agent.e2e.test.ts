@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTranscript } from '../src/index.js';
 import { createHarness, type Harness, toolMessages } from './helpers.js';
@@ -191,6 +191,23 @@ describe('real turns through the real openai client against the scripted model',
     const line = readFileSync(harness.auditPath, 'utf8');
     expect(line).not.toContain('sk-abcdefghijklmnopqrstuvwxyz0123');
     expect(line).toContain('[redacted: an API secret key]');
+    const events = readTranscript(harness.transcript.path).events;
+    expect(events.some((event) => event.type === 'tool-call')).toBe(true);
+    expect(JSON.stringify(events)).not.toContain('sk-abcdefghijklmnopqrstuvwxyz0123');
+    expect(JSON.stringify(events)).toContain('[redacted: an API secret key]');
+  });
+
+  it('keeps the transcript and the audit log readable by their owner only', async () => {
+    harness = await createHarness([{ toolCalls: [sql('SELECT 1')] }, { text: 'ok' }]);
+    await harness.turn('x');
+    expect(statSync(harness.transcript.path).mode & 0o077).toBe(0);
+    expect(statSync(harness.auditPath).mode & 0o077).toBe(0);
+  });
+
+  it('records the model’s level in the audit log for a call to a tool that does not exist', async () => {
+    harness = await createHarness([{ toolCalls: [{ name: 'format_disk', arguments: { risk_level: 'low' } }] }, { text: 'ok' }]);
+    await harness.turn('x');
+    expect(audit(harness)[0]).toMatchObject({ tool: 'format_disk', llmLevel: 'low', outcome: 'denied', errorCode: 'unknown-tool' });
   });
 });
 

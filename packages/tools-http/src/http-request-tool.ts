@@ -56,8 +56,9 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
       };
     },
     execute: async (args, context) => {
-      // A whitelisted request keeps to public hosts on every hop and every connection; a
-      // confirmed one may reach the kind of host the person confirmed, never metadata.
+      // A whitelisted request keeps to public hosts on every hop and every connection. Any other
+      // (confirmed by the person, or rated low by the model, as the specification lets it) may
+      // reach the kind of host it named — a private or loopback one — but never metadata.
       const confirmedHost = await judgeHost(new URL(args.url), network, resolve);
       const policy = context.readOnly ? network : networkPolicyFor(confirmedHost.kind, network);
       const result = await performHttpRequest({

@@ -3,8 +3,6 @@ import { findSecrets } from '@riskgate/risk';
 const SECRET_QUERY_NAMES = /^(access_?token|id_?token|refresh_?token|token|api_?key|apikey|key|secret|client_secret|password|passwd|pwd|auth|sig|signature)$/i;
 export const CREDENTIAL_HEADERS = /^(authorization|proxy-authorization|cookie|x-api-key|x-auth-token|x-access-token|api-key)$/i;
 
-const secretsInText = findSecrets;
-
 export interface RequestSecrets {
   readonly inUrl: readonly string[];
   readonly inHeaders: readonly string[];
@@ -12,7 +10,7 @@ export interface RequestSecrets {
 }
 
 export function findRequestSecrets(url: URL, headers: Readonly<Record<string, string>>, body: string | undefined): RequestSecrets {
-  const inUrl = [...secretsInText(decodeURIComponentSafe(url.href))];
+  const inUrl = [...findSecrets(decodeURIComponentSafe(url.href))];
   for (const [name, value] of url.searchParams) {
     if (SECRET_QUERY_NAMES.test(name) && value.length >= 8) inUrl.push(`a credential in the query parameter "${name}"`);
   }
@@ -20,9 +18,9 @@ export function findRequestSecrets(url: URL, headers: Readonly<Record<string, st
   const inHeaders: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (CREDENTIAL_HEADERS.test(name)) inHeaders.push(`credentials in the ${name} header`);
-    else inHeaders.push(...secretsInText(value).map((what) => `${what} in the ${name} header`));
+    else inHeaders.push(...findSecrets(value).map((what) => `${what} in the ${name} header`));
   }
-  return { inUrl: [...new Set(inUrl)], inHeaders, inBody: body === undefined ? [] : secretsInText(body) };
+  return { inUrl: [...new Set(inUrl)], inHeaders, inBody: body === undefined ? [] : findSecrets(body) };
 }
 
 function decodeURIComponentSafe(text: string): string {

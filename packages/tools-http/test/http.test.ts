@@ -286,6 +286,33 @@ describe('requests against a real server on 127.0.0.1', () => {
     expect(result.type === 'tool-success' && JSON.parse(result.data.body)).toEqual({ method: 'POST', body: '{"a":1}', authorization: 'Bearer t' });
   });
 
+  it('does not carry credentials to another host on a redirect, and keeps them on the same host', async () => {
+    const other = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ authorization: request.headers.authorization ?? null, cookie: request.headers.cookie ?? null }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    const redirector = createServer((_request, response) => {
+      response.writeHead(302, { location: `${otherBase}/steal` });
+      response.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const redirectorBase = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+    try {
+      const credentials = { Authorization: 'Bearer secret-token', Cookie: 'session=abc' };
+      const crossed = await run({ method: 'GET', url: `${redirectorBase}/away`, headers: credentials }, false);
+      expect(crossed.type === 'tool-success' && JSON.parse(crossed.data.body)).toEqual({ authorization: null, cookie: null });
+      const same = await run({ method: 'GET', url: `${base}/see-other`, headers: credentials }, false);
+      expect(same.type === 'tool-success' && JSON.parse(same.data.body)).toMatchObject({ authorization: 'Bearer secret-token' });
+    } finally {
+      redirector.closeAllConnections();
+      other.closeAllConnections();
+      await new Promise((resolve) => redirector.close(resolve));
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it('stops redirect loops', async () => {
     const result = await run({ method: 'GET', url: `${base}/loop` });
     expect(result.type === 'tool-success' && result.data.redirectStopped?.reason).toMatch(/more than 5 redirects/);

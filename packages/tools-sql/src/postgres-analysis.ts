@@ -146,14 +146,23 @@ function sideEffectStatement(subject: string, functions: readonly string[], leve
   ]);
 }
 
+/**
+ * Whether EXPLAIN runs the statement: ANALYZE given bare, or with a value PostgreSQL reads as
+ * true. Only an explicit false, off or 0 turns it off; anything else counts as on (the
+ * conservative reading: the statement would execute).
+ */
 function explainAnalyzes(explain: Node): boolean {
   const options = (explain.options as Node[] | undefined) ?? [];
   return options.some((option) => {
-    const element = option.DefElem as { defname?: string; arg?: Node } | undefined;
+    const element = option.DefElem as { defname?: string; arg?: { String?: { sval?: string }; Integer?: { ival?: number }; Boolean?: { boolval?: boolean } } } | undefined;
     if (element?.defname !== 'analyze') return false;
-    if (element.arg === undefined) return true;
-    const text = JSON.stringify(element.arg).toLowerCase();
-    return !/"(false|off|0)"|"ival":0|"boolval":false|\{"ival":\{\}\}/.test(text);
+    const { arg } = element;
+    if (arg === undefined) return true;
+    if (arg.String !== undefined) return !['false', 'off', '0'].includes((arg.String.sval ?? '').toLowerCase());
+    // libpg-query leaves ival out when it is 0.
+    if (arg.Integer !== undefined) return (arg.Integer.ival ?? 0) !== 0;
+    if (arg.Boolean !== undefined) return arg.Boolean.boolval === true;
+    return true;
   });
 }
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
-import { lexSql } from './sql-lexer.js';
+import { lexSql, type SqlStatementText } from './sql-lexer.js';
 import type { SqlConnection, RunOptions, PreviewLine, SchemaDescription, TableDescription } from './sql-connection.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 
@@ -59,7 +59,7 @@ export class SqliteConnection implements SqlConnection {
       for (const [index, statement] of statements.entries()) {
         if (options.signal.aborted) throw new CancelledError();
         try {
-          results.push(runStatement(database, statement.text, statement.normalized, options.maxRows, deadline));
+          results.push(runStatement(database, statement, options.maxRows, deadline));
         } catch (error) {
           if (error instanceof CancelledError || error instanceof TimeoutError) throw error;
           if (ownTransaction) database.exec('ROLLBACK');
@@ -87,13 +87,20 @@ export class SqliteConnection implements SqlConnection {
       for (const [index, statement] of statements.entries()) {
         const analysis = assessment.statements[index];
         const prepared = this.writable.prepare(statement.text);
-        if (prepared.reader) {
+        let changes: number;
+        if (prepared.reader && analysis?.writeTarget === undefined) {
+          // A read between the writes: one row is enough to run it.
           const iterator = prepared.iterate();
           iterator.next();
           iterator.return?.();
           continue;
+        } else if (prepared.reader) {
+          // A write with RETURNING returns one row per row it changes: count them, keep none.
+          changes = 0;
+          for (const _row of prepared.iterate()) changes++;
+        } else {
+          changes = prepared.run().changes;
         }
-        const { changes } = prepared.run();
         if (analysis?.writeTarget !== undefined) lines.push({ statementIndex: index + 1, verb: leadingVerb(statement.tokens[0]?.upper), table: analysis.writeTarget, rows: changes });
       }
       return lines;
@@ -130,8 +137,9 @@ export class SqliteConnection implements SqlConnection {
 class CancelledError extends Error {}
 class TimeoutError extends Error {}
 
-function runStatement(database: Database.Database, text: string, normalized: string, maxRows: number, deadline: number): StatementResult {
-  const prepared = database.prepare(text);
+function runStatement(database: Database.Database, statement: SqlStatementText, maxRows: number, deadline: number): StatementResult {
+  const normalized = statement.normalized;
+  const prepared = database.prepare(statement.text);
   if (!prepared.reader) {
     const { changes } = prepared.run();
     return { statement: normalized, columns: [], rows: [], truncated: false, affectedRows: changes };
@@ -149,7 +157,7 @@ function runStatement(database: Database.Database, text: string, normalized: str
     rows.push(row);
     if (rows.length % 256 === 0 && Date.now() > deadline) throw new TimeoutError();
   }
-  const writes = /^(INSERT|UPDATE|DELETE|REPLACE)$/.test(lexSql(text).statements[0]?.tokens[0]?.upper ?? '');
+  const writes = /^(INSERT|UPDATE|DELETE|REPLACE)$/.test(statement.tokens[0]?.upper ?? '');
   return { statement: normalized, columns, rows, truncated, affectedRows: writes ? rows.length : null };
 }
 

@@ -107,6 +107,7 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
       ["UPDATE orders SET total_cents = 0 WHERE customer_id = 1", 'would change 2 rows of orders'],
       ["INSERT INTO customers (id, name) VALUES (20, 'a'), (21, 'b')", 'would add 2 rows to customers'],
       ['DELETE FROM orders WHERE id = 1', 'would delete 1 row of orders'],
+      ["DELETE FROM orders WHERE status = 'paid' RETURNING id", 'would delete 3 rows of orders'],
     ])('%s → %s, and rolls back', async (sql, line) => {
       const before = await engine.count('orders');
       const description = await tool.describe({ sql }, { cwd: '.' });
