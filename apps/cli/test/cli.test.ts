@@ -174,7 +174,7 @@ describe('riskgate assess --jsonl', () => {
     expect(answers[15]).toMatchObject({ decision: 'confirm', source: 'default', level: 'high', reasons: expect.arrayContaining(['rm deletes files']) });
     expect(answers[16]).toMatchObject({ decision: 'execute', source: 'whitelist' });
     expect(answers[17]).toMatchObject({ decision: 'confirm', level: 'high' });
-    expect(answers[17].reasons.join()).toMatch(/environment files/);
+    expect(answers[17].reasons.join()).toMatch(/environment file/);
     expect(answers[18]).toMatchObject({ decision: 'confirm', source: 'default', level: 'medium' });
     expect(answers[19]).toMatchObject({ decision: 'confirm', source: 'default' });
     expect(answers[19].reasons.join()).toMatch(/loopback/);

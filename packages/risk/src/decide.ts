@@ -5,8 +5,11 @@ import type { Assessment } from './tool.js';
 /**
  * - `smart` (default): the specification — the model's `risk_level`, then the whitelist, then ask.
  * - `strict`: ask about everything.
- * - `guarded`: smart, but what the code finds positively dangerous is asked about whatever the
- *   model said.
+ * - `guarded`: smart, but the model's `low` decides only operations the code could not read
+ *   (unknown): a known write, delete, program run, connection, process or privilege change, or
+ *   secret read is asked about whatever the model said; and after a call that brought in
+ *   content from outside the person's trust, the model's `low` is not taken for the rest of
+ *   the turn.
  * - `yolo`: run everything (explicit opt-in only). Deny rules still hold.
  */
 export type SafetyMode = 'strict' | 'smart' | 'guarded' | 'yolo';
@@ -25,6 +28,16 @@ export interface GatePolicy {
 
 export const DEFAULT_POLICY: GatePolicy = { mode: DEFAULT_SAFETY_MODE, rules: [] };
 
+/** What the gate remembers within one turn of the conversation. */
+export interface TurnState {
+  /**
+   * An earlier call of this turn brought in content from outside the person's trust (an HTTP
+   * body, a file outside the workspace): in guarded mode the model's `low` is no longer taken,
+   * since that content may be steering the model. Says where it came from.
+   */
+  readonly untrusted?: string;
+}
+
 export type DecideInput =
   | {
       readonly toolName: string;
@@ -33,6 +46,7 @@ export type DecideInput =
       readonly validationError: string;
       readonly llm: LlmRiskLevel;
       readonly policy: GatePolicy;
+      readonly turn?: TurnState;
     }
   | {
       readonly toolName: string;
@@ -41,6 +55,7 @@ export type DecideInput =
       readonly assessment: Assessment;
       readonly llm: LlmRiskLevel;
       readonly policy: GatePolicy;
+      readonly turn?: TurnState;
     };
 
 export interface Decision {
@@ -91,7 +106,7 @@ export function decide(input: DecideInput): Decision {
   }
 
   const { assessment } = input;
-  const disagreement = llmLevel === 'low' && assessment.level === 'high';
+  const disagreement = llmLevel === 'low' && (assessment.level === 'high' || assessment.knownDanger);
   const base = {
     llmLevel,
     codeLevel: assessment.level,
@@ -124,26 +139,36 @@ export function decide(input: DecideInput): Decision {
   const allow = match('allow');
   if (allow !== undefined) return codeDecision('execute', 'rule', `allowed by rule ${allow.text}`, allow);
 
-  // 5. Guarded mode: what the code finds positively dangerous is asked, whatever the model said.
-  if (policy.mode === 'guarded' && assessment.level === 'high') {
+  // 5. Guarded mode: what the code knows to do something (or to read a secret) is asked,
+  //    whatever the model said; the model's `low` only ever decides unknown operations.
+  const guarded = policy.mode === 'guarded';
+  if (guarded && assessment.knownDanger) {
     const why =
       llmLevel === 'low'
-        ? 'guarded mode: the model said low, but the code found this dangerous'
-        : 'guarded mode: the code found this dangerous';
+        ? 'guarded mode: the model said low, but the code found what this does'
+        : 'guarded mode: the code found what this does';
     return codeDecision('confirm', 'guard', why);
   }
+  const untrusted = guarded && llmLevel === 'low' ? input.turn?.untrusted : undefined;
 
-  // 6. The model's own rating, when it gave a valid one.
-  if (llmLevel !== null) {
+  // 6. The model's own rating, when it gave a valid one (in guarded mode, not its `low` once
+  //    the turn has brought in untrusted content: the whitelist or the default decides).
+  if (llmLevel !== null && untrusted === undefined) {
     const action: DecisionAction = llmLevel === 'low' ? 'execute' : 'confirm';
     const why = `the model rated this ${llmLevel}`;
-    const warning = disagreement ? ['the code found this dangerous; running it because the model rated it low'] : [];
+    const warning = disagreement ? ['the code found what this does; running it because the model rated it low'] : [];
     return { ...base, action, source: 'llm', level: llmLevel, reasons: [why, ...warning, ...found] };
   }
 
+  const untrustedNote = untrusted === undefined ? [] : [`guarded mode: the model's low is not taken for the rest of this turn, which brought in ${untrusted}`];
+
   // 7. The code whitelist.
-  if (assessment.whitelisted) return codeDecision('execute', 'whitelist', 'on the whitelist of safe operations');
+  if (assessment.whitelisted) {
+    const decision = codeDecision('execute', 'whitelist', 'on the whitelist of safe operations');
+    return { ...decision, reasons: [...decision.reasons, ...untrustedNote] };
+  }
 
   // 8. The conservative default.
+  if (untrusted !== undefined) return { ...codeDecision('confirm', 'guard', untrustedNote[0]!), level: assessment.level };
   return codeDecision('confirm', 'default', 'not on the whitelist, and the model gave no risk_level');
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { type Decision, decide, type GatePolicy } from './decide.js';
+import { type Decision, decide, type GatePolicy, type TurnState } from './decide.js';
+import { judgeEffects } from './judge.js';
 import { readLlmRiskLevel, withoutRiskLevel } from './levels.js';
 import type { AnyTool, AssessContext, Assessment } from './tool.js';
 
@@ -13,25 +14,31 @@ export async function evaluateToolCall(
   rawArgs: unknown,
   context: AssessContext,
   policy: GatePolicy,
+  turn: TurnState = {},
 ): Promise<Evaluation> {
   const llm = readLlmRiskLevel(rawArgs);
   const parsed = tool.parameters.safeParse(withoutRiskLevel(rawArgs));
   if (!parsed.success) {
     const validationError = formatZodError(parsed.error);
-    return { valid: false, decision: decide({ toolName: tool.name, valid: false, validationError, llm, policy }) };
+    return { valid: false, decision: decide({ toolName: tool.name, valid: false, validationError, llm, policy, turn }) };
   }
   const assessment = await safeAssess(tool, parsed.data, context);
-  const decision = decide({ toolName: tool.name, valid: true, ruleStyle: tool.ruleStyle, assessment, llm, policy });
+  const decision = decide({ toolName: tool.name, valid: true, ruleStyle: tool.ruleStyle, assessment, llm, policy, turn });
   return { valid: true, args: parsed.data, assessment, decision };
 }
 
-/** An assessor that throws is a fault of ours; the call is then treated as dangerous, not safe. */
-async function safeAssess(tool: AnyTool, args: unknown, context: AssessContext): Promise<Assessment> {
+/**
+ * The tool's effects, judged once. An assessor that throws is a fault of ours; the call is
+ * then treated as dangerous, not safe.
+ */
+export async function safeAssess(tool: AnyTool, args: unknown, context: AssessContext): Promise<Assessment> {
   try {
-    return await tool.assess(args, context);
+    const report = await tool.assess(args, context);
+    return { ...judgeEffects(report.effects, context), subjects: report.subjects };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { level: 'high', whitelisted: false, reasons: [`the ${tool.name} assessor failed: ${message}`], subjects: [] };
+    const failed = judgeEffects([{ kind: 'unknown', detail: `the ${tool.name} assessor failed: ${message}`, severity: 'high' }], context);
+    return { ...failed, subjects: [] };
   }
 }
 

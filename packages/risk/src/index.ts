@@ -6,12 +6,41 @@ export {
   type DecisionAction,
   type DecisionSource,
   type DecideInput,
+  type TurnState,
   decide,
   type GatePolicy,
   SAFETY_MODES,
   type SafetyMode,
 } from './decide.js';
-export { type Evaluation, evaluateToolCall, formatZodError } from './evaluate.js';
+export { type Effect, type EffectKind, type EffectReport, type EffectSeverity, isPathEffect, type PathEffect } from './effects.js';
+export { type Evaluation, evaluateToolCall, formatZodError, safeAssess } from './evaluate.js';
+export { type JudgeContext, type JudgedEffect, type Judgement, judgeEffects } from './judge.js';
+export {
+  type AddressClass,
+  addressAllowed,
+  classifyAddress,
+  classifyHostName,
+  describeAddressClass,
+  METADATA_ADDRESSES,
+  METADATA_NAMES,
+  type NetworkPolicy,
+  STRICT_NETWORK,
+} from './knowledge/addresses.js';
+export { isSecretEnvironmentName, SECRET_ENVIRONMENT_NAMES } from './knowledge/environment.js';
+export {
+  displayPath,
+  expandPattern,
+  fileFacts,
+  hasGlob,
+  isInside,
+  type PathFact,
+  pathFacts,
+  patternMayReach,
+  realPathOf,
+  scanTree,
+  tableFacts,
+} from './knowledge/path-lookup.js';
+export { type PathClass, type PathRow, SECRET_CONTENT, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './knowledge/sensitive-paths.js';
 export { type FunctionDefinition, toolFunctionDefinition } from './json-schema.js';
 export {
   isRiskLevel,
@@ -45,7 +74,6 @@ export {
   type Assessor,
   defineTool,
   type ExecuteContext,
-  notWhitelisted,
   type OperationDescription,
   SQL_DIALECTS,
   type SqlDialect,
@@ -53,6 +81,7 @@ export {
   type ToolFailure,
   type ToolResult,
   type ToolSuccess,
+  report,
   toolFailure,
-  whitelisted,
 } from './tool.js';
+export { type LegacyVerdict, legacyReport } from './legacy-verdict.js';

@@ -1,3 +1,5 @@
+import picomatch from 'picomatch';
+
 /**
  * User rules: `allow`, `ask` and `deny`, each written `tool` or `tool(pattern)`, e.g.
  * `execute_command(git log *)`, `execute_sql(SELECT *)`,
@@ -17,8 +19,11 @@ export const RULE_EFFECTS: readonly RuleEffect[] = ['deny', 'ask', 'allow'];
  * - `text` (commands): `*` is any run of characters on one line; a trailing ` *` also matches
  *   nothing (`git log *` matches `git log`); whitespace runs are one space; case counts.
  * - `sql`: as `text`, but letter case does not count.
- * - `path` (files): `*` stays within one path segment, `**` crosses segments, `?` is one
- *   character of a segment.
+ * - `path` (files): `OPERATION GLOB` (`read src/**`), the glob with shell semantics through
+ *   picomatch: `*` stays within one path segment, `**` crosses segments, `?` is one character,
+ *   `{a,b}` and `[…]` as in bash, and no wildcard matches a name starting with `.` (so
+ *   `read src/*` does not cover `src/.env`: write `read src/.env` to mean it). The operation
+ *   may be `*`.
  * - `url` (HTTP): `METHOD URL`; in the host part `*` never crosses `/ ? # @ :`, after it `*`
  *   is any run; the method is matched without regard to case and may itself be `*`.
  */
@@ -103,10 +108,8 @@ function buildMatcher(pattern: string, style: RuleStyle): (subject: string) => b
       const regex = new RegExp(`^${textPatternSource(collapseSpaces(pattern))}$`, style === 'sql' ? 'is' : 's');
       return (subject) => !subject.includes('\n') && regex.test(collapseSpaces(subject));
     }
-    case 'path': {
-      const regex = new RegExp(`^${pathPatternSource(collapseSpaces(pattern))}$`, 's');
-      return (subject) => regex.test(subject);
-    }
+    case 'path':
+      return pathMatcher(collapseSpaces(pattern));
     case 'url': {
       const regex = urlPatternRegex(collapseSpaces(pattern));
       return (subject) => regex.test(subject);
@@ -146,31 +149,18 @@ function textPatternSource(pattern: string): string {
   return source;
 }
 
-function pathPatternSource(pattern: string): string {
-  let source = '';
-  for (let index = 0; index < pattern.length; index++) {
-    const char = pattern[index]!;
-    if (char === '*' && pattern[index + 1] === '*') {
-      // `dir/**` also covers `dir` itself; `**/` covers zero or more directories.
-      if (pattern[index + 2] === '/') {
-        source += '(?:[^\\n]*/)?';
-        index += 2;
-      } else {
-        source += '[^\\n]*';
-        index++;
-      }
-    } else if (char === '*') {
-      source += '[^/\\n]*';
-    } else if (char === '?') {
-      source += '[^/\\n]';
-    } else if (char === '/' && pattern.slice(index + 1) === '**') {
-      source += '(?:/[^\\n]*)?';
-      break;
-    } else {
-      source += escapeRegex(char);
-    }
-  }
-  return source;
+/** `OPERATION GLOB` against subjects `operation path`; a pattern without a space is a glob for any operation. */
+function pathMatcher(pattern: string): (subject: string) => boolean {
+  const space = pattern.indexOf(' ');
+  const operation = space === -1 ? '*' : pattern.slice(0, space);
+  const glob = space === -1 ? pattern : pattern.slice(space + 1).trim();
+  const matchesGlob = picomatch(glob, { dot: false, nonegate: true });
+  return (subject) => {
+    const split = subject.indexOf(' ');
+    if (split === -1) return false;
+    const subjectOperation = subject.slice(0, split);
+    return (operation === '*' || operation === subjectOperation) && matchesGlob(subject.slice(split + 1));
+  };
 }
 
 function urlPatternRegex(pattern: string): RegExp {

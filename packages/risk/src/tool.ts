@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { Effect, EffectReport } from './effects.js';
+import type { JudgeContext, Judgement } from './judge.js';
 import type { RiskLevel } from './levels.js';
 import type { RuleStyle } from './rules.js';
 
@@ -6,7 +8,7 @@ export type SqlDialect = 'sqlite' | 'postgres' | 'mysql';
 export const SQL_DIALECTS: readonly SqlDialect[] = ['sqlite', 'postgres', 'mysql'];
 
 /** What an assessor may know about where the call would run. */
-export interface AssessContext {
+export interface AssessContext extends JudgeContext {
   /** The workspace: relative paths and commands resolve against it. */
   readonly cwd: string;
   /** The SQL dialect to assess in when the tool has no connection of its own. */
@@ -14,25 +16,20 @@ export interface AssessContext {
 }
 
 /**
- * A tool's own, code-level judgement of one call (the spec's "code whitelist" made sound).
- * `whitelisted` is true only when the whole operation is on the tool's whitelist; it implies
- * `level: 'low'`.
+ * The gate's view of one call: the effects the tool's assessor reported, judged once by
+ * `judgeEffects` (the spec's "code whitelist" made sound), with the subjects user rules match.
+ * `whitelisted` is true only when every effect is a read or list of a non-secret resource and
+ * nothing is unknown; it implies `level: 'low'`.
  */
-export interface Assessment {
-  readonly level: RiskLevel;
-  readonly whitelisted: boolean;
-  /** Plain sentences a person can read in the confirmation panel. */
-  readonly reasons: readonly string[];
-  /**
-   * The operation split into the parts user rules are matched against: one per statement,
-   * per simple command, per request. An allow rule must match every part; a deny or ask rule
-   * matches when any part does. An empty list means no rule can allow the call.
-   */
+export interface Assessment extends Judgement {
   readonly subjects: readonly string[];
 }
 
-/** Assessors may be synchronous (a whitelist lookup) or not (a parser loaded on first use). */
-export type Assessor<Args> = (args: Args, context: AssessContext) => Assessment | Promise<Assessment>;
+/**
+ * A tool's own code-level assessor: it describes what the call would do (effects) and never
+ * decides. It may be synchronous (a lookup) or not (a parser loaded on first use).
+ */
+export type Assessor<Args> = (args: Args, context: AssessContext) => EffectReport | Promise<EffectReport>;
 
 export interface ExecuteContext extends AssessContext {
   readonly signal: AbortSignal;
@@ -97,11 +94,7 @@ export function toolFailure(code: string, message: string): ToolFailure {
   return { type: 'tool-error', code, message };
 }
 
-/** A whitelisted assessment: low, and on the whitelist. */
-export function whitelisted(reasons: readonly string[], subjects: readonly string[]): Assessment {
-  return { level: 'low', whitelisted: true, reasons, subjects };
-}
-
-export function notWhitelisted(level: RiskLevel, reasons: readonly string[], subjects: readonly string[]): Assessment {
-  return { level, whitelisted: false, reasons, subjects };
+/** A report of the given effects and rule subjects. */
+export function report(effects: readonly Effect[], subjects: readonly string[]): EffectReport {
+  return { effects, subjects };
 }

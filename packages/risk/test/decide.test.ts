@@ -68,13 +68,13 @@ describe('spec 003 scenarios (smart mode)', () => {
     expect(decision.action).toBe('execute');
     expect(decision.disagreement).toBe(true);
     expect(decision.codeLevel).toBe('high');
-    expect(decision.reasons.join('\n')).toMatch(/code found this dangerous/);
+    expect(decision.reasons.join('\n')).toMatch(/code found what this does/);
   });
 
   it('puts the decision first in its reasons, then what the assessor found', async () => {
     const decision = await gate({ op: 'wipe all' });
     expect(decision.reasons[0]).toMatch(/not on the whitelist/);
-    expect(decision.reasons).toContain('wipe destroys data');
+    expect(decision.reasons).toContain('deletes /tmp/all and everything below it');
   });
 });
 
@@ -116,6 +116,17 @@ describe('modes', () => {
     ['guarded', { op: 'read a' }, 'execute', 'whitelist'],
     ['guarded', { op: 'init' }, 'confirm', 'default'],
     ['smart', { op: 'wipe all', risk_level: 'low' }, 'execute', 'llm'],
+    // Guarded mode on effects: every known side effect or secret read is confirmed whatever the
+    // model said, medium-level ones included; only unknown operations take the model's low.
+    ['guarded', { op: 'write notes.txt', risk_level: 'low' }, 'confirm', 'guard'],
+    ['guarded', { op: 'run python3', risk_level: 'low' }, 'confirm', 'guard'],
+    ['guarded', { op: 'token', risk_level: 'low' }, 'confirm', 'guard'],
+    ['guarded', { op: 'read a; write b', risk_level: 'low' }, 'confirm', 'guard'],
+    ['guarded', { op: 'init; run make', risk_level: 'low' }, 'confirm', 'guard'],
+    ['guarded', { op: 'fetch', risk_level: 'low' }, 'execute', 'llm'],
+    ['guarded', { op: 'custom-script.sh', risk_level: 'low' }, 'execute', 'llm'],
+    ['smart', { op: 'write notes.txt', risk_level: 'low' }, 'execute', 'llm'],
+    ['smart', { op: 'token' }, 'confirm', 'default'],
   ];
   it.each(table)('%s mode: %j → %s by %s', async (mode, args, action, source) => {
     const decision = await gate(args, { mode });
@@ -168,5 +179,42 @@ describe('rules', () => {
   it('do not apply to another tool', async () => {
     const decision = await gate({ op: 'init' }, { rules: rules(['allow', 'other_tool']) });
     expect(decision.source).toBe('default');
+  });
+});
+
+describe('guarded mode after untrusted content', () => {
+  async function gateInTurn(args: unknown, mode: SafetyMode, untrusted?: string) {
+    const turn = untrusted === undefined ? {} : { untrusted };
+    return (await evaluateToolCall(sampleTool, args, context, { mode, rules: [] }, turn)).decision;
+  }
+
+  it('stops taking the model\'s low for the rest of the turn, and says why', async () => {
+    const decision = await gateInTurn({ op: 'init', risk_level: 'low' }, 'guarded', 'content from example.com');
+    expect(decision.action).toBe('confirm');
+    expect(decision.source).toBe('guard');
+    expect(decision.reasons.join('\n')).toContain('content from example.com');
+  });
+
+  it('still runs whitelisted reads unasked', async () => {
+    const decision = await gateInTurn({ op: 'read a', risk_level: 'low' }, 'guarded', 'content from example.com');
+    expect(decision.action).toBe('execute');
+    expect(decision.source).toBe('whitelist');
+  });
+
+  it('still asks when the model says high', async () => {
+    expect((await gateInTurn({ op: 'read a', risk_level: 'high' }, 'guarded', 'x')).action).toBe('confirm');
+  });
+
+  it('changes nothing in smart mode (the specification: the model decides)', async () => {
+    const decision = await gateInTurn({ op: 'init', risk_level: 'low' }, 'smart', 'content from example.com');
+    expect(decision.action).toBe('execute');
+    expect(decision.source).toBe('llm');
+  });
+
+  it('marks a call that reads from the network as bringing untrusted content', async () => {
+    const evaluation = await evaluateToolCall(sampleTool, { op: 'fetch' }, context, { mode: 'guarded', rules: [] });
+    expect(evaluation.valid && evaluation.assessment.untrusted).toContain('93.184.215.14');
+    const local = await evaluateToolCall(sampleTool, { op: 'read a' }, context, { mode: 'guarded', rules: [] });
+    expect(local.valid && local.assessment.untrusted).toBeUndefined();
   });
 });

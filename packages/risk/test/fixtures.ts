@@ -1,20 +1,40 @@
+import { join } from 'node:path';
 import { z } from 'zod';
-import { type Assessment, defineTool, notWhitelisted, whitelisted } from '../src/index.js';
+import { defineTool, type Effect, report } from '../src/index.js';
 
 /**
- * A small tool for gate tests: `op` names an operation; `read` is on its whitelist, `wipe` is
- * dangerous, anything else is unknown. `;` separates several operations, each one a subject.
+ * A small tool for gate tests: `op` names operations separated by `;`, each one a subject.
+ * `read X` reads a workspace file (whitelisted); `wipe X` deletes (a known danger); `write X`
+ * writes; `run X` runs a program; `fetch` reads a public URL (a read that brings untrusted
+ * content); `token` reads a secret environment variable; anything else is unknown.
  */
 export const sampleTool = defineTool({
   name: 'sample_tool',
   description: 'Runs sample operations',
   parameters: z.object({ op: z.string().min(1) }),
   ruleStyle: 'text',
-  assess: ({ op }): Assessment => {
+  assess: ({ op }, context) => {
     const subjects = op.split(';').map((part) => part.trim());
-    if (subjects.every((subject) => subject.startsWith('read'))) return whitelisted(['reads only'], subjects);
-    if (subjects.some((subject) => subject.startsWith('wipe'))) return notWhitelisted('high', ['wipe destroys data'], subjects);
-    return notWhitelisted('medium', ['not a known operation'], subjects);
+    const effects = subjects.map((subject): Effect => {
+      const [verb = '', target = 'x'] = subject.split(/\s+/);
+      switch (verb) {
+        case 'read':
+          return { kind: 'read-path', path: join(context.cwd, target) };
+        case 'wipe':
+          return { kind: 'delete-path', path: join(context.cwd, target), recursive: true };
+        case 'write':
+          return { kind: 'write-path', path: join(context.cwd, target) };
+        case 'run':
+          return { kind: 'run-program', program: target };
+        case 'fetch':
+          return { kind: 'connect', host: '93.184.215.14', port: 443, scheme: 'https', method: 'GET' };
+        case 'token':
+          return { kind: 'read-env', names: ['GITHUB_TOKEN'] };
+        default:
+          return { kind: 'unknown', detail: `${verb} is not a known operation` };
+      }
+    });
+    return report(effects, subjects);
   },
   describe: ({ op }) => ({ kind: 'generic', summary: op, details: [] }),
   execute: async ({ op }) => ({ type: 'tool-success', forModel: op, data: op }),

@@ -1,4 +1,4 @@
-import { type Assessment, maxRiskLevel, type RiskLevel } from '@riskgate/risk';
+import { type LegacyVerdict, maxRiskLevel, type RiskLevel } from '@riskgate/risk';
 import type { Node } from 'web-tree-sitter';
 import { parseBash } from './bash-parser.js';
 import {
@@ -57,7 +57,7 @@ const STRUCTURE = new Set([
 const REDIRECT_OPERATORS = new Set(['>', '>>', '<', '&>', '&>>', '>&', '<&', '>|', '<>', '>&-', '<&-']);
 const TOKENS = new Set(['|', '|&', '&&', '||', ';', ';;', '\n', '(', ')', '{', '}', '$(', '`', '"', "'", '<(', '>(', '[[', ']]', '!', '$', '${', '$((', '))', '<<', '<<-', '<<<']);
 
-export interface CommandAssessment extends Assessment {
+export interface CommandAssessment extends LegacyVerdict {
   /** Every simple command found, as words (for the panel and tests). */
   readonly commands: readonly string[];
 }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { defineTool, toolFailure } from '@riskgate/risk';
+import { defineTool, legacyReport, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
 import { type CommandRunResult, runCommand } from './command-runner.js';
@@ -28,7 +28,7 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
       'Run one bash command line in the workspace and return its output and exit code. Read-only commands (ls, cat, grep, git log, …) run at once; anything that writes, deletes, installs or reaches the network is shown to the user, who must confirm it.',
     parameters: executeCommandParameters,
     ruleStyle: 'text',
-    assess: ({ command }) => assessCommand(command),
+    assess: async ({ command }) => legacyReport(await assessCommand(command)),
     describe: ({ command, cwd }, context) => ({
       kind: 'command',
       command,

@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { type Assessment, defineTool, looksBinary, notWhitelisted, type OperationDescription, type ToolResult, toolFailure, whitelisted } from '@riskgate/risk';
+import { type AssessContext, defineTool, type EffectReport, judgeEffects, looksBinary, type OperationDescription, report, type ToolResult, toolFailure } from '@riskgate/risk';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { type ResolvedPath, resolvePath } from './paths.js';
-import { secretReason, sensitiveWriteReason } from './secrets.js';
 
 export const FILE_TOOL_NAME = 'file_operations';
 
@@ -38,8 +37,6 @@ export interface FileToolOptions {
   readonly maxReadBytes?: number;
   /** Entries a list returns at most. Default 1,000. */
   readonly maxEntries?: number;
-  /** The home directory (tests point it at a temporary one). */
-  readonly home?: string;
 }
 
 export interface ListEntry {
@@ -59,40 +56,31 @@ const SKIPPED = new Set(['.git', 'node_modules']);
 export function createFileOperationsTool(options: FileToolOptions = {}) {
   const maxReadBytes = options.maxReadBytes ?? 256 * 1024;
   const maxEntries = options.maxEntries ?? 1_000;
-  const home = options.home;
 
-  const assess = (args: FileOperationsArgs, cwd: string): Assessment => {
-    const path = resolvePath(args.path, cwd, home);
+  /** What the call would do; `@riskgate/risk` judges it against the one knowledge base. */
+  const effectsOf = (args: FileOperationsArgs, context: AssessContext): EffectReport => {
+    const path = resolvePath(args.path, context.cwd, context.home);
     const subjects = [`${args.operation} ${path.display}`];
-    const secret = secretReason(path.real, home);
+    const escapes = path.escapesThroughSymlink ? { note: `${args.path} is a symlink to ${path.real}, outside the workspace` } : {};
     switch (args.operation) {
       case 'exists':
-        return whitelisted(['only checks that a path exists'], subjects);
+        // Only says whether the path is there: nothing is read.
+        return report([], subjects);
       case 'read':
-      case 'list': {
-        const reasons: string[] = [];
-        if (secret !== undefined) reasons.push(`${args.operation === 'read' ? 'reading' : 'listing'} would hand secrets to the model: ${secret}`);
-        if (path.escapesThroughSymlink) reasons.push(`${args.path} is a symlink to ${path.real}, outside the workspace`);
-        if (reasons.length > 0) return notWhitelisted(secret !== undefined ? 'high' : 'medium', reasons, subjects);
-        return whitelisted([args.operation === 'read' ? 'reads a file' : 'lists a directory'], subjects);
-      }
-      case 'write': {
-        const reasons = [path.exists ? `overwrites ${path.display}` : `creates ${path.display}`];
-        let level: 'medium' | 'high' = 'medium';
-        const sensitive = sensitiveWriteReason(path.real, home);
-        if (sensitive !== undefined) {
-          reasons.push(sensitive);
-          level = 'high';
-        }
-        if (path.escapesThroughSymlink) {
-          reasons.push(`${args.path} is a symlink to ${path.real}, outside the workspace: the write will be refused`);
-          level = 'high';
-        } else if (!path.insideWorkspace) {
-          reasons.push(`${path.real} is outside the workspace`);
-          level = 'high';
-        }
-        return notWhitelisted(level, reasons, subjects);
-      }
+        return report([{ kind: 'read-path', path: path.lexical, ...escapes }], subjects);
+      case 'list':
+        return report([{ kind: 'list-path', path: path.lexical, ...(args.recursive === true ? { recursive: true } : {}), ...escapes }], subjects);
+      case 'write':
+        return report(
+          [
+            {
+              kind: 'write-path',
+              path: path.lexical,
+              ...(path.escapesThroughSymlink ? { note: `${args.path} is a symlink to ${path.real}, outside the workspace: the write will be refused`, severity: 'high' as const } : {}),
+            },
+          ],
+          subjects,
+        );
     }
   };
 
@@ -102,18 +90,18 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
       'Read a file, list a directory, check whether a path exists, or write a whole file. Reads, lists and existence checks run at once (except secrets such as .env files and private keys); writes are shown to the user as a diff and need their confirmation.',
     parameters: fileOperationsParameters,
     ruleStyle: 'path',
-    assess: (args, context) => assess(args, context.cwd),
+    assess: effectsOf,
     describe: async (args, context): Promise<OperationDescription> => {
-      const path = resolvePath(args.path, context.cwd, home);
+      const path = resolvePath(args.path, context.cwd, context.home);
       if (args.operation !== 'write') return { kind: 'file', operation: args.operation, path: path.display, details: [] };
       return { kind: 'file', operation: 'write', path: path.display, diff: await writeDiff(path, args.content ?? ''), details: [] };
     },
     execute: async (args, context): Promise<ToolResult<FileData>> => {
-      const path = resolvePath(args.path, context.cwd, home);
+      const path = resolvePath(args.path, context.cwd, context.home);
       // Defence in depth: a read that runs because it is whitelisted is judged again now, so a
       // symlink swapped in since the assessment cannot hand over a secret.
       if (context.readOnly) {
-        const again = assess(args, context.cwd);
+        const again = judgeEffects(effectsOf(args, context).effects, context);
         if (!again.whitelisted) return toolFailure('file-changed-since-assessed', `refused: ${again.reasons.join('; ')}`);
       }
       try {

@@ -9,4 +9,3 @@ export {
   type ListEntry,
 } from './file-operations-tool.js';
 export { expandHome, type ResolvedPath, resolvePath } from './paths.js';
-export { secretReason, sensitiveWriteReason } from './secrets.js';

@@ -9,11 +9,11 @@ const root = realpathSync(mkdtempSync(join(tmpdir(), 'riskgate-file-')));
 const workspace = join(root, 'workspace');
 const home = join(root, 'home');
 const outside = join(root, 'outside');
-const tool = createFileOperationsTool({ home, maxReadBytes: 1024, maxEntries: 50 });
+const tool = createFileOperationsTool({ maxReadBytes: 1024, maxEntries: 50 });
 const smart: GatePolicy = { mode: 'smart', rules: [] };
-const gate = (args: unknown, policy = smart) => evaluateToolCall(tool, args, { cwd: workspace }, policy);
+const gate = (args: unknown, policy = smart) => evaluateToolCall(tool, args, { cwd: workspace, home }, policy);
 const run = (args: Parameters<typeof tool.execute>[0], readOnly = false) =>
-  tool.execute(args, { cwd: workspace, signal: new AbortController().signal, readOnly });
+  tool.execute(args, { cwd: workspace, home, signal: new AbortController().signal, readOnly });
 
 beforeAll(() => {
   for (const directory of [workspace, home, outside, join(workspace, 'src', 'deep'), join(workspace, '.git'), join(workspace, 'node_modules', 'x'), join(home, '.ssh'), join(home, '.aws'), join(home, '.config', 'gcloud')]) {
@@ -81,21 +81,19 @@ describe('spec 000 / 003: file operations through the gate', () => {
 
 describe('attacks: secrets and escapes are asked about, with the reason', () => {
   it.each([
-    ['.env', /environment files/],
-    ['.env.local', /environment files/],
-    ['./sub/../.env', /environment files/],
+    ['.env', /environment file/],
+    ['.env.local', /environment file/],
+    ['./sub/../.env', /environment file/],
     ['server.pem', /private key/],
-    ['.git-credentials', /saved credentials/],
+    ['.git-credentials', /saved git passwords/],
     ['.npmrc', /registry token/],
     ['~/.ssh/id_rsa', /private SSH key/],
-    ['~/.ssh/config', /~\/\.ssh/],
+    ['~/.ssh/config', /SSH keys/],
     ['~/.aws/credentials', /AWS credentials/],
     ['~/.config/gcloud/token.json', /Google Cloud/],
     ['innocent.txt', /private SSH key/],
-    ['escape-link', /symlink to .*outside the workspace/],
-    ['escape-dir/notes.txt', /symlink to .*outside the workspace/],
-    ['/etc/shadow', /system secrets/],
-    ['../../../../../../../etc/shadow', /system secrets/],
+    ['/etc/shadow', /system password hashes/],
+    ['../../../../../../../etc/shadow', /system password hashes/],
   ])('read %s', async (path, reason) => {
     const evaluation = await gate({ operation: 'read', path });
     expect(evaluation.decision.action).toBe('confirm');
@@ -103,10 +101,19 @@ describe('attacks: secrets and escapes are asked about, with the reason', () => 
     expect(evaluation.decision.reasons.join('\n')).toMatch(reason);
   });
 
-  it('asks before listing ~/.ssh or a directory reached through an escaping symlink', async () => {
+  it('asks before listing ~/.ssh', async () => {
     expect((await gate({ operation: 'list', path: '~/.ssh' })).decision.whitelisted).toBe(false);
-    expect((await gate({ operation: 'list', path: 'escape-dir' })).decision.whitelisted).toBe(false);
   });
+
+  it.each([['escape-link'], ['escape-dir/notes.txt']])(
+    'judges a read through a symlink that leaves the workspace by its real path, and marks its content untrusted: %s',
+    async (path) => {
+      const evaluation = await gate({ operation: 'read', path });
+      expect(evaluation.decision.action).toBe('execute');
+      expect(evaluation.valid && evaluation.assessment.untrusted).toContain(outside);
+      expect(evaluation.decision.reasons.join('\n')).toMatch(/symlink to .*outside the workspace/);
+    },
+  );
 
   it('names rule subjects by the real path, so `read src/**` cannot be stretched by a symlink', async () => {
     symlinkSync(join(home, '.aws', 'credentials'), join(workspace, 'src', 'config.ts'));
@@ -130,8 +137,8 @@ describe('attacks: secrets and escapes are asked about, with the reason', () => 
   });
 
   it.each([
-    ['~/.bashrc', /runs in every new shell/],
-    ['~/.ssh/authorized_keys', /grant access/],
+    ['~/.bashrc', /shell start-up file/],
+    ['~/.ssh/authorized_keys', /SSH keys/],
     [join(outside, 'x.txt'), /outside the workspace/],
     ['/etc/hosts', /system path/],
   ])('a write to %s is high', async (path, reason) => {

@@ -1,4 +1,4 @@
-import { type Assessment, maxRiskLevel, type RiskLevel } from '@riskgate/risk';
+import { type LegacyVerdict, maxRiskLevel, type RiskLevel } from '@riskgate/risk';
 import {
   type AddressClass,
   addressAllowed,
@@ -64,7 +64,7 @@ export function subjectUrl(url: URL): string {
   return copy.href;
 }
 
-export async function assessHttpRequest(request: HttpRequestShape, policy: NetworkPolicy, resolve: Resolver): Promise<Assessment> {
+export async function assessHttpRequest(request: HttpRequestShape, policy: NetworkPolicy, resolve: Resolver): Promise<LegacyVerdict> {
   const method = request.method.toUpperCase();
   const url = new URL(request.url);
   const subjects = [`${method} ${subjectUrl(url)}`];

@@ -1,4 +1,4 @@
-import { defineTool, type OperationDescription, toolFailure } from '@riskgate/risk';
+import { defineTool, legacyReport, type OperationDescription, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
 import { type NetworkPolicy, type Resolver, STRICT_NETWORK, systemResolver } from './address-policy.js';
 import { assessHttpRequest, judgeHost } from './http-assessor.js';
@@ -44,7 +44,7 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
       'Make an HTTP request and return the status, main headers and body (JSON pretty-printed, HTML as text, capped). GET, HEAD and OPTIONS to public hosts run at once; other methods, private or local addresses, and requests carrying credentials need the user’s confirmation.',
     parameters: httpRequestParameters,
     ruleStyle: 'url',
-    assess: (args) => assessHttpRequest(args, network, resolve),
+    assess: async (args) => legacyReport(await assessHttpRequest(args, network, resolve)),
     describe: (args): OperationDescription => {
       const url = new URL(args.url);
       return {

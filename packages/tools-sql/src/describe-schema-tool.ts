@@ -1,4 +1,4 @@
-import { defineTool, toolFailure, whitelisted } from '@riskgate/risk';
+import { defineTool, report, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
 import { formatFailureForModel, formatSchemaForModel } from './format-results.js';
 import { isSqlFailure, type SchemaDescription, type SqlConnection } from './sql-connection.js';
@@ -18,7 +18,7 @@ export function createDescribeSchemaTool(options: { connection?: SqlConnection }
       'Describe the selected database: tables and views with their columns and types, primary and foreign keys, indexes and row counts (estimates on PostgreSQL). Always read-only.',
     parameters: describeSchemaParameters,
     ruleStyle: 'text',
-    assess: ({ table }) => whitelisted(['describe_schema only reads the catalog'], [table ?? '*']),
+    assess: ({ table }) => report([{ kind: 'read-db', object: table === undefined ? 'the schema' : `the schema of ${table}` }], [table ?? '*']),
     describe: ({ table }) => ({ kind: 'generic', summary: `describe ${table ?? 'every table'}`, details: [] }),
     execute: async ({ table }) => {
       if (connection === undefined) return toolFailure('sql-no-database', 'no database is selected');

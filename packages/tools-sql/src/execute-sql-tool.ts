@@ -1,4 +1,4 @@
-import { type AnyTool, type Assessment, defineTool, type OperationDescription, type SqlDialect, toolFailure } from '@riskgate/risk';
+import { type AnyTool, defineTool, legacyReport, type OperationDescription, type SqlDialect, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
 import { formatFailureForModel, formatRunForModel } from './format-results.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
@@ -32,7 +32,7 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
       'Read-only statements run at once; statements that change data or schema are shown to the user, who must confirm them.',
     parameters: executeSqlParameters,
     ruleStyle: 'sql',
-    assess: ({ sql }, context): Promise<Assessment> => assess(sql, context.dialect),
+    assess: async ({ sql }, context) => legacyReport(await assess(sql, context.dialect)),
     describe: async ({ sql }, context): Promise<OperationDescription> => {
       const details: string[] = [];
       if (connection !== undefined) {

@@ -1,11 +1,11 @@
-import { type Assessment, maxRiskLevel, type RiskLevel, type SqlDialect } from '@riskgate/risk';
+import { type LegacyVerdict, maxRiskLevel, type RiskLevel, type SqlDialect } from '@riskgate/risk';
 import type BetterSqlite3 from 'better-sqlite3';
 import { analyzePostgresStatement, filteredWrite } from './postgres-analysis.js';
 import { hasSideEffects } from './side-effect-functions.js';
 import { calledFunctions, leadingKeyword, lexSql, type SqlStatementText } from './sql-lexer.js';
 import { readStatement, type StatementAnalysis, writeStatement } from './statement-analysis.js';
 
-export interface SqlAssessment extends Assessment {
+export interface SqlAssessment extends LegacyVerdict {
   readonly statements: readonly StatementAnalysis[];
 }
 

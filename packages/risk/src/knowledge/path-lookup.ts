@@ -1,0 +1,328 @@
+import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import picomatch from 'picomatch';
+import { type PathClass, SECRET_CONTENT, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './sensitive-paths.js';
+
+/** What the knowledge base says about one path. */
+export interface PathFact {
+  readonly class: PathClass;
+  /** Plain words: "AWS credentials", "a named pipe: a read waits for a writer". */
+  readonly what: string;
+}
+
+export interface PathLookupOptions {
+  /** The home directory (`~`). Tests point it at a temporary one. */
+  readonly home?: string;
+}
+
+interface CompiledRow {
+  readonly class: PathClass;
+  readonly what: string;
+  readonly test: (path: string) => boolean;
+  /** The glob's segments, absolute (home expanded) or starting with `**`, for pattern overlap. */
+  readonly segments: readonly string[];
+}
+
+const PICO = { dot: true, nonegate: true } as const;
+const compiledFor = new Map<string, readonly CompiledRow[]>();
+
+function anchored(glob: string, home: string): string {
+  if (glob.startsWith('~/')) return `${home.replace(/\/+$/, '')}/${glob.slice(2)}`;
+  if (glob.startsWith('/')) return glob;
+  return `**/${glob}`;
+}
+
+function compiledRows(home: string): readonly CompiledRow[] {
+  let rows = compiledFor.get(home);
+  if (rows === undefined) {
+    rows = SENSITIVE_PATHS.map((row) => {
+      const glob = anchored(row.glob, home);
+      // A row covers the path itself and, when it is a directory, everything below it.
+      const test = picomatch([glob, `${glob}/**`], PICO);
+      return { class: row.class, what: row.what, test, segments: glob.split('/').filter((part) => part !== '') };
+    });
+    compiledFor.set(home, rows);
+  }
+  return rows;
+}
+
+const contentRows = SECRET_WHEN_CONTENT.map((row) => ({ ...row, test: picomatch(`**/${row.glob}`, PICO) }));
+
+/** The real path, or the real path of the nearest existing ancestor with the rest appended. */
+export function realPathOf(path: string): string {
+  const missing: string[] = [];
+  let cursor = path;
+  for (;;) {
+    try {
+      return join(realpathSync(cursor), ...missing.reverse());
+    } catch {
+      const parent = dirname(cursor);
+      if (parent === cursor) return path;
+      missing.push(basename(cursor));
+      cursor = parent;
+    }
+  }
+}
+
+export function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** Relative inside the workspace, `~/…` in the home directory, as people write them. */
+export function displayPath(path: string, options: PathLookupOptions & { readonly cwd?: string } = {}): string {
+  const home = options.home ?? homedir();
+  if (options.cwd !== undefined && path !== options.cwd && isInside(path, options.cwd)) return relative(options.cwd, path);
+  if (path === home) return '~';
+  if (home !== '/' && isInside(path, home)) return `~/${relative(home, path)}`;
+  return path;
+}
+
+/** Table rows that cover the path as written and as resolved (symlinks followed). */
+export function tableFacts(path: string, options: PathLookupOptions = {}): PathFact[] {
+  return matchRows(new Set([path, realPathOf(path)]), options.home ?? homedir());
+}
+
+function matchRows(candidates: ReadonlySet<string>, home: string): PathFact[] {
+  const facts: PathFact[] = [];
+  for (const row of compiledRows(home)) {
+    for (const candidate of candidates) {
+      if (row.test(candidate)) {
+        facts.push({ class: row.class, what: row.what });
+        break;
+      }
+    }
+  }
+  return facts;
+}
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+const SNIFF_BYTES = 8192;
+
+/** The first bytes of a regular file, or undefined when it cannot be read. */
+function sniff(path: string, size: number): Buffer | undefined {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(path, 'r');
+    const buffer = Buffer.alloc(Math.min(size, SNIFF_BYTES));
+    const read = readSync(descriptor, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read);
+  } catch {
+    return undefined;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+/** What the file's kind and content say: pipes, devices, private keys by content. */
+export function fileFacts(path: string, stats = statOf(path)): PathFact[] {
+  if (stats === undefined) return [];
+  if (stats.isFIFO()) return [{ class: 'endless', what: 'a named pipe: a read waits for a writer' }];
+  if (stats.isSocket()) return [{ class: 'endless', what: 'a socket' }];
+  if (stats.isBlockDevice()) return [{ class: 'raw', what: 'a block device (raw disk)' }];
+  if (stats.isCharacterDevice()) {
+    return realPathOf(path) === '/dev/null' ? [] : [{ class: 'endless', what: 'a character device' }];
+  }
+  if (!stats.isFile() || stats.size === 0) return [];
+  const head = sniff(path, stats.size);
+  if (head === undefined) return [];
+  // Kerberos keytabs are binary: version bytes 0x05 0x02.
+  if (head[0] === 0x05 && head[1] === 0x02 && /\.keytab$|keytab/i.test(path)) return [{ class: 'secret', what: 'a Kerberos keytab' }];
+  const text = head.toString('latin1');
+  const facts: PathFact[] = [];
+  for (const [pattern, what] of SECRET_CONTENT) {
+    if (pattern.test(text)) facts.push({ class: 'secret', what: `${what} (by its content)` });
+  }
+  for (const row of contentRows) {
+    if (row.test(path) && row.content.test(text)) facts.push({ class: 'secret', what: row.what });
+  }
+  return facts;
+}
+
+/** Everything the knowledge base says about one concrete path. */
+export function pathFacts(path: string, options: PathLookupOptions = {}): PathFact[] {
+  return [...tableFacts(path, options), ...fileFacts(path)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Patterns (globs a shell expands at run time)
+
+const GLOB_CHARS = /[*?[]/;
+
+/**
+ * Could the bash glob `pattern` (absolute) name a path the table lists? An over-approximation:
+ * it may say yes where no file could match, never no where one could. Bash globs do not match
+ * a leading dot unless the pattern segment starts with one.
+ */
+export function patternMayReach(pattern: string, options: PathLookupOptions = {}): PathFact[] {
+  const home = options.home ?? homedir();
+  const segments = pattern.split('/').filter((part) => part !== '');
+  const facts: PathFact[] = [];
+  for (const row of compiledRows(home)) {
+    if (segmentsOverlap(segments, 0, row.segments, 0)) facts.push({ class: row.class, what: row.what });
+  }
+  return facts;
+}
+
+function segmentsOverlap(pattern: readonly string[], p: number, row: readonly string[], r: number): boolean {
+  // The row covers everything below it: a pattern that goes deeper still reaches it.
+  if (r === row.length) return true;
+  if (p === pattern.length) return false;
+  const rowSegment = row[r]!;
+  if (rowSegment === '**') {
+    // `**` matches zero or more whole segments.
+    for (let skip = p; skip <= pattern.length; skip++) {
+      if (segmentsOverlap(pattern, skip, row, r + 1)) return true;
+    }
+    return false;
+  }
+  return segmentOverlaps(pattern[p]!, rowSegment) && segmentsOverlap(pattern, p + 1, row, r + 1);
+}
+
+/** Could one name match both the bash glob segment and the table's glob segment? */
+function segmentOverlaps(patternSegment: string, rowSegment: string): boolean {
+  const patternGlob = GLOB_CHARS.test(patternSegment);
+  const rowGlob = /[*?[{!(]/.test(rowSegment);
+  if (!patternGlob && !rowGlob) return patternSegment === rowSegment;
+  if (!patternGlob) return picomatch.isMatch(patternSegment, rowSegment, PICO);
+  // bash: `*x` does not match `.ssh`; only a segment starting with `.` reaches dotfiles.
+  const patternDot = patternSegment.startsWith('.');
+  if (!rowGlob) return (patternDot || !rowSegment.startsWith('.')) && picomatch.isMatch(rowSegment, patternSegment, { dot: patternDot });
+  // Both are globs: compare what precedes the first wildcard of each (a safe over-approximation).
+  const patternPrefix = patternSegment.slice(0, patternSegment.search(GLOB_CHARS));
+  const rowPrefix = rowSegment.slice(0, Math.max(0, rowSegment.search(/[*?[{!(]/)));
+  if (!patternDot && rowPrefix.startsWith('.')) return false;
+  return patternPrefix.startsWith(rowPrefix) || rowPrefix.startsWith(patternPrefix);
+}
+
+export function hasGlob(path: string): boolean {
+  return GLOB_CHARS.test(path);
+}
+
+/**
+ * Expand a bash glob against the filesystem, as bash would (no dotfiles unless the segment
+ * starts with `.`), up to `limit` matches. `complete` is false when the limit cut it short.
+ */
+export function expandPattern(pattern: string, limit = 2_000): { readonly paths: string[]; readonly complete: boolean } {
+  const segments = pattern.split('/').filter((part) => part !== '');
+  let current = ['/'];
+  let complete = true;
+  for (const segment of segments) {
+    const next: string[] = [];
+    for (const base of current) {
+      if (!GLOB_CHARS.test(segment)) {
+        next.push(join(base, segment));
+        continue;
+      }
+      const matcher = picomatch(segment, { dot: segment.startsWith('.') });
+      let names: string[];
+      try {
+        names = readdirSync(base);
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        if (matcher(name)) next.push(join(base, name));
+        if (next.length > limit) {
+          complete = false;
+          break;
+        }
+      }
+    }
+    current = next.slice(0, limit);
+  }
+  return { paths: current.filter((path) => lstatOk(path)), complete };
+}
+
+function lstatOk(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Trees (recursive reads: grep -r, rg, find, du)
+
+export interface TreeScan {
+  /** Secrets (or pipes and devices) found below the directory, first few. */
+  readonly facts: readonly (PathFact & { readonly path: string })[];
+  /** The walk stopped at its limit: what lies beyond was not checked. */
+  readonly complete: boolean;
+}
+
+export interface TreeScanOptions extends PathLookupOptions {
+  /** The reader skips names starting with `.` (rg and fd by default). */
+  readonly skipsHidden?: boolean;
+  /** Entries visited at most. */
+  readonly maxEntries?: number;
+  /** Regular files whose first bytes are read for keys, at most. */
+  readonly maxSniffs?: number;
+}
+
+/**
+ * What a recursive read of `directory` would reach: table rows that lie inside it (even where
+ * they do not exist yet) and, by a bounded walk, files the table names or whose content is a
+ * secret, pipes and devices.
+ */
+export function scanTree(directory: string, options: TreeScanOptions = {}): TreeScan {
+  const home = options.home ?? homedir();
+  const maxEntries = options.maxEntries ?? 20_000;
+  let sniffs = options.maxSniffs ?? 2_000;
+  const facts: (PathFact & { path: string })[] = [];
+  const root = realPathOf(directory);
+  // Absolute rows inside the tree (`grep -r KEY ~` reaches ~/.aws whether or not we look).
+  for (const row of SENSITIVE_PATHS) {
+    if (!row.glob.startsWith('/') && !row.glob.startsWith('~/')) continue;
+    if (row.class === 'machine') continue;
+    const anchor = anchored(row.glob, home);
+    const literal = anchor.split('/').filter((part) => part !== '');
+    const prefix: string[] = [];
+    for (const part of literal) {
+      if (/[*?[{!(]/.test(part)) break;
+      prefix.push(part);
+    }
+    const path = `/${prefix.join('/')}`;
+    if (isInside(path, root) && !(options.skipsHidden && relative(root, path).split(sep).some((part) => part.startsWith('.')))) {
+      facts.push({ class: row.class, what: row.what, path });
+    }
+  }
+  let visited = 0;
+  const queue = [root];
+  while (queue.length > 0 && facts.length < 20) {
+    const dir = queue.shift()!;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++visited > maxEntries) return { facts, complete: false };
+      if (options.skipsHidden && entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      // Recursive readers do not follow symlinks by default (grep -r, rg, find): judge the link's own name.
+      for (const fact of matchRows(new Set([path]), home)) {
+        if (fact.class !== 'machine') facts.push({ ...fact, path });
+      }
+      if (entry.isDirectory()) queue.push(path);
+      else if (entry.isFIFO() || entry.isCharacterDevice() || entry.isBlockDevice() || entry.isSocket()) {
+        facts.push({ ...fileFacts(path)[0]!, path });
+      } else if (entry.isFile() && sniffs > 0) {
+        sniffs--;
+        for (const fact of fileFacts(path)) facts.push({ ...fact, path });
+      }
+    }
+  }
+  return { facts, complete: true };
+}
