@@ -13,6 +13,12 @@ export interface AssessContext extends JudgeContext {
   readonly cwd: string;
   /** The SQL dialect to assess in when the tool has no connection of its own. */
   readonly dialect?: SqlDialect;
+  /**
+   * Whitelisted commands will run in the sandbox (read-only filesystem, no network, secret
+   * directories hidden): command rows marked as needing it may then be whitelisted.
+   * Set by the host after checking that the sandbox works; absent means no sandbox.
+   */
+  readonly sandbox?: boolean;
 }
 
 /**
