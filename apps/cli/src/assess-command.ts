@@ -31,6 +31,8 @@ export interface VerdictLine {
   readonly level: Decision['level'];
   readonly whitelisted: boolean;
   readonly reasons: readonly string[];
+  /** What the operation does, in plain words, each with the judge's verdict and level. */
+  readonly effects: Decision['effects'];
 }
 
 const jsonlRequest = z.object({
@@ -214,6 +216,7 @@ function toVerdictLine(decision: Decision): VerdictLine {
     level: decision.level,
     whitelisted: decision.whitelisted,
     reasons: decision.reasons,
+    effects: decision.effects,
   };
 }
 
@@ -233,7 +236,8 @@ export function formatVerdict(toolName: string, decision: Decision): string {
     `${toolName}: ${VERB[decision.action]}`,
     `  decided by: ${decision.source}${decision.rule === undefined ? '' : ` (${decision.rule})`}`,
     `  level: ${decision.level ?? 'n/a'}   code level: ${decision.codeLevel ?? 'n/a'}   model level: ${decision.llmLevel ?? 'none'}   whitelisted: ${decision.whitelisted ? 'yes' : 'no'}`,
-    ...decision.reasons.map((reason) => `  - ${reason}`),
+    ...decision.effects.map((effect) => `  does: ${effect.text}${effect.verdict === 'read' ? '' : `  [${effect.verdict}, ${effect.level}]`}`),
+    ...decision.reasons.filter((reason) => !decision.effects.some((effect) => effect.text === reason)).map((reason) => `  - ${reason}`),
   ];
   if (decision.disagreement) lines.push('  ! the model rated this low, but the code found it dangerous');
   return `${lines.join('\n')}\n`;

@@ -12,6 +12,7 @@ const decision: Decision = {
   codeLevel: 'high',
   whitelisted: false,
   reasons: ['not on the whitelist, and the model gave no risk_level', 'DELETE without WHERE removes every row of orders'],
+  effects: [{ text: 'deletes every row of orders', verdict: 'side-effect', level: 'high' }],
   disagreement: false,
 };
 

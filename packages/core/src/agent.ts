@@ -8,6 +8,7 @@ import {
   parseRule,
   readLlmRiskLevel,
   type ToolResult,
+  type TurnState,
 } from '@riskgate/risk';
 import type OpenAI from 'openai';
 import type { AuditEntry, AuditLog } from './audit.js';
@@ -61,6 +62,8 @@ export class Agent {
   private readonly messages: Message[];
   private policy: GatePolicy;
   private client: Promise<OpenAI> | undefined;
+  /** What the gate remembers within the current turn (untrusted content seen). */
+  private turnState: TurnState = {};
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
@@ -90,6 +93,7 @@ export class Agent {
       return { reason, text };
     };
     this.push({ role: 'user', content: input });
+    this.turnState = {};
     const maxSteps = this.options.maxSteps ?? 20;
     for (let step = 0; step < maxSteps; step++) {
       if (signal.aborted) return end('cancelled', '');
@@ -212,7 +216,7 @@ export class Agent {
     }
 
     emit({ type: 'tool-state', toolCallId: call.id, state: 'assessing' });
-    const evaluation = await evaluateToolCall(tool, rawArgs, this.options.context, this.policy);
+    const evaluation = await evaluateToolCall(tool, rawArgs, this.options.context, this.policy, this.turnState);
     const { decision } = evaluation;
     emit({ type: 'decision', toolCallId: call.id, toolName: call.name, decision });
 
@@ -280,6 +284,12 @@ export class Agent {
     }
     const cancelled = signal.aborted;
     const state = cancelled ? 'cancelled' : result.type === 'tool-success' ? 'succeeded' : 'failed';
+    // Content from outside the person's trust may steer the model from here on: guarded mode
+    // stops taking its `low` for the rest of the turn.
+    if (evaluation.assessment.untrusted !== undefined && this.turnState.untrusted === undefined) {
+      this.turnState = { untrusted: evaluation.assessment.untrusted };
+      emit({ type: 'untrusted-content', toolCallId: call.id, source: evaluation.assessment.untrusted });
+    }
     const edited = answer === 'edit' ? `The person edited the operation before it ran; it ran as: ${JSON.stringify(args)}\n` : '';
     const forModel = edited + (result.type === 'tool-success' ? result.forModel : `error (${result.code}): ${result.message}`);
     emit({ type: 'tool-state', toolCallId: call.id, state });
@@ -328,6 +338,7 @@ export class Agent {
       decision: decision === undefined
         ? { action: 'deny', source: 'invalid', reasons: [entry.errorCode ?? 'invalid'] }
         : { action: decision.action, source: decision.source, ...(decision.rule === undefined ? {} : { rule: decision.rule }), reasons: decision.reasons },
+      effects: decision?.effects.map((effect) => effect.text) ?? [],
       disagreement: decision?.disagreement ?? false,
       answer: entry.answer,
       outcome: entry.outcome,

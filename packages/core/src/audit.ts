@@ -13,6 +13,8 @@ export interface AuditEntry {
   readonly llmLevel: RiskLevel | null;
   readonly code: { readonly level: RiskLevel | null; readonly whitelisted: boolean };
   readonly decision: { readonly action: Decision['action']; readonly source: Decision['source']; readonly rule?: string; readonly reasons: readonly string[] };
+  /** What the operation does, in plain words (secrets redacted). */
+  readonly effects: readonly string[];
   /** The model said low and the code found it dangerous. */
   readonly disagreement: boolean;
   /** The person's answer, when asked. */
@@ -27,6 +29,6 @@ export class AuditLog {
 
   record(entry: AuditEntry): void {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    appendFileSync(this.path, `${JSON.stringify({ ...entry, args: redactValue(entry.args), decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) } })}\n`, { mode: 0o600 });
+    appendFileSync(this.path, `${JSON.stringify({ ...entry, args: redactValue(entry.args), decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) }, effects: redactValue(entry.effects) })}\n`, { mode: 0o600 });
   }
 }

@@ -40,6 +40,8 @@ export type AgentEvent =
   | { readonly type: 'tool-approval-request'; readonly request: ApprovalRequest }
   | { readonly type: 'tool-approval-answer'; readonly toolCallId: string; readonly answer: ApprovalAnswer }
   | { readonly type: 'rule-added'; readonly rule: string }
+  /** A call brought in content from outside the person's trust; guarded mode stops taking the model's low for the rest of the turn. */
+  | { readonly type: 'untrusted-content'; readonly toolCallId: string; readonly source: string }
   | { readonly type: 'tool-output'; readonly toolCallId: string; readonly chunk: string }
   | {
       readonly type: 'tool-result';

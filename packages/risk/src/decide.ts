@@ -1,6 +1,10 @@
 import { type LlmRiskLevel, RISK_LEVELS, type RiskLevel } from './levels.js';
 import { findRule, type Rule, type RuleStyle } from './rules.js';
+import type { JudgedEffect } from './judge.js';
 import type { Assessment } from './tool.js';
+
+/** One effect as every surface shows it: the panel, `riskgate assess`, headless output, the audit log. */
+export type EffectLine = Pick<JudgedEffect, 'text' | 'verdict' | 'level'>;
 
 /**
  * - `smart` (default): the specification — the model's `risk_level`, then the whitelist, then ask.
@@ -75,6 +79,8 @@ export interface Decision {
   readonly reasons: readonly string[];
   /** The user rule that decided, as written. */
   readonly rule?: string;
+  /** What the operation does, in plain words ("reads ~/.aws/credentials (AWS credentials)"); empty when invalid. */
+  readonly effects: readonly EffectLine[];
   /**
    * The model said `low` while the code found the operation `high`. In smart mode the call runs
    * (that is the specification); the flag lets the UI and the audit log show the disagreement.
@@ -101,6 +107,7 @@ export function decide(input: DecideInput): Decision {
       codeLevel: null,
       whitelisted: false,
       reasons: [`invalid arguments: ${input.validationError}`, ...llmNotes],
+      effects: [],
       disagreement: false,
     };
   }
@@ -111,6 +118,7 @@ export function decide(input: DecideInput): Decision {
     llmLevel,
     codeLevel: assessment.level,
     whitelisted: assessment.whitelisted,
+    effects: assessment.effects.map(({ text, verdict, level }) => ({ text, verdict, level })),
     disagreement,
   };
   const found = [...assessment.reasons, ...llmNotes];

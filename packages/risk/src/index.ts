@@ -6,6 +6,7 @@ export {
   type DecisionAction,
   type DecisionSource,
   type DecideInput,
+  type EffectLine,
   type TurnState,
   decide,
   type GatePolicy,

@@ -58,7 +58,6 @@ const HARMLESS_WRITE_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr
 
 /** The one place where effects become a level and a whitelist verdict. */
 export function judgeEffects(effects: readonly Effect[], context: JudgeContext): Judgement {
-  displayCwd = context.cwd;
   const judged = effects.map((effect) => judgeEffect(effect, context)).filter((entry): entry is JudgedEffect => entry !== undefined);
   const notes = effects.flatMap((effect) => (effect.note === undefined ? [] : [effect.note]));
   const whitelisted = judged.every((entry) => entry.verdict === 'read');
@@ -81,22 +80,23 @@ function raise(level: RiskLevel, effect: Effect): RiskLevel {
 
 function judgeEffect(effect: Effect, context: JudgeContext): JudgedEffect | undefined {
   const home = context.home ?? homedir();
+  const namer: Namer = { home, cwd: context.cwd };
   const entry = (verdict: JudgedEffect['verdict'], level: RiskLevel, text: string): JudgedEffect => ({ effect, verdict, level: raise(level, effect), text });
   switch (effect.kind) {
     case 'read-path':
     case 'list-path':
-      return judgeRead(effect, context, home);
+      return judgeRead(effect, namer);
     case 'write-path': {
       if (HARMLESS_WRITE_TARGETS.has(effect.path)) return undefined;
-      const facts = facts_(effect, home).facts;
-      const where = display(effect.path, home);
+      const facts = facts_(effect, namer).facts;
+      const where = display(effect.path, namer);
       const danger = facts.find((fact) => fact.class === 'machine' || fact.class === 'secret' || fact.class === 'raw');
       if (danger !== undefined) return entry('side-effect', 'high', `writes ${where} (${danger.what})`);
       if (!isInside(realPathOf(effect.path), realPathOf(context.cwd))) return entry('side-effect', 'high', `writes ${where}, outside the workspace`);
       return entry('side-effect', 'medium', `writes ${where}`);
     }
     case 'delete-path':
-      return entry('side-effect', 'high', `deletes ${display(effect.path, home)}${effect.recursive ? ' and everything below it' : ''}`);
+      return entry('side-effect', 'high', `deletes ${display(effect.path, namer)}${effect.recursive ? ' and everything below it' : ''}`);
     case 'run-program':
       return entry('side-effect', 'medium', `runs ${effect.program}`);
     case 'connect':
@@ -126,9 +126,14 @@ function judgeEffect(effect: Effect, context: JudgeContext): JudgedEffect | unde
   }
 }
 
-let displayCwd: string | undefined;
-function display(path: string, home: string): string {
-  return displayPath(path, { home, ...(displayCwd === undefined ? {} : { cwd: displayCwd }) });
+/** How paths are named to the person: relative inside the workspace, `~/…` in the home directory. */
+interface Namer {
+  readonly home: string;
+  readonly cwd: string;
+}
+
+function display(path: string, namer: Namer): string {
+  return displayPath(path, namer);
 }
 
 interface PathFacts {
@@ -138,37 +143,39 @@ interface PathFacts {
 }
 
 /** Everything the knowledge base says about the path, its pattern's matches and its tree. */
-function facts_(effect: PathEffect, home: string): PathFacts {
+function facts_(effect: PathEffect, namer: Namer): PathFacts {
+  const { home } = namer;
   const facts: (PathFact & { path?: string })[] = [];
   let unchecked: string | undefined;
   let paths = [effect.path];
   if (effect.pattern === true || hasGlob(effect.path)) {
     facts.push(...patternMayReach(effect.path, { home }));
     const expanded = expandPattern(effect.path);
-    if (!expanded.complete) unchecked = `${display(effect.path, home)} matches too many files to check`;
+    if (!expanded.complete) unchecked = `${display(effect.path, namer)} matches too many files to check`;
     paths = expanded.paths;
   }
   for (const path of paths) {
     for (const fact of pathFacts(path, { home })) facts.push({ ...fact, path });
-    if (effect.recursive === true) {
+    // A recursive read reaches every file below; a recursive listing only names them.
+    if (effect.recursive === true && effect.kind === 'read-path') {
       const scan = scanTree(path, { home, ...(effect.skipsHidden === undefined ? {} : { skipsHidden: effect.skipsHidden }) });
       facts.push(...scan.facts);
-      if (!scan.complete) unchecked ??= `${display(path, home)} holds too many files to check them all for secrets`;
+      if (!scan.complete) unchecked ??= `${display(path, namer)} holds too many files to check them all for secrets`;
     }
   }
   return { facts, ...(unchecked === undefined ? {} : { unchecked }) };
 }
 
-function judgeRead(effect: PathEffect, context: JudgeContext, home: string): JudgedEffect {
+function judgeRead(effect: PathEffect, namer: Namer): JudgedEffect {
   const verb = effect.kind === 'list-path' ? 'lists' : 'reads';
-  const where = `${display(effect.path, home)}${effect.recursive ? ' and everything below it' : ''}`;
+  const where = `${display(effect.path, namer)}${effect.recursive ? ' and everything below it' : ''}`;
   const result = (verdict: JudgedEffect['verdict'], level: RiskLevel, text: string): JudgedEffect => ({ effect, verdict, level: raise(level, effect), text });
-  const { facts, unchecked } = facts_(effect, home);
+  const { facts, unchecked } = facts_(effect, namer);
   const secrets = facts.filter((fact) => fact.class === 'secret' || fact.class === 'raw');
   if (secrets.length > 0) {
     const first = secrets[0]!;
     const what = unique(secrets.filter((fact) => fact.path === first.path).map((fact) => fact.what)).slice(0, 3).join('; ');
-    const inside = first.path !== undefined && first.path !== effect.path ? ` — ${display(first.path, home)}` : '';
+    const inside = first.path !== undefined && first.path !== effect.path ? ` — ${display(first.path, namer)}` : '';
     return result('secret', 'high', `${verb} ${where} (${what}${inside})`);
   }
   const endless = facts.find((fact) => fact.class === 'endless');

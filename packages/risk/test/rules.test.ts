@@ -92,6 +92,24 @@ describe('path patterns (files)', () => {
     ['read **/*.md', 'read README.md', true],
     ['read src/**', 'write src/a.ts', false],
     ['read src/?.ts', 'read src/a.ts', true],
+    // Shell glob semantics (picomatch): no wildcard matches a name starting with a dot.
+    ['read src/*', 'read src/.env', false],
+    ['read src/**', 'read src/.env', false],
+    ['read src/**', 'read src/deep/.env.local', false],
+    ['read src/**', 'read src/.git/config', false],
+    ['read **', 'read .env', false],
+    ['read *', 'read .ssh', false],
+    ['read src/?env', 'read src/.env', false],
+    ['read src/.env', 'read src/.env', true],
+    ['read src/.*', 'read src/.env', true],
+    ['read src/*.{ts,md}', 'read src/a.md', true],
+    ['read src/*.{ts,md}', 'read src/a.js', false],
+    ['read src/[ab].ts', 'read src/b.ts', true],
+    ['* src/*.ts', 'write src/a.ts', true],
+    ['src/*.ts', 'list src/a.ts', true],
+    ['read src/*', 'read src', false],
+    ['read /etc/*', 'read /etc/hosts', true],
+    ['read /etc/*', 'read /etc/ssh/sshd_config', false],
   ])('%j against %j → %s', (pattern, subject, expected) => {
     expect(compilePattern(pattern, 'path')(subject)).toBe(expected);
   });

@@ -130,9 +130,18 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
         </Text>
         <Text dimColor> · asked because: {decidedBy(decision)}</Text>
       </Text>
-      {decision.reasons.slice(1).map((reason) => (
-        <Text key={reason}>- {reason}</Text>
+      {decision.effects.map((effect) => (
+        <Text key={effect.text} color={effect.verdict === 'read' ? undefined : effect.level === 'high' ? 'red' : 'yellow'}>
+          {effect.verdict === 'read' ? '· ' : '! '}
+          {effect.text}
+        </Text>
       ))}
+      {decision.reasons
+        .slice(1)
+        .filter((reason) => !decision.effects.some((effect) => effect.text === reason))
+        .map((reason) => (
+          <Text key={reason}>- {reason}</Text>
+        ))}
       {details.map((detail) => (
         <Text key={detail} color="cyan">
           {detail}

@@ -102,6 +102,8 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
     }
     case 'tool-approval-request':
     case 'tool-approval-answer':
+    // Shown where it matters: guarded mode's decisions name the untrusted source in their reasons.
+    case 'untrusted-content':
       return state;
     default: {
       const unreachable: never = event;

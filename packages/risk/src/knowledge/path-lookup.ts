@@ -20,8 +20,8 @@ interface CompiledRow {
   readonly class: PathClass;
   readonly what: string;
   readonly test: (path: string) => boolean;
-  /** The glob's segments, absolute (home expanded) or starting with `**`, for pattern overlap. */
-  readonly segments: readonly string[];
+  /** The glob's segments (braces expanded), absolute or starting with `**`, for pattern overlap. */
+  readonly expanded: readonly (readonly string[])[];
 }
 
 const PICO = { dot: true, nonegate: true } as const;
@@ -40,7 +40,8 @@ function compiledRows(home: string): readonly CompiledRow[] {
       const glob = anchored(row.glob, home);
       // A row covers the path itself and, when it is a directory, everything below it.
       const test = picomatch([glob, `${glob}/**`], PICO);
-      return { class: row.class, what: row.what, test, segments: glob.split('/').filter((part) => part !== '') };
+      const expanded = expandBraces(glob).map((one) => one.split('/').filter((part) => part !== ''));
+      return { class: row.class, what: row.what, test, expanded };
     });
     compiledFor.set(home, rows);
   }
@@ -167,9 +168,31 @@ export function patternMayReach(pattern: string, options: PathLookupOptions = {}
   const segments = pattern.split('/').filter((part) => part !== '');
   const facts: PathFact[] = [];
   for (const row of compiledRows(home)) {
-    if (segmentsOverlap(segments, 0, row.segments, 0)) facts.push({ class: row.class, what: row.what });
+    if (row.expanded.some((rowSegments) => segmentsOverlap(segments, 0, rowSegments, 0))) facts.push({ class: row.class, what: row.what });
   }
   return facts;
+}
+
+/** `a{b,c}d` → `abd`, `acd` (our own rows only: nested braces, no ranges). */
+export function expandBraces(glob: string): string[] {
+  const open = glob.indexOf('{');
+  if (open === -1) return [glob];
+  let depth = 0;
+  let close = -1;
+  const commas: number[] = [];
+  for (let index = open; index < glob.length; index++) {
+    const char = glob[index];
+    if (char === '{') depth++;
+    else if (char === '}' && --depth === 0) {
+      close = index;
+      break;
+    } else if (char === ',' && depth === 1) commas.push(index);
+  }
+  if (close === -1 || commas.length === 0) return [glob];
+  const bounds = [open, ...commas, close];
+  const head = glob.slice(0, open);
+  const tail = glob.slice(close + 1);
+  return bounds.slice(0, -1).flatMap((start, index) => expandBraces(`${head}${glob.slice(start + 1, bounds[index + 1])}${tail}`));
 }
 
 function segmentsOverlap(pattern: readonly string[], p: number, row: readonly string[], r: number): boolean {
@@ -187,20 +210,37 @@ function segmentsOverlap(pattern: readonly string[], p: number, row: readonly st
   return segmentOverlaps(pattern[p]!, rowSegment) && segmentsOverlap(pattern, p + 1, row, r + 1);
 }
 
+const ROW_GLOB_CHARS = /[*?[!(]/;
+
+/** The literal text before the first and after the last wildcard of a glob segment. */
+function literalEnds(segment: string, wildcards: RegExp): { readonly head: string; readonly tail: string } {
+  const first = segment.search(wildcards);
+  let last = -1;
+  for (let index = segment.length - 1; index >= 0; index--) {
+    if ('*?])'.includes(segment[index]!)) {
+      last = index;
+      break;
+    }
+  }
+  return { head: segment.slice(0, first), tail: segment.slice(last + 1) };
+}
+
 /** Could one name match both the bash glob segment and the table's glob segment? */
 function segmentOverlaps(patternSegment: string, rowSegment: string): boolean {
   const patternGlob = GLOB_CHARS.test(patternSegment);
-  const rowGlob = /[*?[{!(]/.test(rowSegment);
+  const rowGlob = ROW_GLOB_CHARS.test(rowSegment);
   if (!patternGlob && !rowGlob) return patternSegment === rowSegment;
   if (!patternGlob) return picomatch.isMatch(patternSegment, rowSegment, PICO);
   // bash: `*x` does not match `.ssh`; only a segment starting with `.` reaches dotfiles.
   const patternDot = patternSegment.startsWith('.');
   if (!rowGlob) return (patternDot || !rowSegment.startsWith('.')) && picomatch.isMatch(rowSegment, patternSegment, { dot: patternDot });
-  // Both are globs: compare what precedes the first wildcard of each (a safe over-approximation).
-  const patternPrefix = patternSegment.slice(0, patternSegment.search(GLOB_CHARS));
-  const rowPrefix = rowSegment.slice(0, Math.max(0, rowSegment.search(/[*?[{!(]/)));
-  if (!patternDot && rowPrefix.startsWith('.')) return false;
-  return patternPrefix.startsWith(rowPrefix) || rowPrefix.startsWith(patternPrefix);
+  // Both are globs: a safe over-approximation from the literal text around the wildcards.
+  const pattern = literalEnds(patternSegment, GLOB_CHARS);
+  const row = literalEnds(rowSegment, ROW_GLOB_CHARS);
+  if (!patternDot && row.head.startsWith('.')) return false;
+  const headsFit = pattern.head.startsWith(row.head) || row.head.startsWith(pattern.head);
+  const tailsFit = pattern.tail.endsWith(row.tail) || row.tail.endsWith(pattern.tail);
+  return headsFit && tailsFit;
 }
 
 export function hasGlob(path: string): boolean {
