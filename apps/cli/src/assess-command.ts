@@ -14,6 +14,7 @@ import {
   type SafetyMode,
   type SqlDialect,
 } from '@riskgate/risk';
+import { loadConfig } from '@riskgate/core';
 import { z } from 'zod';
 import type { SqlConnection } from '@riskgate/tools-sql';
 import { type AnyTool, loadToolCatalog } from './tool-catalog.js';
@@ -53,9 +54,10 @@ interface Defaults {
 class UsageError extends Error {}
 
 export async function runAssess(argv: readonly string[], streams: CommandStreams): Promise<number> {
-  let parsed: ReturnType<typeof parseAssessArgs>;
+  let parsed: ParsedAssessArgs;
   try {
     parsed = parseAssessArgs(argv);
+    if (parsed.notice !== undefined) streams.stderr.write(`riskgate assess: ${parsed.notice}\n`);
   } catch (error) {
     streams.stderr.write(`riskgate assess: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
@@ -81,7 +83,7 @@ export async function runAssess(argv: readonly string[], streams: CommandStreams
 
 async function assessOne(
   catalog: ReadonlyMap<string, AnyTool>,
-  parsed: ReturnType<typeof parseAssessArgs>,
+  parsed: ParsedAssessArgs,
   streams: CommandStreams,
 ): Promise<number> {
   const [toolName, argsText] = parsed.positionals;
@@ -110,7 +112,17 @@ async function assessOne(
   return 0;
 }
 
-function parseAssessArgs(argv: readonly string[]) {
+interface ParsedAssessArgs {
+  readonly jsonl: boolean;
+  readonly json: boolean;
+  readonly positionals: readonly string[];
+  readonly defaults: Defaults;
+  readonly db: string | undefined;
+  /** With --config: what an untrusted project had left out. */
+  readonly notice?: string;
+}
+
+function parseAssessArgs(argv: readonly string[]): ParsedAssessArgs {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
@@ -125,6 +137,7 @@ function parseAssessArgs(argv: readonly string[]) {
       allow: { type: 'string', multiple: true },
       ask: { type: 'string', multiple: true },
       deny: { type: 'string', multiple: true },
+      config: { type: 'boolean', default: false },
     },
   });
   const mode = values.mode ?? DEFAULT_SAFETY_MODE;
@@ -147,13 +160,22 @@ function parseAssessArgs(argv: readonly string[]) {
       rules.push(result.rule);
     }
   }
-  const defaults: Defaults = {
-    mode: mode as SafetyMode,
-    dialect: dialect as SqlDialect,
-    cwd: resolve(values.cwd ?? '.'),
-    rules,
+  const cwd = resolve(values.cwd ?? '.');
+  const defaults: Defaults = { mode: mode as SafetyMode, dialect: dialect as SqlDialect, cwd, rules };
+  if (!values.config) return { jsonl: values.jsonl, json: values.json, positionals, defaults, db: values.db };
+  // The gate as a session in --cwd would have it: the same layers and the same workspace trust.
+  const config = loadConfig({
+    projectDirectory: cwd,
+    flags: { ...(values.mode === undefined ? {} : { mode: mode as SafetyMode }), rules: { allow: values.allow ?? [], ask: values.ask ?? [], deny: values.deny ?? [] } },
+  });
+  return {
+    jsonl: values.jsonl,
+    json: values.json,
+    positionals,
+    defaults: { ...defaults, mode: config.mode, rules: config.policy.rules },
+    db: values.db,
+    ...(config.project.notice === undefined ? {} : { notice: config.project.notice }),
   };
-  return { jsonl: values.jsonl, json: values.json, positionals, defaults, db: values.db };
 }
 
 async function judge(tool: AnyTool, args: unknown, defaults: Defaults): Promise<Decision> {

@@ -12,6 +12,8 @@ Usage:
   riskgate assess <tool> '<json args>'      judge one tool call, print the verdict
   riskgate assess --jsonl                   judge one call per stdin line, JSON out
   riskgate demo-db                          print the path of the demo database
+  riskgate trust [--revoke | --list]        let this folder's .riskgate/ apply in full
+                                            (untrusted, it may only tighten; docs/trust.md)
   riskgate --version | --help
 
 Options:
@@ -25,7 +27,8 @@ Options:
   --yes               headless: approve what needs confirmation (without it, refused)
 
 Exit status: 0 success; 1 error; 2 something was refused (headless).
-Configuration: ~/.config/riskgate/config.json and .riskgate/config.json (docs/agent.md).
+Configuration: ~/.config/riskgate/config.json and .riskgate/config.json (docs/agent.md);
+a project's .riskgate/ only tightens until you run "riskgate trust" (docs/trust.md).
 
 Tools: execute_sql, describe_schema, execute_command, file_operations, http_request.
 
@@ -37,6 +40,8 @@ Options of assess:
   --allow <rule>      a user allow rule, e.g. 'execute_sql(SELECT *)'   (repeatable)
   --ask <rule>        a user ask rule                                   (repeatable)
   --deny <rule>       a user deny rule                                  (repeatable)
+  --config            also apply the config in force for --cwd: mode and rules of your
+                      config file, the project's (under workspace trust) and RISKGATE_MODE
   --json              print the single verdict as one JSON object
   A "risk_level" inside the arguments is taken as the model's rating. --jsonl reads
   {"tool","args","dialect"?,"mode"?,"cwd"?} per line and writes one line
@@ -56,6 +61,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (first === 'assess') {
     const { runAssess } = await import('./assess-command.js');
     return runAssess(rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  }
+  if (first === 'trust') {
+    const { runTrust } = await import('./trust-command.js');
+    return runTrust(rest, { stdout: process.stdout, stderr: process.stderr });
   }
   if (first === 'demo-db') {
     if (rest.length > 0) {

@@ -49,6 +49,7 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     throw error;
   }
   const cwd = process.cwd();
+  const configNotice = config.project.notice;
   const headless = options.print !== undefined || !process.stdin.isTTY || !process.stdout.isTTY;
 
   if (headless) {
@@ -58,6 +59,8 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
       process.stderr.write('riskgate: no question: give one after -p, or on stdin\n');
       return 1;
     }
+    // Before anything else can fail: a missing model may be the project's ignored one.
+    if (configNotice !== undefined) process.stderr.write(`riskgate: ${configNotice}\n`);
     const terminal = process.stdin.isTTY && process.stderr.isTTY && options.print?.prompt !== undefined ? { input: process.stdin, output: process.stderr } : undefined;
     const confirmer = new HeadlessConfirmer({ yes: options.print?.yes ?? false, stderr: process.stderr, ...(terminal === undefined ? {} : { terminal }) });
     let session: Awaited<ReturnType<typeof createSession>>;
@@ -94,6 +97,7 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     initial = await open({ kind: options.kind, ...(options.database === undefined ? {} : { database: options.database }), ...(options.resume === undefined ? {} : { resume: options.resume }) });
   } catch (error) {
     if (error instanceof SetupError) {
+      if (configNotice !== undefined) process.stderr.write(`riskgate: ${configNotice}\n`);
       process.stderr.write(`riskgate: ${error.message}\n`);
       return 1;
     }
@@ -101,7 +105,7 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   }
   const [{ render }, { App }] = await ui;
   const guardMs = process.env.RISKGATE_TYPE_AHEAD_MS === undefined ? undefined : Number(process.env.RISKGATE_TYPE_AHEAD_MS);
-  const instance = render(<App initial={initial} confirmer={confirmer} openSession={open} {...(guardMs === undefined ? {} : { guardMs })} />, { exitOnCtrlC: false });
+  const instance = render(<App initial={initial} confirmer={confirmer} openSession={open} {...(guardMs === undefined ? {} : { guardMs })} {...(configNotice === undefined ? {} : { configNotice })} />, { exitOnCtrlC: false });
   await instance.waitUntilExit();
   await initial.close();
   return 0;

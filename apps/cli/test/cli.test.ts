@@ -20,7 +20,7 @@ describe('riskgate --version and --help', () => {
 
   it('tells the truth in --help: the assess command, its options and the tools', async () => {
     const { stdout } = await run(process.execPath, [BIN, '--help']);
-    for (const word of ['assess', '--jsonl', '--mode', '--dialect', '--db', '--allow', 'execute_sql', 'describe_schema', 'execute_command', 'file_operations', 'http_request', 'demo-db']) {
+    for (const word of ['assess', '--jsonl', '--mode', '--dialect', '--db', '--allow', 'execute_sql', 'describe_schema', 'execute_command', 'file_operations', 'http_request', 'demo-db', 'trust', '--revoke', '--config']) {
       expect(stdout).toContain(word);
     }
   });

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute } from 'node:path';
+import type { PromptSources } from '@riskgate/prompt';
 import { type GatePolicy, parseRule, type Rule, RULE_EFFECTS, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
 import { z } from 'zod';
-import { configDirectory, projectConfigPath } from './paths.js';
+import { projectConfigPath, projectPromptsDirectory, projectSettingsDirectory, userConfigPath, userPromptsDirectory } from './paths.js';
+import { isTrustedProject, listPromptOverrides, type RestrictedProject, restrictUntrustedProject } from './project-trust.js';
 
 const ruleList = z.array(z.string().min(1)).describe('Rules such as "execute_sql(SELECT *)" or "execute_command(git log *)"; see docs/rules.md');
 
@@ -37,6 +39,10 @@ export const configSchema = z
       })
       .strict()
       .optional(),
+    trustedProjects: z
+      .array(z.string().refine(isAbsolute, 'expected an absolute path'))
+      .optional()
+      .describe('Projects whose .riskgate/ applies in full (real paths; read from the user file only). Managed by "riskgate trust"; see docs/trust.md'),
   })
   .strict();
 
@@ -66,6 +72,20 @@ export interface ResolvedConfig {
   readonly http: NonNullable<ConfigFile['http']>;
   /** The layers that were read, in order. */
   readonly sources: readonly string[];
+  /** Where prompt templates are looked for: the project's folder only when it is trusted. */
+  readonly promptSources: PromptSources;
+  /** The project's `.riskgate/` and whether it applies in full (docs/trust.md). */
+  readonly project: ProjectTrust;
+}
+
+export interface ProjectTrust {
+  /** `<project>/.riskgate` */
+  readonly settingsDirectory: string;
+  readonly trusted: boolean;
+  /** What an untrusted project asked for and did not get, in words; empty when nothing was left out. */
+  readonly ignored: readonly string[];
+  /** The one line to show the person when something was left out. */
+  readonly notice?: string;
 }
 
 /** Read one config file; absent is fine (undefined), anything unreadable or invalid is an error naming the file and field. */
@@ -134,21 +154,51 @@ export interface LoadConfigOptions {
 
 /**
  * The configuration in force: user file, project file, environment, flags — a later layer's
- * value wins; rule lists add up (a project cannot drop the person's deny rules).
+ * value wins; rule lists add up (a project cannot drop the person's deny rules). A project the
+ * person has not trusted only tightens: its ask and deny rules apply, and its mode when it is
+ * stricter than the person's; everything else it says is left out and named in `project.notice`.
  */
 export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
   const env = options.env ?? process.env;
-  const layers: ConfigLayer[] = [];
-  const user = readConfigFile(join(configDirectory(env), 'config.json'));
-  if (user !== undefined) layers.push(user);
+  const user = readConfigFile(userConfigPath(env));
   const project = readConfigFile(projectConfigPath(options.projectDirectory));
-  if (project !== undefined) layers.push(project);
-  layers.push(environmentLayer(env));
-  if (options.flags !== undefined) layers.push({ source: 'command line', values: validateLayer(options.flags, 'command line') });
-  return mergeLayers(layers);
+  const environment = environmentLayer(env);
+  const flags: ConfigLayer | undefined = options.flags === undefined ? undefined : { source: 'command line', values: validateLayer(options.flags, 'command line') };
+  const person = [user, environment, flags].filter((layer) => layer !== undefined);
+  const settingsDirectory = projectSettingsDirectory(options.projectDirectory);
+  const trusted = isTrustedProject(options.projectDirectory, user?.values.trustedProjects ?? []);
+  const prompts = { userDirectory: userPromptsDirectory(env) };
+  const inOrder = (projectLayer?: ConfigLayer) => [user, projectLayer, environment, flags].filter((layer) => layer !== undefined);
+  if (trusted) {
+    return {
+      ...mergeLayers(inOrder(project)),
+      promptSources: { projectDirectory: projectPromptsDirectory(options.projectDirectory), ...prompts },
+      project: { settingsDirectory, trusted, ignored: [] },
+    };
+  }
+  const personMode = mergeLayers(person).mode;
+  const restricted: RestrictedProject = project === undefined ? { kept: {}, ignored: [] } : restrictUntrustedProject(project.values, personMode);
+  const templates = listPromptOverrides(projectPromptsDirectory(options.projectDirectory));
+  const ignored = [...restricted.ignored, ...(templates.length === 0 ? [] : [`prompts (${templates.join(', ')})`])];
+  const merged = mergeLayers(inOrder(project === undefined ? undefined : { source: project.source, values: restricted.kept }));
+  // A stricter project mode holds against every layer: while untrusted, the project can only add care.
+  const mode = restricted.stricterMode ?? merged.mode;
+  return {
+    ...merged,
+    mode,
+    policy: { ...merged.policy, mode },
+    promptSources: prompts,
+    project: {
+      settingsDirectory,
+      trusted,
+      ignored,
+      ...(ignored.length === 0 ? {} : { notice: `ignored from ${settingsDirectory}/ until you run "riskgate trust" there: ${ignored.join(', ')}` }),
+    },
+  };
 }
 
-export function mergeLayers(layers: readonly ConfigLayer[]): ResolvedConfig {
+/** The layers merged in order, later wins, rules add up; no trust is applied here. */
+export function mergeLayers(layers: readonly ConfigLayer[]): Omit<ResolvedConfig, 'promptSources' | 'project'> {
   const merged: ConfigFile = {};
   const rules: Rule[] = [];
   for (const { values } of layers) {

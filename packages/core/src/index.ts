@@ -10,11 +10,22 @@ export {
   type LoadConfigOptions,
   loadConfig,
   mergeLayers,
+  type ProjectTrust,
   type ResolvedConfig,
   readConfigFile,
 } from './config.js';
 export type { AgentEvent, ApprovalAnswer, ApprovalRequest, Confirmer, ToolCallState, TurnEndReason } from './events.js';
-export { configDirectory, projectConfigPath, projectPromptsDirectory, stateDirectory } from './paths.js';
+export {
+  configDirectory,
+  projectConfigPath,
+  projectPromptsDirectory,
+  projectSettingsDirectory,
+  stateDirectory,
+  userConfigPath,
+  userPromptsDirectory,
+} from './paths.js';
+export { isStricterMode, isTrustedProject, MODE_STRICTNESS, realDirectory, restrictUntrustedProject, UNTRUSTED_PROJECT_FIELDS } from './project-trust.js';
+export { addTrustedProject, listTrustedProjects, removeTrustedProject, type TrustChange } from './trust-store.js';
 export { describeProviderError, type ProviderErrorKind, type ProviderProblem } from './provider-errors.js';
 export { ToolRegistry } from './registry.js';
 export { INTERRUPTED_RESULT, type LoadedTranscript, listSessions, type Message, readTranscript, type SessionMeta, type SessionSummary, TranscriptWriter } from './transcript.js';

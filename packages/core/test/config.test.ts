@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,8 +25,9 @@ describe('loadConfig', () => {
     expect(config.model).toBeUndefined();
   });
 
-  it('layers user file, project file, environment and flags: later wins', () => {
+  it('layers user file, trusted project file, environment and flags: later wins', () => {
     const { env, projectDirectory, userFile, projectFile } = setup('layers', { model: 'user-model', mode: 'strict', sql: { maxRows: 100, modelRows: 10 } }, { model: 'project-model', sql: { maxRows: 200 } });
+    writeFileSync(userFile, JSON.stringify({ model: 'user-model', mode: 'strict', sql: { maxRows: 100, modelRows: 10 }, trustedProjects: [realpathSync(projectDirectory)] }));
     const config = loadConfig({ projectDirectory, env: { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:1234/v1', OPENAI_API_KEY: 'k' }, flags: { mode: 'guarded' } });
     expect(config).toMatchObject({ model: 'project-model', mode: 'guarded', baseURL: 'http://127.0.0.1:1234/v1', apiKey: 'k', sql: { maxRows: 200, modelRows: 10 } });
     expect(config.policy.mode).toBe('guarded');
@@ -35,7 +36,8 @@ describe('loadConfig', () => {
   });
 
   it('adds up rules from every layer, so a project cannot drop the person’s deny rules', () => {
-    const { env, projectDirectory } = setup('rules', { rules: { deny: ['execute_command(rm *)'] } }, { rules: { allow: ['execute_sql(SELECT *)'] } });
+    const { env, projectDirectory, userFile } = setup('rules', { rules: { deny: ['execute_command(rm *)'] } }, { rules: { allow: ['execute_sql(SELECT *)'] } });
+    writeFileSync(userFile, JSON.stringify({ rules: { deny: ['execute_command(rm *)'] }, trustedProjects: [realpathSync(projectDirectory)] }));
     const rules = loadConfig({ projectDirectory, env }).policy.rules.map((rule) => `${rule.effect} ${rule.text}`);
     expect(rules).toEqual(['deny execute_command(rm *)', 'allow execute_sql(SELECT *)']);
   });

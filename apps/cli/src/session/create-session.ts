@@ -13,7 +13,6 @@ import {
   TranscriptWriter,
   listSessions,
   configDirectory,
-  projectPromptsDirectory,
 } from '@riskgate/core';
 import { loadPrompt } from '@riskgate/prompt';
 import type { AnyTool, GatePolicy } from '@riskgate/risk';
@@ -130,7 +129,8 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     );
   }
   const registry = new ToolRegistry(tools);
-  const promptSources = { projectDirectory: projectPromptsDirectory(options.cwd), userDirectory: join(configDirectory(), 'prompts') };
+  // The project's templates are among these only when the person trusts the project (docs/trust.md).
+  const promptSources = config.promptSources;
   let systemPrompt: string;
   if (sql !== undefined && connection !== undefined) {
     const schema = await connection.describeSchema();

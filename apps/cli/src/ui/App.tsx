@@ -7,7 +7,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { narrowestRule } from '../operation-text.js';
 import type { ConversationKind, Session } from '../session/create-session.js';
 import { ConfirmPanel } from './ConfirmPanel.js';
-import { conversationReducer, INITIAL_CONVERSATION, type Item } from './conversation.js';
+import { conversationReducer, INITIAL_CONVERSATION, type Item, type NoticeTone } from './conversation.js';
 import { Markdown } from './Markdown.js';
 import { Spinner } from './Spinner.js';
 import { TextInput } from './TextInput.js';
@@ -22,6 +22,8 @@ export interface AppProps {
   /** Ms a second Ctrl-C has to follow the first to exit. */
   readonly exitWindowMs?: number;
   readonly guardMs?: number;
+  /** What the config left out of an untrusted project (docs/trust.md): the first line shown. */
+  readonly configNotice?: string;
 }
 
 export const HELP_TEXT = `Commands:
@@ -36,6 +38,8 @@ export const HELP_TEXT = `Commands:
   /help          this help
   /exit          quit (or Ctrl-C twice at an empty prompt)
 Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e edit`;
+
+const NOTICE_COLOR: Record<NoticeTone, string> = { info: 'gray', warning: 'yellow', error: 'red' };
 
 function ItemView({ item, width }: { readonly item: Item; readonly width: number }) {
   switch (item.kind) {
@@ -59,7 +63,7 @@ function ItemView({ item, width }: { readonly item: Item; readonly width: number
     case 'tool':
       return <ToolView item={item} width={width} />;
     case 'notice':
-      return <Text color={item.tone === 'error' ? 'red' : 'gray'}>{item.text}</Text>;
+      return <Text color={NOTICE_COLOR[item.tone]}>{item.text}</Text>;
     default: {
       const unreachable: never = item;
       return <Text>{String(unreachable)}</Text>;
@@ -72,12 +76,14 @@ interface Pending {
   readonly answer: (reply: ApprovalAnswer) => void;
 }
 
-export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, guardMs }: AppProps) {
+export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, guardMs, configNotice }: AppProps) {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const width = stdout.columns ?? 100;
   const [session, setSession] = useState(initial);
-  const [conversation, dispatch] = useReducer(conversationReducer, INITIAL_CONVERSATION);
+  const [conversation, dispatch] = useReducer(conversationReducer, INITIAL_CONVERSATION, (initialState) =>
+    configNotice === undefined ? initialState : conversationReducer(initialState, { type: 'notice', tone: 'warning', text: `riskgate: ${configNotice}` }),
+  );
   const [input, setInput] = useState('');
   const [pending, setPending] = useState<Pending | undefined>(undefined);
   const [grants, setGrants] = useState<readonly Rule[]>([]);
@@ -292,6 +298,7 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
       <Text dimColor>
         {info.kind === 'sql' ? 'SQL' : 'chat'} · {info.mode}
         {info.database === undefined ? '' : ` · ${info.database.startsWith('postgres') ? info.database : basename(info.database)}`} · {info.model}
+        {configNotice === undefined ? '' : ' · project settings ignored until "riskgate trust"'}
       </Text>
     </Box>
   );

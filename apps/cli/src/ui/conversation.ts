@@ -1,6 +1,9 @@
 import type { AgentEvent, ToolCallState } from '@riskgate/core';
 import type { Decision } from '@riskgate/risk';
 
+/** warning: something the person should know before the first turn, such as an untrusted project. */
+export type NoticeTone = 'info' | 'warning' | 'error';
+
 export type Item =
   | { readonly kind: 'user'; readonly id: number; readonly text: string }
   | { readonly kind: 'assistant'; readonly id: number; readonly text: string; readonly question: boolean }
@@ -16,7 +19,7 @@ export type Item =
       readonly result?: { readonly forModel: string; readonly data?: unknown; readonly durationMs: number };
       readonly startedAt: number;
     }
-  | { readonly kind: 'notice'; readonly id: number; readonly tone: 'info' | 'error'; readonly text: string };
+  | { readonly kind: 'notice'; readonly id: number; readonly tone: NoticeTone; readonly text: string };
 
 export interface ConversationState {
   /** Finished turns: rendered once, in <Static>. */
@@ -32,7 +35,7 @@ export const INITIAL_CONVERSATION: ConversationState = { done: [], live: [], bus
 export type ConversationAction =
   | { readonly type: 'user'; readonly text: string }
   | { readonly type: 'event'; readonly event: AgentEvent; readonly now: number }
-  | { readonly type: 'notice'; readonly tone: 'info' | 'error'; readonly text: string }
+  | { readonly type: 'notice'; readonly tone: NoticeTone; readonly text: string }
   | { readonly type: 'clear' };
 
 const OUTPUT_KEPT = 4_000;
