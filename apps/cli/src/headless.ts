@@ -37,12 +37,12 @@ export class HeadlessConfirmer implements Confirmer {
     if (this.options.terminal === undefined) {
       this.refusals.push({ tool: request.toolName, operation, reasons: request.decision.reasons });
       this.options.stderr.write(
-        `riskgate: refused ${request.toolName}: ${operation}\n  why it needs confirmation: ${request.decision.reasons.join('; ')}\n  there is no terminal to ask; run with --yes to allow what needs confirmation\n`,
+        `riskgate: refused ${request.toolName}: ${operation}\n${effectLines(request.decision)}  why it needs confirmation: ${request.decision.reasons.join('; ')}\n  there is no terminal to ask; run with --yes to allow what needs confirmation\n`,
       );
       return { type: 'deny', note: 'riskgate ran without a terminal and could not ask the person; the operation was refused' };
     }
     const { input, output } = this.options.terminal;
-    output.write(`\n${request.toolName}: ${operation}\n  ${request.decision.reasons.join('\n  ')}\n`);
+    output.write(`\n${request.toolName}: ${operation}\n${effectLines(request.decision)}  ${request.decision.reasons.join('\n  ')}\n`);
     const readline = createInterface({ input, output });
     try {
       const answer = await readline.question(`${confirmationQuestion(request.toolName)} `, { signal });
@@ -81,7 +81,7 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
         break;
       case 'decision': {
         const call = calls.at(-1);
-        if (call !== undefined) call.decision = { action: event.decision.action, source: event.decision.source, level: event.decision.level, reasons: event.decision.reasons };
+        if (call !== undefined) call.decision = { action: event.decision.action, source: event.decision.source, level: event.decision.level, reasons: event.decision.reasons, effects: event.decision.effects };
         break;
       }
       case 'tool-result': {
@@ -111,4 +111,9 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
     );
   }
   return { exitCode };
+}
+
+/** What the operation does, one line each, for the person reading headless output. */
+function effectLines(decision: { readonly effects: readonly { readonly text: string }[] }): string {
+  return decision.effects.map((effect) => `  does: ${effect.text}\n`).join('');
 }

@@ -154,7 +154,7 @@ describe('riskgate assess --jsonl', () => {
     expect(result.code).toBe(0);
     const answers = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(answers).toHaveLength(lines.length);
-    expect(answers[0]).toEqual({ decision: 'execute', source: 'whitelist', level: 'low', whitelisted: true, reasons: expect.any(Array) });
+    expect(answers[0]).toEqual({ decision: 'execute', source: 'whitelist', level: 'low', whitelisted: true, reasons: expect.any(Array), effects: expect.any(Array) });
     expect(answers[1].error).toMatch(/malformed JSON/);
     expect(answers[2]).toMatchObject({ decision: 'confirm', source: 'default', level: 'high', whitelisted: false });
     expect(answers[2].reasons).toContain('DELETE without WHERE removes every row of orders');
@@ -181,7 +181,7 @@ describe('riskgate assess --jsonl', () => {
     expect(answers[20]).toMatchObject({ decision: 'confirm', level: 'high' });
     expect(answers[20].reasons.join()).toMatch(/metadata/);
     for (const answer of answers) {
-      expect(Object.keys(answer).sort()).toEqual('error' in answer ? ['error'] : ['decision', 'level', 'reasons', 'source', 'whitelisted']);
+      expect(Object.keys(answer).sort()).toEqual('error' in answer ? ['error'] : ['decision', 'effects', 'level', 'reasons', 'source', 'whitelisted']);
     }
   });
 
