@@ -5,6 +5,7 @@ import { loadPrompt } from '@riskgate/prompt';
 import type { GatePolicy } from '@riskgate/risk';
 import { type ScriptedModelServer, type ScriptedReply, startScriptedModelServer } from '@riskgate/testing';
 import { createExecuteCommandTool } from '@riskgate/tools-command';
+import { createFileOperationsTool } from '@riskgate/tools-file';
 import { createDescribeSchemaTool, createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '@riskgate/tools-sql';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
@@ -36,7 +37,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(replies: ScriptedReply[], options: { answers?: ApprovalAnswer[]; policy?: GatePolicy; maxSteps?: number; baseURL?: string } = {}): Promise<Harness> {
+export async function createHarness(replies: ScriptedReply[], options: { answers?: ApprovalAnswer[]; policy?: GatePolicy; maxSteps?: number; baseURL?: string; withFiles?: boolean } = {}): Promise<Harness> {
   const directory = mkdtempSync(join(tmpdir(), 'riskgate-core-'));
   const databasePath = join(directory, 'shop.sqlite');
   const database = new Database(databasePath);
@@ -46,7 +47,12 @@ export async function createHarness(replies: ScriptedReply[], options: { answers
   const connection = (await openSqlConnection(databasePath)) as SqlConnection;
   if (isSqlFailure(connection)) throw new Error('cannot open test database');
   const server = await startScriptedModelServer(replies);
-  const registry = new ToolRegistry([createExecuteSqlTool({ connection }), createDescribeSchemaTool({ connection }), createExecuteCommandTool()]);
+  const registry = new ToolRegistry([
+    createExecuteSqlTool({ connection }),
+    createDescribeSchemaTool({ connection }),
+    createExecuteCommandTool(),
+    ...(options.withFiles === true ? [createFileOperationsTool()] : []),
+  ]);
   const confirmer = new ScriptedConfirmer(options.answers);
   const auditPath = join(directory, 'audit.jsonl');
   const transcript = TranscriptWriter.create(join(directory, 'sessions'), { cwd: directory, kind: 'sql', model: 'scripted-model' });
