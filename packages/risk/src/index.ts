@@ -30,6 +30,7 @@ export {
 export { isSecretEnvironmentName, SECRET_ENVIRONMENT_NAMES } from './knowledge/environment.js';
 export {
   displayPath,
+  expandBraces,
   expandPattern,
   fileFacts,
   hasGlob,

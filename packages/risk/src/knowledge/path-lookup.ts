@@ -1,6 +1,6 @@
-import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { type PathClass, SECRET_CONTENT, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './sensitive-paths.js';
 
@@ -20,8 +20,11 @@ interface CompiledRow {
   readonly class: PathClass;
   readonly what: string;
   readonly test: (path: string) => boolean;
-  /** The glob's segments (braces expanded), absolute or starting with `**`, for pattern overlap. */
-  readonly expanded: readonly (readonly string[])[];
+  /** The glob's segments, absolute (home expanded) or starting with `**`, for pattern overlap. */
+  readonly segments: readonly string[];
+  /** The row names one place (`/…` or `~/…`), not a name in any directory. */
+  readonly anchored: boolean;
+  readonly fileOnly: boolean;
 }
 
 const PICO = { dot: true, nonegate: true } as const;
@@ -36,13 +39,21 @@ function anchored(glob: string, home: string): string {
 function compiledRows(home: string): readonly CompiledRow[] {
   let rows = compiledFor.get(home);
   if (rows === undefined) {
-    rows = SENSITIVE_PATHS.map((row) => {
-      const glob = anchored(row.glob, home);
-      // A row covers the path itself and, when it is a directory, everything below it.
-      const test = picomatch([glob, `${glob}/**`], PICO);
-      const expanded = expandBraces(glob).map((one) => one.split('/').filter((part) => part !== ''));
-      return { class: row.class, what: row.what, test, expanded };
-    });
+    rows = SENSITIVE_PATHS.flatMap((row) =>
+      expandBraces(row.glob).map((alternative) => {
+        const glob = anchored(alternative, home);
+        // A row covers the path itself and, when it is a directory, everything below it.
+        const test = picomatch(row.fileOnly === true ? [glob] : [glob, `${glob}/**`], PICO);
+        return {
+          class: row.class,
+          what: row.what,
+          test,
+          segments: glob.split('/').filter((part) => part !== ''),
+          anchored: alternative.startsWith('/') || alternative.startsWith('~/'),
+          fileOnly: row.fileOnly === true,
+        };
+      }),
+    );
     compiledFor.set(home, rows);
   }
   return rows;
@@ -50,19 +61,33 @@ function compiledRows(home: string): readonly CompiledRow[] {
 
 const contentRows = SECRET_WHEN_CONTENT.map((row) => ({ ...row, test: picomatch(`**/${row.glob}`, PICO) }));
 
-/** The real path, or the real path of the nearest existing ancestor with the rest appended. */
-export function realPathOf(path: string): string {
+/**
+ * The real path, or the real path of the nearest existing ancestor with the rest appended. A
+ * symlink whose target does not exist (or cannot be resolved here, such as `/dev/mem` in a
+ * container) is still followed by its text: the link leads there whatever its name says.
+ */
+export function realPathOf(path: string, hops = 0): string {
   const missing: string[] = [];
   let cursor = path;
   for (;;) {
     try {
       return join(realpathSync(cursor), ...missing.reverse());
     } catch {
+      const target = hops < 40 ? linkTarget(cursor) : undefined;
+      if (target !== undefined) return realPathOf(join(resolvePath(dirname(cursor), target), ...[...missing].reverse()), hops + 1);
       const parent = dirname(cursor);
       if (parent === cursor) return path;
       missing.push(basename(cursor));
       cursor = parent;
     }
+  }
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -85,11 +110,11 @@ export function tableFacts(path: string, options: PathLookupOptions = {}): PathF
   return matchRows(new Set([path, realPathOf(path)]), options.home ?? homedir());
 }
 
-function matchRows(candidates: ReadonlySet<string>, home: string): PathFact[] {
+function matchRows(candidates: ReadonlySet<string>, home: string, isDirectory?: boolean): PathFact[] {
   const facts: PathFact[] = [];
   for (const row of compiledRows(home)) {
     for (const candidate of candidates) {
-      if (row.test(candidate)) {
+      if (row.test(candidate) && !(row.fileOnly && (isDirectory ?? statOf(candidate)?.isDirectory() === true))) {
         facts.push({ class: row.class, what: row.what });
         break;
       }
@@ -106,14 +131,18 @@ function statOf(path: string): Stats | undefined {
   }
 }
 
-const SNIFF_BYTES = 8192;
+/** How much of one file is read for secret content: as much as a file read returns by default. */
+const SNIFF_BYTES = 256 * 1024;
+/** Per file in a tree scan, where thousands of files are sniffed. */
+const TREE_SNIFF_BYTES = 8 * 1024;
 
 /** The first bytes of a regular file, or undefined when it cannot be read. */
-function sniff(path: string, size: number): Buffer | undefined {
+function sniff(path: string, size: number, limit: number): Buffer | undefined {
   let descriptor: number | undefined;
   try {
-    descriptor = openSync(path, 'r');
-    const buffer = Buffer.alloc(Math.min(size, SNIFF_BYTES));
+    // O_NONBLOCK: a file swapped for a pipe since the stat must not hang the judge.
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const buffer = Buffer.alloc(Math.min(size, limit));
     const read = readSync(descriptor, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, read);
   } catch {
@@ -124,7 +153,7 @@ function sniff(path: string, size: number): Buffer | undefined {
 }
 
 /** What the file's kind and content say: pipes, devices, private keys by content. */
-export function fileFacts(path: string, stats = statOf(path)): PathFact[] {
+export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF_BYTES): PathFact[] {
   if (stats === undefined) return [];
   if (stats.isFIFO()) return [{ class: 'endless', what: 'a named pipe: a read waits for a writer' }];
   if (stats.isSocket()) return [{ class: 'endless', what: 'a socket' }];
@@ -133,7 +162,7 @@ export function fileFacts(path: string, stats = statOf(path)): PathFact[] {
     return realPathOf(path) === '/dev/null' ? [] : [{ class: 'endless', what: 'a character device' }];
   }
   if (!stats.isFile() || stats.size === 0) return [];
-  const head = sniff(path, stats.size);
+  const head = sniff(path, stats.size, sniffBytes);
   if (head === undefined) return [];
   // Kerberos keytabs are binary: version bytes 0x05 0x02.
   if (head[0] === 0x05 && head[1] === 0x02 && /\.keytab$|keytab/i.test(path)) return [{ class: 'secret', what: 'a Kerberos keytab' }];
@@ -168,7 +197,10 @@ export function patternMayReach(pattern: string, options: PathLookupOptions = {}
   const segments = pattern.split('/').filter((part) => part !== '');
   const facts: PathFact[] = [];
   for (const row of compiledRows(home)) {
-    if (row.expanded.some((rowSegments) => segmentsOverlap(segments, 0, rowSegments, 0))) facts.push({ class: row.class, what: row.what });
+    // Rows that name a file in any directory (`.env`, `*.key`) are found by expanding the
+    // pattern against the filesystem: `docs/*` reaches a `docs/server.key` only if there is one.
+    if (!row.anchored) continue;
+    if (segmentsOverlap(segments, 0, row.segments, 0)) facts.push({ class: row.class, what: row.what });
   }
   return facts;
 }
@@ -322,13 +354,10 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
   const facts: (PathFact & { path: string })[] = [];
   const root = realPathOf(directory);
   // Absolute rows inside the tree (`grep -r KEY ~` reaches ~/.aws whether or not we look).
-  for (const row of SENSITIVE_PATHS) {
-    if (!row.glob.startsWith('/') && !row.glob.startsWith('~/')) continue;
-    if (row.class === 'machine') continue;
-    const anchor = anchored(row.glob, home);
-    const literal = anchor.split('/').filter((part) => part !== '');
+  for (const row of compiledRows(home)) {
+    if (!row.anchored || row.class === 'machine') continue;
     const prefix: string[] = [];
-    for (const part of literal) {
+    for (const part of row.segments) {
       if (/[*?[{!(]/.test(part)) break;
       prefix.push(part);
     }
@@ -352,7 +381,7 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
       if (options.skipsHidden && entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
       // Recursive readers do not follow symlinks by default (grep -r, rg, find): judge the link's own name.
-      for (const fact of matchRows(new Set([path]), home)) {
+      for (const fact of matchRows(new Set([path]), home, entry.isDirectory())) {
         if (fact.class !== 'machine') facts.push({ ...fact, path });
       }
       if (entry.isDirectory()) queue.push(path);
@@ -360,7 +389,7 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
         facts.push({ ...fileFacts(path)[0]!, path });
       } else if (entry.isFile() && sniffs > 0) {
         sniffs--;
-        for (const fact of fileFacts(path)) facts.push({ ...fact, path });
+        for (const fact of fileFacts(path, undefined, TREE_SNIFF_BYTES)) facts.push({ ...fact, path });
       }
     }
   }

@@ -18,6 +18,11 @@ export interface PathRow {
   readonly glob: string;
   readonly what: string;
   readonly class: PathClass;
+  /**
+   * The row names a file only, not a directory whose contents it covers: `credentials` is a
+   * secret file, but `src/credentials/index.ts` is ordinary code.
+   */
+  readonly fileOnly?: boolean;
 }
 
 export const SENSITIVE_PATHS: readonly PathRow[] = [
@@ -56,6 +61,38 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: '~/.config/openstack', what: 'OpenStack credentials', class: 'secret' },
   { glob: 'clouds.yaml', what: 'OpenStack credentials', class: 'secret' },
   { glob: '~/.config/heroku', what: 'Heroku credentials', class: 'secret' },
+  { glob: '~/.config/containers/auth.json', what: 'container registry credentials (podman, buildah)', class: 'secret' },
+  { glob: '/run/{user/*/,}containers/auth.json', what: 'container registry credentials (podman, buildah)', class: 'secret' },
+  { glob: '~/.{composer,config/composer}/auth.json', what: 'Composer repository tokens', class: 'secret' },
+  { glob: '~/.gradle/gradle.properties', what: 'Gradle properties (signing and repository passwords)', class: 'secret' },
+  { glob: '~/.config/sops/age/keys.txt', what: 'age secret keys (sops)', class: 'secret' },
+  { glob: '~/.{ngrok2,config/ngrok}', what: 'an ngrok auth token', class: 'secret' },
+  { glob: '~/.fly', what: 'a Fly.io access token', class: 'secret' },
+  { glob: '~/.config/configstore/firebase-tools.json', what: 'a Firebase CLI token', class: 'secret' },
+  { glob: '~/.{wrangler,config/.wrangler}/config', what: 'a Cloudflare (wrangler) token', class: 'secret' },
+  { glob: '~/.cloudflared', what: 'Cloudflare tunnel credentials', class: 'secret' },
+  { glob: '~/.config/hcloud', what: 'a Hetzner Cloud token', class: 'secret' },
+  { glob: '~/.circleci/cli.yml', what: 'a CircleCI token', class: 'secret' },
+  { glob: '~/.travis/config.yml', what: 'a Travis CI token', class: 'secret' },
+  { glob: '~/.snowsql/config', what: 'Snowflake (SnowSQL) credentials', class: 'secret' },
+  { glob: '~/.snowflake/{connections,config}.toml', what: 'Snowflake credentials', class: 'secret' },
+  { glob: '~/.dbt/profiles.yml', what: 'dbt database credentials', class: 'secret' },
+  { glob: '~/.{mc,mcli}/config.json', what: 'MinIO client credentials', class: 'secret' },
+  { glob: '~/.config/filezilla/{sitemanager,recentservers}.xml', what: 'saved FileZilla passwords', class: 'secret' },
+  { glob: '~/.local/share/com.vercel.cli/auth.json', what: 'a Vercel token', class: 'secret' },
+  { glob: '~/.config/netlify/config.json', what: 'a Netlify token', class: 'secret' },
+  { glob: '~/.config/op', what: '1Password CLI sessions', class: 'secret' },
+  { glob: '~/.config/linode-cli', what: 'a Linode token', class: 'secret' },
+  { glob: '~/.config/scw', what: 'Scaleway credentials', class: 'secret' },
+  { glob: '~/.aliyun', what: 'Alibaba Cloud credentials', class: 'secret' },
+  { glob: '~/.tccli', what: 'Tencent Cloud credentials', class: 'secret' },
+  { glob: '~/.bluemix', what: 'IBM Cloud tokens', class: 'secret' },
+  { glob: '~/.tsh', what: 'Teleport certificates and keys', class: 'secret' },
+  { glob: '~/.config/stripe/config.toml', what: 'Stripe CLI keys', class: 'secret' },
+  { glob: '~/.supabase/access-token', what: 'a Supabase token', class: 'secret' },
+  { glob: '~/.mysqlsh', what: 'MySQL Shell saved passwords and history', class: 'secret' },
+  { glob: '~/.purple/accounts.xml', what: 'saved chat passwords (Pidgin)', class: 'secret' },
+  { glob: '~/.thunderbird/*/{logins.json,key4.db}', what: 'saved mail passwords', class: 'secret' },
   { glob: '~/.netrc', what: 'saved logins (netrc)', class: 'secret' },
   { glob: '.netrc', what: 'saved logins (netrc)', class: 'secret' },
   { glob: '_netrc', what: 'saved logins (netrc)', class: 'secret' },
@@ -78,7 +115,12 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: '.zhistory', what: 'shell history', class: 'secret' },
   { glob: '.sh_history', what: 'shell history', class: 'secret' },
   { glob: '.history', what: 'shell history', class: 'secret' },
-  { glob: '~/.local/share/fish/fish_history', what: 'shell history', class: 'secret' },
+  { glob: '.histfile', what: 'shell history (a common zsh HISTFILE)', class: 'secret' },
+  { glob: '.{ash,ksh}_history', what: 'shell history', class: 'secret' },
+  { glob: '~/.{local/share,config}/fish/fish_history', what: 'shell history', class: 'secret' },
+  { glob: '.lesshst', what: 'less search history', class: 'secret' },
+  { glob: '.{duckdb,influx,sqlcmd}_history', what: 'database client history', class: 'secret' },
+  { glob: '.cqlsh_history', what: 'Cassandra shell history', class: 'secret' },
   { glob: '.psql_history', what: 'psql history', class: 'secret' },
   { glob: '.mysql_history', what: 'MySQL client history', class: 'secret' },
   { glob: '.sqlite_history', what: 'SQLite shell history', class: 'secret' },
@@ -94,15 +136,32 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: '*.env', what: 'an environment file (usually secrets)', class: 'secret' },
   { glob: '.envrc', what: 'a direnv file (usually secrets)', class: 'secret' },
   { glob: 'id_{rsa,dsa,ecdsa,ed25519,xmss}{,_sk}', what: 'a private SSH key', class: 'secret' },
-  { glob: '*.{pem,key,p12,pfx,keystore,jks,ppk,p8,kdbx}', what: 'a private key or key store', class: 'secret' },
+  // `.pem` also holds public certificates: it is secret by content (SECRET_CONTENT), not by name.
+  { glob: '*.{key,p12,pfx,keystore,jks,ppk,p8,kdbx,bks}', what: 'a private key or key store', class: 'secret' },
+  { glob: '*.{tfvars,tfvars.json}', what: 'Terraform variables (usually passwords and keys)', class: 'secret' },
+  { glob: '.vault{_,-}pass{,word}{,.txt}', what: 'an Ansible vault password', class: 'secret' },
   { glob: '*.keytab', what: 'a Kerberos keytab', class: 'secret' },
-  { glob: 'credentials{,.json,.toml,.yml,.yaml}', what: 'credentials', class: 'secret' },
+  { glob: '{.,}credentials{,.json,.toml,.yml,.yaml}', what: 'credentials', class: 'secret', fileOnly: true },
   { glob: '*service-account*.json', what: 'a cloud service-account key', class: 'secret' },
   { glob: 'secrets.{yml,yaml,json,toml}', what: 'secrets', class: 'secret' },
   { glob: '.vault-token', what: 'a HashiCorp Vault token', class: 'secret' },
   { glob: '.htpasswd', what: 'password hashes', class: 'secret' },
   // --- secrets: system
   { glob: '/etc/{shadow,gshadow}{,-}', what: 'system password hashes', class: 'secret' },
+  { glob: '/etc/{security/opasswd,master.passwd,spwd.db}', what: 'system password hashes', class: 'secret' },
+  { glob: '/etc/krb5.keytab', what: 'a Kerberos keytab', class: 'secret' },
+  { glob: '/tmp/krb5cc_*', what: 'Kerberos tickets', class: 'secret' },
+  { glob: '/etc/mysql/debian.cnf', what: 'the MySQL maintenance password', class: 'secret' },
+  { glob: '/etc/NetworkManager/system-connections', what: 'saved Wi-Fi and VPN passwords', class: 'secret' },
+  { glob: '/etc/wireguard', what: 'WireGuard private keys', class: 'secret' },
+  { glob: '/etc/ppp/{chap,pap}-secrets', what: 'PPP passwords', class: 'secret' },
+  { glob: '/etc/{ipsec.secrets,ipsec.d/private}', what: 'IPsec keys', class: 'secret' },
+  { glob: '/etc/pki/tls/private', what: 'TLS private keys', class: 'secret' },
+  { glob: '/etc/letsencrypt/{live,archive,accounts}', what: "Let's Encrypt private keys", class: 'secret' },
+  { glob: '/etc/kubernetes/{*.conf,pki}', what: 'Kubernetes cluster credentials', class: 'secret' },
+  { glob: '/etc/rancher', what: 'Kubernetes (k3s, rke2) cluster credentials', class: 'secret' },
+  { glob: '/var/lib/rancher/{k3s,rke2}/server/{token,cred,tls}', what: 'Kubernetes (k3s) cluster credentials', class: 'secret' },
+  { glob: '/var/lib/kubelet/pki', what: 'Kubernetes node credentials', class: 'secret' },
   { glob: '/etc/ssh/ssh_host_*', what: "the machine's SSH host keys", class: 'secret' },
   { glob: '/etc/ssl/private', what: 'TLS private keys', class: 'secret' },
   { glob: '/etc/sudoers', what: 'sudo configuration', class: 'secret' },
@@ -110,23 +169,33 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: '/root', what: "root's home directory", class: 'secret' },
   { glob: '/run/secrets', what: 'mounted container secrets', class: 'secret' },
   { glob: '/var/run/secrets', what: 'mounted container and Kubernetes secrets', class: 'secret' },
+  { glob: '/{var/,}run/credentials', what: 'systemd credentials', class: 'secret' },
   { glob: '/var/lib/postgresql/**/pg_hba.conf', what: 'database access rules', class: 'secret' },
   // A process's environment holds its secrets (riskgate's API key, tokens).
   { glob: '/proc/*/environ', what: "a process's environment (secrets)", class: 'secret' },
   { glob: '/proc/*/task/*/environ', what: "a process's environment (secrets)", class: 'secret' },
   { glob: '/proc/*/{mem,cmdline,auxv}', what: "another process's memory or arguments", class: 'secret' },
   { glob: '/proc/*/task/*/{mem,cmdline}', what: "another process's memory or arguments", class: 'secret' },
+  // Another view of the whole filesystem, or of a process's open files: reaches every secret.
+  { glob: '/proc/*/{root,cwd,fd,map_files}', what: "a process's root, working directory or open files (reaches secrets)", class: 'secret' },
+  { glob: '/proc/*/task/*/{root,cwd,fd}', what: "a process's root, working directory or open files (reaches secrets)", class: 'secret' },
+  // Keystrokes, camera and microphone: what the person types or says.
+  { glob: '/dev/{input,hidraw*,uhid}', what: 'keyboard and mouse input (keystrokes)', class: 'secret' },
+  { glob: '/dev/{video*,media*}', what: 'a camera', class: 'secret' },
+  { glob: '/dev/snd', what: 'sound devices (a microphone)', class: 'secret' },
   // --- raw devices and kernel memory
   { glob: '/dev/{mem,kmem,port}', what: 'physical memory', class: 'raw' },
   { glob: '/proc/kcore', what: 'kernel memory', class: 'raw' },
   { glob: '/dev/{sd,hd,vd,xvd,nvme,mmcblk,dm-,loop,md,sr,nbd}*', what: 'a raw disk', class: 'raw' },
   { glob: '/dev/{mapper,disk}', what: 'raw disks', class: 'raw' },
+  // Opening it arms the hardware watchdog: unless fed, the machine reboots.
+  { glob: '/dev/watchdog*', what: 'the hardware watchdog (opening it can reboot the machine)', class: 'raw' },
   // --- reads that never end or wait for input
   { glob: '/dev/{zero,random,urandom,full,tty,console,ptmx,stdin}', what: 'a device that never ends or waits for input', class: 'endless' },
   { glob: '/dev/{tty,pts/,vcs}*', what: 'a terminal device', class: 'endless' },
   { glob: '/dev/fd/0', what: 'standard input', class: 'endless' },
   { glob: '/proc/*/fd/0', what: 'standard input', class: 'endless' },
-  { glob: '/proc/kmsg', what: 'the kernel log stream, which waits for new lines', class: 'endless' },
+  { glob: '/{proc,dev}/kmsg', what: 'the kernel log stream, which waits for new lines', class: 'endless' },
   // --- writes that change how the machine, the shell or a tool behaves
   { glob: '/{etc,usr,bin,sbin,lib,lib32,lib64,libx32,boot,sys,proc,opt,srv,var/spool,var/lib}', what: 'a system path', class: 'machine' },
   { glob: '/dev/!(null|stdout|stderr)', what: 'a device', class: 'machine' },
@@ -158,6 +227,9 @@ export const SECRET_WHEN_CONTENT: readonly { readonly glob: string; readonly con
   { glob: '.yarnrc{,.yml}', content: /(npmAuthToken|npmAuthIdent|_authToken)/i, what: 'a registry token' },
   { glob: '.docker/config.json', content: /"auth"\s*:/, what: 'Docker registry credentials' },
   { glob: 'settings.xml', content: /<password>/i, what: 'repository passwords' },
+  // Public certificates are fine to read; a .pem that mentions a private key is one.
+  { glob: '*.pem', content: /PRIVATE KEY/, what: 'a private key' },
+  { glob: '*.conf', content: /^\s*PrivateKey\s*=\s*[A-Za-z0-9+/]{42,44}/m, what: 'a WireGuard private key' },
 ];
 
 /**
@@ -165,7 +237,10 @@ export const SECRET_WHEN_CONTENT: readonly { readonly glob: string; readonly con
  * a service-account key, a keytab.
  */
 export const SECRET_CONTENT: readonly (readonly [RegExp, string])[] = [
-  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/, 'a private key'],
+  // The header alone is prose or an example; a key has encoded lines after it (and maybe
+  // `Proc-Type:`/`Version:` headers first).
+  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----\r?\n(?:[A-Za-z-]+: .*\r?\n)*\s*[A-Za-z0-9+/=]{40,}/, 'a private key'],
+  [/AGE-SECRET-KEY-1[0-9A-Z]{50,}/, 'an age secret key'],
   [/PuTTY-User-Key-File-\d/, 'a private key (PuTTY)'],
   [/"private_key"\s*:\s*"-----BEGIN/, 'a service-account private key'],
   [/aws_secret_access_key\s*=/i, 'AWS credentials'],
