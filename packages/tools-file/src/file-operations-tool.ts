@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type AssessContext, defineTool, type EffectReport, judgeEffects, looksBinary, type OperationDescription, report, type ToolResult, toolFailure } from '@riskgate/risk';
@@ -151,23 +151,43 @@ async function existsOperation(path: ResolvedPath): Promise<ToolResult<FileData>
   }
 }
 
+/** Why a path that is not a regular file is not read: opening or reading it could block or act. */
+function notRegular(stats: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string | undefined {
+  if (stats.isFIFO()) return 'a named pipe: reading it waits for a writer';
+  if (stats.isSocket()) return 'a socket, not a file';
+  if (stats.isCharacterDevice()) return 'a device: reading it may never end';
+  if (stats.isBlockDevice()) return 'a raw disk';
+  return undefined;
+}
+
 async function readOperation(path: ResolvedPath, args: FileOperationsArgs, maxBytes: number): Promise<ToolResult<FileData>> {
   const stats = await stat(path.real);
   if (stats.isDirectory()) return toolFailure('file-is-directory', `${path.display} is a directory; use list`);
-  const handle = await open(path.real, 'r');
+  // Special files are refused before they are opened: opening a watchdog arms it, and a read
+  // of a pipe or /dev/zero never ends, whatever let the call run.
+  const special = notRegular(stats);
+  if (special !== undefined) return toolFailure('file-not-regular', `${path.display} is ${special}; not read`);
+  // O_NONBLOCK: if the file was swapped for a pipe since the stat, the open does not wait for a
+  // writer, and the descriptor's own stat below refuses it.
+  const handle = await open(path.real, constants.O_RDONLY | constants.O_NONBLOCK);
   let buffer: Buffer;
   try {
+    const opened = await handle.stat();
+    const swapped = opened.isFile() ? undefined : (notRegular(opened) ?? 'not a regular file');
+    if (swapped !== undefined) return toolFailure('file-not-regular', `${path.display} is ${swapped}; not read`);
     // Read past the cap only as far as needed to count what was left out.
-    const wanted = Math.min(stats.size, maxBytes + 1);
+    // Kernel files (/proc/cpuinfo) say size 0 and still have content.
+    const wanted = stats.size === 0 ? maxBytes + 1 : Math.min(stats.size, maxBytes + 1);
     buffer = Buffer.alloc(wanted);
     const { bytesRead } = await handle.read(buffer, 0, wanted, 0);
     buffer = buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
+  const size = stats.size === 0 ? buffer.length : stats.size;
   if (looksBinary(buffer)) {
-    const data = { operation: 'read', path: path.display, text: '', totalLines: 0, firstLine: 1, truncated: false, binary: true, bytes: stats.size } as const;
-    return { type: 'tool-success', forModel: `${path.display} is a binary file (${stats.size.toLocaleString('en-US')} bytes); not shown`, data };
+    const data = { operation: 'read', path: path.display, text: '', totalLines: 0, firstLine: 1, truncated: false, binary: true, bytes: size } as const;
+    return { type: 'tool-success', forModel: `${path.display} is a binary file (${size.toLocaleString('en-US')} bytes); not shown`, data };
   }
   const capped = buffer.length > maxBytes;
   const text = buffer.subarray(0, maxBytes).toString('utf8');
@@ -178,9 +198,9 @@ async function readOperation(path: ResolvedPath, args: FileOperationsArgs, maxBy
   const shown = args.line_numbers === true ? chosen.map((line, index) => `${String(first + index).padStart(6)}\t${line}`) : chosen;
   const truncated = capped || first - 1 + chosen.length < allLines.length;
   const notes: string[] = [];
-  if (capped) notes.push(`[the file is ${stats.size.toLocaleString('en-US')} bytes; only the first ${maxBytes.toLocaleString('en-US')} were read]`);
+  if (capped) notes.push(`[the file is ${size.toLocaleString('en-US')} bytes; only the first ${maxBytes.toLocaleString('en-US')} were read]`);
   else if (truncated) notes.push(`[lines ${first}–${first - 1 + chosen.length} of ${allLines.length}; use offset and limit for more]`);
-  const data = { operation: 'read', path: path.display, text: shown.join('\n'), totalLines: allLines.length, firstLine: first, truncated, binary: false, bytes: stats.size } as const;
+  const data = { operation: 'read', path: path.display, text: shown.join('\n'), totalLines: allLines.length, firstLine: first, truncated, binary: false, bytes: size } as const;
   return { type: 'tool-success', forModel: [shown.join('\n'), ...notes].join('\n'), data };
 }
 

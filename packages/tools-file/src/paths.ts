@@ -1,6 +1,7 @@
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
+import { realPathOf } from '@riskgate/risk';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export interface ResolvedPath {
   /** As the model wrote it. */
@@ -24,22 +25,6 @@ export function expandHome(path: string, home = homedir()): string {
   if (path === '~') return home;
   if (path.startsWith('~/')) return join(home, path.slice(2));
   return path;
-}
-
-/** The real path of `path`, or of its nearest existing ancestor with the rest appended. */
-function realPathOf(path: string): string {
-  const missing: string[] = [];
-  let cursor = path;
-  for (;;) {
-    try {
-      return join(realpathSync(cursor), ...missing.reverse());
-    } catch {
-      const parent = dirname(cursor);
-      if (parent === cursor) return path;
-      missing.push(basename(cursor));
-      cursor = parent;
-    }
-  }
 }
 
 export function isInside(child: string, parent: string): boolean {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -231,5 +232,93 @@ describe('read and list', () => {
     expect(await run({ operation: 'read', path: 'src' })).toMatchObject({ type: 'tool-error', code: 'file-is-directory' });
     expect(await run({ operation: 'list', path: 'README.md' })).toMatchObject({ type: 'tool-error', code: 'file-not-directory' });
     expect(await run({ operation: 'exists', path: 'src' })).toMatchObject({ type: 'tool-success', data: { exists: true, type: 'directory' } });
+  });
+});
+
+describe('attacks: special files never block, and the knowledge base decides every path', () => {
+  const special = join(root, 'special');
+  beforeAll(() => {
+    mkdirSync(special, { recursive: true });
+    execFileSync('mkfifo', [join(workspace, 'queue.log')]);
+    symlinkSync(join(workspace, 'queue.log'), join(workspace, 'queue-link.txt'));
+    symlinkSync('/dev/zero', join(workspace, 'zeros.txt'));
+    writeFileSync(join(workspace, 'backup.txt'), `-----BEGIN OPENSSH PRIVATE KEY-----\n${'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz'.repeat(2)}\n-----END OPENSSH PRIVATE KEY-----\n`);
+    writeFileSync(join(workspace, '.envrc'), 'export TOKEN=x\n');
+    writeFileSync(join(home, '.bash_history'), 'mysql -phunter2\n');
+  });
+
+  it.each([
+    ['queue.log', /named pipe/],
+    ['queue-link.txt', /named pipe/],
+    ['zeros.txt', /never ends|waits/],
+    ['/dev/zero', /never ends|waits/],
+    ['/dev/urandom', /never ends|waits/],
+    ['/dev/mem', /physical memory/],
+    ['/dev/sda', /raw disk/],
+    ['/proc/self/environ', /environment/],
+    ['/proc/1/environ', /environment/],
+    ['/etc/shadow-', /password hashes/],
+    ['/run/secrets/db', /container secrets/],
+    ['backup.txt', /private key/],
+    ['.envrc', /direnv/],
+    ['~/.bash_history', /history/],
+  ])('read %s asks, also when the model says low in guarded mode', async (path, reason) => {
+    const smartDecision = (await gate({ operation: 'read', path })).decision;
+    expect(smartDecision).toMatchObject({ action: 'confirm', whitelisted: false });
+    expect(smartDecision.reasons.join('\n')).toMatch(reason);
+    const guarded = (await gate({ operation: 'read', path, risk_level: 'low' }, { mode: 'guarded', rules: [] })).decision;
+    expect(guarded).toMatchObject({ action: 'confirm', source: 'guard' });
+  });
+
+  it.each([['queue.log'], ['queue-link.txt'], ['zeros.txt'], ['/dev/zero'], ['/dev/urandom'], ['/dev/tty']])(
+    'a read of %s that runs anyway (confirmed) is refused at once, without opening it for long',
+    async (path) => {
+      const started = Date.now();
+      const result = await run({ operation: 'read', path });
+      expect(result).toMatchObject({ type: 'tool-error', code: expect.stringMatching(/file-not-regular|file-not-found|file-permission-denied|file-error/) });
+      expect(Date.now() - started).toBeLessThan(1_000);
+    },
+  );
+
+  it('a whitelisted read of a file swapped for a pipe after the assessment is refused, not blocked', async () => {
+    writeFileSync(join(workspace, 'later.txt'), 'plain\n');
+    expect((await gate({ operation: 'read', path: 'later.txt' })).decision.action).toBe('execute');
+    unlinkSync(join(workspace, 'later.txt'));
+    execFileSync('mkfifo', [join(workspace, 'later.txt')]);
+    expect(await run({ operation: 'read', path: 'later.txt' }, true)).toMatchObject({ type: 'tool-error', code: 'file-changed-since-assessed' });
+    expect(await run({ operation: 'read', path: 'later.txt' }, false)).toMatchObject({ type: 'tool-error', code: 'file-not-regular' });
+  });
+
+  it.each([['~/.ssh'], ['~/.aws'], ['~/.config/gcloud'], ['/run/secrets'], ['/etc/ssl/private']])('list %s asks', async (path) => {
+    expect((await gate({ operation: 'list', path })).decision).toMatchObject({ action: 'confirm', whitelisted: false });
+  });
+
+  it.each([
+    ['~/.bash_history', /history/],
+    ['~/.ssh/authorized_keys', /SSH/],
+    ['~/.config/systemd/user/evil.service', /user services/],
+    ['~/.config/autostart/x.desktop', /login/],
+    ['~/.local/bin/ls', /PATH/],
+    ['~/.zshrc', /start-up/],
+    ['~/.gitconfig', /git configuration/],
+    ['.git/hooks/pre-commit', /hooks/],
+    ['.git/config', /can run programs/],
+    ['.riskgate/config.json', /riskgate/],
+    ['/etc/cron.d/job', /system path/],
+    ['/etc/ld.so.preload', /system path/],
+    ['/usr/local/bin/node', /system path/],
+    ['/dev/sda', /raw disk|device/],
+    ['/proc/sys/kernel/core_pattern', /system path|process/],
+    ['.env', /environment file/],
+  ])('a write to %s is high, and guarded mode asks whatever the model says', async (path, reason) => {
+    const decision = (await gate({ operation: 'write', path, content: 'x', risk_level: 'low' }, { mode: 'guarded', rules: [] })).decision;
+    expect(decision).toMatchObject({ action: 'confirm', codeLevel: 'high' });
+    expect(decision.reasons.join('\n')).toMatch(reason);
+  });
+
+  it.each([['README.md'], ['src/a.ts'], ['.env.example'], ['/etc/hosts'], ['/etc/os-release'], ['/proc/cpuinfo']])('safe: read %s stays whitelisted and returns text', async (path) => {
+    expect((await gate({ operation: 'read', path })).decision).toMatchObject({ action: 'execute', source: 'whitelist' });
+    const result = await run({ operation: 'read', path }, true);
+    expect(result.type === 'tool-success' && result.data.operation === 'read' && result.data.text.length).toBeGreaterThan(0);
   });
 });
