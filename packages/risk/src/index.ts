@@ -29,6 +29,15 @@ export {
 } from './knowledge/addresses.js';
 export { isSecretEnvironmentName, SECRET_ENVIRONMENT_NAMES } from './knowledge/environment.js';
 export {
+  CREDENTIAL_HEADERS,
+  CREDENTIAL_QUERY_NAMES,
+  credentialHeader,
+  credentialQueryName,
+  METHOD_OVERRIDE_HEADERS,
+  METHOD_OVERRIDE_QUERY_NAMES,
+  ROUTING_HEADERS,
+} from './knowledge/http.js';
+export {
   displayPath,
   expandBraces,
   expandPattern,

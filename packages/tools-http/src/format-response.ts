@@ -37,7 +37,11 @@ export function formatResponseForModel(response: HttpResponseData): string {
   else body = response.body;
   const lines = [`HTTP ${response.status} ${response.statusText} (${Math.round(response.elapsedMs)} ms)`.trimEnd()];
   if (response.redirects.length > 0) lines.push(`followed redirects: ${response.redirects.join(' → ')}`);
-  if (response.redirectStopped !== undefined) lines.push(`redirect to ${response.redirectStopped.to} not followed: ${response.redirectStopped.reason}`);
+  if (response.redirectStopped !== undefined) {
+    lines.push(
+      `redirected to ${response.redirectStopped.to}, not followed: ${response.redirectStopped.reason}. To go there, make a new http_request call to that URL; it is judged (and asked about) on its own.`,
+    );
+  }
   for (const [name, value] of Object.entries(response.headers)) lines.push(`${name}: ${value}`);
   lines.push('', body === '' ? '(empty body)' : body);
   if (response.truncated) lines.push(`[body cut at ${Buffer.byteLength(response.body).toLocaleString('en-US')} bytes]`);

@@ -1,10 +1,9 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIPv6 } from 'node:net';
-import { looksBinary } from '@riskgate/risk';
+import { type AddressClass, addressAllowed, classifyAddress, classifyHostName, describeAddressClass, looksBinary, type NetworkPolicy } from '@riskgate/risk';
 import got, { type Method, RequestError } from 'got';
-import { type AddressClass, addressAllowed, classifyAddress, describeAddressClass, type NetworkPolicy, type Resolver } from './address-policy.js';
-import { judgeHost } from './http-assessor.js';
-import { CREDENTIAL_HEADERS } from './request-secrets.js';
+import type { Resolver } from './dns.js';
+import { effectivePort, judgeHost } from './http-assessor.js';
 
 export interface HttpCallOptions {
   readonly method: string;
@@ -102,47 +101,49 @@ export function networkPolicyFor(kind: AddressClass, base: NetworkPolicy): Netwo
   };
 }
 
+/**
+ * Why a redirect is not followed, or undefined when it may be: only a GET may be followed, and
+ * only to the same scheme, host and port the person or the whitelist approved. Anything else
+ * is a new operation, which the model must ask for in a new call that the gate judges.
+ */
+function redirectRefusal(method: string, from: URL, to: URL): string | undefined {
+  if (method !== 'GET') return `a redirect of a ${method} is a new request`;
+  const sameOrigin = to.protocol === from.protocol && to.hostname === from.hostname && effectivePort(to) === effectivePort(from);
+  if (sameOrigin) return undefined;
+  const named = classifyHostName(to.hostname);
+  const kind = named === 'name' || named === 'public' ? '' : ` (${describeAddressClass(named, to.hostname)})`;
+  if (to.hostname !== from.hostname) return `it leads to another host, ${to.host}${kind}`;
+  if (to.protocol !== from.protocol) return `it changes the scheme to ${to.protocol.slice(0, -1)}`;
+  return `it leads to another port, ${effectivePort(to)}${kind}`;
+}
+
 export async function performHttpRequest(options: HttpCallOptions): Promise<HttpResponseData | HttpFailure> {
   const started = performance.now();
   const redirects: string[] = [];
-  let method = options.method.toUpperCase();
-  let body = options.body;
-  let headers: Record<string, string> = { ...options.headers };
-  let url = new URL(options.url);
-  let previous: HttpResponseData | undefined;
+  const method = options.method.toUpperCase();
+  const approved = new URL(options.url);
+  let url = approved;
 
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return { type: 'http-error', code: 'http-unsupported-scheme', message: `${url.protocol} URLs are not supported` };
+      return { type: 'http-error', code: 'http-unsupported-scheme', message: `${url.protocol} URLs are not supported by http_request${url.protocol === 'file:' ? '; use file_operations to read files' : ''}` };
     }
-    // Each hop is judged before it is requested: a redirect to a metadata address stops here.
+    // Each hop's address is checked before it is requested (and again when connecting).
     const host = await judgeHost(url, options.policy, options.resolve);
-    if (!host.allowed) {
-      if (previous === undefined) return { type: 'http-error', code: host.unresolved ? 'http-dns-failed' : 'http-blocked-address', message: host.reason };
-      return { ...previous, redirectStopped: { to: url.href, reason: host.reason }, redirects: redirects.slice(0, -1), elapsedMs: performance.now() - started };
-    }
-    const response = await requestOnce(url, method, headers, body, options);
+    if (!host.allowed) return { type: 'http-error', code: host.unresolved ? 'http-dns-failed' : 'http-blocked-address', message: host.reason };
+    const response = await requestOnce(url, method, options.headers, options.body, options);
     if ('type' in response) return response;
     const location = response.headers.location;
-    if (response.status >= 300 && response.status < 400 && location !== undefined && method !== 'HEAD') {
+    if (response.status >= 300 && response.status < 400 && location !== undefined) {
       let next: URL;
       try {
         next = new URL(location, url);
       } catch {
         return { ...response, redirects, elapsedMs: performance.now() - started };
       }
-      if (hop >= options.maxRedirects) {
-        return { ...response, redirects, redirectStopped: { to: next.href, reason: `more than ${options.maxRedirects} redirects` }, elapsedMs: performance.now() - started };
-      }
+      const refusal = redirectRefusal(method, approved, next) ?? (hop >= options.maxRedirects ? `more than ${options.maxRedirects} redirects` : undefined);
+      if (refusal !== undefined) return { ...response, redirects, redirectStopped: { to: next.href, reason: refusal }, elapsedMs: performance.now() - started };
       redirects.push(next.href);
-      // 303, and 301/302 after a POST, turn into a GET without a body (as browsers do).
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-        method = 'GET';
-        body = undefined;
-      }
-      // Credentials are not carried to another host.
-      if (next.host !== url.host) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.test(name)));
-      previous = response;
       url = next;
       continue;
     }

@@ -1,6 +1,6 @@
-import { defineTool, legacyReport, type OperationDescription, toolFailure } from '@riskgate/risk';
+import { defineTool, type NetworkPolicy, type OperationDescription, STRICT_NETWORK, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
-import { type NetworkPolicy, type Resolver, STRICT_NETWORK, systemResolver } from './address-policy.js';
+import { boundedResolver, type Resolver, systemResolver } from './dns.js';
 import { assessHttpRequest, judgeHost } from './http-assessor.js';
 import { type HttpResponseData, networkPolicyFor, performHttpRequest } from './http-client.js';
 import { formatResponseForModel } from './format-response.js';
@@ -25,18 +25,23 @@ export const httpRequestParameters = z.object({
 export type HttpRequestArgs = z.output<typeof httpRequestParameters>;
 
 export interface HttpToolOptions {
-  /** What whitelisted requests may reach besides public hosts. Default: public only. */
+  /**
+   * What whitelisted requests may reach besides public hosts, when the call's context has no
+   * `network` (the gate judges with `AssessContext.network`; hosts should set that). Default: public only.
+   */
   readonly network?: Partial<NetworkPolicy>;
   /** Resolves host names (the system resolver by default; tests pass their own). */
   readonly resolve?: Resolver;
+  /** A lookup that takes longer fails (not whitelisted), so a slow resolver never stalls the gate. Default 1,500 ms. */
+  readonly resolveTimeoutMs?: number;
   readonly maxBodyBytes?: number;
   readonly defaultTimeoutMs?: number;
   readonly maxRedirects?: number;
 }
 
 export function createHttpRequestTool(options: HttpToolOptions = {}) {
-  const network: NetworkPolicy = { ...STRICT_NETWORK, ...options.network };
-  const resolve = options.resolve ?? systemResolver;
+  const fallbackNetwork: NetworkPolicy = { ...STRICT_NETWORK, ...options.network };
+  const resolve = boundedResolver(options.resolve ?? systemResolver, options.resolveTimeoutMs === undefined ? {} : { timeoutMs: options.resolveTimeoutMs });
   const maxBodyBytes = options.maxBodyBytes ?? 100 * 1024;
   return defineTool({
     name: HTTP_TOOL_NAME,
@@ -44,7 +49,7 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
       'Make an HTTP request and return the status, main headers and body (JSON pretty-printed, HTML as text, capped). GET, HEAD and OPTIONS to public hosts run at once; other methods, private or local addresses, and requests carrying credentials need the user’s confirmation.',
     parameters: httpRequestParameters,
     ruleStyle: 'url',
-    assess: async (args) => legacyReport(await assessHttpRequest(args, network, resolve)),
+    assess: (args) => assessHttpRequest(args, resolve),
     describe: (args): OperationDescription => {
       const url = new URL(args.url);
       return {
@@ -56,10 +61,16 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
       };
     },
     execute: async (args, context) => {
+      const network = context.network ?? fallbackNetwork;
+      const target = new URL(args.url);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+        const hint = target.protocol === 'file:' ? '; use file_operations to read files' : '';
+        return toolFailure('http-unsupported-scheme', `${target.protocol} URLs are not supported by http_request${hint}`);
+      }
       // A whitelisted request keeps to public hosts on every hop and every connection. Any other
       // (confirmed by the person, or rated low by the model, as the specification lets it) may
       // reach the kind of host it named — a private or loopback one — but never metadata.
-      const confirmedHost = await judgeHost(new URL(args.url), network, resolve);
+      const confirmedHost = await judgeHost(target, network, resolve);
       const policy = context.readOnly ? network : networkPolicyFor(confirmedHost.kind, network);
       const result = await performHttpRequest({
         method: args.method,

@@ -1,6 +1,6 @@
-export { type AddressClass, classifyAddress, classifyHostName, type NetworkPolicy, type Resolver, systemResolver } from './address-policy.js';
+export { boundedResolver, type BoundedResolverOptions, type Resolver, systemResolver } from './dns.js';
 export { formatResponseForModel, htmlToText } from './format-response.js';
-export { assessHttpRequest, judgeHost, SAFE_METHODS } from './http-assessor.js';
+export { assessHttpRequest, effectiveMethod, judgeHost, SAFE_METHODS } from './http-assessor.js';
 export { type HttpFailure, type HttpResponseData, performHttpRequest } from './http-client.js';
 export { createHttpRequestTool, HTTP_METHODS, HTTP_TOOL_NAME, type HttpRequestArgs, type HttpToolOptions, httpRequestParameters } from './http-request-tool.js';
 export { findRequestSecrets, redactHeader } from './request-secrets.js';

@@ -1,7 +1,4 @@
-import { findSecrets } from '@riskgate/risk';
-
-const SECRET_QUERY_NAMES = /^(access_?token|id_?token|refresh_?token|token|api_?key|apikey|key|secret|client_secret|password|passwd|pwd|auth|sig|signature)$/i;
-export const CREDENTIAL_HEADERS = /^(authorization|proxy-authorization|cookie|x-api-key|x-auth-token|x-access-token|api-key)$/i;
+import { credentialHeader, credentialQueryName, findSecrets } from '@riskgate/risk';
 
 export interface RequestSecrets {
   readonly inUrl: readonly string[];
@@ -9,16 +6,20 @@ export interface RequestSecrets {
   readonly inBody: readonly string[];
 }
 
+/** Every credential the request would send, in plain words. Names come from the risk knowledge base. */
 export function findRequestSecrets(url: URL, headers: Readonly<Record<string, string>>, body: string | undefined): RequestSecrets {
   const inUrl = [...findSecrets(decodeURIComponentSafe(url.href))];
   for (const [name, value] of url.searchParams) {
-    if (SECRET_QUERY_NAMES.test(name) && value.length >= 8) inUrl.push(`a credential in the query parameter "${name}"`);
+    const what = credentialQueryName(name, value);
+    if (what !== undefined) inUrl.push(`${what} in the query parameter "${name}"`);
   }
   if (url.password !== '') inUrl.push('a password in the URL');
+  else if (url.username !== '') inUrl.push(`a user name in the URL ("${decodeURIComponentSafe(url.username)}@"), sent as credentials`);
   const inHeaders: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
-    if (CREDENTIAL_HEADERS.test(name)) inHeaders.push(`credentials in the ${name} header`);
-    else inHeaders.push(...findSecrets(value).map((what) => `${what} in the ${name} header`));
+    const what = credentialHeader(name);
+    if (what !== undefined && value.trim() !== '') inHeaders.push(`${what} in the ${name} header`);
+    else inHeaders.push(...findSecrets(value).map((found) => `${found} in the ${name} header`));
   }
   return { inUrl: [...new Set(inUrl)], inHeaders, inBody: body === undefined ? [] : findSecrets(body) };
 }
@@ -33,7 +34,7 @@ function decodeURIComponentSafe(text: string): string {
 
 /** Header values as the panel shows them: credentials hidden but for their scheme. */
 export function redactHeader(name: string, value: string): string {
-  if (!CREDENTIAL_HEADERS.test(name)) return `${name}: ${value}`;
-  const scheme = /^(Bearer|Basic|Token|Digest)\s/i.exec(value)?.[1];
+  if (credentialHeader(name) === undefined) return `${name}: ${value}`;
+  const scheme = /^(Bearer|Basic|Token|Digest|ApiKey)\s/i.exec(value)?.[1];
   return `${name}: ${scheme === undefined ? '' : `${scheme} `}*** (${value.length} characters, hidden)`;
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { evaluateToolCall, type GatePolicy, parseRule } from '@riskgate/risk';
+import { evaluateToolCall, type GatePolicy, judgeEffects, type NetworkPolicy, parseRule } from '@riskgate/risk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessHttpRequest, createHttpRequestTool, htmlToText, performHttpRequest, type Resolver } from '../src/index.js';
 
@@ -17,9 +17,9 @@ const resolver: Resolver = async (hostname) => {
   if (found === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   return found;
 };
-const strict = { allowLoopback: false, allowPrivate: false };
-const assess = (method: string, url: string, extra: { headers?: Record<string, string>; body?: string } = {}, policy = strict) =>
-  assessHttpRequest({ method, url, ...extra }, policy, resolver);
+const strict: NetworkPolicy = { allowLoopback: false, allowPrivate: false };
+const assess = async (method: string, url: string, extra: { headers?: Record<string, string>; body?: string } = {}, network = strict) =>
+  judgeEffects((await assessHttpRequest({ method, url, ...extra }, resolver)).effects, { cwd: process.cwd(), network });
 
 describe('spec 000 / 003: HTTP request risk assessment', () => {
   it.each(['GET', 'HEAD', 'OPTIONS', 'get'])('%s to a public host is whitelisted', async (method) => {
@@ -28,10 +28,10 @@ describe('spec 000 / 003: HTTP request risk assessment', () => {
   });
 
   it.each([
-    ['POST', 'medium', /POST sends data to example.com/],
-    ['PUT', 'medium', /PUT sends data/],
-    ['PATCH', 'medium', /PATCH sends data/],
-    ['DELETE', 'high', /DELETE asks example.com to remove a resource/],
+    ['POST', 'medium', /sends POST to https:\/\/example.com/],
+    ['PUT', 'medium', /sends PUT/],
+    ['PATCH', 'medium', /sends PATCH/],
+    ['DELETE', 'high', /sends DELETE to https:\/\/example.com:443 \(asks the server to remove a resource\)/],
   ])('%s requires confirmation', async (method, level, reason) => {
     const assessment = await assess(method, 'https://example.com/items/1');
     expect(assessment.whitelisted).toBe(false);
@@ -64,8 +64,8 @@ describe('attacks: addresses that are not public, by name and by IP form', () =>
     ['http://localhost:8080/', /loopback/],
     ['http://app.localhost/', /loopback/],
     ['http://LOCALHOST./', /loopback/],
-    ['http://0.0.0.0/', /reserved/],
-    ['http://[::]/', /reserved/],
+    ['http://0.0.0.0/', /loopback/],
+    ['http://[::]/', /loopback/],
     ['http://10.0.0.1/', /private network/],
     ['http://172.16.5.4/', /private network/],
     ['http://192.168.1.1/', /private network/],
@@ -82,11 +82,11 @@ describe('attacks: addresses that are not public, by name and by IP form', () =>
     ['http://evil.example/', /resolves to 127.0.0.1/],
     ['http://split.example/', /resolves to 10.1.2.3/],
     ['http://meta.example/', /resolves to 169.254.169.254.*metadata/],
-    ['http://nowhere.invalid/', /does not resolve/],
-    ['https://example.com@127.0.0.1/', /loopback/],
-    ['http://[2002:7f00:1::]/', /reserved/],
-    ['http://[64:ff9b::7f00:1]/', /reserved/],
-    ['file:///etc/passwd', /not HTTP/],
+    ['http://nowhere.invalid/', /does not resolve|not resolved/],
+    ['https://example.com@127.0.0.1/', /user name in the URL/],
+    ['http://[2002:7f00:1::]/', /loopback/],
+    ['http://[64:ff9b::7f00:1]/', /loopback/],
+    ['file:///etc/shadow', /password hashes/],
     ['ftp://example.com/x', /not HTTP/],
     ['gopher://127.0.0.1:6379/_FLUSHALL', /not HTTP/],
   ])('GET %s is not whitelisted', async (url, reason) => {
@@ -105,17 +105,17 @@ describe('attacks: addresses that are not public, by name and by IP form', () =>
     expect((await assess('GET', 'http://127.0.0.1:3000/', {}, open)).whitelisted).toBe(true);
     expect((await assess('GET', 'http://10.0.0.1/', {}, open)).whitelisted).toBe(true);
     expect((await assess('GET', 'http://169.254.169.254/', {}, open)).whitelisted).toBe(false);
-    expect((await assess('GET', 'http://0.0.0.0/', {}, open)).whitelisted).toBe(false);
+    expect((await assess('GET', 'http://[fd00:ec2::254]/', {}, open)).whitelisted).toBe(false);
   });
 });
 
 describe('attacks: secrets carried to a host', () => {
   it.each([
-    [{ url: 'https://example.com/?access_token=abcdef0123456789' }, /query parameter "access_token"/],
+    [{ url: 'https://example.com/?access_token=abcdef0123456789' }, /access token in the query parameter "access_token"/],
     [{ url: 'https://example.com/?key=AKIAIOSFODNN7EXAMPLE' }, /AWS access key/],
     [{ url: 'https://user:hunter2@example.com/' }, /password in the URL/],
-    [{ url: 'https://example.com/', headers: { Authorization: 'Bearer abc' } }, /credentials in the Authorization header/],
-    [{ url: 'https://example.com/', headers: { Cookie: 'session=1' } }, /credentials in the Cookie header/],
+    [{ url: 'https://example.com/', headers: { Authorization: 'Bearer abc' } }, /HTTP authentication in the Authorization header/],
+    [{ url: 'https://example.com/', headers: { Cookie: 'session=1' } }, /session cookies in the Cookie header/],
     [{ url: 'https://example.com/', headers: { 'X-Note': 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB' } }, /GitHub token in the X-Note header/],
     [{ url: 'https://example.com/', body: '-----BEGIN OPENSSH PRIVATE KEY-----\nabc' }, /private key/],
     [{ url: 'https://example.com/?q=-----BEGIN%20RSA%20PRIVATE%20KEY-----' }, /private key/],
@@ -273,12 +273,17 @@ describe('requests against a real server on 127.0.0.1', () => {
 
   it('does not follow a confirmed request to a metadata address either', async () => {
     const result = await run({ method: 'POST', url: `${base}/to-metadata`, body: 'x' }, false);
-    expect(result.type === 'tool-success' && result.data.redirectStopped?.reason).toMatch(/metadata/);
+    expect(result.type === 'tool-success' && result.data.redirectStopped?.reason).toMatch(/new request/);
   });
 
-  it('turns a POST answered with 303 into a GET without a body', async () => {
+  it('does not follow a redirect of a POST, even a 303 on the same host: it says where it leads', async () => {
+    const before = seen.length;
     const result = await run({ method: 'POST', url: `${base}/see-other`, body: 'payload' }, false);
-    expect(result.type === 'tool-success' && JSON.parse(result.data.body)).toEqual({ method: 'GET', body: '', authorization: null });
+    if (result.type !== 'tool-success') throw new Error(result.message);
+    expect(result.data.status).toBe(303);
+    expect(result.data.redirectStopped).toMatchObject({ to: `${base}/echo`, reason: 'a redirect of a POST is a new request' });
+    expect(result.forModel).toMatch(/make a new http_request call/);
+    expect(seen.slice(before)).toEqual(['POST /see-other']);
   });
 
   it('sends a confirmed POST with its body and headers', async () => {
@@ -286,25 +291,26 @@ describe('requests against a real server on 127.0.0.1', () => {
     expect(result.type === 'tool-success' && JSON.parse(result.data.body)).toEqual({ method: 'POST', body: '{"a":1}', authorization: 'Bearer t' });
   });
 
-  it('does not carry credentials to another host on a redirect, and keeps them on the same host', async () => {
+  it('does not follow a redirect to another port of the same host, so credentials never reach it', async () => {
+    const reached: string[] = [];
     const other = createServer((request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ authorization: request.headers.authorization ?? null, cookie: request.headers.cookie ?? null }));
+      reached.push(`${request.method} ${request.url}`);
+      response.end('admin');
     });
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
     const redirector = createServer((_request, response) => {
-      response.writeHead(302, { location: `${otherBase}/steal` });
+      response.writeHead(302, { location: `${otherBase}/admin` });
       response.end();
     });
     await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
     const redirectorBase = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
     try {
-      const credentials = { Authorization: 'Bearer secret-token', Cookie: 'session=abc' };
-      const crossed = await run({ method: 'GET', url: `${redirectorBase}/away`, headers: credentials }, false);
-      expect(crossed.type === 'tool-success' && JSON.parse(crossed.data.body)).toEqual({ authorization: null, cookie: null });
-      const same = await run({ method: 'GET', url: `${base}/see-other`, headers: credentials }, false);
-      expect(same.type === 'tool-success' && JSON.parse(same.data.body)).toMatchObject({ authorization: 'Bearer secret-token' });
+      const crossed = await run({ method: 'GET', url: `${redirectorBase}/away`, headers: { Authorization: 'Bearer secret-token' } }, false);
+      expect(crossed).toMatchObject({ type: 'tool-success', data: { status: 302, redirectStopped: { to: `${otherBase}/admin`, reason: expect.stringMatching(/another port/) } } });
+      expect(reached).toEqual([]);
+      const same = await run({ method: 'GET', url: `${base}/to-json`, headers: { Authorization: 'Bearer secret-token' } }, false);
+      expect(same).toMatchObject({ type: 'tool-success', data: { status: 200 } });
     } finally {
       redirector.closeAllConnections();
       other.closeAllConnections();

@@ -26,6 +26,8 @@ export const METADATA_ADDRESSES: ReadonlyMap<string, string> = new Map([
   ['fd00:ec2::23', 'AWS EKS pod identity (IPv6)'],
   ['fd00:ec2::123', 'AWS time sync (IPv6)'],
   ['fd20:ce::254', 'GCP metadata (IPv6)'],
+  ['fd00:a9fe:a9fe::1', 'Linode metadata (IPv6)'],
+  ['fd00:c1::a9fe:a9fe', 'Oracle Cloud metadata (IPv6)'],
 ]);
 
 /** Host names of metadata services (compared without a trailing dot, lower case). */
@@ -38,6 +40,8 @@ export const METADATA_NAMES: ReadonlySet<string> = new Set([
   'metadata.azure.com',
   'metadata.tencentyun.com',
   'metadata.platformequinix.com',
+  'metadata.packet.net', // Equinix Metal, earlier name
+  'api.metadata.cloud.ibm.com', // IBM Cloud VPC metadata
 ]);
 
 function parse(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
