@@ -161,7 +161,12 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     registry,
     policy: config.policy,
     confirmer: options.confirmer,
-    context: { cwd: options.cwd, ...(connection === undefined ? {} : { dialect: connection.dialect }) },
+    context: {
+      cwd: options.cwd,
+      // The judge reads which non-public addresses a read may reach from the context.
+      network: { allowLoopback: config.http.allowLoopback ?? false, allowPrivate: config.http.allowPrivate ?? false },
+      ...(connection === undefined ? {} : { dialect: connection.dialect }),
+    },
     systemPrompt,
     maxSteps: config.maxSteps,
     transcript,
