@@ -17,6 +17,10 @@ const expand = (path: string) => (path === '~' ? home : path.startsWith('~/') ? 
 const judge = (effect: Effect) => judgeEffects([effect], context);
 const read = (path: string, extra: Partial<Effect> = {}) => judge({ kind: 'read-path', path: expand(path), ...extra } as Effect);
 
+// Built from parts so that this source file is not itself a secret to a recursive read of the repository.
+const AGE = ['AGE', 'SECRET', 'KEY'].join('-');
+const PUTTY = ['PuTTY', 'User', 'Key', 'File'].join('-');
+const AWS_SECRET = ['aws', 'secret', 'access', 'key'].join('_');
 const OPENSSH_KEY = `-----BEGIN OPENSSH PRIVATE KEY-----\n${'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW'.repeat(3)}\n-----END OPENSSH PRIVATE KEY-----\n`;
 const RSA_KEY = `-----BEGIN RSA PRIVATE KEY-----\n${'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun'.repeat(3)}\n-----END RSA PRIVATE KEY-----\n`;
 const ENCRYPTED_KEY = `-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0123456789ABCDEF\n\n${'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRge'.repeat(3)}\n-----END RSA PRIVATE KEY-----\n`;
@@ -71,7 +75,7 @@ const FILES: Record<string, string> = {
   '~/.gradle/gradle.properties': 'signing.password=x\n',
   '~/.ivy2/.credentials': 'password=x\n',
   '~/.sbt/.credentials': 'password=x\n',
-  '~/.config/sops/age/keys.txt': 'AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ\n',
+  '~/.config/sops/age/keys.txt': `${AGE}-1${'Q'.repeat(58)}\n`,
   '~/.config/ngrok/ngrok.yml': 'authtoken: x\n',
   '~/.fly/config.yml': 'access_token: x\n',
   '~/.config/configstore/firebase-tools.json': '{"tokens":{}}\n',
@@ -88,7 +92,7 @@ const FILES: Record<string, string> = {
   '~/.config/riskgate/config.json': '{"apiKey":"sk-x"}\n',
   '~/.config/filezilla/sitemanager.xml': '<Pass>x</Pass>\n',
   '~/.vault_pass.txt': 'x\n',
-  '.envrc': 'export AWS_SECRET_ACCESS_KEY=x\n',
+  '.envrc': 'export DATABASE_URL=postgres://u:p@db/app\n',
   '.env': 'A=1\n',
   '.env.local': 'A=1\n',
   '.env.production': 'A=1\n',
@@ -107,13 +111,13 @@ const FILES: Record<string, string> = {
   'late-key.md': `${'filler line that is not a secret\n'.repeat(400)}${OPENSSH_KEY}`,
   'old.txt': ENCRYPTED_KEY,
   'pgp.asc': PGP_KEY,
-  'putty.txt': 'PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\n',
+  'putty.txt': `${PUTTY}-3: ssh-ed25519\nEncryption: none\n`,
   'gcp-key.json': SERVICE_ACCOUNT,
   'my-project-service-account.json': '{}\n',
   'krb5.keytab': '\x05\x02x',
   'secrets.yaml': 'a: b\n',
   'wg0.conf': '[Interface]\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\n',
-  'aws.ini': '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n',
+  'aws.ini': `[default]\naws_access_key_id = ${'AKIA'}IOSFODNN7EXAMPLE\n${AWS_SECRET} = ${'wJalrXUtnFEMI/K7MDENG'}/bPxRfiCYEXAMPLEKEY\n`,
   '.htpasswd': 'u:$apr1$x\n',
   'db.kdbx': 'x',
   '.git-credentials': 'https://u:p@github.com\n',

@@ -25,6 +25,8 @@ interface CompiledRow {
   /** The row names one place (`/…` or `~/…`), not a name in any directory. */
   readonly anchored: boolean;
   readonly fileOnly: boolean;
+  /** For a row that names one file or directory in any directory: a test of the name alone (fast, for tree walks). */
+  readonly name?: (name: string) => boolean;
 }
 
 const PICO = { dot: true, nonegate: true } as const;
@@ -51,6 +53,7 @@ function compiledRows(home: string): readonly CompiledRow[] {
           segments: glob.split('/').filter((part) => part !== ''),
           anchored: alternative.startsWith('/') || alternative.startsWith('~/'),
           fileOnly: row.fileOnly === true,
+          ...(alternative.startsWith('/') || alternative.startsWith('~/') || alternative.includes('/') ? {} : { name: picomatch(alternative, PICO) }),
         };
       }),
     );
@@ -342,6 +345,15 @@ export interface TreeScanOptions extends PathLookupOptions {
   readonly maxSniffs?: number;
 }
 
+function literalPrefix(segments: readonly string[]): string {
+  const prefix: string[] = [];
+  for (const part of segments) {
+    if (/[*?[{!(]/.test(part)) break;
+    prefix.push(part);
+  }
+  return `/${prefix.join('/')}`;
+}
+
 /**
  * What a recursive read of `directory` would reach: table rows that lie inside it (even where
  * they do not exist yet) and, by a bounded walk, files the table names or whose content is a
@@ -356,16 +368,18 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
   // Absolute rows inside the tree (`grep -r KEY ~` reaches ~/.aws whether or not we look).
   for (const row of compiledRows(home)) {
     if (!row.anchored || row.class === 'machine') continue;
-    const prefix: string[] = [];
-    for (const part of row.segments) {
-      if (/[*?[{!(]/.test(part)) break;
-      prefix.push(part);
-    }
-    const path = `/${prefix.join('/')}`;
+    const path = literalPrefix(row.segments);
     if (isInside(path, root) && !(options.skipsHidden && relative(root, path).split(sep).some((part) => part.startsWith('.')))) {
       facts.push({ class: row.class, what: row.what, path });
     }
   }
+  // The walk tests each entry against rows that could match below the root: rows that name a
+  // file anywhere (by its name alone: fast), and the few anchored rows that lie above the root
+  // (`/proc/*/environ` when the walk starts in /proc/1). Anchored rows inside the root were
+  // reported above without looking.
+  const rows = compiledRows(home).filter((row) => row.class !== 'machine');
+  const byName = rows.filter((row) => row.name !== undefined);
+  const byPath = rows.filter((row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))));
   let visited = 0;
   const queue = [root];
   while (queue.length > 0 && facts.length < 20) {
@@ -380,12 +394,27 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
       if (++visited > maxEntries) return { facts, complete: false };
       if (options.skipsHidden && entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
+      const directory = entry.isDirectory();
       // Recursive readers do not follow symlinks by default (grep -r, rg, find): judge the link's own name.
-      for (const fact of matchRows(new Set([path]), home, entry.isDirectory())) {
-        if (fact.class !== 'machine') facts.push({ ...fact, path });
+      let secretDirectory = false;
+      for (const row of byName) {
+        if (row.fileOnly && directory) continue;
+        if (row.name!(entry.name)) {
+          facts.push({ class: row.class, what: row.what, path });
+          secretDirectory ||= directory;
+        }
       }
-      if (entry.isDirectory()) queue.push(path);
-      else if (entry.isFIFO() || entry.isCharacterDevice() || entry.isBlockDevice() || entry.isSocket()) {
+      for (const row of byPath) {
+        if (row.fileOnly && directory) continue;
+        if (row.test(path)) {
+          facts.push({ class: row.class, what: row.what, path });
+          secretDirectory ||= directory;
+        }
+      }
+      // A directory the table names is reported whole; what lies inside adds nothing.
+      if (directory) {
+        if (!secretDirectory) queue.push(path);
+      } else if (entry.isFIFO() || entry.isCharacterDevice() || entry.isBlockDevice() || entry.isSocket()) {
         facts.push({ ...fileFacts(path)[0]!, path });
       } else if (entry.isFile() && sniffs > 0) {
         sniffs--;

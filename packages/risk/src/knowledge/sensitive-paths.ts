@@ -243,6 +243,7 @@ export const SECRET_CONTENT: readonly (readonly [RegExp, string])[] = [
   [/AGE-SECRET-KEY-1[0-9A-Z]{50,}/, 'an age secret key'],
   [/PuTTY-User-Key-File-\d/, 'a private key (PuTTY)'],
   [/"private_key"\s*:\s*"-----BEGIN/, 'a service-account private key'],
-  [/aws_secret_access_key\s*=/i, 'AWS credentials'],
+  // With a value: a README that says `set AWS_SECRET_ACCESS_KEY=…` is not a credential.
+  [/aws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+]{40}\b/i, 'AWS credentials'],
   [/\bAKIA[0-9A-Z]{16}\b[\s\S]{0,200}\b[A-Za-z0-9/+=]{40}\b/, 'AWS credentials'],
 ];
