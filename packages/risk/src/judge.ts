@@ -150,6 +150,8 @@ function facts_(effect: PathEffect, namer: Namer): PathFacts {
   let paths = [effect.path];
   if (effect.pattern === true || hasGlob(effect.path)) {
     facts.push(...patternMayReach(effect.path, { home }));
+    // Already known to reach a secret: expanding `/proc/*/task/*/environ` adds nothing but time.
+    if (facts.some((fact) => fact.class === 'secret' || fact.class === 'raw')) return { facts };
     const expanded = expandPattern(effect.path);
     if (!expanded.complete) unchecked = `${display(effect.path, namer)} matches too many files to check`;
     paths = expanded.paths;

@@ -110,6 +110,7 @@ const FILES: Record<string, string> = {
   'notes.md': `# Notes\nHere is the deploy key, keep it safe:\n\n${RSA_KEY}`,
   'late-key.md': `${'filler line that is not a secret\n'.repeat(400)}${OPENSSH_KEY}`,
   'old.txt': ENCRYPTED_KEY,
+  'short.txt': `-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n`,
   'pgp.asc': PGP_KEY,
   'putty.txt': `${PUTTY}-3: ssh-ed25519\nEncryption: none\n`,
   'gcp-key.json': SERVICE_ACCOUNT,
@@ -127,6 +128,7 @@ const FILES: Record<string, string> = {
   'settings.xml': '<settings><password>x</password></settings>\n',
   // Safe files
   'README.md': '# Demo\nTo sign, create a PRIVATE KEY with ssh-keygen and never commit it.\n',
+  'docs/example.md': 'A key looks like:\n\n-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n',
   'docs/tls.md': 'Paste the block that starts with `-----BEGIN PRIVATE KEY-----` into the box.\n',
   'package.json': '{"name":"demo"}\n',
   'tsconfig.json': '{}\n',
@@ -288,6 +290,7 @@ describe('attacks: secret files not on the old list (read is secret, high, with 
     ['notes.md', /private key \(by its content\)/],
     ['late-key.md', /private key \(by its content\)/],
     ['old.txt', /private key \(by its content\)/],
+    ['short.txt', /private key \(by its content\)/],
     ['pgp.asc', /private key \(by its content\)/],
     ['putty.txt', /PuTTY/],
     ['gcp-key.json', /service-account|private key/],
@@ -467,6 +470,7 @@ describe('safe: ordinary reads stay whitelisted', () => {
   const rows: string[] = [
     'README.md',
     'docs/tls.md',
+    'docs/example.md',
     'package.json',
     'tsconfig.json',
     'src/index.ts',

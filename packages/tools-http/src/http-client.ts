@@ -3,7 +3,7 @@ import { isIPv6 } from 'node:net';
 import { type AddressClass, addressAllowed, classifyAddress, classifyHostName, describeAddressClass, looksBinary, type NetworkPolicy } from '@riskgate/risk';
 import got, { type Method, RequestError } from 'got';
 import type { Resolver } from './dns.js';
-import { effectivePort, judgeHost } from './http-assessor.js';
+import { effectivePort, judgeHost, SAFE_METHODS } from './http-assessor.js';
 
 export interface HttpCallOptions {
   readonly method: string;
@@ -160,10 +160,12 @@ async function requestOnce(
 ): Promise<HttpResponseData | HttpFailure> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
+    const sent = body === undefined || SAFE_METHODS.has(method) ? undefined : body;
     const stream = got.stream(url, {
       method: method as Method,
       headers,
-      ...(body === undefined || method === 'GET' || method === 'HEAD' ? {} : { body }),
+      // A GET, HEAD or OPTIONS is judged as a read: it never carries a body, whatever the call says.
+      ...(sent === undefined ? {} : { body: sent }),
       followRedirect: false,
       throwHttpErrors: false,
       retry: { limit: 0 },
@@ -172,6 +174,9 @@ async function requestOnce(
       signal: options.signal,
       decompress: true,
     });
+    // got's stream waits for a request body for every method but GET and HEAD: end it, or an
+    // OPTIONS or a DELETE without a body would never be sent.
+    if (sent === undefined && method !== 'GET' && method !== 'HEAD') stream.end();
     const chunks: Buffer[] = [];
     let kept = 0;
     let total = 0;

@@ -387,6 +387,17 @@ describe('redirects against real servers on 127.0.0.1: judged against what was a
     expect(seenA.slice(before)).toEqual([`${method} ${path} payload`]);
   });
 
+  it.each([['GET'], ['HEAD'], ['OPTIONS']])('a %s never sends a body, even when the call has one', async (method) => {
+    const before = seenA.length;
+    await run({ method, url: `${baseA}/sink`, body: 'smuggled' }, true);
+    expect(seenA.slice(before)).toEqual([`${method} /sink`]);
+  });
+
+  it.each([['OPTIONS'], ['DELETE'], ['POST']])('a %s without a body is sent and answered', async (method) => {
+    const result = await run({ method, url: `${baseA}/sink`, timeout_ms: 3_000 }, false);
+    expect(result).toMatchObject({ type: 'tool-success', data: { status: 200 } });
+  });
+
   it('a GET redirected on the same host and port is followed hop by hop', async () => {
     const result = await run({ method: 'GET', url: `${baseA}/same` }, true);
     expect(result).toMatchObject({ type: 'tool-success', data: { status: 200, body: 'final', redirects: [`${baseA}/final`] } });

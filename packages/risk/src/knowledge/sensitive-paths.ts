@@ -237,9 +237,9 @@ export const SECRET_WHEN_CONTENT: readonly { readonly glob: string; readonly con
  * a service-account key, a keytab.
  */
 export const SECRET_CONTENT: readonly (readonly [RegExp, string])[] = [
-  // The header alone is prose or an example; a key has encoded lines after it (and maybe
-  // `Proc-Type:`/`Version:` headers first).
-  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----\r?\n(?:[A-Za-z-]+: .*\r?\n)*\s*[A-Za-z0-9+/=]{40,}/, 'a private key'],
+  // The header alone is prose or an example; a key has encoded lines after it (maybe after
+  // `Proc-Type:`/`Version:` headers): a long one, or short ones up to the END line.
+  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----\r?\n(?:[A-Za-z-]+: .*\r?\n)*\s*(?:[A-Za-z0-9+/=]{40,}|[A-Za-z0-9+/=\s]*-----END )/, 'a private key'],
   [/AGE-SECRET-KEY-1[0-9A-Z]{50,}/, 'an age secret key'],
   [/PuTTY-User-Key-File-\d/, 'a private key (PuTTY)'],
   [/"private_key"\s*:\s*"-----BEGIN/, 'a service-account private key'],
