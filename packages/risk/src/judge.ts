@@ -11,8 +11,8 @@ import {
   pathFacts,
   patternMayReach,
   realPathOf,
-  scanTree,
 } from './knowledge/path-lookup.js';
+import { scanTree } from './knowledge/tree-scan.js';
 import { maxRiskLevel, type RiskLevel } from './levels.js';
 
 /** What the judge needs to know about where the operation would run. */

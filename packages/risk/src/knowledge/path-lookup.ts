@@ -16,7 +16,7 @@ export interface PathLookupOptions {
   readonly home?: string;
 }
 
-interface CompiledRow {
+export interface CompiledRow {
   readonly class: PathClass;
   readonly what: string;
   readonly test: (path: string) => boolean;
@@ -38,7 +38,7 @@ function anchored(glob: string, home: string): string {
   return `**/${glob}`;
 }
 
-function compiledRows(home: string): readonly CompiledRow[] {
+export function compiledRows(home: string): readonly CompiledRow[] {
   let rows = compiledFor.get(home);
   if (rows === undefined) {
     rows = SENSITIVE_PATHS.flatMap((row) =>
@@ -137,7 +137,7 @@ function statOf(path: string): Stats | undefined {
 /** How much of one file is read for secret content: as much as a file read returns by default. */
 const SNIFF_BYTES = 256 * 1024;
 /** Per file in a tree scan, where thousands of files are sniffed. */
-const TREE_SNIFF_BYTES = 8 * 1024;
+export const TREE_SNIFF_BYTES = 8 * 1024;
 
 /** The first bytes of a regular file, or undefined when it cannot be read. */
 function sniff(path: string, size: number, limit: number): Buffer | undefined {
@@ -324,103 +324,4 @@ function lstatOk(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Trees (recursive reads: grep -r, rg, find, du)
-
-export interface TreeScan {
-  /** Secrets (or pipes and devices) found below the directory, first few. */
-  readonly facts: readonly (PathFact & { readonly path: string })[];
-  /** The walk stopped at its limit: what lies beyond was not checked. */
-  readonly complete: boolean;
-}
-
-export interface TreeScanOptions extends PathLookupOptions {
-  /** The reader skips names starting with `.` (rg and fd by default). */
-  readonly skipsHidden?: boolean;
-  /** Entries visited at most. */
-  readonly maxEntries?: number;
-  /** Regular files whose first bytes are read for keys, at most. */
-  readonly maxSniffs?: number;
-}
-
-function literalPrefix(segments: readonly string[]): string {
-  const prefix: string[] = [];
-  for (const part of segments) {
-    if (/[*?[{!(]/.test(part)) break;
-    prefix.push(part);
-  }
-  return `/${prefix.join('/')}`;
-}
-
-/**
- * What a recursive read of `directory` would reach: table rows that lie inside it (even where
- * they do not exist yet) and, by a bounded walk, files the table names or whose content is a
- * secret, pipes and devices.
- */
-export function scanTree(directory: string, options: TreeScanOptions = {}): TreeScan {
-  const home = options.home ?? homedir();
-  const maxEntries = options.maxEntries ?? 20_000;
-  let sniffs = options.maxSniffs ?? 2_000;
-  const facts: (PathFact & { path: string })[] = [];
-  const root = realPathOf(directory);
-  // Absolute rows inside the tree (`grep -r KEY ~` reaches ~/.aws whether or not we look).
-  for (const row of compiledRows(home)) {
-    if (!row.anchored || row.class === 'machine') continue;
-    const path = literalPrefix(row.segments);
-    if (isInside(path, root) && !(options.skipsHidden && relative(root, path).split(sep).some((part) => part.startsWith('.')))) {
-      facts.push({ class: row.class, what: row.what, path });
-    }
-  }
-  // The walk tests each entry against rows that could match below the root: rows that name a
-  // file anywhere (by its name alone: fast), and the few anchored rows that lie above the root
-  // (`/proc/*/environ` when the walk starts in /proc/1). Anchored rows inside the root were
-  // reported above without looking.
-  const rows = compiledRows(home).filter((row) => row.class !== 'machine');
-  const byName = rows.filter((row) => row.name !== undefined);
-  const byPath = rows.filter((row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))));
-  let visited = 0;
-  const queue = [root];
-  while (queue.length > 0 && facts.length < 20) {
-    const dir = queue.shift()!;
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (++visited > maxEntries) return { facts, complete: false };
-      if (options.skipsHidden && entry.name.startsWith('.')) continue;
-      const path = join(dir, entry.name);
-      const directory = entry.isDirectory();
-      // Recursive readers do not follow symlinks by default (grep -r, rg, find): judge the link's own name.
-      let secretDirectory = false;
-      for (const row of byName) {
-        if (row.fileOnly && directory) continue;
-        if (row.name!(entry.name)) {
-          facts.push({ class: row.class, what: row.what, path });
-          secretDirectory ||= directory;
-        }
-      }
-      for (const row of byPath) {
-        if (row.fileOnly && directory) continue;
-        if (row.test(path)) {
-          facts.push({ class: row.class, what: row.what, path });
-          secretDirectory ||= directory;
-        }
-      }
-      // A directory the table names is reported whole; what lies inside adds nothing.
-      if (directory) {
-        if (!secretDirectory) queue.push(path);
-      } else if (entry.isFIFO() || entry.isCharacterDevice() || entry.isBlockDevice() || entry.isSocket()) {
-        facts.push({ ...fileFacts(path)[0]!, path });
-      } else if (entry.isFile() && sniffs > 0) {
-        sniffs--;
-        for (const fact of fileFacts(path, undefined, TREE_SNIFF_BYTES)) facts.push({ ...fact, path });
-      }
-    }
-  }
-  return { facts, complete: true };
 }
