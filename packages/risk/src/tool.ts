@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { Effect, EffectReport } from './effects.js';
 import type { JudgeContext, Judgement } from './judge.js';
-import type { RiskLevel } from './levels.js';
 import type { RuleStyle } from './rules.js';
 
 export type SqlDialect = 'sqlite' | 'postgres' | 'mysql';
