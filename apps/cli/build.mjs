@@ -1,6 +1,7 @@
 // Bundles the CLI so it starts fast: one small entry chunk for --version and --help, and the
 // rest (tools, parsers, drivers) in chunks loaded only when a command needs them.
-import { chmod, readFile, rm } from 'node:fs/promises';
+import { chmod, cp, readFile, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const manifest = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
@@ -8,6 +9,19 @@ const manifest = JSON.parse(await readFile(new URL('./package.json', import.meta
 // Native addons and packages that load WASM files relative to themselves stay outside the bundle.
 // react-devtools-core is ink's optional DEV=true hook.
 const external = ['better-sqlite3', 'pg-native', 'libpg-query', 'web-tree-sitter', 'tree-sitter-bash', 'react-devtools-core'];
+
+// @riskgate/prompt reads its templates from files at run time, found relative to its own module.
+// In the bundle every chunk sits in dist/, so the templates are copied to dist/templates and
+// the module that names their directory is replaced by one that points there.
+const promptTemplatesBesideBundle = {
+  name: 'riskgate-prompt-templates',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]prompt[\\/]src[\\/]templates-directory\.ts$/ }, () => ({
+      contents: "import { fileURLToPath } from 'node:url'; export const TEMPLATES_DIRECTORY = fileURLToPath(new URL('./templates/', import.meta.url));",
+      loader: 'js',
+    }));
+  },
+};
 
 await rm(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
@@ -23,9 +37,12 @@ await build({
     js: "#!/usr/bin/env node\nimport { createRequire as __riskgateCreateRequire } from 'node:module'; const require = __riskgateCreateRequire(import.meta.url);",
   },
   define: { RISKGATE_VERSION: JSON.stringify(manifest.version) },
-  // Prompt templates are Markdown files imported as strings.
-  loader: { '.md': 'text' },
+  // The workspace packages are bundled from their TypeScript source (see their exports maps).
+  conditions: ['@riskgate/source'],
+  plugins: [promptTemplatesBesideBundle],
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+const promptPackage = fileURLToPath(new URL('../../packages/prompt/templates', import.meta.url));
+await cp(promptPackage, fileURLToPath(new URL('./dist/templates', import.meta.url)), { recursive: true });
 await chmod(new URL('./dist/riskgate.js', import.meta.url), 0o755);

@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { markdownAsText } from '../../packages/prompt/markdown-plugin.js';
+import { riskgateSourceConditions } from '../../vitest.shared.js';
 
-export default defineConfig({ plugins: [markdownAsText()], test: { include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], testTimeout: 30_000 } });
+export default defineConfig({
+  ...riskgateSourceConditions,
+  // The end-to-end tests run the bundled CLI: build it once before any test file starts.
+  test: { include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], testTimeout: 30_000, globalSetup: ['test/build-cli.ts'] },
+});

@@ -1,4 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { markdownAsText } from './markdown-plugin.js';
+import { riskgateSourceConditions } from '../../vitest.shared.js';
 
-export default defineConfig({ plugins: [markdownAsText()], test: { include: ['test/**/*.test.ts'] } });
+export default defineConfig({ ...riskgateSourceConditions, test: { include: ['test/**/*.test.ts'] } });

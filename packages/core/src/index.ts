@@ -16,6 +16,17 @@ export {
 } from './config.js';
 export type { AgentEvent, ApprovalAnswer, ApprovalRequest, Confirmer, ToolCallState, TurnEndReason } from './events.js';
 export {
+  createGatedExecutor,
+  type GateContext,
+  type GatedCallOutcome,
+  type GatedCallState,
+  type GatedExecutor,
+  type GatedExecutorOptions,
+  runGatedToolCall,
+  type ToolCallInput,
+  type ToolSource,
+} from './gated-executor.js';
+export {
   configDirectory,
   projectConfigPath,
   projectPromptsDirectory,

@@ -1,18 +1,11 @@
-/// <reference path="./markdown.d.ts" />
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import riskGuidance from '../templates/risk-guidance.md';
-import systemChat from '../templates/system-chat.md';
-import systemSql from '../templates/system-sql.md';
+import { TEMPLATES_DIRECTORY } from './templates-directory.js';
 
-/** The templates riskgate ships, by name. */
-export const BUILT_IN_PROMPTS: Readonly<Record<string, string>> = {
-  'risk-guidance': riskGuidance,
-  'system-sql': systemSql,
-  'system-chat': systemChat,
-};
+/** The templates riskgate ships, by name: `templates/<name>.md`. */
+export const BUILT_IN_PROMPTS = ['risk-guidance', 'system-sql', 'system-chat'] as const;
 
-export type PromptName = keyof typeof BUILT_IN_PROMPTS;
+export type PromptName = (typeof BUILT_IN_PROMPTS)[number];
 
 export interface PromptSources {
   /** `<project>/.riskgate/prompts`: overrides for one project. Searched first. */
@@ -39,11 +32,16 @@ export function findTemplate(name: string, sources: PromptSources = {}): { text:
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new PromptError(`cannot read prompt override ${path}: ${(error as Error).message}`);
     }
   }
-  const builtIn = BUILT_IN_PROMPTS[name];
-  if (builtIn === undefined) {
-    throw new PromptError(`no prompt template named "${name}"; templates: ${Object.keys(BUILT_IN_PROMPTS).join(', ')}`);
+  if (!(BUILT_IN_PROMPTS as readonly string[]).includes(name)) {
+    throw new PromptError(`no prompt template named "${name}"; templates: ${BUILT_IN_PROMPTS.join(', ')}`);
   }
-  return { text: builtIn, origin: `built-in ${name}.md` };
+  // Only the names above reach the file system here, so a name cannot point elsewhere.
+  const path = join(TEMPLATES_DIRECTORY, `${name}.md`);
+  try {
+    return { text: readFileSync(path, 'utf8'), origin: `built-in ${name}.md` };
+  } catch (error) {
+    throw new PromptError(`cannot read the built-in prompt template ${path}: ${(error as Error).message}`);
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import { mkdirSync, renameSync, rmSync, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { requireDriver } from './drivers.js';
 
 /** Bump when the demo's content changes, so an old cached copy is rebuilt. */
 export const DEMO_DATABASE_VERSION = 1;
@@ -17,6 +18,8 @@ export function ensureDemoDatabase(path = demoDatabasePath()): string {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   rmSync(temporary, { force: true });
+  // Loaded here, not at import: importing @riskgate/tools-sql must not need better-sqlite3.
+  const Database = requireDriver<typeof BetterSqlite3>('sqlite');
   const database = new Database(temporary);
   try {
     buildDemoShop(database);
@@ -53,7 +56,7 @@ const CATEGORIES: Record<string, string[]> = {
 const STATUSES = ['delivered', 'delivered', 'delivered', 'delivered', 'shipped', 'paid', 'pending', 'cancelled', 'refunded'];
 const METHODS = ['card', 'card', 'card', 'paypal', 'bank_transfer'];
 
-function buildDemoShop(database: Database.Database): void {
+function buildDemoShop(database: BetterSqlite3.Database): void {
   const random = seededRandom(20261122);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const day = (offset: number) => new Date(Date.UTC(2025, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10);

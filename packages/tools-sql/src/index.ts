@@ -1,3 +1,4 @@
+export { missingDriverMessage, SQL_DRIVERS, type SqlDriverName } from './drivers.js';
 export { demoDatabasePath, ensureDemoDatabase } from './demo-database.js';
 export { createDescribeSchemaTool, DESCRIBE_SCHEMA_TOOL_NAME, describeSchemaParameters } from './describe-schema-tool.js';
 export { createExecuteSqlTool, type ExecuteSqlArgs, executeSqlParameters, SQL_TOOL_NAME, type SqlToolOptions } from './execute-sql-tool.js';

@@ -1,3 +1,4 @@
+import { loadWithDriver } from './drivers.js';
 import type { SqlAssessment } from './sql-assessor.js';
 import type { SqlFailure, SqlRunResult } from './sql-results.js';
 
@@ -72,9 +73,9 @@ export function formatPreviewLine(line: PreviewLine): string {
 /** A `postgres://` or `postgresql://` URL opens PostgreSQL; anything else is a SQLite file. */
 export async function openSqlConnection(target: string, options: { create?: boolean } = {}): Promise<SqlConnection | SqlFailure> {
   if (/^postgres(ql)?:\/\//i.test(target)) {
-    const { PostgresConnection } = await import('./postgres-connection.js');
-    return PostgresConnection.open(target);
+    const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));
+    return isSqlFailure(module) ? module : module.PostgresConnection.open(target);
   }
-  const { SqliteConnection } = await import('./sqlite-connection.js');
-  return SqliteConnection.open(target, options);
+  const module = await loadWithDriver('sqlite', () => import('./sqlite-connection.js'));
+  return isSqlFailure(module) ? module : module.SqliteConnection.open(target, options);
 }

@@ -31,6 +31,8 @@ export type SqlErrorCode =
   | 'sql-permission-denied'
   | 'sql-read-only'
   | 'sql-connection-failed'
+  /** The database's driver package is not installed (it is an optional peer dependency). */
+  | 'sql-driver-missing'
   | 'sql-timeout'
   | 'sql-cancelled'
   | 'sql-constraint-violation'

@@ -1,0 +1,303 @@
+import {
+  type AnyTool,
+  type AssessContext,
+  type Decision,
+  DEFAULT_POLICY,
+  evaluateToolCall,
+  formatZodError,
+  type GatePolicy,
+  parseRule,
+  readLlmRiskLevel,
+  type Rule,
+  type ToolResult,
+  type TurnState,
+} from '@riskgate/risk';
+import type { AuditEntry, AuditLog } from './audit.js';
+import type { AgentEvent, ApprovalAnswer, ApprovalRequest } from './events.js';
+
+/** One tool call as a model (or any host) made it. */
+export interface ToolCallInput {
+  readonly id: string;
+  readonly name: string;
+  /** The arguments as JSON text (what chat completions send) or as a parsed value (what MCP and the AI SDK give). */
+  readonly arguments: string | unknown;
+}
+
+/** Where the tools come from: a list, a map by name, or a ToolRegistry. */
+export type ToolSource = readonly AnyTool[] | ReadonlyMap<string, AnyTool> | { get(name: string): AnyTool | undefined; readonly names: readonly string[] };
+
+/**
+ * Everything one gated call needs, in one object so that hosts can pass more per-turn state
+ * through without a change of signature.
+ */
+export interface GateContext {
+  readonly tools: ToolSource;
+  readonly policy: GatePolicy;
+  /**
+   * What the gate remembers within the current turn (untrusted content seen earlier), read by
+   * decide(). The outcome's `turn` is the state after this call when the call changed it.
+   */
+  readonly turn?: TurnState;
+  /** What assessors and tools know of where the call runs (the workspace, the SQL dialect). */
+  readonly assess: AssessContext;
+  /**
+   * Asks the person. Without it, a call the gate would ask about is refused, and the model is
+   * told why (a host that cannot ask must never run what needs asking).
+   */
+  readonly confirm?: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: AgentEvent) => void;
+  readonly audit?: AuditLog;
+  /** The session id written to the audit log. */
+  readonly session?: string;
+}
+
+export type GatedCallState = 'succeeded' | 'failed' | 'denied' | 'cancelled';
+
+export interface GatedCallOutcome {
+  readonly state: GatedCallState;
+  /** The text the model receives. */
+  readonly forModel: string;
+  /** The tool's typed data, when it ran and succeeded. */
+  readonly data?: unknown;
+  /** What the gate decided; absent when the call never reached it (unknown tool, invalid JSON). */
+  readonly decision?: Decision;
+  /** The person chose "always allow": the caller keeps this rule in its policy from now on. */
+  readonly ruleAdded?: Rule;
+  /** The turn's state after this call, when the call changed it (it brought in untrusted content). */
+  readonly turn?: TurnState;
+}
+
+function findTool(tools: ToolSource, name: string): AnyTool | undefined {
+  if (Array.isArray(tools)) return (tools as readonly AnyTool[]).find((tool) => tool.name === name);
+  return (tools as ReadonlyMap<string, AnyTool>).get(name);
+}
+
+function toolNames(tools: ToolSource): readonly string[] {
+  if (Array.isArray(tools)) return (tools as readonly AnyTool[]).map((tool) => tool.name);
+  if (tools instanceof Map) return [...tools.keys()];
+  return (tools as { readonly names: readonly string[] }).names;
+}
+
+function parseArguments(input: ToolCallInput['arguments']): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (typeof input !== 'string') return { ok: true, value: input ?? {} };
+  try {
+    return { ok: true, value: input.trim() === '' ? {} : JSON.parse(input) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+/**
+ * One tool call through the gate: validate → assess → decide → confirm → execute (read-only
+ * when it runs only because it is whitelisted) → audit. Returns what the model receives.
+ * Never throws for bad input or a tool's failure: those are results the model can act on.
+ */
+export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): Promise<GatedCallOutcome> {
+  const started = performance.now();
+  const signal = gate.signal ?? new AbortController().signal;
+  const emit = gate.onEvent ?? (() => {});
+  const argumentsText = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
+  let rawArgs: unknown = argumentsText;
+  let decision: Decision | undefined;
+  let answer: AuditEntry['answer'] = 'not-asked';
+
+  // The one exit: every outcome emits its state and result and writes one audit line.
+  const finish = (outcome: { state: GatedCallState; forModel: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState }): GatedCallOutcome => {
+    emit({ type: 'tool-state', toolCallId: call.id, state: outcome.state });
+    emit({
+      type: 'tool-result',
+      toolCallId: call.id,
+      toolName: call.name,
+      state: outcome.state,
+      forModel: outcome.forModel,
+      ...(outcome.data === undefined ? {} : { data: outcome.data }),
+      durationMs: performance.now() - started,
+    });
+    gate.audit?.record(auditEntry({ call, rawArgs, decision, answer, outcome: outcome.state, errorCode: outcome.errorCode, started, session: gate.session }));
+    return {
+      state: outcome.state,
+      forModel: outcome.forModel,
+      ...(outcome.data === undefined ? {} : { data: outcome.data }),
+      ...(decision === undefined ? {} : { decision }),
+      ...(outcome.ruleAdded === undefined ? {} : { ruleAdded: outcome.ruleAdded }),
+      ...(outcome.turn === undefined ? {} : { turn: outcome.turn }),
+    };
+  };
+
+  emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, argumentsText });
+  emit({ type: 'tool-state', toolCallId: call.id, state: 'validating' });
+  const tool = findTool(gate.tools, call.name);
+  const parsed = parseArguments(call.arguments);
+  if (parsed.ok) rawArgs = parsed.value;
+  if (tool === undefined) {
+    return finish({ state: 'denied', forModel: `error: there is no tool named "${call.name}"; the tools are ${toolNames(gate.tools).join(', ')}`, errorCode: 'unknown-tool' });
+  }
+  if (!parsed.ok) {
+    return finish({ state: 'denied', forModel: `error: the arguments are not valid JSON (${parsed.error}); send the call again with valid JSON`, errorCode: 'invalid-json' });
+  }
+
+  emit({ type: 'tool-state', toolCallId: call.id, state: 'assessing' });
+  const evaluation = await evaluateToolCall(tool, rawArgs, gate.assess, gate.policy, gate.turn ?? {});
+  decision = evaluation.decision;
+  emit({ type: 'decision', toolCallId: call.id, toolName: call.name, decision });
+  if (!evaluation.valid) {
+    return finish({ state: 'denied', forModel: `error: ${decision.reasons[0] ?? 'invalid arguments'}. Fix the arguments and call again.`, errorCode: 'invalid-arguments' });
+  }
+  if (decision.action === 'deny') {
+    return finish({ state: 'denied', forModel: `not run: ${decision.reasons[0] ?? 'denied'}. The person's rules forbid this; do not try it another way.`, errorCode: 'denied-by-rule' });
+  }
+
+  let args = evaluation.args;
+  let readOnly = evaluation.assessment.whitelisted;
+  let ruleAdded: Rule | undefined;
+  if (decision.action === 'confirm') {
+    if (gate.confirm === undefined) {
+      const why = decision.reasons.join('; ');
+      return finish({
+        state: 'denied',
+        forModel: `not run: this needs the person's confirmation, and there is no way to ask them here (${why}). Tell the person what you wanted to do and why.`,
+        errorCode: 'confirmation-unavailable',
+      });
+    }
+    emit({ type: 'tool-state', toolCallId: call.id, state: 'awaiting-approval' });
+    const description = await tool.describe(args, gate.assess);
+    const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args, description, decision, subjects: evaluation.assessment.subjects, ruleStyle: tool.ruleStyle };
+    emit({ type: 'tool-approval-request', request });
+    let reply: ApprovalAnswer;
+    try {
+      reply = await gate.confirm(request, signal);
+    } catch (error) {
+      reply = { type: 'deny', note: signal.aborted ? 'cancelled' : `the confirmation failed: ${(error as Error).message}` };
+    }
+    emit({ type: 'tool-approval-answer', toolCallId: call.id, answer: reply });
+    answer = reply.type;
+    if (signal.aborted) return finish({ state: 'cancelled', forModel: 'not run: the person cancelled.' });
+    if (reply.type === 'deny') {
+      const note = reply.note !== undefined && reply.note !== '' && reply.note !== 'cancelled' ? ` Their note: ${reply.note}` : '';
+      return finish({ state: 'denied', forModel: `not run: the person declined this operation.${note} Do not try it another way; ask what they want instead.` });
+    }
+    if (reply.type === 'always') {
+      const rule = parseRule(reply.rule, 'allow');
+      if (rule.ok) {
+        ruleAdded = rule.rule;
+        emit({ type: 'rule-added', rule: rule.rule.text });
+      } else {
+        emit({ type: 'error', kind: 'rule', message: rule.error });
+      }
+    }
+    if (reply.type === 'edit') {
+      const edited = tool.parameters.safeParse(reply.args);
+      if (!edited.success) {
+        return finish({ state: 'denied', forModel: `not run: the person's edit is not valid (${formatZodError(edited.error)})`, errorCode: 'invalid-edit' });
+      }
+      args = edited.data;
+      // What the person wrote was confirmed as written, not whitelisted: it runs as asked.
+      readOnly = false;
+    }
+  }
+
+  emit({ type: 'tool-state', toolCallId: call.id, state: 'executing' });
+  let result: ToolResult<unknown>;
+  try {
+    result = await tool.execute(args, { ...gate.assess, signal, readOnly, onOutput: (chunk: string) => emit({ type: 'tool-output', toolCallId: call.id, chunk }) });
+  } catch (error) {
+    // Tools return expected failures as values; a throw is a fault, reported to the model all the same.
+    result = { type: 'tool-error', code: 'tool-crashed', message: `${tool.name} failed unexpectedly: ${(error as Error).message}` };
+  }
+  const state: GatedCallState = signal.aborted ? 'cancelled' : result.type === 'tool-success' ? 'succeeded' : 'failed';
+  // Content from outside the person's trust may steer the model from here on: guarded mode
+  // stops taking its `low` for the rest of the turn.
+  let turn: TurnState | undefined;
+  if (evaluation.assessment.untrusted !== undefined && gate.turn?.untrusted === undefined) {
+    turn = { ...gate.turn, untrusted: evaluation.assessment.untrusted };
+    emit({ type: 'untrusted-content', toolCallId: call.id, source: evaluation.assessment.untrusted });
+  }
+  const edited = answer === 'edit' ? `The person edited the operation before it ran; it ran as: ${JSON.stringify(args)}\n` : '';
+  const forModel = edited + (result.type === 'tool-success' ? result.forModel : `error (${result.code}): ${result.message}`);
+  return finish({
+    state,
+    forModel,
+    ...(result.type === 'tool-success' ? { data: result.data } : { errorCode: result.code }),
+    ...(ruleAdded === undefined ? {} : { ruleAdded }),
+    ...(turn === undefined ? {} : { turn }),
+  });
+}
+
+function auditEntry(entry: {
+  call: { id: string; name: string };
+  rawArgs: unknown;
+  decision: Decision | undefined;
+  answer: AuditEntry['answer'];
+  outcome: AuditEntry['outcome'];
+  errorCode: string | undefined;
+  started: number;
+  session: string | undefined;
+}): AuditEntry {
+  const { decision } = entry;
+  const llm = readLlmRiskLevel(entry.rawArgs);
+  return {
+    time: new Date().toISOString(),
+    ...(entry.session === undefined ? {} : { session: entry.session }),
+    toolCallId: entry.call.id,
+    tool: entry.call.name,
+    args: entry.rawArgs,
+    llmLevel: llm.kind === 'valid' ? llm.level : null,
+    code: { level: decision?.codeLevel ?? null, whitelisted: decision?.whitelisted ?? false },
+    decision:
+      decision === undefined
+        ? { action: 'deny', source: 'invalid', reasons: [entry.errorCode ?? 'invalid'] }
+        : { action: decision.action, source: decision.source, ...(decision.rule === undefined ? {} : { rule: decision.rule }), reasons: decision.reasons },
+    effects: decision?.effects.map((effect) => effect.text) ?? [],
+    disagreement: decision?.disagreement ?? false,
+    answer: entry.answer,
+    outcome: entry.outcome,
+    ...(entry.errorCode === undefined ? {} : { errorCode: entry.errorCode }),
+    durationMs: Math.round(performance.now() - entry.started),
+  };
+}
+
+export interface GatedExecutorOptions extends Partial<Omit<GateContext, 'tools'>> {
+  readonly tools: ToolSource;
+}
+
+/** A gate for hosts that keep no state of their own: it remembers the "always allow" rules. */
+export interface GatedExecutor {
+  /** The policy now in force, with the rules the person added. */
+  readonly policy: GatePolicy;
+  /**
+   * Starts a new turn: forgets the untrusted content seen so far. Until it is called, every call
+   * counts as one turn (an MCP session, one AI SDK conversation step after another).
+   */
+  newTurn(): void;
+  /** What the gate would decide for this call, without asking or running anything. */
+  check(call: ToolCallInput): Promise<Decision | undefined>;
+  /** Runs one call through the gate; `overrides` replace parts of the context for this call (a signal, a confirm). */
+  run(call: ToolCallInput, overrides?: Partial<GateContext>): Promise<GatedCallOutcome>;
+}
+
+export function createGatedExecutor(options: GatedExecutorOptions): GatedExecutor {
+  let policy = options.policy ?? DEFAULT_POLICY;
+  let turn: TurnState = options.turn ?? {};
+  const assess = options.assess ?? { cwd: process.cwd() };
+  return {
+    get policy() {
+      return policy;
+    },
+    newTurn() {
+      turn = {};
+    },
+    async check(call) {
+      const tool = findTool(options.tools, call.name);
+      const parsed = parseArguments(call.arguments);
+      if (tool === undefined || !parsed.ok) return undefined;
+      return (await evaluateToolCall(tool, parsed.value, assess, policy, turn)).decision;
+    },
+    async run(call, overrides = {}) {
+      const outcome = await runGatedToolCall(call, { ...options, assess, policy, turn, ...overrides });
+      if (outcome.turn !== undefined) turn = outcome.turn;
+      if (outcome.ruleAdded !== undefined) policy = { ...policy, rules: [...policy.rules, outcome.ruleAdded] };
+      return outcome;
+    },
+  };
+}

@@ -1,4 +1,0 @@
-declare module '*.md' {
-  const text: string;
-  export default text;
-}
