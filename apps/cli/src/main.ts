@@ -11,6 +11,8 @@ Usage:
   riskgate [sql] -p "question" [options]    headless: answer one question and exit
   riskgate assess <tool> '<json args>'      judge one tool call, print the verdict
   riskgate assess --jsonl                   judge one call per stdin line, JSON out
+  riskgate mcp [--db <file|url>] [options]  the gated tools as an MCP server over stdio
+                                            (riskgate mcp --help for its tools and options)
   riskgate demo-db                          print the path of the demo database
   riskgate trust [--revoke | --list]        let this folder's .riskgate/ apply in full
                                             (untrusted, it may only tighten; docs/trust.md)
@@ -65,6 +67,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (first === 'trust') {
     const { runTrust } = await import('./trust-command.js');
     return runTrust(rest, { stdout: process.stdout, stderr: process.stderr });
+  }
+  if (first === 'mcp') {
+    const { runMcp } = await import('./mcp/mcp-command.js');
+    return runMcp(rest, { stdout: process.stdout, stderr: process.stderr });
   }
   if (first === 'demo-db') {
     if (rest.length > 0) {

@@ -17,6 +17,7 @@ import {
 import { loadPrompt } from '@riskgate/prompt';
 import type { AnyTool, GatePolicy } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
+import { createChatTools, createSqlTools } from './tools-from-config.js';
 
 export type ConversationKind = 'sql' | 'chat';
 
@@ -93,40 +94,14 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
   // Only the tools of this conversation's mode are loaded: start-up stays fast.
   const sql = kind === 'sql' ? await import('@riskgate/tools-sql') : undefined;
   if (sql !== undefined) {
-    const { createDescribeSchemaTool, createExecuteSqlTool, ensureDemoDatabase, isSqlFailure, openSqlConnection } = sql;
+    const { ensureDemoDatabase, isSqlFailure, openSqlConnection } = sql;
     database = resumed?.session.database ?? options.database ?? config.sql.database ?? ensureDemoDatabase();
     const opened = await openSqlConnection(database);
     if (isSqlFailure(opened)) throw new SetupError(opened.message);
     connection = opened;
-    tools.push(
-      createExecuteSqlTool({
-        connection,
-        limits: {
-          ...(config.sql.maxRows === undefined ? {} : { maxRows: config.sql.maxRows }),
-          ...(config.sql.modelRows === undefined ? {} : { modelRows: config.sql.modelRows }),
-          ...(config.sql.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: config.sql.statementTimeoutMs }),
-        },
-      }),
-      createDescribeSchemaTool({ connection }),
-    );
+    tools.push(...(await createSqlTools(config, connection)));
   } else {
-    const [{ createExecuteCommandTool }, { createFileOperationsTool }, { createHttpRequestTool }] = await Promise.all([
-      import('@riskgate/tools-command'),
-      import('@riskgate/tools-file'),
-      import('@riskgate/tools-http'),
-    ]);
-    tools.push(
-      createExecuteCommandTool({
-        ...(config.commands.timeoutMs === undefined ? {} : { defaultTimeoutMs: config.commands.timeoutMs }),
-        ...(config.commands.maxOutputBytes === undefined ? {} : { maxOutputBytes: config.commands.maxOutputBytes }),
-      }),
-      createFileOperationsTool(),
-      createHttpRequestTool({
-        network: { allowLoopback: config.http.allowLoopback ?? false, allowPrivate: config.http.allowPrivate ?? false },
-        ...(config.http.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.http.maxBodyBytes }),
-        ...(config.http.timeoutMs === undefined ? {} : { defaultTimeoutMs: config.http.timeoutMs }),
-      }),
-    );
+    tools.push(...(await createChatTools(config)));
   }
   const registry = new ToolRegistry(tools);
   // The project's templates are among these only when the person trusts the project (docs/trust.md).

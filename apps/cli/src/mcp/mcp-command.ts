@@ -1,0 +1,154 @@
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AuditLog, ConfigError, type ConfigFile, loadConfig, type ResolvedConfig, stateDirectory } from '@riskgate/core';
+import type { AnyTool } from '@riskgate/risk';
+import type { SqlConnection } from '@riskgate/tools-sql';
+import { type ChatToolKind, createChatTools, createSqlTools } from '../session/tools-from-config.js';
+import { VERSION } from '../version.js';
+
+export const MCP_HELP = `riskgate mcp — the gated tools as an MCP server over stdio
+
+Usage:
+  riskgate mcp [tools] [options]
+
+Tools (without any of these: --commands --files --http):
+  --db <file|url>     execute_sql and describe_schema on this SQLite file or postgres:// URL
+  --commands          execute_command
+  --files             file_operations
+  --http              http_request
+
+Options:
+  --cwd <dir>         the workspace commands and file paths resolve against (default: .)
+  --mode <m>          strict | smart (default) | guarded
+  --yolo              run everything unasked (deny rules still hold); never the default
+  --allow <rule>      a user allow rule, e.g. 'execute_sql(SELECT *)'   (repeatable)
+  --ask <rule>        a user ask rule                                   (repeatable)
+  --deny <rule>       a user deny rule                                  (repeatable)
+
+Every tools/call passes the same gate as in the assistant. What the gate would ask about is
+asked through MCP elicitation when the client supports it; otherwise it is refused and the
+reason goes back as the tool result. The config files and their rules apply (docs/agent.md);
+each call is written to the audit log. Nothing but MCP messages is written to stdout.
+`;
+
+export interface McpArgs {
+  readonly database?: string;
+  readonly chatTools: readonly ChatToolKind[];
+  readonly cwd: string;
+  readonly flags: ConfigFile;
+}
+
+export function parseMcpArgs(argv: readonly string[]): McpArgs | { help: true } | { error: string } {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse([...argv]);
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return { help: true };
+  if (positionals.length > 0) return { error: `unexpected argument "${positionals[0]}"` };
+  if (values.mode !== undefined && !['strict', 'smart', 'guarded'].includes(values.mode)) {
+    return { error: `--mode must be strict, smart or guarded, not "${values.mode}" (use --yolo for yolo)` };
+  }
+  if (values.yolo === true && values.mode !== undefined) return { error: '--yolo and --mode together: choose one' };
+  const chosen = (['commands', 'files', 'http'] as const).filter((kind) => values[kind] === true);
+  const chatTools = chosen.length === 0 && values.db === undefined ? (['commands', 'files', 'http'] as const) : chosen;
+  const mode = values.yolo === true ? 'yolo' : values.mode;
+  const rules = { allow: values.allow ?? [], ask: values.ask ?? [], deny: values.deny ?? [] };
+  return {
+    ...(values.db === undefined ? {} : { database: values.db }),
+    chatTools,
+    cwd: resolve(values.cwd ?? '.'),
+    flags: { ...(mode === undefined ? {} : { mode: mode as 'strict' }), rules },
+  };
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      db: { type: 'string' },
+      commands: { type: 'boolean' },
+      files: { type: 'boolean' },
+      http: { type: 'boolean' },
+      cwd: { type: 'string' },
+      mode: { type: 'string' },
+      yolo: { type: 'boolean' },
+      allow: { type: 'string', multiple: true },
+      ask: { type: 'string', multiple: true },
+      deny: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+/** `riskgate mcp`: serves until the client closes stdin. */
+export async function runMcp(argv: readonly string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<number> {
+  const args = parseMcpArgs(argv);
+  if ('help' in args) {
+    io.stdout.write(MCP_HELP);
+    return 0;
+  }
+  if ('error' in args) {
+    io.stderr.write(`riskgate mcp: ${args.error}\nRun "riskgate mcp --help" for usage.\n`);
+    return 1;
+  }
+  let config: ResolvedConfig;
+  try {
+    config = loadConfig({ projectDirectory: args.cwd, flags: args.flags });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(`riskgate mcp: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  // A rule that does not parse is an error here, not silently dropped: the person typed it.
+  const { parseRule } = await import('@riskgate/risk');
+  for (const [effect, texts] of Object.entries(args.flags.rules ?? {})) {
+    for (const text of texts ?? []) {
+      const rule = parseRule(text, effect as 'allow');
+      if (!rule.ok) {
+        io.stderr.write(`riskgate mcp: --${effect} ${JSON.stringify(text)}: ${rule.error}\n`);
+        return 1;
+      }
+    }
+  }
+
+  const tools: AnyTool[] = [];
+  let connection: SqlConnection | undefined;
+  if (args.database !== undefined) {
+    const { isSqlFailure, openSqlConnection } = await import('@riskgate/tools-sql');
+    const opened = await openSqlConnection(args.database);
+    if (isSqlFailure(opened)) {
+      io.stderr.write(`riskgate mcp: ${opened.message}\n`);
+      return 1;
+    }
+    connection = opened;
+    tools.push(...(await createSqlTools(config, connection)));
+  }
+  tools.push(...(await createChatTools(config, args.chatTools)));
+
+  const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./mcp-server.js')]);
+  const server = createMcpServer({
+    tools,
+    policy: config.policy,
+    assess: { cwd: args.cwd, ...(connection === undefined ? {} : { dialect: connection.dialect }) },
+    audit: new AuditLog(join(stateDirectory(), 'audit.jsonl')),
+    version: VERSION,
+  });
+  const closed = new Promise<void>((resolveClosed) => {
+    server.onclose = () => resolveClosed();
+  });
+  const transport = new StdioServerTransport();
+  // The transport does not notice the end of stdin by itself: the client hanging up ends the server.
+  process.stdin.once('end', () => void server.close());
+  await server.connect(transport);
+  io.stderr.write(`riskgate mcp ${VERSION}: serving ${tools.map((tool) => tool.name).join(', ')} in ${config.policy.mode} mode\n`);
+  await closed;
+  await connection?.close();
+  return 0;
+}

@@ -1,0 +1,52 @@
+import type { ResolvedConfig } from '@riskgate/core';
+import type { AnyTool } from '@riskgate/risk';
+import type { SqlConnection } from '@riskgate/tools-sql';
+
+/** The chat tools riskgate can offer; a host picks some. */
+export type ChatToolKind = 'commands' | 'files' | 'http';
+export const CHAT_TOOL_KINDS: readonly ChatToolKind[] = ['commands', 'files', 'http'];
+
+/** execute_sql and describe_schema on one open database, with the config's limits. */
+export async function createSqlTools(config: ResolvedConfig, connection: SqlConnection): Promise<AnyTool[]> {
+  const { createDescribeSchemaTool, createExecuteSqlTool } = await import('@riskgate/tools-sql');
+  return [
+    createExecuteSqlTool({
+      connection,
+      limits: {
+        ...(config.sql.maxRows === undefined ? {} : { maxRows: config.sql.maxRows }),
+        ...(config.sql.modelRows === undefined ? {} : { modelRows: config.sql.modelRows }),
+        ...(config.sql.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: config.sql.statementTimeoutMs }),
+      },
+    }),
+    createDescribeSchemaTool({ connection }),
+  ];
+}
+
+/** The chosen chat tools with the config's settings, each package loaded only when chosen. */
+export async function createChatTools(config: ResolvedConfig, kinds: readonly ChatToolKind[] = CHAT_TOOL_KINDS): Promise<AnyTool[]> {
+  const tools: AnyTool[] = [];
+  if (kinds.includes('commands')) {
+    const { createExecuteCommandTool } = await import('@riskgate/tools-command');
+    tools.push(
+      createExecuteCommandTool({
+        ...(config.commands.timeoutMs === undefined ? {} : { defaultTimeoutMs: config.commands.timeoutMs }),
+        ...(config.commands.maxOutputBytes === undefined ? {} : { maxOutputBytes: config.commands.maxOutputBytes }),
+      }),
+    );
+  }
+  if (kinds.includes('files')) {
+    const { createFileOperationsTool } = await import('@riskgate/tools-file');
+    tools.push(createFileOperationsTool());
+  }
+  if (kinds.includes('http')) {
+    const { createHttpRequestTool } = await import('@riskgate/tools-http');
+    tools.push(
+      createHttpRequestTool({
+        network: { allowLoopback: config.http.allowLoopback ?? false, allowPrivate: config.http.allowPrivate ?? false },
+        ...(config.http.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.http.maxBodyBytes }),
+        ...(config.http.timeoutMs === undefined ? {} : { defaultTimeoutMs: config.http.timeoutMs }),
+      }),
+    );
+  }
+  return tools;
+}
