@@ -8,6 +8,7 @@ const manifest = JSON.parse(await readFile(new URL('./package.json', import.meta
 
 // Native addons and packages that load WASM files relative to themselves stay outside the bundle.
 // react-devtools-core is ink's optional DEV=true hook.
+// They are the only runtime dependencies in package.json; everything else is bundled.
 const external = ['better-sqlite3', 'pg-native', 'libpg-query', 'web-tree-sitter', 'tree-sitter-bash', 'react-devtools-core'];
 
 // @riskgate/prompt reads its templates from files at run time, found relative to its own module.

@@ -3,3 +3,6 @@ export { assessCommand, type CommandAssessment } from './command-assessor.js';
 export { type CommandRunResult, type RunCommandOptions, runCommand } from './command-runner.js';
 export { COMMAND_WHITELIST } from './command-specs.js';
 export { COMMAND_TOOL_NAME, type CommandToolOptions, createExecuteCommandTool, executeCommandParameters } from './execute-command-tool.js';
+// Used on its own, a tool needs two parts of the gate as well: its JSON schema for a model's API
+// (with risk_level) and the gate's verdict. Re-exported so an app can install this package alone.
+export { DEFAULT_POLICY, type Decision, evaluateToolCall, type GatePolicy, toolFunctionDefinition } from '@riskgate/risk';

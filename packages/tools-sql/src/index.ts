@@ -26,3 +26,6 @@ export {
   type StatementResult,
 } from './sql-results.js';
 export type { StatementAnalysis } from './statement-analysis.js';
+// Used on its own, a tool needs two parts of the gate as well: its JSON schema for a model's API
+// (with risk_level) and the gate's verdict. Re-exported so an app can install this package alone.
+export { DEFAULT_POLICY, type Decision, evaluateToolCall, type GatePolicy, toolFunctionDefinition } from '@riskgate/risk';

@@ -1,0 +1,4 @@
+import { defineConfig } from 'vitest/config';
+
+// The example runs as an app would: against the packages' dist/ (built first by turbo).
+export default defineConfig({ test: { include: ['test/**/*.test.ts'], testTimeout: 30_000 } });
