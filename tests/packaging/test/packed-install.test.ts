@@ -12,14 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * tooling, no workspace links).
  */
 const workspace = fileURLToPath(new URL('../../../', import.meta.url));
-const LIBRARIES = ['risk', 'prompt', 'core', 'tools-sql', 'tools-command', 'tools-file', 'tools-http'] as const;
-const PACKAGES = [...LIBRARIES.map((name) => `packages/${name}`), 'apps/cli'];
+const manifestOf = (directory: string) => JSON.parse(readFileSync(join(workspace, directory, 'package.json'), 'utf8')) as Record<string, unknown>;
+// Published = every package under packages/ and apps/ that is not private (as scripts/set-version.mjs sees it).
+const PACKAGES = ['packages', 'apps'].flatMap((folder) => readdirSync(join(workspace, folder)).map((name) => `${folder}/${name}`)).filter((directory) => manifestOf(directory).private !== true);
+const LIBRARIES = PACKAGES.filter((directory) => directory.startsWith('packages/')).map((directory) => directory.slice('packages/'.length));
 const root = mkdtempSync(join(tmpdir(), 'riskgate-packed-'));
 const tarballs = new Map<string, string>();
 const manifests = new Map<string, Record<string, unknown>>();
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const manifestOf = (directory: string) => JSON.parse(readFileSync(join(workspace, directory, 'package.json'), 'utf8')) as Record<string, unknown>;
 const filesIn = (tarball: string) => execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((line) => line.replace(/^package\//, ''));
 const packedManifest = (tarball: string) => JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as Record<string, unknown>;
 
@@ -55,6 +56,10 @@ function runConsumer(directory: string, script: string, args: readonly string[] 
 }
 
 describe('the packed packages', () => {
+  it('are the eight packages we mean to publish (the testing package stays private)', () => {
+    expect([...PACKAGES].sort()).toEqual(['apps/cli', 'packages/core', 'packages/prompt', 'packages/risk', 'packages/tools-command', 'packages/tools-file', 'packages/tools-http', 'packages/tools-sql']);
+  });
+
   it('all carry one version, and pin each other to it', () => {
     const versions = new Set([...manifests.values()].map((manifest) => manifest.version));
     expect(versions.size).toBe(1);

@@ -1,0 +1,16 @@
+// A vitest globalSetup for tests that run packages as an app would (from dist/): turbo builds
+// the package's workspace dependencies first (cached when nothing changed), so
+// `pnpm --filter <package> test` passes alone from a clean clone.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export default function buildDependencies() {
+  const { name } = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
+  const root = new URL('.', import.meta.url).pathname;
+  execFileSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'build', `--filter=${name}^...`, '--output-logs=errors-only'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+  });
+}
