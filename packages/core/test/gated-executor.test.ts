@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineTool, notWhitelisted, parseRule, whitelisted } from '@riskgate/risk';
+import { defineTool, parseRule, report } from '@riskgate/risk';
 import { createExecuteCommandTool } from '@riskgate/tools-command';
 import { createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '@riskgate/tools-sql';
 import Database from 'better-sqlite3';
@@ -122,7 +122,7 @@ describe('runGatedToolCall', () => {
       description: 'records how it was run',
       parameters: z.object({ target: z.string() }),
       ruleStyle: 'text',
-      assess: ({ target }) => (onWhitelist ? whitelisted(['a read'], [target]) : notWhitelisted('medium', ['a write'], [target])),
+      assess: ({ target }) => report([onWhitelist ? { kind: 'read-db', object: target } : { kind: 'write-db', object: target, detail: 'a write' }], [target]),
       describe: ({ target }) => ({ kind: 'generic', summary: target, details: [] }),
       execute: async ({ target }, context) => {
         seen.push({ target, readOnly: context.readOnly });

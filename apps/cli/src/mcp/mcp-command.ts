@@ -106,6 +106,8 @@ export async function runMcp(argv: readonly string[], io: { stdout: NodeJS.Writa
     }
     throw error;
   }
+  // An untrusted project's .riskgate/ may only tighten; what it asked for and did not get is named.
+  if (config.project.notice !== undefined) io.stderr.write(`riskgate mcp: ${config.project.notice}\n`);
   // A rule that does not parse is an error here, not silently dropped: the person typed it.
   const { parseRule } = await import('@riskgate/risk');
   for (const [effect, texts] of Object.entries(args.flags.rules ?? {})) {
