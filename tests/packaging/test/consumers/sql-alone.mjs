@@ -17,8 +17,9 @@ assert.equal(schema.function.name, 'execute_sql');
 assert.deepEqual(Object.keys(schema.function.parameters.properties).sort(), ['risk_level', 'sql']);
 
 const context = { cwd: process.cwd(), dialect: 'sqlite' };
-const drop = await tool.assess({ sql: 'SELECT 1; DROP TABLE orders' }, context);
-assert.equal(drop.whitelisted, false);
+const drop = await evaluateToolCall(tool, { sql: 'SELECT 1; DROP TABLE orders' }, context, DEFAULT_POLICY);
+assert.equal(drop.assessment.whitelisted, false);
+assert.equal(drop.decision.action, 'confirm');
 const select = await evaluateToolCall(tool, { sql: 'SELECT item FROM orders ORDER BY id' }, context, DEFAULT_POLICY);
 assert.equal(select.decision.action, 'execute');
 const result = await tool.execute(select.args, { ...context, signal: AbortSignal.timeout(10_000), readOnly: select.assessment.whitelisted });
