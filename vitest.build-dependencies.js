@@ -5,12 +5,18 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export default function buildDependencies() {
+// `also` names packages to build that are not dependencies (tests/packaging packs the CLI).
+export function buildDependencies(also = []) {
   const { name } = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
   const root = new URL('.', import.meta.url).pathname;
-  execFileSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'build', `--filter=${name}^...`, '--output-logs=errors-only'], {
+  const filters = [`--filter=${name}^...`, ...also.map((other) => `--filter=${other}`)];
+  execFileSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'build', ...filters, '--output-logs=errors-only'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
   });
+}
+
+export default function setup() {
+  buildDependencies();
 }
