@@ -11,8 +11,10 @@ const cli = join(root, 'apps/cli/dist/riskgate.js');
 const tsx = join(root, 'node_modules/.bin/tsx');
 const adminUrl = process.env.RISKGATE_TEST_PG_URL ?? `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres`;
 
+// Benchmarks import the workspace packages' TypeScript source (their "@riskgate/source" export
+// condition), not a dist/ that may be stale.
 function runJson(command, args) {
-  const out = execFileSync(command, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(command, command === tsx ? ['--conditions=@riskgate/source', ...args] : args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   return JSON.parse(out.trim().split('\n').at(-1));
 }
 

@@ -20,7 +20,8 @@ it('a session killed with SIGKILL mid-tool leaves a transcript that resumes', as
     { text: 'The job was interrupted; shall I run it again?' },
   ]);
   const sessions = join(directory, 'sessions');
-  const child = spawn(process.execPath, [tsx, fileURLToPath(new URL('./fixtures/session-child.ts', import.meta.url)), server.baseURL, directory, sessions], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The child runs the workspace's TypeScript source, as vitest does (docs/packages.md).
+  const child = spawn(process.execPath, [tsx, '--conditions=@riskgate/source', fileURLToPath(new URL('./fixtures/session-child.ts', import.meta.url)), server.baseURL, directory, sessions], { stdio: ['ignore', 'pipe', 'inherit'] });
   const path = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
 
   // Wait until the transcript shows the tool running, then kill the process outright.
