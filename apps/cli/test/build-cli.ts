@@ -39,5 +39,5 @@ export default function setup(): void {
     // not built yet
   }
   if (built >= newestSource()) return;
-  execFileSync(process.execPath, [join(cli, 'build.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(cli, 'build.mjs')], { cwd: cli, stdio: 'inherit' });
 }
