@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { AuditLog, ConfigError, type ConfigFile, loadConfig, type ResolvedConfig, stateDirectory } from '@riskgate/core';
 import type { AnyTool } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
-import { type ChatToolKind, createChatTools, createSqlTools } from '../session/tools-from-config.js';
+import { assessContextFromConfig, type ChatToolKind, createChatTools, createSqlTools } from '../session/tools-from-config.js';
 import { VERSION } from '../version.js';
 
 export const MCP_HELP = `riskgate mcp — the gated tools as an MCP server over stdio
@@ -138,7 +138,7 @@ export async function runMcp(argv: readonly string[], io: { stdout: NodeJS.Writa
   const server = createMcpServer({
     tools,
     policy: config.policy,
-    assess: { cwd: args.cwd, ...(connection === undefined ? {} : { dialect: connection.dialect }) },
+    assess: assessContextFromConfig(config, args.cwd, connection),
     audit: new AuditLog(join(stateDirectory(), 'audit.jsonl')),
     version: VERSION,
   });

@@ -17,7 +17,7 @@ import {
 import { loadPrompt } from '@riskgate/prompt';
 import type { AnyTool, GatePolicy } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
-import { createChatTools, createSqlTools } from './tools-from-config.js';
+import { assessContextFromConfig, createChatTools, createSqlTools } from './tools-from-config.js';
 
 export type ConversationKind = 'sql' | 'chat';
 
@@ -136,12 +136,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     registry,
     policy: config.policy,
     confirmer: options.confirmer,
-    context: {
-      cwd: options.cwd,
-      // The judge reads which non-public addresses a read may reach from the context.
-      network: { allowLoopback: config.http.allowLoopback ?? false, allowPrivate: config.http.allowPrivate ?? false },
-      ...(connection === undefined ? {} : { dialect: connection.dialect }),
-    },
+    context: assessContextFromConfig(config, options.cwd, connection),
     systemPrompt,
     maxSteps: config.maxSteps,
     transcript,

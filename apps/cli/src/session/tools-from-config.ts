@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from '@riskgate/core';
-import type { AnyTool } from '@riskgate/risk';
+import type { AnyTool, AssessContext } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
 
 /** The chat tools riskgate can offer; a host picks some. */
@@ -49,4 +49,14 @@ export async function createChatTools(config: ResolvedConfig, kinds: readonly Ch
     );
   }
   return tools;
+}
+
+/** What assessors and tools know of where calls run, from the config: one place for every host. */
+export function assessContextFromConfig(config: ResolvedConfig, cwd: string, connection?: SqlConnection): AssessContext {
+  return {
+    cwd,
+    // The judge reads which non-public addresses a read may reach from the context.
+    network: { allowLoopback: config.http.allowLoopback ?? false, allowPrivate: config.http.allowPrivate ?? false },
+    ...(connection === undefined ? {} : { dialect: connection.dialect }),
+  };
 }
