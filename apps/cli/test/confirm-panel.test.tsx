@@ -51,7 +51,7 @@ describe('ConfirmPanel: the specification’s words, one panel per tool kind', (
   it('shows the operation, the level, who decided, the reasons and the preview', async () => {
     const { lastFrame } = show(sqlRequest);
     await tick();
-    expect(lastFrame()).toMatch(/DELETE FROM orders[\s\S]*high · asked because[\s\S]*would delete 1,204 rows of orders/);
+    expect(lastFrame()).toMatch(/DELETE FROM orders[\s\S]*would delete 1,204 rows of orders[\s\S]*high · asked because/);
   });
 
   it('says when the model decided', async () => {

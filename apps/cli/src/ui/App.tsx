@@ -8,7 +8,9 @@ import { narrowestRule } from '../operation-text.js';
 import type { ConversationKind, Session } from '../session/create-session.js';
 import { ConfirmPanel } from './ConfirmPanel.js';
 import { conversationReducer, INITIAL_CONVERSATION, type Item, type NoticeTone } from './conversation.js';
+import { fullText } from './history-text.js';
 import { Markdown } from './Markdown.js';
+import { openInPager } from './pager.js';
 import { Spinner } from './Spinner.js';
 import { TextInput } from './TextInput.js';
 import { ToolView } from './ToolView.js';
@@ -33,11 +35,13 @@ export const HELP_TEXT = `Commands:
   /mode <m>      safety mode: strict | smart | guarded
   /rules         list rules; /rules revoke N removes an "always allow" grant
   /audit         the last decisions and why
+  /view [N]      show tool result N (the last without N) whole, in $PAGER
   /resume [id]   continue an earlier session (the latest without an id)
   /clear         clear the screen
   /help          this help
   /exit          quit (or Ctrl-C twice at an empty prompt)
-Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e edit`;
+Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e edit
+        ↑↓ PgUp PgDn Home End scroll a long operation · v read it in $PAGER`;
 
 const NOTICE_COLOR: Record<NoticeTone, string> = { info: 'gray', warning: 'yellow', error: 'red' };
 
@@ -214,6 +218,17 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
         case 'chat':
           void switchTo({ kind: 'chat' });
           return;
+        case 'view': {
+          const items = [...conversation.done, ...conversation.live];
+          const wanted = argument === '' ? items.findLast((item) => item.kind === 'tool') : items.find((item) => item.id === Number(argument));
+          if (wanted?.kind !== 'tool') {
+            notice(argument === '' ? 'no tool result yet' : `no tool result number ${argument}`, 'error');
+            return;
+          }
+          const failure = openInPager(fullText(wanted));
+          if (failure !== undefined) notice(failure, 'error');
+          return;
+        }
         case 'resume':
           void switchTo({ kind: session.info.kind, resume: argument === '' ? true : argument });
           return;
@@ -221,7 +236,7 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
           notice(`unknown command /${name}; /help lists them`, 'error');
       }
     },
-    [exit, notice, session, grants, switchTo],
+    [exit, notice, session, grants, switchTo, conversation],
   );
 
   const submit = useCallback(

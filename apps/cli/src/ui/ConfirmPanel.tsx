@@ -1,9 +1,12 @@
 import type { ApprovalAnswer, ApprovalRequest } from '@riskgate/core';
-import type { Decision, OperationDescription } from '@riskgate/risk';
-import { Box, Text, useInput } from 'ink';
-import { useEffect, useState } from 'react';
+import type { Decision } from '@riskgate/risk';
+import { Box, Text, useInput, useStdout } from 'ink';
+import { useEffect, useMemo, useReducer, useState } from 'react';
 import { confirmationQuestion } from '../operation-text.js';
-import { Highlighted } from './Highlighted.js';
+import { openInPager } from './pager.js';
+import { panelBody } from './panel-lines.js';
+import { ScreenLineView } from './ScreenLineView.js';
+import { fits, initialScroll, scrollReducer, unseenLines } from './scroll.js';
 import { TextInput } from './TextInput.js';
 
 /** Keys pressed this soon after the panel appears never answer it (type-ahead protection). */
@@ -15,6 +18,8 @@ export interface ConfirmPanelProps {
   readonly suggestedRule?: string;
   readonly onAnswer: (answer: ApprovalAnswer) => void;
   readonly guardMs?: number;
+  /** Shows a text in $PAGER; returns an error message when it could not. */
+  readonly pager?: (text: string) => string | undefined;
 }
 
 /** Which argument `e` edits, per tool. */
@@ -42,63 +47,28 @@ export function decidedBy(decision: Decision): string {
   }
 }
 
-function Operation({ description }: { readonly description: OperationDescription }) {
-  switch (description.kind) {
-    case 'sql':
-      return <Highlighted text={description.sql} language="sql" />;
-    case 'command':
-      return (
-        <Box flexDirection="column">
-          <Highlighted text={description.command} language="shell" />
-          <Text dimColor>in {description.cwd}</Text>
-        </Box>
-      );
-    case 'file':
-      return (
-        <Box flexDirection="column">
-          <Text bold>
-            {description.operation} {description.path}
-          </Text>
-          {description.diff === undefined
-            ? null
-            : description.diff
-                .split('\n')
-                .slice(0, 40)
-                .map((line, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: diff lines are in order.
-                  <Text key={index} color={line.startsWith('+') && !line.startsWith('+++') ? 'green' : line.startsWith('-') && !line.startsWith('---') ? 'red' : undefined} dimColor={line.startsWith('@@')}>
-                    {line}
-                  </Text>
-                ))}
-        </Box>
-      );
-    case 'http':
-      return (
-        <Box flexDirection="column">
-          <Text bold>{description.requestLine}</Text>
-          {description.headers.map((header) => (
-            <Text key={header} dimColor>
-              {header}
-            </Text>
-          ))}
-          {description.bodyPreview === undefined ? null : <Text>{description.bodyPreview}</Text>}
-        </Box>
-      );
-    case 'generic':
-      return <Text>{description.summary}</Text>;
-    default: {
-      const unreachable: never = description;
-      return <Text>{String(unreachable)}</Text>;
-    }
-  }
-}
-
 type Stage = { readonly kind: 'choose' } | { readonly kind: 'edit'; readonly value: string } | { readonly kind: 'note'; readonly value: string };
 
+/** Rows the panel keeps for itself and the prompt beneath it: borders, status, level, question, keys. */
+const RESERVED_ROWS = 12;
+
+const number = (value: number) => value.toLocaleString('en-US');
+
 /** The confirmation panel: one per tool kind, with the specification's question. */
-export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_AHEAD_GUARD_MS }: ConfirmPanelProps) {
+export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_AHEAD_GUARD_MS, pager = openInPager }: ConfirmPanelProps) {
+  const { stdout } = useStdout();
+  const columns = stdout.columns ?? 100;
+  const height = Math.max(5, (stdout.rows ?? 40) - RESERVED_ROWS);
   const [armed, setArmed] = useState(guardMs <= 0);
   const [stage, setStage] = useState<Stage>({ kind: 'choose' });
+  const [warning, setWarning] = useState<string | undefined>(undefined);
+  const { decision, description } = request;
+  // Border and padding take four columns.
+  const body = useMemo(() => panelBody(description, decision, columns - 4), [description, decision, columns]);
+  const [scroll, dispatch] = useReducer(scrollReducer, initialScroll(height, body.lines.length));
+  useEffect(() => {
+    if (scroll.height !== height || scroll.total !== body.lines.length) dispatch({ type: 'resize', height, total: body.lines.length });
+  }, [height, body.lines.length, scroll.height, scroll.total]);
   useEffect(() => {
     if (guardMs <= 0) return undefined;
     const timer = setTimeout(() => setArmed(true), guardMs);
@@ -106,54 +76,65 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
   }, [guardMs]);
   const editable = EDITABLE[request.toolName];
   const current = editable === undefined ? undefined : (request.args as Record<string, unknown>)[editable];
+  const unseen = unseenLines(scroll);
 
   useInput(
     (input, key) => {
-      if (!armed) return;
-      if (input === 'y' || input === 'Y') onAnswer({ type: 'approve' });
-      else if (input === 'n' || input === 'N' || key.return || key.escape) onAnswer({ type: 'deny' });
-      else if ((input === 'a' || input === 'A') && suggestedRule !== undefined) onAnswer({ type: 'always', rule: suggestedRule });
+      // Scrolling is safe before the guard: it answers nothing.
+      if (key.downArrow || input === 'j') dispatch({ type: 'line', delta: 1 });
+      else if (key.upArrow || input === 'k') dispatch({ type: 'line', delta: -1 });
+      else if (key.pageDown || input === ' ') dispatch({ type: 'page', delta: 1 });
+      else if (key.pageUp) dispatch({ type: 'page', delta: -1 });
+      else if (key.home || input === 'g') dispatch({ type: 'home' });
+      else if (key.end || input === 'G') dispatch({ type: 'end' });
+      else if (input === 'v' || input === 'V') {
+        const failure = pager(body.text);
+        if (failure === undefined) dispatch({ type: 'paged' });
+        setWarning(failure);
+      } else if (!armed) return;
+      else if (input === 'y' || input === 'Y' || ((input === 'a' || input === 'A') && suggestedRule !== undefined)) {
+        if (unseen > 0) {
+          setWarning(`${number(unseen)} ${unseen === 1 ? 'line' : 'lines'} of this operation have not been on screen: scroll (↓, PgDn) or press v to read it all, then answer.`);
+          return;
+        }
+        onAnswer(input === 'y' || input === 'Y' ? { type: 'approve' } : { type: 'always', rule: suggestedRule! });
+      } else if (input === 'n' || input === 'N' || key.return || key.escape) onAnswer({ type: 'deny' });
       else if ((input === 'e' || input === 'E') && typeof current === 'string') setStage({ kind: 'edit', value: current });
       else if (input === 'm' || input === 'M') setStage({ kind: 'note', value: '' });
     },
     { isActive: stage.kind === 'choose' },
   );
 
-  const { decision, description } = request;
-  const details = description.details;
+  const visible = body.lines.slice(scroll.offset, scroll.offset + scroll.height);
+  const below = Math.max(0, body.lines.length - scroll.offset - scroll.height);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={decision.level === 'high' ? 'red' : 'yellow'} paddingX={1}>
-      <Operation description={description} />
+      {fits(scroll) ? null : (
+        <Text color="cyan">
+          lines {number(scroll.offset + 1)}–{number(scroll.offset + visible.length)} of {number(body.lines.length)}
+          {scroll.offset > 0 ? ` · ${number(scroll.offset)} above` : ''}
+          {below > 0 ? ` · ${number(below)} more below` : ''} · ↑↓ PgUp PgDn Home End scroll · v all in $PAGER
+        </Text>
+      )}
+      {visible.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: screen lines are positional.
+        <ScreenLineView key={scroll.offset + index} line={line} />
+      ))}
       <Text>
         <Text bold color={decision.level === 'high' ? 'red' : 'yellow'}>
           {decision.level ?? 'unknown'}
         </Text>
         <Text dimColor> · asked because: {decidedBy(decision)}</Text>
       </Text>
-      {decision.effects.map((effect) => (
-        <Text key={effect.text} color={effect.verdict === 'read' ? undefined : effect.level === 'high' ? 'red' : 'yellow'}>
-          {effect.verdict === 'read' ? '· ' : '! '}
-          {effect.text}
-        </Text>
-      ))}
-      {decision.reasons
-        .slice(1)
-        .filter((reason) => !decision.effects.some((effect) => effect.text === reason))
-        .map((reason) => (
-          <Text key={reason}>- {reason}</Text>
-        ))}
-      {details.map((detail) => (
-        <Text key={detail} color="cyan">
-          {detail}
-        </Text>
-      ))}
       {stage.kind === 'choose' ? (
         <Box flexDirection="column" marginTop={1}>
           <Text bold>{confirmationQuestion(request.toolName)}</Text>
           <Text dimColor>
             y yes · n no (Enter, Esc) · m no, with a note{suggestedRule === undefined ? '' : ` · a always allow ${suggestedRule}`}
             {typeof current === 'string' ? ' · e edit' : ''}
+            {fits(scroll) ? ' · v view in $PAGER' : ''}
           </Text>
+          {warning === undefined ? null : <Text color="red">{warning}</Text>}
         </Box>
       ) : stage.kind === 'edit' ? (
         <Box flexDirection="column" marginTop={1}>

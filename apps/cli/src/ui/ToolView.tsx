@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { Item } from './conversation.js';
 import { Highlighted } from './Highlighted.js';
+import { foldLines } from './history-text.js';
 import { Spinner } from './Spinner.js';
 import { layoutTable } from './table-layout.js';
 
@@ -29,7 +30,24 @@ interface SqlData {
   readonly statements: readonly { statement: string; columns: readonly { name: string }[]; rows: readonly (readonly unknown[])[]; truncated: boolean; affectedRows: number | null }[];
 }
 
-function SqlResult({ data, width }: { readonly data: SqlData; readonly width: number }) {
+/** A result in the history: head and tail, and how many lines between are not shown. */
+function FoldedText({ text, id, colour }: { readonly text: string; readonly id: number; readonly colour?: string }) {
+  const folded = foldLines(text);
+  const style = colour === undefined ? { dimColor: true } : { color: colour };
+  return (
+    <Box flexDirection="column">
+      <Text {...style}>{folded.head.join('\n')}</Text>
+      {folded.hidden === 0 ? null : (
+        <Text color="cyan">
+          … {folded.hidden.toLocaleString('en-US')} more {folded.hidden === 1 ? 'line' : 'lines'} not shown · /view {id} shows all
+        </Text>
+      )}
+      {folded.tail.length === 0 ? null : <Text {...style}>{folded.tail.join('\n')}</Text>}
+    </Box>
+  );
+}
+
+function SqlResult({ data, width, id }: { readonly data: SqlData; readonly width: number; readonly id: number }) {
   return (
     <Box flexDirection="column">
       {data.statements.map((statement, index) => {
@@ -55,7 +73,10 @@ function SqlResult({ data, width }: { readonly data: SqlData; readonly width: nu
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are in result order.
               <Text key={rowIndex}>{row}</Text>
             ))}
-            <Text dimColor>{table.footer}</Text>
+            <Text dimColor>
+              {table.footer}
+              {table.rows.length < statement.rows.length || statement.truncated ? ` · /view ${id} shows all` : ''}
+            </Text>
             <Text dimColor>{statement.statement}</Text>
           </Box>
         );
@@ -83,7 +104,7 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
       );
     case 'succeeded': {
       const data = item.result?.data as SqlData | undefined;
-      if (item.toolName === 'execute_sql' && data?.statements !== undefined) return <SqlResult data={data} width={width} />;
+      if (item.toolName === 'execute_sql' && data?.statements !== undefined) return <SqlResult data={data} width={width} id={item.id} />;
       return (
         <Box flexDirection="column">
           <Text>
@@ -91,7 +112,7 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
             {item.toolName === 'execute_command' ? <Highlighted text={text} language={language} /> : <Text>{`${item.toolName}: ${text}`}</Text>}
             <Text dimColor> ({Math.round(item.result?.durationMs ?? 0)} ms)</Text>
           </Text>
-          <Text dimColor>{(item.result?.forModel ?? '').split('\n').slice(0, 20).join('\n')}</Text>
+          <FoldedText text={item.result?.forModel ?? ''} id={item.id} />
         </Box>
       );
     }
@@ -99,7 +120,7 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
       return (
         <Box flexDirection="column">
           <Text color="red">✗ {item.toolName}: {text}</Text>
-          <Text color="red">{item.result?.forModel ?? ''}</Text>
+          <FoldedText text={item.result?.forModel ?? ''} id={item.id} colour="red" />
         </Box>
       );
     case 'denied':

