@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigFile, loadConfig, type ResolvedConfig } from '@riskgate/core';
+import { colourLevel } from './ui/colour.js';
 import { HeadlessConfirmer, type OutputFormat, runHeadless } from './headless.js';
 import { type ConversationKind, createSession, SetupError } from './session/create-session.js';
 
@@ -15,12 +16,16 @@ export interface AssistantOptions {
  * Ink draws only its last frame when CI or CONTINUOUS_INTEGRATION is set (is-in-ci, read once
  * when Ink is imported). The TUI runs only on a terminal, where a person needs every frame, so
  * the two are masked while Ink loads and restored at once: commands riskgate runs still see
- * them.
+ * them. chalk decides its colour level in the same import and would read the masked CI as "no
+ * colour", so FORCE_COLOR carries the level riskgate decided (colourLevel: NO_COLOR wins).
  */
 async function importInk(): Promise<typeof import('ink')> {
-  const names = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
+  const level = colourLevel(process.env, process.stdout.isTTY === true);
+  const names = ['CI', 'CONTINUOUS_INTEGRATION', 'FORCE_COLOR'] as const;
   const saved = names.map((name) => [name, process.env[name]] as const);
-  for (const name of names) process.env[name] = 'false';
+  process.env.CI = 'false';
+  process.env.CONTINUOUS_INTEGRATION = 'false';
+  if (level !== undefined) process.env.FORCE_COLOR = String(level);
   try {
     return await import('ink');
   } finally {

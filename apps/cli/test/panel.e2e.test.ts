@@ -62,3 +62,25 @@ describe('the confirmation panel in a real terminal never hides what it asks abo
     for (const value of [1, 250, 500]) expect(lines).toContain(String(value));
   });
 });
+
+describe('colour in a real terminal', () => {
+  const sgrColour = /\u001B\[[\d;]*(3[1-7]|9[1-7]|38;5;\d+)m/;
+  it.each([
+    ['CI set, as on many machines', { CI: 'true' }, true],
+    ['CI empty', { CI: '' }, true],
+    ['NO_COLOR', { NO_COLOR: '1' }, false],
+    ['NO_COLOR beats FORCE_COLOR', { NO_COLOR: '1', FORCE_COLOR: '3' }, false],
+  ])('%s', async (_name, extra, coloured) => {
+    const { directory, env } = await scene.start([
+      { toolCalls: [{ name: 'execute_command', arguments: { command: 'rm -rf build' } }] },
+      { text: 'ok' },
+    ]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, { ...env, ...extra });
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('clean', true);
+    await terminal.waitFor(/Execute this command\?/);
+    expect(sgrColour.test(terminal.screenWithStyles())).toBe(coloured);
+    terminal.type('n');
+    await terminal.waitFor(/^ok$/m);
+  });
+});

@@ -35,6 +35,11 @@ export class TmuxTerminal {
     return tmux(['capture-pane', '-p', '-J', '-t', this.name, '-S', '-200']);
   }
 
+  /** The screen with its colours and styles as SGR escape sequences. */
+  screenWithStyles(): string {
+    return tmux(['capture-pane', '-p', '-e', '-J', '-t', this.name, '-S', '-200']);
+  }
+
   async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
