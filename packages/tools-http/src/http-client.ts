@@ -54,6 +54,9 @@ export interface HttpFailure {
   readonly message: string;
 }
 
+/** Sent unless the request names its own User-Agent: a server sees who calls, not the HTTP library. */
+const USER_AGENT = `riskgate (Node.js ${process.version})`;
+
 const KEPT_HEADERS = ['content-type', 'content-length', 'location', 'date', 'last-modified', 'etag', 'cache-control', 'retry-after', 'www-authenticate', 'server'];
 
 class BlockedAddressError extends Error {
@@ -163,7 +166,7 @@ async function requestOnce(
     const sent = body === undefined || SAFE_METHODS.has(method) ? undefined : body;
     const stream = got.stream(url, {
       method: method as Method,
-      headers,
+      headers: Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent') ? headers : { 'user-agent': USER_AGENT, ...headers },
       // A GET, HEAD or OPTIONS is judged as a read: it never carries a body, whatever the call says.
       ...(sent === undefined ? {} : { body: sent }),
       followRedirect: false,
