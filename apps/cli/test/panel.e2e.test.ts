@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pause, e2eScene } from './e2e-setup.js';
@@ -82,5 +82,41 @@ describe('colour in a real terminal', () => {
     expect(sgrColour.test(terminal.screenWithStyles())).toBe(coloured);
     terminal.type('n');
     await terminal.waitFor(/^ok$/m);
+  });
+});
+
+describe('the audit log and /audit in a real terminal', () => {
+  it('e: the edited statement runs and is what the log records, with the proposed one beside it; m keeps the note', async () => {
+    const { directory, env } = await scene.start([
+      { toolCalls: [{ name: 'execute_command', arguments: { command: 'rm -f three.txt' } }] },
+      { text: 'Edited one done.' },
+      { toolCalls: [{ name: 'execute_command', arguments: { command: 'rm -f four.txt' } }] },
+      { text: 'Kept it.' },
+    ]);
+    for (const name of ['three.txt', 'four.txt']) writeFileSync(join(directory, name), name);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('remove three', true);
+    await terminal.waitFor(/Execute this command\?/);
+    terminal.type('e');
+    await terminal.waitFor(/Edit, then Enter/);
+    terminal.key('C-u');
+    terminal.type('rm -f four.txt', true);
+    await terminal.waitFor(/Edited one done\./);
+    expect(existsSync(join(directory, 'three.txt'))).toBe(true);
+    expect(existsSync(join(directory, 'four.txt'))).toBe(false);
+    writeFileSync(join(directory, 'four.txt'), 'again');
+    terminal.type('remove four', true);
+    await terminal.waitFor(/Execute this command\?/);
+    terminal.type('m');
+    await terminal.waitFor(/a note for the model/);
+    terminal.type('keep four, it is new', true);
+    await terminal.waitFor(/Kept it\./);
+    const lines = readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines[0]).toMatchObject({ answer: 'edit', outcome: 'succeeded', args: { command: 'rm -f four.txt' }, proposedArgs: { command: 'rm -f three.txt' } });
+    expect(lines[1]).toMatchObject({ answer: 'deny', outcome: 'denied', note: 'keep four, it is new' });
+    terminal.type('/audit', true);
+    const screen = await terminal.waitFor(/note: keep four/);
+    expect(screen).toContain('rm -f four.txt (edited from: rm -f three.txt)');
   });
 });

@@ -8,8 +8,12 @@ export interface AuditEntry {
   readonly session?: string;
   readonly toolCallId: string;
   readonly tool: string;
-  /** The arguments as the model sent them, secrets redacted. */
+  /** The arguments that ran (or would have): the person's edit when there was one; secrets redacted. */
   readonly args: unknown;
+  /** After an edit (`e`): the arguments the model proposed, which did not run. */
+  readonly proposedArgs?: unknown;
+  /** The note the person gave with their "no" (`m`). */
+  readonly note?: string;
   readonly llmLevel: RiskLevel | null;
   readonly code: { readonly level: RiskLevel | null; readonly whitelisted: boolean };
   readonly decision: { readonly action: Decision['action']; readonly source: Decision['source']; readonly rule?: string; readonly reasons: readonly string[] };
@@ -29,6 +33,7 @@ export class AuditLog {
 
   record(entry: AuditEntry): void {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    appendFileSync(this.path, `${JSON.stringify({ ...entry, args: redactValue(entry.args), decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) }, effects: redactValue(entry.effects) })}\n`, { mode: 0o600 });
+    appendFileSync(this.path, `${JSON.stringify({ ...entry, args: redactValue(entry.args), ...(entry.proposedArgs === undefined ? {} : { proposedArgs: redactValue(entry.proposedArgs) }), ...(entry.note === undefined ? {} : { note: redactValue(entry.note) }), decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) }, effects: redactValue(entry.effects) })}
+`, { mode: 0o600 });
   }
 }

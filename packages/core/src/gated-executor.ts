@@ -101,6 +101,9 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
   let rawArgs: unknown = argumentsText;
   let decision: Decision | undefined;
   let answer: AuditEntry['answer'] = 'not-asked';
+  // What the audit line says ran instead of rawArgs (the person's edit), and their note.
+  let ranArgs: unknown;
+  let note: string | undefined;
 
   // The one exit: every outcome emits its state and result and writes one audit line.
   const finish = (outcome: { state: GatedCallState; forModel: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState }): GatedCallOutcome => {
@@ -114,7 +117,7 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       ...(outcome.data === undefined ? {} : { data: outcome.data }),
       durationMs: performance.now() - started,
     });
-    gate.audit?.record(auditEntry({ call, rawArgs, decision, answer, outcome: outcome.state, errorCode: outcome.errorCode, started, session: gate.session }));
+    gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: outcome.state, errorCode: outcome.errorCode, started, session: gate.session }));
     return {
       state: outcome.state,
       forModel: outcome.forModel,
@@ -174,8 +177,8 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     answer = reply.type;
     if (signal.aborted) return finish({ state: 'cancelled', forModel: 'not run: the person cancelled.' });
     if (reply.type === 'deny') {
-      const note = reply.note !== undefined && reply.note !== '' && reply.note !== 'cancelled' ? ` Their note: ${reply.note}` : '';
-      return finish({ state: 'denied', forModel: `not run: the person declined this operation.${note} Do not try it another way; ask what they want instead.` });
+      if (reply.note !== undefined && reply.note !== '' && reply.note !== 'cancelled') note = reply.note;
+      return finish({ state: 'denied', forModel: `not run: the person declined this operation.${note === undefined ? '' : ` Their note: ${note}`} Do not try it another way; ask what they want instead.` });
     }
     if (reply.type === 'always') {
       const rule = parseRule(reply.rule, 'allow');
@@ -187,11 +190,13 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       }
     }
     if (reply.type === 'edit') {
+      ranArgs = reply.args;
       const edited = tool.parameters.safeParse(reply.args);
       if (!edited.success) {
         return finish({ state: 'denied', forModel: `not run: the person's edit is not valid (${formatZodError(edited.error)})`, errorCode: 'invalid-edit' });
       }
       args = edited.data;
+      ranArgs = args;
       // What the person wrote was confirmed as written, not whitelisted: it runs as asked.
       readOnly = false;
     }
@@ -227,6 +232,9 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
 function auditEntry(entry: {
   call: { id: string; name: string };
   rawArgs: unknown;
+  /** What ran instead of rawArgs: the person's edit. */
+  ranArgs: unknown;
+  note: string | undefined;
   decision: Decision | undefined;
   answer: AuditEntry['answer'];
   outcome: AuditEntry['outcome'];
@@ -241,7 +249,9 @@ function auditEntry(entry: {
     ...(entry.session === undefined ? {} : { session: entry.session }),
     toolCallId: entry.call.id,
     tool: entry.call.name,
-    args: entry.rawArgs,
+    args: entry.ranArgs ?? entry.rawArgs,
+    ...(entry.ranArgs === undefined ? {} : { proposedArgs: entry.rawArgs }),
+    ...(entry.note === undefined ? {} : { note: entry.note }),
     llmLevel: llm.kind === 'valid' ? llm.level : null,
     code: { level: decision?.codeLevel ?? null, whitelisted: decision?.whitelisted ?? false },
     decision:

@@ -45,6 +45,14 @@ Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e e
 
 const NOTICE_COLOR: Record<NoticeTone, string> = { info: 'gray', warning: 'yellow', error: 'red' };
 
+/** The operation of an audit line in a few words: its SQL, command, path or request. */
+function auditSubject(args: unknown): string {
+  const record = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+  const text = record.sql ?? record.command ?? (record.operation === undefined ? undefined : `${String(record.operation)} ${String(record.path ?? '')}`) ?? (record.method === undefined ? undefined : `${String(record.method)} ${String(record.url ?? '')}`);
+  const flat = String(text ?? JSON.stringify(args)).replace(/\s+/g, ' ');
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+}
+
 function ItemView({ item, width }: { readonly item: Item; readonly width: number }) {
   switch (item.kind) {
     case 'user':
@@ -203,7 +211,12 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
             last.length === 0
               ? 'no decisions yet'
               : last
-                  .map((entry) => `${entry.time.slice(11, 19)} ${entry.tool} ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${entry.outcome}: ${entry.decision.reasons.join('; ')}`)
+                  .map((entry) => {
+                    const ran = auditSubject(entry.args);
+                    const edited = entry.proposedArgs === undefined ? '' : ` (edited from: ${auditSubject(entry.proposedArgs)})`;
+                    const note = entry.note === undefined ? '' : ` · note: ${entry.note}`;
+                    return `${entry.time.slice(11, 19)} ${entry.tool} ${ran}${edited} · ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${entry.outcome}${note}: ${entry.decision.reasons.join('; ')}`;
+                  })
                   .join('\n'),
           );
           return;
