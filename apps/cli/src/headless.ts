@@ -1,6 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Confirmer } from '@riskgate/core';
-import { confirmationQuestion, describeOperation } from './operation-text.js';
+import type { Decision } from '@riskgate/risk';
+import { foldLines } from './fold.js';
+import { argumentsSummary, confirmationQuestion, describeOperation, ranUnasked } from './operation-text.js';
 import type { Session } from './session/create-session.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -55,13 +57,44 @@ export class HeadlessConfirmer implements Confirmer {
   }
 }
 
+interface HeadlessCall {
+  id: string;
+  tool: string;
+  arguments: string;
+  decision?: { action: string; source: string; level: string | null; reasons: readonly string[]; effects: Decision['effects'] };
+  state?: string;
+  result?: string;
+}
+
+/** Lines of a result headless text mode prints; longer ones are folded and say so. */
+const HEADLESS_RESULT_LINES = 12;
+
+/**
+ * One operation in headless text mode, on stderr: which tool ran what, why it ran without
+ * asking when that is worth saying, its state and its result (folded, never cut silently).
+ */
+function formatCall(call: HeadlessCall, decision: Decision | undefined): string {
+  const unasked = ranUnasked(decision);
+  const folded = foldLines(call.result ?? '', HEADLESS_RESULT_LINES);
+  const indent = (lines: readonly string[]) => lines.map((line) => `    ${line}\n`).join('');
+  return [
+    `[${call.tool}] ${argumentsSummary(call.arguments).replace(/\s+/g, ' ').trim()}\n`,
+    unasked === undefined ? '' : `  ${unasked.warning ? 'warning: ' : ''}${unasked.text}\n${effectLines(decision!)}`,
+    `  → ${call.state ?? 'unknown'}\n`,
+    indent(folded.head),
+    folded.hidden === 0 ? '' : `    … ${folded.hidden.toLocaleString('en-US')} more lines not shown (--output json has them all)\n`,
+    indent(folded.tail),
+  ].join('');
+}
+
 export interface HeadlessResult {
   readonly exitCode: 0 | 1 | 2;
 }
 
 export async function runHeadless(session: Session, prompt: string, confirmer: HeadlessConfirmer, options: HeadlessOptions, signal: AbortSignal): Promise<HeadlessResult> {
-  const calls: { tool: string; arguments: string; decision?: unknown; state?: string; result?: string }[] = [];
+  const calls: HeadlessCall[] = [];
   const errors: string[] = [];
+  const decisions = new Map<string, Decision>();
   let endedOnLine = true;
   let replyEnded = false;
   const onEvent = (event: AgentEvent) => {
@@ -77,21 +110,29 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
         }
         break;
       case 'tool-call':
-        calls.push({ tool: event.toolName, arguments: event.argumentsText });
+        calls.push({ id: event.toolCallId, tool: event.toolName, arguments: event.argumentsText });
         break;
       case 'decision': {
-        const call = calls.at(-1);
-        if (call !== undefined) call.decision = { action: event.decision.action, source: event.decision.source, level: event.decision.level, reasons: event.decision.reasons, effects: event.decision.effects };
+        const call = calls.find((candidate) => candidate.id === event.toolCallId);
+        if (call !== undefined) {
+          call.decision = { action: event.decision.action, source: event.decision.source, level: event.decision.level, reasons: event.decision.reasons, effects: event.decision.effects };
+          decisions.set(event.toolCallId, event.decision);
+        }
         break;
       }
       case 'tool-result': {
         replyEnded = true;
-        const call = calls.at(-1);
+        const call = calls.find((candidate) => candidate.id === event.toolCallId);
         if (call !== undefined) {
           call.state = event.state;
           call.result = event.forModel;
+          if (options.format === 'text') {
+            // A reply in progress ends its line first, so the operation stands on lines of its own.
+            if (!endedOnLine) options.stdout.write('\n');
+            endedOnLine = true;
+            options.stderr.write(formatCall(call, decisions.get(event.toolCallId)));
+          }
         }
-        if (options.format === 'text') options.stderr.write(`[${event.toolName}: ${event.state}]\n`);
         break;
       }
       case 'error':

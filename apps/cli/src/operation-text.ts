@@ -1,4 +1,4 @@
-import type { OperationDescription } from '@riskgate/risk';
+import type { Decision, OperationDescription } from '@riskgate/risk';
 
 /** The specification's question, per tool kind. */
 export function confirmationQuestion(toolName: string): string {
@@ -55,4 +55,36 @@ export function narrowestRule(toolName: string, style: 'text' | 'sql' | 'path' |
     case 'url':
       return subject.includes('*') ? undefined : `${toolName}(${subject})`;
   }
+}
+
+/** The operation of a call from its arguments (parsed or JSON text): its SQL, command, path or request. */
+export function argumentsSummary(args: unknown): string {
+  let value = args;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return value as string;
+    }
+  }
+  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (typeof record.sql === 'string') return record.sql;
+  if (typeof record.command === 'string') return record.command;
+  if (typeof record.operation === 'string') return `${record.operation} ${String(record.path ?? '')}`;
+  if (typeof record.method === 'string') return `${record.method} ${String(record.url ?? '')}`;
+  return JSON.stringify(value);
+}
+
+/**
+ * Why a call ran without a panel, when that is worth saying: undefined for the whitelist (a
+ * read-only call) and for calls the person answered. A disagreement — the model rated low
+ * what the code found dangerous — is always named, with the code's first finding.
+ */
+export function ranUnasked(decision: Decision | undefined): { readonly text: string; readonly warning: boolean } | undefined {
+  if (decision === undefined || decision.action !== 'execute' || decision.source === 'whitelist') return undefined;
+  const who =
+    decision.source === 'llm' ? `the model rated it ${decision.llmLevel ?? 'low'}` : decision.source === 'rule' ? `your rule ${decision.rule ?? ''}`.trim() : decision.source === 'mode' ? 'yolo mode' : decision.source;
+  if (!decision.disagreement) return { text: `ran without asking: ${who}`, warning: false };
+  const finding = decision.reasons.find((reason) => !/^the (model|code)/.test(reason) && !reason.startsWith('running it')) ?? decision.reasons.at(-1) ?? '';
+  return { text: `ran without asking: ${who}, but the code rated it ${decision.codeLevel ?? 'high'}${finding === '' ? '' : ` (${finding})`}`, warning: true };
 }

@@ -4,7 +4,7 @@ import type { ApprovalAnswer, ApprovalRequest, AuditEntry } from '@riskgate/core
 import { formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
 import { Box, Static, Text, useApp, useInput, useStdout } from 'ink';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { narrowestRule } from '../operation-text.js';
+import { argumentsSummary, narrowestRule } from '../operation-text.js';
 import type { ConversationKind, Session } from '../session/create-session.js';
 import { ConfirmPanel } from './ConfirmPanel.js';
 import { conversationReducer, INITIAL_CONVERSATION, type Item, type NoticeTone } from './conversation.js';
@@ -45,11 +45,9 @@ Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e e
 
 const NOTICE_COLOR: Record<NoticeTone, string> = { info: 'gray', warning: 'yellow', error: 'red' };
 
-/** The operation of an audit line in a few words: its SQL, command, path or request. */
+/** The operation of an audit line in a few words. */
 function auditSubject(args: unknown): string {
-  const record = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
-  const text = record.sql ?? record.command ?? (record.operation === undefined ? undefined : `${String(record.operation)} ${String(record.path ?? '')}`) ?? (record.method === undefined ? undefined : `${String(record.method)} ${String(record.url ?? '')}`);
-  const flat = String(text ?? JSON.stringify(args)).replace(/\s+/g, ' ');
+  const flat = argumentsSummary(args).replace(/\s+/g, ' ');
   return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
 }
 

@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import type { Item } from './conversation.js';
+import { argumentsSummary, ranUnasked } from '../operation-text.js';
 import { Highlighted } from './Highlighted.js';
-import { foldLines } from './history-text.js';
+import { foldLines } from '../fold.js';
 import { Spinner } from './Spinner.js';
 import { layoutTable } from './table-layout.js';
 
@@ -9,21 +10,13 @@ type ToolItem = Extract<Item, { kind: 'tool' }>;
 
 const SHOWN_ROWS = 50;
 
-function parsedArguments(item: ToolItem): Record<string, unknown> {
-  try {
-    return JSON.parse(item.argumentsText) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
+const summary = (item: ToolItem): string => argumentsSummary(item.argumentsText);
 
-function summary(item: ToolItem): string {
-  const args = parsedArguments(item);
-  if (typeof args.sql === 'string') return args.sql;
-  if (typeof args.command === 'string') return args.command;
-  if (typeof args.operation === 'string') return `${args.operation} ${String(args.path ?? '')}`;
-  if (typeof args.method === 'string') return `${args.method} ${String(args.url ?? '')}`;
-  return item.argumentsText;
+/** Why this call ran without a panel, when it did not run for being read-only; a disagreement in yellow. */
+function Unasked({ item }: { readonly item: ToolItem }) {
+  const note = ranUnasked(item.decision);
+  if (note === undefined) return null;
+  return <Text color={note.warning ? 'yellow' : 'gray'}>{note.warning ? '⚠ ' : ''}{note.text}</Text>;
 }
 
 interface SqlData {
@@ -54,9 +47,12 @@ function SqlResult({ data, width, id }: { readonly data: SqlData; readonly width
         if (statement.columns.length === 0) {
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: statements are in script order.
-            <Text key={index} color="green">
-              ✓ {statement.affectedRows === null ? 'done' : `${statement.affectedRows.toLocaleString('en-US')} ${statement.affectedRows === 1 ? 'row' : 'rows'} changed`}
-            </Text>
+            <Box key={index} flexDirection="column">
+              <Text color="green">
+                ✓ {statement.affectedRows === null ? 'done' : `${statement.affectedRows.toLocaleString('en-US')} ${statement.affectedRows === 1 ? 'row' : 'rows'} changed`}
+              </Text>
+              <Text dimColor>{statement.statement}</Text>
+            </Box>
           );
         }
         const table = layoutTable(
@@ -104,7 +100,14 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
       );
     case 'succeeded': {
       const data = item.result?.data as SqlData | undefined;
-      if (item.toolName === 'execute_sql' && data?.statements !== undefined) return <SqlResult data={data} width={width} id={item.id} />;
+      if (item.toolName === 'execute_sql' && data?.statements !== undefined) {
+        return (
+          <Box flexDirection="column">
+            <SqlResult data={data} width={width} id={item.id} />
+            <Unasked item={item} />
+          </Box>
+        );
+      }
       return (
         <Box flexDirection="column">
           <Text>
@@ -112,6 +115,7 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
             {item.toolName === 'execute_command' ? <Highlighted text={text} language={language} /> : <Text>{`${item.toolName}: ${text}`}</Text>}
             <Text dimColor> ({Math.round(item.result?.durationMs ?? 0)} ms)</Text>
           </Text>
+          <Unasked item={item} />
           <FoldedText text={item.result?.forModel ?? ''} id={item.id} />
         </Box>
       );
@@ -120,6 +124,7 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
       return (
         <Box flexDirection="column">
           <Text color="red">✗ {item.toolName}: {text}</Text>
+          <Unasked item={item} />
           <FoldedText text={item.result?.forModel ?? ''} id={item.id} colour="red" />
         </Box>
       );
