@@ -1,4 +1,4 @@
-import { ConfigError, type ConfigFile, loadConfig, type ResolvedConfig } from '@riskgate/core';
+import { ConfigError, type ConfigFile, loadConfig, type ResolvedConfig, stateDirectory } from '@riskgate/core';
 import { colourLevel } from './ui/colour.js';
 import { HeadlessConfirmer, type OutputFormat, runHeadless } from './headless.js';
 import { type ConversationKind, createSession, SetupError } from './session/create-session.js';
@@ -35,6 +35,9 @@ async function importInk(): Promise<typeof import('ink')> {
     }
   }
 }
+
+const BRACKETED_PASTE_ON = '\u001B[?2004h';
+const BRACKETED_PASTE_OFF = '\u001B[?2004l';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -95,8 +98,12 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   const ui = importInk().then(async (ink) => [ink, await import('./ui/App.js')] as const);
   const { TtyConfirmer } = await import('./ui/tty-confirmer.js');
   const confirmer = new TtyConfirmer();
-  const open = (request: { kind: ConversationKind; database?: string; resume?: string | true }) =>
-    createSession({ config, cwd, confirmer, kind: request.kind, ...(request.database === undefined ? {} : { database: request.database }), ...(request.resume === undefined ? {} : { resume: request.resume }) });
+  // The conversation on screen last: the one to offer resuming at exit.
+  let current: Awaited<ReturnType<typeof createSession>> | undefined;
+  const open = async (request: { kind: ConversationKind; database?: string; resume?: string | true }) => {
+    current = await createSession({ config, cwd, confirmer, kind: request.kind, ...(request.database === undefined ? {} : { database: request.database }), ...(request.resume === undefined ? {} : { resume: request.resume }) });
+    return current;
+  };
   let initial: Awaited<ReturnType<typeof createSession>>;
   try {
     initial = await open({ kind: options.kind, ...(options.database === undefined ? {} : { database: options.database }), ...(options.resume === undefined ? {} : { resume: options.resume }) });
@@ -110,8 +117,17 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   }
   const [{ render }, { App }] = await ui;
   const guardMs = process.env.RISKGATE_TYPE_AHEAD_MS === undefined ? undefined : Number(process.env.RISKGATE_TYPE_AHEAD_MS);
-  const instance = render(<App initial={initial} confirmer={confirmer} openSession={open} {...(guardMs === undefined ? {} : { guardMs })} {...(configNotice === undefined ? {} : { configNotice })} />, { exitOnCtrlC: false });
-  await instance.waitUntilExit();
-  await initial.close();
+  const { InputHistory, historyPath } = await import('./ui/input-history.js');
+  const history = new InputHistory(historyPath(stateDirectory(), cwd));
+  const instance = render(<App initial={initial} confirmer={confirmer} openSession={open} history={history} {...(guardMs === undefined ? {} : { guardMs })} {...(configNotice === undefined ? {} : { configNotice })} />, { exitOnCtrlC: false });
+  // Bracketed paste: a pasted text arrives marked, so its newlines are text, not Enter.
+  process.stdout.write(BRACKETED_PASTE_ON);
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    process.stdout.write(BRACKETED_PASTE_OFF);
+  }
+  const last = current ?? initial;
+  if (await last.close()) process.stdout.write(`Resume this conversation with: riskgate --resume ${last.id}\n`);
   return 0;
 }

@@ -68,7 +68,7 @@ describe('the TUI in a real pseudo-terminal', () => {
     const panel = await terminal.waitFor(/Execute this query\? \[y\/N\]/);
     expect(panel).toContain("DELETE FROM orders WHERE status = 'paid'");
     expect(panel).toContain('would delete 2 rows of orders');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 800));
     terminal.type('n');
     await terminal.waitFor(/Nothing was deleted\./);
     expect(count()).toBe(4);
@@ -80,7 +80,7 @@ describe('the TUI in a real pseudo-terminal', () => {
     await terminal.waitFor(/scripted-model/);
     terminal.type('Delete the paid orders', true);
     await terminal.waitFor(/Execute this query\?/);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 800));
     terminal.type('y');
     await terminal.waitFor(/Deleted\./);
     expect(count()).toBe(2);
@@ -101,7 +101,7 @@ describe('the TUI in a real pseudo-terminal', () => {
     terminal.type('delete one', true);
     const panel = await terminal.waitFor(/a always allow/);
     expect(panel.replace(/[\s│]+/g, ' ')).toContain(`a always allow execute_sql(${statement})`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 800));
     terminal.type('a');
     await terminal.waitFor(/First done\.[\s\S]*Ask anything/);
     expect(count()).toBe(3);
@@ -109,7 +109,7 @@ describe('the TUI in a real pseudo-terminal', () => {
     await terminal.waitFor(/Second done\.[\s\S]*Ask anything/);
     terminal.type('another', true);
     await terminal.waitFor(/DELETE FROM orders WHERE id = 2[\s\S]*Execute this query\?/);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 800));
     terminal.type('n');
     await terminal.waitFor(/Third refused\.[\s\S]*Ask anything/);
     expect(count('id = 2')).toBe(1);

@@ -42,3 +42,9 @@ export function e2eScene() {
 }
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * After a panel is on screen, the time its keys take to reach it: Ink subscribes a new
+ * component's input handler just after painting it (the tests run without the type-ahead guard).
+ */
+export const settle = () => pause(250);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pause, e2eScene } from './e2e-setup.js';
+import { e2eScene, pause, settle } from './e2e-setup.js';
 import { BIN } from './run-cli.js';
 
 const scene = e2eScene();
@@ -28,6 +28,7 @@ describe('the confirmation panel in a real terminal never hides what it asks abo
     await terminal.waitFor(/chat · smart · scripted-model/);
     terminal.type('rewrite big.txt', true);
     const panel = await terminal.waitFor(/Execute this file operation\?/);
+    await settle();
     expect(panel).toMatch(/lines 1–\d+ of 4,00\d · [\d,]+ more below/);
     terminal.type('y');
     await terminal.waitFor(/lines of this operation have not been on screen/);
@@ -79,6 +80,7 @@ describe('colour in a real terminal', () => {
     await terminal.waitFor(/chat · smart · scripted-model/);
     terminal.type('clean', true);
     await terminal.waitFor(/Execute this command\?/);
+    await settle();
     expect(sgrColour.test(terminal.screenWithStyles())).toBe(coloured);
     terminal.type('n');
     await terminal.waitFor(/^ok$/m);
@@ -98,8 +100,10 @@ describe('the audit log and /audit in a real terminal', () => {
     await terminal.waitFor(/chat · smart · scripted-model/);
     terminal.type('remove three', true);
     await terminal.waitFor(/Execute this command\?/);
+    await settle();
     terminal.type('e');
     await terminal.waitFor(/Edit, then Enter/);
+    await settle();
     terminal.key('C-u');
     terminal.type('rm -f four.txt', true);
     await terminal.waitFor(/Edited one done\./);
@@ -108,8 +112,10 @@ describe('the audit log and /audit in a real terminal', () => {
     writeFileSync(join(directory, 'four.txt'), 'again');
     terminal.type('remove four', true);
     await terminal.waitFor(/Execute this command\?/);
+    await settle();
     terminal.type('m');
     await terminal.waitFor(/a note for the model/);
+    await settle();
     terminal.type('keep four, it is new', true);
     await terminal.waitFor(/Kept it\./);
     const lines = readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));

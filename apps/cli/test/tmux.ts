@@ -27,6 +27,12 @@ export class TmuxTerminal {
     if (enter) this.key('Enter');
   }
 
+  /** Paste text as a terminal does: bracketed when the program asked for it. */
+  paste(text: string): void {
+    tmux(['set-buffer', '-b', this.name, text]);
+    tmux(['paste-buffer', '-p', '-d', '-b', this.name, '-t', this.name]);
+  }
+
   key(name: string): void {
     tmux(['send-keys', '-t', this.name, name]);
   }

@@ -54,10 +54,21 @@ export class Agent {
   private client: Promise<OpenAI> | undefined;
   /** What the gate remembers within the current turn (untrusted content seen). */
   private turnState: TurnState = {};
+  private currentModel: string;
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
     this.policy = options.policy;
+    this.currentModel = options.model;
+  }
+
+  get model(): string {
+    return this.currentModel;
+  }
+
+  /** Switches the model for the next request; the conversation goes on as it is. */
+  setModel(model: string): void {
+    this.currentModel = model;
   }
 
   get conversation(): readonly Message[] {
@@ -92,7 +103,7 @@ export class Agent {
         reply = await this.stream(signal, emit);
       } catch (error) {
         if (signal.aborted) return end('cancelled', '');
-        const problem = await describeProviderError(error, { model: this.options.model, ...(this.options.baseURL === undefined ? {} : { baseURL: this.options.baseURL }) });
+        const problem = await describeProviderError(error, { model: this.currentModel, ...(this.options.baseURL === undefined ? {} : { baseURL: this.options.baseURL }) });
         emit({ type: 'error', kind: problem.kind, message: problem.message });
         return end('error', '');
       }
@@ -139,7 +150,7 @@ export class Agent {
     const client = await this.getClient();
     const stream = await client.chat.completions.create(
       {
-        model: this.options.model,
+        model: this.currentModel,
         messages: [{ role: 'system', content: this.options.systemPrompt }, ...this.messages],
         tools: this.options.registry.definitions(),
         stream: true,

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { redactValue } from '@riskgate/risk';
@@ -14,6 +14,8 @@ export interface SessionMeta {
   readonly model?: string;
   readonly kind: 'sql' | 'chat';
   readonly database?: string;
+  /** The safety mode the session started in. */
+  readonly mode?: string;
 }
 
 type Line =
@@ -28,22 +30,37 @@ type Line =
  * The file is readable by its owner only.
  */
 export class TranscriptWriter {
-  private constructor(readonly path: string, readonly session: SessionMeta) {}
+  /** Whether the file exists: it is written with the first message, so an empty session leaves none. */
+  private written: boolean;
+  /** Whether the model has answered in this session: a session it never answered is not worth resuming. */
+  private answered: boolean;
+
+  private constructor(
+    readonly path: string,
+    readonly session: SessionMeta,
+    private readonly reopened: boolean,
+  ) {
+    this.written = reopened;
+    this.answered = reopened;
+  }
 
   static create(directory: string, session: Omit<SessionMeta, 'id' | 'startedAt'>): TranscriptWriter {
     const meta: SessionMeta = { id: `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`, startedAt: new Date().toISOString(), ...session };
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    const writer = new TranscriptWriter(join(directory, `${meta.id}.jsonl`), meta);
-    writer.append({ kind: 'session', time: meta.startedAt, session: meta });
-    return writer;
+    return new TranscriptWriter(join(directory, `${meta.id}.jsonl`), meta, false);
   }
 
   /** Continue an existing transcript file (after resuming it). */
   static reopen(path: string, session: SessionMeta): TranscriptWriter {
-    return new TranscriptWriter(path, session);
+    return new TranscriptWriter(path, session, true);
+  }
+
+  /** Whether there is a file to resume. */
+  get exists(): boolean {
+    return this.written;
   }
 
   message(message: Message): void {
+    if (message.role === 'assistant') this.answered = true;
     this.append({ kind: 'message', time: new Date().toISOString(), message });
   }
 
@@ -53,8 +70,25 @@ export class TranscriptWriter {
     this.append({ kind: 'event', time: new Date().toISOString(), event: redactValue(event) as AgentEvent });
   }
 
+  /**
+   * At the end of a session this process started: a transcript the model never answered (the
+   * endpoint was unreachable, the key wrong, the first request cancelled) is removed, so failed
+   * starts do not crowd the sessions /resume offers. Returns whether a file remains.
+   */
+  finish(): boolean {
+    if (this.written && !this.answered && !this.reopened) {
+      rmSync(this.path, { force: true });
+      this.written = false;
+    }
+    return this.written;
+  }
+
   private append(line: Line): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    if (!this.written) {
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      this.written = true;
+      this.append({ kind: 'session', time: this.session.startedAt, session: this.session });
+    }
     // Owner-only: messages are kept verbatim (a resumed conversation must be the same one), so
     // the file can hold whatever secrets were said or read in the session.
     appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
@@ -131,6 +165,9 @@ export interface SessionSummary {
   readonly firstQuestion: string;
   readonly messages: number;
   readonly modifiedAt: Date;
+  readonly database?: string;
+  readonly mode?: string;
+  readonly model?: string;
 }
 
 /** Sessions in a directory, the most recently active first. Damaged files are skipped. */
@@ -155,6 +192,9 @@ export function listSessions(directory: string): SessionSummary[] {
         firstQuestion: typeof first?.content === 'string' ? first.content : '',
         messages: loaded.messages.length,
         modifiedAt: statSync(path).mtime,
+        ...(loaded.session.database === undefined ? {} : { database: loaded.session.database }),
+        ...(loaded.session.mode === undefined ? {} : { mode: loaded.session.mode }),
+        ...(loaded.session.model === undefined ? {} : { model: loaded.session.model }),
       });
     } catch {
       // Not a transcript we can read: leave it out of the list.

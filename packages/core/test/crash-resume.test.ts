@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,9 +24,10 @@ it('a session killed with SIGKILL mid-tool leaves a transcript that resumes', as
   const child = spawn(process.execPath, [tsx, '--conditions=@riskgate/source', fileURLToPath(new URL('./fixtures/session-child.ts', import.meta.url)), server.baseURL, directory, sessions], { stdio: ['ignore', 'pipe', 'inherit'] });
   const path = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
 
-  // Wait until the transcript shows the tool running, then kill the process outright.
+  // Wait until the transcript shows the tool running, then kill the process outright (the file
+  // itself appears with the first message).
   const deadline = Date.now() + 20_000;
-  while (!readFileSync(path, 'utf8').includes('"state":"executing"')) {
+  while (!(existsSync(path) && readFileSync(path, 'utf8').includes('"state":"executing"'))) {
     if (Date.now() > deadline) throw new Error('the child never started the tool');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -37,7 +37,10 @@ export interface Session {
   /** Messages restored from a resumed transcript (for the screen). */
   readonly restored: readonly Message[];
   readonly auditPath: string;
-  close(): Promise<void>;
+  /** The session's id, as `--resume` takes it. */
+  readonly id: string;
+  /** Ends the session; resolves to whether its transcript remains to be resumed. */
+  close(): Promise<boolean>;
 }
 
 export class SetupError extends Error {
@@ -118,7 +121,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     systemPrompt = loadPrompt('system-chat', { tools: registry.names.join(', '), workspace: options.cwd, os: `${platform()} ${release()}` }, promptSources);
   }
 
-  const meta: Omit<SessionMeta, 'id' | 'startedAt'> = { cwd: options.cwd, kind, model: config.model, ...(connection === undefined ? {} : { database: database! }) };
+  const meta: Omit<SessionMeta, 'id' | 'startedAt'> = { cwd: options.cwd, kind, model: config.model, mode: config.policy.mode, ...(connection === undefined ? {} : { database: database! }) };
   const transcript = resumed !== undefined && resumedPath !== undefined ? TranscriptWriter.reopen(resumedPath, resumed.session) : TranscriptWriter.create(sessionsDirectory, meta);
   const auditPath = join(stateDirectory(), 'audit.jsonl');
   const agent = new Agent({
@@ -151,8 +154,10 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     restored: resumed?.messages ?? [],
     auditPath,
     info: { kind, ...(connection === undefined ? {} : { database: connection.label }), model: config.model, mode: config.policy.mode, transcriptPath: transcript.path },
+    id: transcript.session.id,
     close: async () => {
       await connection?.close();
+      return transcript.finish();
     },
   };
 }

@@ -1,16 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import type { ApprovalAnswer, ApprovalRequest, AuditEntry } from '@riskgate/core';
-import { formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
+import { basename, join } from 'node:path';
+import { type ApprovalAnswer, type ApprovalRequest, listSessions, type SessionSummary, stateDirectory } from '@riskgate/core';
+import type { Rule } from '@riskgate/risk';
 import { Box, Static, Text, useApp, useInput, useStdout } from 'ink';
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { argumentsSummary, narrowestRule } from '../operation-text.js';
-import type { ConversationKind, Session } from '../session/create-session.js';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { narrowestRule } from '../operation-text.js';
+import type { Session } from '../session/create-session.js';
 import { ConfirmPanel } from './ConfirmPanel.js';
+import { type OpenRequest, runSlashCommand } from './commands.js';
 import { conversationReducer, INITIAL_CONVERSATION, type Item, type NoticeTone } from './conversation.js';
-import { fullText } from './history-text.js';
+import type { InputHistory } from './input-history.js';
 import { Markdown } from './Markdown.js';
-import { openInPager } from './pager.js';
+import { itemsFromMessages } from './restore.js';
+import { SessionPicker } from './SessionPicker.js';
 import { Spinner } from './Spinner.js';
 import { TextInput } from './TextInput.js';
 import { ToolView } from './ToolView.js';
@@ -20,35 +21,23 @@ export interface AppProps {
   readonly initial: Session;
   readonly confirmer: TtyConfirmer;
   /** Opens another conversation (/sql, /chat, /db, /resume). */
-  readonly openSession: (request: { kind: ConversationKind; database?: string; resume?: string | true }) => Promise<Session>;
+  readonly openSession: (request: OpenRequest) => Promise<Session>;
   /** Ms a second Ctrl-C has to follow the first to exit. */
   readonly exitWindowMs?: number;
   readonly guardMs?: number;
   /** What the config left out of an untrusted project (docs/trust.md): the first line shown. */
   readonly configNotice?: string;
+  /** The prompt's ↑/↓ history (persisted per project by the caller). */
+  readonly history?: InputHistory;
 }
-
-export const HELP_TEXT = `Commands:
-  /sql [db]      SQL mode, on a database (a SQLite file or postgres:// URL) or the demo
-  /chat          chat mode: commands, files, HTTP
-  /db <target>   SQL mode on another database
-  /mode <m>      safety mode: strict | smart | guarded
-  /rules         list rules; /rules revoke N removes an "always allow" grant
-  /audit         the last decisions and why
-  /view [N]      show tool result N (the last without N) whole, in $PAGER
-  /resume [id]   continue an earlier session (the latest without an id)
-  /clear         clear the screen
-  /help          this help
-  /exit          quit (or Ctrl-C twice at an empty prompt)
-Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e edit
-        ↑↓ PgUp PgDn Home End scroll a long operation · v read it in $PAGER`;
 
 const NOTICE_COLOR: Record<NoticeTone, string> = { info: 'gray', warning: 'yellow', error: 'red' };
 
-/** The operation of an audit line in a few words. */
-function auditSubject(args: unknown): string {
-  const flat = argumentsSummary(args).replace(/\s+/g, ' ');
-  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+/** "≈3.2k tokens": the conversation's characters / 4, the usual estimate for English and code. */
+function contextSize(session: Session): string {
+  const characters = session.agent.conversation.reduce((sum, message) => sum + JSON.stringify(message).length, 0);
+  const tokens = Math.round(characters / 4);
+  return `≈${tokens < 1000 ? tokens : `${(tokens / 1000).toFixed(1)}k`} tokens`;
 }
 
 function ItemView({ item, width }: { readonly item: Item; readonly width: number }) {
@@ -86,7 +75,7 @@ interface Pending {
   readonly answer: (reply: ApprovalAnswer) => void;
 }
 
-export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, guardMs, configNotice }: AppProps) {
+export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, guardMs, configNotice, history }: AppProps) {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const width = stdout.columns ?? 100;
@@ -97,6 +86,7 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
   const [input, setInput] = useState('');
   const [pending, setPending] = useState<Pending | undefined>(undefined);
   const [grants, setGrants] = useState<readonly Rule[]>([]);
+  const [picker, setPicker] = useState<readonly SessionSummary[] | undefined>(undefined);
   const controller = useRef<AbortController | undefined>(undefined);
   const lastCtrlC = useRef(0);
 
@@ -105,11 +95,25 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
     return () => confirmer.setHandler(undefined);
   }, [confirmer]);
 
+  const clearScreen = useCallback(() => {
+    // The screen and its scrollback: what <Static> printed is not Ink's to take back.
+    stdout.write('\u001B[2J\u001B[3J\u001B[H');
+    dispatch({ type: 'clear' });
+  }, [stdout]);
+
+  // A resumed conversation is redrawn as it was, then says where it came from.
+  const shownSession = useRef<string | undefined>(undefined);
   useEffect(() => {
+    if (shownSession.current === session.id) return;
+    const switched = shownSession.current !== undefined;
+    shownSession.current = session.id;
     if (session.restored.length > 0) {
+      // Switching to it mid-sitting replaces what is on screen; at start-up the shell's screen stays.
+      if (switched) clearScreen();
+      dispatch({ type: 'restore', items: itemsFromMessages(session.restored) });
       dispatch({ type: 'notice', tone: 'info', text: `resumed ${basename(session.info.transcriptPath)}: ${session.restored.length} messages` });
     }
-  }, [session]);
+  }, [session, clearScreen]);
 
   const notice = useCallback((text: string, tone: 'info' | 'error' = 'info') => dispatch({ type: 'notice', tone, text }), []);
 
@@ -134,13 +138,17 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
   );
 
   const switchTo = useCallback(
-    async (request: Parameters<AppProps['openSession']>[0]) => {
+    async (request: OpenRequest) => {
       try {
-        const next = await openSession(request);
+        const opened = await openSession(request);
+        // The safety mode is the person's choice for the whole sitting: a new conversation keeps it.
+        const mode = session.agent.currentPolicy.mode;
+        opened.agent.setPolicy({ ...opened.agent.currentPolicy, mode });
+        const next = { ...opened, info: { ...opened.info, mode } };
         await session.close();
         setSession(next);
         setGrants([]);
-        notice(`${next.info.kind === 'sql' ? `SQL mode on ${next.info.database}` : 'chat mode'} (${next.info.mode})`);
+        notice(`${next.info.kind === 'sql' ? `SQL mode on ${next.info.database}` : 'chat mode'} (${mode})`);
       } catch (error) {
         notice((error as Error).message, 'error');
       }
@@ -149,105 +157,24 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
   );
 
   const command = useCallback(
-    (line: string) => {
-      const [name, ...rest] = line.slice(1).trim().split(/\s+/);
-      const argument = rest.join(' ');
-      switch (name) {
-        case 'help':
-          notice(HELP_TEXT);
-          return;
-        case 'exit':
-        case 'quit':
-          exit();
-          return;
-        case 'clear':
-          dispatch({ type: 'clear' });
-          return;
-        case 'mode': {
-          if (!(SAFETY_MODES as readonly string[]).includes(argument) || argument === 'yolo') {
-            notice(`/mode takes strict, smart or guarded (yolo only with --yolo at start); now ${session.agent.currentPolicy.mode}`, 'error');
-            return;
-          }
-          session.agent.setPolicy({ ...session.agent.currentPolicy, mode: argument as SafetyMode });
-          setSession({ ...session, info: { ...session.info, mode: argument as SafetyMode } });
-          notice(`safety mode: ${argument}`);
-          return;
-        }
-        case 'rules': {
-          const [verb, index] = rest;
-          if (verb === 'revoke') {
-            const grant = grants[Number(index) - 1];
-            if (grant === undefined) {
-              notice(`no grant number ${index ?? ''}; /rules lists them`, 'error');
-              return;
-            }
-            session.agent.setPolicy({ ...session.agent.currentPolicy, rules: session.agent.currentPolicy.rules.filter((rule) => rule !== grant) });
-            setGrants(grants.filter((rule) => rule !== grant));
-            notice(`revoked: ${grant.text}`);
-            return;
-          }
-          const configured = session.agent.currentPolicy.rules.filter((rule) => !grants.includes(rule));
-          notice(
-            [
-              `"always allow" grants this session: ${grants.length === 0 ? 'none' : ''}`,
-              ...grants.map((rule, position) => `  ${position + 1}. ${rule.text}   (/rules revoke ${position + 1})`),
-              `rules from the config: ${configured.length === 0 ? 'none' : ''}`,
-              ...configured.map((rule) => `  ${rule.effect} ${formatRule(rule.tool, rule.pattern)}`),
-            ].join('\n'),
-          );
-          return;
-        }
-        case 'audit': {
-          let entries: AuditEntry[] = [];
-          try {
-            entries = readFileSync(session.auditPath, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditEntry);
-          } catch {
-            entries = [];
-          }
-          const last = entries.slice(-10);
-          notice(
-            last.length === 0
-              ? 'no decisions yet'
-              : last
-                  .map((entry) => {
-                    const ran = auditSubject(entry.args);
-                    const edited = entry.proposedArgs === undefined ? '' : ` (edited from: ${auditSubject(entry.proposedArgs)})`;
-                    const note = entry.note === undefined ? '' : ` · note: ${entry.note}`;
-                    return `${entry.time.slice(11, 19)} ${entry.tool} ${ran}${edited} · ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${entry.outcome}${note}: ${entry.decision.reasons.join('; ')}`;
-                  })
-                  .join('\n'),
-          );
-          return;
-        }
-        case 'sql':
-          void switchTo({ kind: 'sql', ...(argument === '' ? {} : { database: argument }) });
-          return;
-        case 'db':
-          if (argument === '') notice(`database: ${session.info.database ?? 'none (chat mode)'}; /db <file or postgres:// URL> to switch`);
-          else void switchTo({ kind: 'sql', database: argument });
-          return;
-        case 'chat':
-          void switchTo({ kind: 'chat' });
-          return;
-        case 'view': {
-          const items = [...conversation.done, ...conversation.live];
-          const wanted = argument === '' ? items.findLast((item) => item.kind === 'tool') : items.find((item) => item.id === Number(argument));
-          if (wanted?.kind !== 'tool') {
-            notice(argument === '' ? 'no tool result yet' : `no tool result number ${argument}`, 'error');
-            return;
-          }
-          const failure = openInPager(fullText(wanted));
-          if (failure !== undefined) notice(failure, 'error');
-          return;
-        }
-        case 'resume':
-          void switchTo({ kind: session.info.kind, resume: argument === '' ? true : argument });
-          return;
-        default:
-          notice(`unknown command /${name}; /help lists them`, 'error');
-      }
-    },
-    [exit, notice, session, grants, switchTo, conversation],
+    (line: string) =>
+      runSlashCommand(line, {
+        session,
+        setSession,
+        grants,
+        setGrants,
+        conversation,
+        notice,
+        exit,
+        clearScreen,
+        switchTo,
+        openPicker: () => {
+          const sessions = listSessions(join(stateDirectory(), 'sessions')).filter((candidate) => candidate.id !== session.id);
+          if (sessions.length === 0) notice('no earlier conversation to resume', 'error');
+          else setPicker(sessions);
+        },
+      }),
+    [exit, notice, session, grants, switchTo, conversation, clearScreen],
   );
 
   const submit = useCallback(
@@ -261,8 +188,13 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
     [command, runTurn],
   );
 
-  // Ctrl-C cancels what runs, not the session; twice at an empty prompt exits.
+  // Ctrl-C cancels what runs, not the session; twice at an empty prompt exits. Esc interrupts
+  // the model or a running tool (in a panel, Esc is the panel's "no").
   useInput((typed, key) => {
+    if (key.escape && pending === undefined && controller.current !== undefined) {
+      controller.current.abort();
+      return;
+    }
     if (!(key.ctrl && typed === 'c')) return;
     if (controller.current !== undefined) {
       controller.current.abort();
@@ -289,14 +221,18 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
     pending?.answer(reply);
     setPending(undefined);
   };
-  const suggested = pending === undefined ? undefined : narrowestRule(pending.request.toolName, pending.request.ruleStyle, pending.request.subjects);
+  // Strict mode asks about everything, rules or not: offering "always allow" there would be a lie.
+  const suggested = pending === undefined || session.agent.currentPolicy.mode === 'strict' ? undefined : narrowestRule(pending.request.toolName, pending.request.ruleStyle, pending.request.subjects);
   const lastLive = conversation.live.at(-1);
   const thinking = conversation.busy && pending === undefined && !(lastLive?.kind === 'tool' && lastLive.state === 'executing') && lastLive?.kind !== 'assistant';
   const { info } = session;
+  // The conversation's size as the model will see it, counted when a turn ends.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: recounted when a turn ends (busy flips).
+  const context = useMemo(() => contextSize(session), [session, conversation.busy]);
 
   return (
     <Box flexDirection="column">
-      <Static items={conversation.done as Item[]}>
+      <Static key={conversation.generation} items={conversation.done as Item[]}>
         {(item) => (
           <Box key={item.id} marginBottom={item.kind === 'assistant' ? 1 : 0}>
             <ItemView item={item} width={width} />
@@ -308,6 +244,16 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
       ))}
       {thinking ? <Spinner since={Date.now()} label="thinking" /> : null}
       {pending === undefined ? null : <ConfirmPanel key={pending.request.toolCallId} request={pending.request} {...(suggested === undefined ? {} : { suggestedRule: suggested })} onAnswer={answer} {...(guardMs === undefined ? {} : { guardMs })} />}
+      {picker === undefined ? null : (
+        <SessionPicker
+          sessions={picker}
+          onPick={(picked) => {
+            setPicker(undefined);
+            void switchTo({ kind: picked.kind, resume: picked.id });
+          }}
+          onCancel={() => setPicker(undefined)}
+        />
+      )}
       <Box>
         <Text color="blue" bold>
           {'› '}
@@ -316,14 +262,16 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
           value={input}
           onChange={setInput}
           onSubmit={submit}
-          isActive={pending === undefined}
+          onEndOfInput={exit}
+          {...(history === undefined ? {} : { history })}
+          isActive={pending === undefined && picker === undefined}
           canSubmit={!conversation.busy}
           placeholder={conversation.busy ? '' : 'Ask anything, or /help'}
         />
       </Box>
       <Text dimColor>
         {info.kind === 'sql' ? 'SQL' : 'chat'} · {info.mode}
-        {info.database === undefined ? '' : ` · ${info.database.startsWith('postgres') ? info.database : basename(info.database)}`} · {info.model}
+        {info.database === undefined ? '' : ` · ${info.database.startsWith('postgres') ? info.database : basename(info.database)}`} · {info.model} · {context}
         {configNotice === undefined ? '' : ' · project settings ignored until "riskgate trust"'}
       </Text>
     </Box>

@@ -1,55 +1,169 @@
 import { Text, useInput } from 'ink';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
+import { type EditorAction, type EditorState, editorReducer, isOnFirstLine, isOnLastLine, normaliseNewlines } from './editor.js';
+import type { InputHistory } from './input-history.js';
 
 export interface TextInputProps {
   readonly value: string;
   readonly onChange: (value: string) => void;
   readonly onSubmit: (value: string) => void;
   readonly onCancel?: () => void;
+  /** Ctrl-D on an empty input (as in a shell). */
+  readonly onEndOfInput?: () => void;
   readonly isActive: boolean;
   /** When false, typing still fills the box but Enter waits (the assistant is busy). */
   readonly canSubmit?: boolean;
   readonly placeholder?: string;
+  /** ↑/↓ on the first/last line walk this history; submitted entries are added to it. */
+  readonly history?: InputHistory;
 }
 
+/** Bracketed paste (xterm, tmux, every modern terminal): Ink passes the markers as these inputs. */
+const PASTE_START = '[200~';
+const PASTE_END = '[201~';
+
+/** Control characters that edit when they arrive inside a chunk of text. */
+const CONTROL_KEYS: Record<string, EditorAction> = {
+  '\u007F': { type: 'backspace' },
+  '\b': { type: 'backspace' },
+  '\u0017': { type: 'delete-word-back' },
+  '\u0001': { type: 'line-start' },
+  '\u0005': { type: 'line-end' },
+  '\u0002': { type: 'left' },
+  '\u0006': { type: 'right' },
+  '\u0015': { type: 'kill-to-line-start' },
+  '\u000B': { type: 'kill-to-line-end' },
+};
+
 /**
- * A one-line input: typing, pasting, backspace, Ctrl-U to clear, Enter to submit. The value is
- * read through a ref, so keys arriving before React re-renders are never applied to a stale
- * value.
+ * The prompt editor: multi-line (a paste keeps its lines; Alt+Enter or `\` then Enter adds a
+ * line), cursor and word movement (←/→, Ctrl/Alt+←/→, Home/End, Ctrl-A/E/B/F, Alt-B/F),
+ * deletion (Backspace, Ctrl-D, Ctrl-W, Alt+Backspace, Ctrl-U, Ctrl-K), ↑/↓ through lines and
+ * then the history. State is read through a ref, so keys arriving before React re-renders are
+ * never applied to a stale value.
  */
-export function TextInput({ value, onChange, onSubmit, onCancel, isActive, canSubmit = true, placeholder }: TextInputProps) {
-  const current = useRef(value);
-  current.current = value;
-  const update = (next: string) => {
-    current.current = next;
-    onChange(next);
+export function TextInput({ value, onChange, onSubmit, onCancel, onEndOfInput, isActive, canSubmit = true, placeholder, history }: TextInputProps) {
+  const state = useRef<EditorState>({ text: value, cursor: value.length });
+  const pasting = useRef(false);
+  // The parent owns the text (it clears it after a submit): follow it when it changes.
+  if (state.current.text !== value) state.current = { text: value, cursor: value.length };
+  // The cursor lives here: a move that leaves the text alone still has to redraw.
+  const [, redraw] = useState(0);
+  const apply = (action: EditorAction) => {
+    const next = editorReducer(state.current, action);
+    const changed = next.text !== state.current.text;
+    state.current = next;
+    if (changed) onChange(next.text);
+    redraw((tick) => tick + 1);
   };
+  const submit = (text: string) => {
+    if (!canSubmit) return;
+    history?.add(text);
+    // What follows in the same chunk belongs to the next message.
+    state.current = { text: '', cursor: 0 };
+    onSubmit(text);
+  };
+
+  /** Enter: sends the text, unless the line ends in `\\`, which continues it on a new line. */
+  const enter = () => {
+    const { text, cursor } = state.current;
+    if (text.slice(0, cursor).endsWith('\\')) {
+      apply({ type: 'backspace' });
+      apply({ type: 'insert', text: '\n' });
+    } else submit(text);
+  };
+
+  /**
+   * Text that arrived in one piece: fast typing, a slow frame, or a paste without paste
+   * markers. Control keys inside it still edit; newlines between text are a paste's lines (a
+   * paste never sends itself), a newline at either end is Enter.
+   */
+  const typedChunk = (text: string) => {
+    // A newline between two pieces of text is a paste's; at either end it is a key.
+    const pasted = /[^\n]\n+[^\n]/.test(text);
+    for (const [piece] of text.matchAll(/[\u0000-\u001F\u007F]|[^\u0000-\u001F\u007F]+/g)) {
+      if (piece === '\n') {
+        if (pasted) apply({ type: 'insert', text: '\n' });
+        else enter();
+      } else if (CONTROL_KEYS[piece] !== undefined) apply(CONTROL_KEYS[piece]);
+      else if (piece.length > 1 || piece >= ' ') apply({ type: 'insert', text: piece });
+    }
+  };
+
   useInput(
     (input, key) => {
-      const value = current.current;
-      if (key.return) {
-        if (canSubmit) onSubmit(value);
-      } else if (key.escape) onCancel?.();
-      else if (key.backspace || key.delete) update(value.slice(0, -1));
-      else if (key.ctrl && input === 'u') update('');
-      else if (!key.ctrl && !key.meta && !key.upArrow && !key.downArrow && !key.leftArrow && !key.rightArrow && !key.tab && input !== '') {
-        // Text and Enter can arrive in one chunk (a paste, or a fast terminal): the line ends there.
-        const newline = input.search(/[\r\n]/);
-        if (newline === -1) update(value + input);
-        else {
-          const line = value + input.slice(0, newline);
-          update(line);
-          if (canSubmit) onSubmit(line);
-        }
+      const current = state.current;
+      if (input === PASTE_START) {
+        pasting.current = true;
+        return;
       }
+      if (input === PASTE_END) {
+        pasting.current = false;
+        return;
+      }
+      if (pasting.current) {
+        // Inside a paste every newline is text: a pasted question never sends itself half-way.
+        apply({ type: 'insert', text: key.return ? '\n' : input });
+        return;
+      }
+      if (key.return) {
+        if (key.meta) apply({ type: 'insert', text: '\n' });
+        else enter();
+        return;
+      }
+      if (key.escape) {
+        onCancel?.();
+        return;
+      }
+      if (key.backspace || key.delete) apply({ type: key.meta ? 'delete-word-back' : 'backspace' });
+      else if (key.leftArrow) apply({ type: key.ctrl || key.meta ? 'word-left' : 'left' });
+      else if (key.rightArrow) apply({ type: key.ctrl || key.meta ? 'word-right' : 'right' });
+      else if (key.upArrow) {
+        const entry = history !== undefined && isOnFirstLine(current) ? history.previous(current.text) : undefined;
+        apply(entry === undefined ? { type: 'up' } : { type: 'set', text: entry });
+      } else if (key.downArrow) {
+        const entry = history !== undefined && isOnLastLine(current) ? history.next() : undefined;
+        apply(entry === undefined ? { type: 'down' } : { type: 'set', text: entry });
+      } else if (key.home) apply({ type: 'line-start' });
+      else if (key.end) apply({ type: 'line-end' });
+      else if (key.ctrl) {
+        const actions: Record<string, EditorAction> = {
+          a: { type: 'line-start' },
+          e: { type: 'line-end' },
+          b: { type: 'left' },
+          f: { type: 'right' },
+          u: { type: 'kill-to-line-start' },
+          k: { type: 'kill-to-line-end' },
+          w: { type: 'delete-word-back' },
+        };
+        if (input === 'd') {
+          if (current.text === '') onEndOfInput?.();
+          else apply({ type: 'delete-forward' });
+        } else if (actions[input] !== undefined) apply(actions[input]);
+      } else if (key.meta && (input === 'b' || input === 'f')) apply({ type: input === 'b' ? 'word-left' : 'word-right' });
+      else if (!key.meta && !key.tab && input !== '') typedChunk(normaliseNewlines(input));
     },
     { isActive },
   );
-  if (value === '' && placeholder !== undefined) return <Text dimColor>{placeholder}</Text>;
+  const { text, cursor } = state.current;
+  if (text === '' && placeholder !== undefined && isActive) {
+    return (
+      <Text>
+        <Text inverse> </Text>
+        <Text dimColor>{placeholder}</Text>
+      </Text>
+    );
+  }
+  if (text === '' && placeholder !== undefined) return <Text dimColor>{placeholder}</Text>;
+  if (!isActive) return <Text>{text}</Text>;
+  const at = [...new Intl.Segmenter().segment(text.slice(cursor))][0]?.segment ?? '';
+  const under = at === '' || at === '\n' ? ' ' : at;
   return (
     <Text>
-      {value}
-      {isActive ? <Text inverse> </Text> : null}
+      {text.slice(0, cursor)}
+      <Text inverse>{under}</Text>
+      {at === '\n' ? '\n' : ''}
+      {text.slice(cursor + at.length)}
     </Text>
   );
 }

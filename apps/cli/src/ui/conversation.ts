@@ -28,15 +28,19 @@ export interface ConversationState {
   readonly live: readonly Item[];
   readonly busy: boolean;
   readonly nextId: number;
+  /** Bumped when the screen is cleared or redrawn: <Static> starts over with a new key. */
+  readonly generation: number;
 }
 
-export const INITIAL_CONVERSATION: ConversationState = { done: [], live: [], busy: false, nextId: 1 };
+export const INITIAL_CONVERSATION: ConversationState = { done: [], live: [], busy: false, nextId: 1, generation: 0 };
 
 export type ConversationAction =
   | { readonly type: 'user'; readonly text: string }
   | { readonly type: 'event'; readonly event: AgentEvent; readonly now: number }
   | { readonly type: 'notice'; readonly tone: NoticeTone; readonly text: string }
-  | { readonly type: 'clear' };
+  | { readonly type: 'clear' }
+  /** A resumed conversation, redrawn from its messages. */
+  | { readonly type: 'restore'; readonly items: readonly Item[] };
 
 const OUTPUT_KEPT = 4_000;
 
@@ -50,7 +54,11 @@ export function conversationReducer(state: ConversationState, action: Conversati
       return state.busy ? { ...state, live: [...state.live, notice], nextId: state.nextId + 1 } : { ...state, done: [...state.done, notice], nextId: state.nextId + 1 };
     }
     case 'clear':
-      return { ...INITIAL_CONVERSATION, nextId: state.nextId };
+      return { ...INITIAL_CONVERSATION, nextId: state.nextId, generation: state.generation + 1 };
+    case 'restore': {
+      const items = action.items.map((item, index) => ({ ...item, id: state.nextId + index }));
+      return { ...INITIAL_CONVERSATION, done: items, nextId: state.nextId + items.length, generation: state.generation + 1 };
+    }
     case 'event':
       return applyEvent(state, action.event, action.now);
     default: {

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import type { AuditEntry } from '@riskgate/core';
+import { formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
+import { argumentsSummary } from '../operation-text.js';
+import type { ConversationKind, Session } from '../session/create-session.js';
+import type { ConversationState } from './conversation.js';
+import { fullText } from './history-text.js';
+import { openInPager } from './pager.js';
+
+export const HELP_TEXT = `Commands:
+  /sql [db]      SQL mode, on a database (a SQLite file or postgres:// URL) or the demo
+  /chat          chat mode: commands, files, HTTP
+  /db <target>   SQL mode on another database
+  /mode <m>      safety mode: strict | smart | guarded (kept when you switch conversations)
+  /model [name]  show or switch the model
+  /rules         list rules; /rules revoke N removes an "always allow" grant
+  /audit         the last decisions and why
+  /view [N]      show tool result N (the last without N) whole, in $PAGER
+  /resume [id]   continue an earlier conversation (a picker without an id)
+  /clear         clear the screen and start a new conversation (the old one can be resumed)
+  /help          this help
+  /exit          quit (or Ctrl-D, or Ctrl-C twice at an empty prompt)
+Prompt: Enter sends · Alt+Enter or \\ then Enter: new line · ↑/↓ history · Esc interrupts
+Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e edit
+        ↑↓ PgUp PgDn Home End scroll a long operation · v read it in $PAGER`;
+
+export interface OpenRequest {
+  readonly kind: ConversationKind;
+  readonly database?: string;
+  readonly resume?: string | true;
+}
+
+/** What a slash command may touch in the app. */
+export interface CommandContext {
+  readonly session: Session;
+  readonly setSession: (session: Session) => void;
+  readonly grants: readonly Rule[];
+  readonly setGrants: (grants: readonly Rule[]) => void;
+  readonly conversation: ConversationState;
+  readonly notice: (text: string, tone?: 'info' | 'error') => void;
+  readonly exit: () => void;
+  /** Clears the screen and the conversation shown. */
+  readonly clearScreen: () => void;
+  readonly switchTo: (request: OpenRequest) => Promise<void>;
+  readonly openPicker: () => void;
+}
+
+/** The operation of an audit line in a few words. */
+function auditSubject(args: unknown): string {
+  const flat = argumentsSummary(args).replace(/\s+/g, ' ');
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+}
+
+function auditText(path: string): string {
+  let entries: AuditEntry[] = [];
+  try {
+    entries = readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditEntry);
+  } catch {
+    entries = [];
+  }
+  const last = entries.slice(-10);
+  if (last.length === 0) return 'no decisions yet';
+  return last
+    .map((entry) => {
+      const edited = entry.proposedArgs === undefined ? '' : ` (edited from: ${auditSubject(entry.proposedArgs)})`;
+      const note = entry.note === undefined ? '' : ` · note: ${entry.note}`;
+      return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry.args)}${edited} · ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${entry.outcome}${note}: ${entry.decision.reasons.join('; ')}`;
+    })
+    .join('\n');
+}
+
+function rulesText(session: Session, grants: readonly Rule[]): string {
+  const configured = session.agent.currentPolicy.rules.filter((rule) => !grants.includes(rule));
+  return [
+    `"always allow" grants this session: ${grants.length === 0 ? 'none' : ''}`,
+    ...grants.map((rule, position) => `  ${position + 1}. ${rule.text}   (/rules revoke ${position + 1})`),
+    `rules from the config: ${configured.length === 0 ? 'none' : ''}`,
+    ...configured.map((rule) => `  ${rule.effect} ${formatRule(rule.tool, rule.pattern)}`),
+  ].join('\n');
+}
+
+export function runSlashCommand(line: string, context: CommandContext): void {
+  const { session, notice, grants } = context;
+  const [name, ...rest] = line.slice(1).trim().split(/\s+/);
+  const argument = rest.join(' ');
+  switch (name) {
+    case 'help':
+      notice(HELP_TEXT);
+      return;
+    case 'exit':
+    case 'quit':
+      context.exit();
+      return;
+    case 'clear':
+      context.clearScreen();
+      void context.switchTo({ kind: session.info.kind, ...(session.info.database === undefined ? {} : { database: session.info.database }) });
+      return;
+    case 'mode': {
+      if (!(SAFETY_MODES as readonly string[]).includes(argument) || argument === 'yolo') {
+        notice(`/mode takes strict, smart or guarded (yolo only with --yolo at start); now ${session.agent.currentPolicy.mode}`, 'error');
+        return;
+      }
+      session.agent.setPolicy({ ...session.agent.currentPolicy, mode: argument as SafetyMode });
+      context.setSession({ ...session, info: { ...session.info, mode: argument as SafetyMode } });
+      notice(`safety mode: ${argument}`);
+      return;
+    }
+    case 'model':
+      if (argument === '') {
+        notice(`model: ${session.agent.model}; /model <name> switches (the conversation goes on with the new model)`);
+        return;
+      }
+      session.agent.setModel(argument);
+      context.setSession({ ...session, info: { ...session.info, model: argument } });
+      notice(`model: ${argument}`);
+      return;
+    case 'rules': {
+      const [verb, index] = rest;
+      if (verb !== 'revoke') {
+        notice(rulesText(session, grants));
+        return;
+      }
+      const grant = grants[Number(index) - 1];
+      if (grant === undefined) {
+        notice(`no grant number ${index ?? ''}; /rules lists them`, 'error');
+        return;
+      }
+      session.agent.setPolicy({ ...session.agent.currentPolicy, rules: session.agent.currentPolicy.rules.filter((rule) => rule !== grant) });
+      context.setGrants(grants.filter((rule) => rule !== grant));
+      notice(`revoked: ${grant.text}`);
+      return;
+    }
+    case 'audit':
+      notice(auditText(session.auditPath));
+      return;
+    case 'sql':
+      void context.switchTo({ kind: 'sql', ...(argument === '' ? {} : { database: argument }) });
+      return;
+    case 'db':
+      if (argument === '') notice(`database: ${session.info.database ?? 'none (chat mode)'}; /db <file or postgres:// URL> to switch`);
+      else void context.switchTo({ kind: 'sql', database: argument });
+      return;
+    case 'chat':
+      void context.switchTo({ kind: 'chat' });
+      return;
+    case 'view': {
+      const items = [...context.conversation.done, ...context.conversation.live];
+      const wanted = argument === '' ? items.findLast((item) => item.kind === 'tool') : items.find((item) => item.id === Number(argument));
+      if (wanted?.kind !== 'tool') {
+        notice(argument === '' ? 'no tool result yet' : `no tool result number ${argument}`, 'error');
+        return;
+      }
+      const failure = openInPager(fullText(wanted));
+      if (failure !== undefined) notice(failure, 'error');
+      return;
+    }
+    case 'resume':
+      if (argument === '') context.openPicker();
+      else void context.switchTo({ kind: session.info.kind, resume: argument });
+      return;
+    default:
+      notice(`unknown command /${name}; /help lists them`, 'error');
+  }
+}
