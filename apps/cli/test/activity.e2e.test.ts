@@ -50,7 +50,7 @@ describe('what ran without a panel is shown', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('All gone.\n');
     expect(result.stderr).toMatch(/\[execute_sql\] SELECT status FROM orders ORDER BY id\n {2}→ succeeded\n {4}status\n {4}paid\n/);
-    expect(result.stderr).toMatch(/\[execute_sql\] DELETE FROM orders\n {2}warning: ran without asking: the model rated it low, but the code rated it high .*\n {2}→ succeeded\n {4}OK, 3 rows affected/);
+    expect(result.stderr).toMatch(/\[execute_sql\] DELETE FROM orders\n {2}warning: ran without asking: the model rated it low, but the code rated it high .*\n {2}does: DELETE without WHERE removes every row of orders\n {2}→ succeeded\n {4}OK, 3 rows affected/);
   });
 
   it('headless text: a long result is folded and says how much is not shown', async () => {

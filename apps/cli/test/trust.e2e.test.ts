@@ -147,7 +147,7 @@ describe('a hostile checkout through the built CLI', () => {
   it('shows the notice as the TUI’s first line and in its status line', async () => {
     const { checkout, env, hostile } = await hostileCheckout();
     terminal = new TmuxTerminal(`sh -c 'cd ${checkout} && node ${BIN}'`, env);
-    const screen = await terminal.waitFor(/chat · smart · scripted-model · project settings ignored until "riskgate trust"/);
+    const screen = await terminal.waitFor(/chat · smart · scripted-model · ≈\d+ tokens\s+·\s+project\s+settings\s+ignored\s+until\s+"riskgate\s+trust"/);
     // Ink wraps the long line at the terminal's width: read the screen as one text.
     expect(screen.replace(/\s+/g, ' ').trimStart()).toMatch(/^riskgate: ignored from \S*\/checkout\/\.riskgate\/ until you run "riskgate trust" there: mode yolo, allow rules \(1\), baseURL, prompts \(system-chat\.md\) ›/);
     expect(hostile.requests).toHaveLength(0);
