@@ -67,3 +67,31 @@ describe('narrowestRule', () => {
     expect(narrowestRule(tool, style, subjects)).toBe(rule);
   });
 });
+
+describe('a long session keeps the screen state flat', () => {
+  it('after 300 turns with a tool call each, the state holds the last turn and 50 tool calls for /view', () => {
+    let state = INITIAL_CONVERSATION;
+    for (let turn = 0; turn < 300; turn++) {
+      state = conversationReducer(state, { type: 'user', text: `question ${turn}` });
+      const events: AgentEvent[] = [
+        { type: 'tool-call', toolCallId: `t${turn}`, toolName: 'execute_sql', argumentsText: '{"sql":"SELECT 1"}' },
+        { type: 'tool-result', toolCallId: `t${turn}`, toolName: 'execute_sql', state: 'succeeded', forModel: 'x'.repeat(1_000), durationMs: 1 },
+        { type: 'text-delta', text: `answer ${turn}` },
+        { type: 'turn-end', reason: 'answered', text: '' },
+      ];
+      for (const event of events) state = conversationReducer(state, { type: 'event', event, now: turn });
+    }
+    expect(state.done.map((item) => item.kind)).toEqual(['user', 'tool', 'assistant']);
+    expect(state.archive).toHaveLength(50);
+    expect(state.archive.at(-1)).toMatchObject({ toolCallId: 't298' });
+    expect(JSON.stringify(state).length).toBeLessThan(100_000);
+  });
+
+  it('a new turn starts a new <Static> that prints only what was not printed', () => {
+    let state = conversationReducer(INITIAL_CONVERSATION, { type: 'notice', tone: 'info', text: 'printed once' });
+    const before = state.generation;
+    state = conversationReducer(state, { type: 'user', text: 'next' });
+    expect(state.generation).toBe(before + 1);
+    expect(state.done).toEqual([]);
+  });
+});

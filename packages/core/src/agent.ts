@@ -3,6 +3,7 @@ import type OpenAI from 'openai';
 import type { AuditLog } from './audit.js';
 import type { AgentEvent, Confirmer, TurnEndReason } from './events.js';
 import { runGatedToolCall } from './gated-executor.js';
+import { DEFAULT_CONTEXT_TOKENS, trimToBudget } from './context-budget.js';
 import { describeProviderError } from './provider-errors.js';
 import type { ToolRegistry } from './registry.js';
 import type { Message, TranscriptWriter } from './transcript.js';
@@ -23,6 +24,8 @@ export interface AgentOptions {
   /** The conversation so far (a resumed session). */
   readonly history?: readonly Message[];
   readonly baseURL?: string;
+  /** The model's context window in tokens: old tool results are trimmed to stay within it. */
+  readonly contextTokens?: number;
 }
 
 export interface TurnOptions {
@@ -94,10 +97,14 @@ export class Agent {
       return { reason, text };
     };
     this.push({ role: 'user', content: input });
+    const turnStart = this.messages.length - 1;
     this.turnState = {};
     const maxSteps = this.options.maxSteps ?? 20;
     for (let step = 0; step < maxSteps; step++) {
       if (signal.aborted) return end('cancelled', '');
+      const budget = this.options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
+      const trimmed = trimToBudget(this.messages, { budget, systemPrompt: this.options.systemPrompt, keepFrom: turnStart });
+      if (trimmed.results > 0) emit({ type: 'context-trimmed', results: trimmed.results, tokensSaved: trimmed.tokensSaved, budget });
       let reply: StreamedReply;
       try {
         reply = await this.stream(signal, emit);

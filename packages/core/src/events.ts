@@ -53,4 +53,6 @@ export type AgentEvent =
       readonly durationMs: number;
     }
   | { readonly type: 'error'; readonly kind: string; readonly message: string }
+  /** Old tool results were replaced by a note to keep the conversation within the model's context. */
+  | { readonly type: 'context-trimmed'; readonly results: number; readonly tokensSaved: number; readonly budget: number }
   | { readonly type: 'turn-end'; readonly reason: TurnEndReason; readonly text: string };

@@ -40,3 +40,4 @@ export { addTrustedProject, listTrustedProjects, removeTrustedProject, type Trus
 export { describeProviderError, type ProviderErrorKind, type ProviderProblem } from './provider-errors.js';
 export { ToolRegistry } from './registry.js';
 export { INTERRUPTED_RESULT, type LoadedTranscript, listSessions, type Message, readTranscript, type SessionMeta, type SessionSummary, TranscriptWriter } from './transcript.js';
+export { DEFAULT_CONTEXT_TOKENS, estimateTokens, TRIMMED_RESULT, trimToBudget } from './context-budget.js';

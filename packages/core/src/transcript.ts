@@ -67,7 +67,7 @@ export class TranscriptWriter {
   event(event: AgentEvent): void {
     // Streaming pieces are in the messages already; the rest is kept for the record.
     if (event.type === 'text-delta' || event.type === 'tool-output') return;
-    this.append({ kind: 'event', time: new Date().toISOString(), event: redactValue(event) as AgentEvent });
+    this.append({ kind: 'event', time: new Date().toISOString(), event: redactValue(forTheRecord(event)) as AgentEvent });
   }
 
   /**
@@ -93,6 +93,22 @@ export class TranscriptWriter {
     // the file can hold whatever secrets were said or read in the session.
     appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
   }
+}
+
+/** Characters of a tool result an event keeps: the whole result is in the tool message already. */
+export const EVENT_RESULT_CHARS = 2_000;
+
+/**
+ * A tool result as the record keeps it: without its structured data (every row of a result
+ * set, every byte of output) and with its text capped — the tool message beside it holds what
+ * the model was told, which is what a resumed conversation needs. 200 steps of 500-row
+ * results stay small and quick to resume.
+ */
+function forTheRecord(event: AgentEvent): AgentEvent {
+  if (event.type !== 'tool-result') return event;
+  const { data: _data, ...rest } = event;
+  const cut = rest.forModel.length > EVENT_RESULT_CHARS;
+  return { ...rest, forModel: cut ? `${rest.forModel.slice(0, EVENT_RESULT_CHARS)}… (${(rest.forModel.length - EVENT_RESULT_CHARS).toLocaleString('en-US')} more characters in the tool message)` : rest.forModel };
 }
 
 export interface LoadedTranscript {

@@ -37,7 +37,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(replies: ScriptedReply[], options: { answers?: ApprovalAnswer[]; policy?: GatePolicy; maxSteps?: number; baseURL?: string; withFiles?: boolean } = {}): Promise<Harness> {
+export async function createHarness(replies: ScriptedReply[], options: { answers?: ApprovalAnswer[]; policy?: GatePolicy; maxSteps?: number; baseURL?: string; withFiles?: boolean; contextTokens?: number } = {}): Promise<Harness> {
   const directory = mkdtempSync(join(tmpdir(), 'riskgate-core-'));
   const databasePath = join(directory, 'shop.sqlite');
   const database = new Database(databasePath);
@@ -68,6 +68,7 @@ export async function createHarness(replies: ScriptedReply[], options: { answers
     transcript,
     audit: new AuditLog(auditPath),
     ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+    ...(options.contextTokens === undefined ? {} : { contextTokens: options.contextTokens }),
   });
   return {
     server,

@@ -124,6 +124,8 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
   const meta: Omit<SessionMeta, 'id' | 'startedAt'> = { cwd: options.cwd, kind, model: config.model, mode: config.policy.mode, ...(connection === undefined ? {} : { database: database! }) };
   const transcript = resumed !== undefined && resumedPath !== undefined ? TranscriptWriter.reopen(resumedPath, resumed.session) : TranscriptWriter.create(sessionsDirectory, meta);
   const auditPath = join(stateDirectory(), 'audit.jsonl');
+  // The model's window, when it is smaller (a local model) or larger than the default.
+  const contextTokens = contextTokensFromEnvironment();
   const agent = new Agent({
     // The SDK is loaded with the first request, not at start-up.
     client: async () => {
@@ -146,6 +148,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     audit: new AuditLog(auditPath),
     ...(resumed === undefined ? {} : { history: resumed.messages }),
     ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
+    ...(contextTokens === undefined ? {} : { contextTokens }),
   });
   return {
     agent,
@@ -173,4 +176,13 @@ function resolveResume(resume: string | true, directory: string): string {
   const found = sessions.find((session) => session.id === resume || session.id.startsWith(resume));
   if (found === undefined) throw new SetupError(`no session "${resume}" in ${directory}; sessions: ${sessions.slice(0, 5).map((session) => session.id).join(', ') || 'none'}`);
   return found.path;
+}
+
+/** RISKGATE_CONTEXT_TOKENS: the model's context window in tokens; a bad value is an error, not a guess. */
+function contextTokensFromEnvironment(): number | undefined {
+  const value = process.env.RISKGATE_CONTEXT_TOKENS;
+  if (value === undefined || value === '') return undefined;
+  const tokens = Number(value);
+  if (!Number.isInteger(tokens) || tokens < 1_000) throw new SetupError(`RISKGATE_CONTEXT_TOKENS must be a whole number of tokens, at least 1000 (got "${value}")`);
+  return tokens;
 }

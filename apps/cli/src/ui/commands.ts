@@ -3,7 +3,7 @@ import type { AuditEntry } from '@riskgate/core';
 import { formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
 import { argumentsSummary } from '../operation-text.js';
 import type { ConversationKind, Session } from '../session/create-session.js';
-import type { ConversationState } from './conversation.js';
+import { ARCHIVED_TOOL_CALLS, type ConversationState } from './conversation.js';
 import { fullText } from './history-text.js';
 import { openInPager } from './pager.js';
 
@@ -144,10 +144,10 @@ export function runSlashCommand(line: string, context: CommandContext): void {
       void context.switchTo({ kind: 'chat' });
       return;
     case 'view': {
-      const items = [...context.conversation.done, ...context.conversation.live];
+      const items = [...context.conversation.archive, ...context.conversation.done, ...context.conversation.live];
       const wanted = argument === '' ? items.findLast((item) => item.kind === 'tool') : items.find((item) => item.id === Number(argument));
       if (wanted?.kind !== 'tool') {
-        notice(argument === '' ? 'no tool result yet' : `no tool result number ${argument}`, 'error');
+        notice(argument === '' ? 'no tool result yet' : `no tool result number ${argument} (the last ${ARCHIVED_TOOL_CALLS} are kept)`, 'error');
         return;
       }
       const failure = openInPager(fullText(wanted));

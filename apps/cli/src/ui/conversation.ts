@@ -30,9 +30,16 @@ export interface ConversationState {
   readonly nextId: number;
   /** Bumped when the screen is cleared or redrawn: <Static> starts over with a new key. */
   readonly generation: number;
+  /** The last tool calls already printed, for /view. */
+  readonly archive: readonly ToolItem[];
 }
 
-export const INITIAL_CONVERSATION: ConversationState = { done: [], live: [], busy: false, nextId: 1, generation: 0 };
+type ToolItem = Extract<Item, { kind: 'tool' }>;
+
+/** Tool calls /view can still open once they scrolled by. */
+export const ARCHIVED_TOOL_CALLS = 50;
+
+export const INITIAL_CONVERSATION: ConversationState = { done: [], live: [], busy: false, nextId: 1, generation: 0, archive: [] };
 
 export type ConversationAction =
   | { readonly type: 'user'; readonly text: string }
@@ -47,14 +54,27 @@ const OUTPUT_KEPT = 4_000;
 /** The conversation on screen, as a pure function of what happened: tested without rendering. */
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
   switch (action.type) {
-    case 'user':
-      return { ...state, done: [...state.done, ...state.live], live: [{ kind: 'user', id: state.nextId, text: action.text }], busy: true, nextId: state.nextId + 1 };
+    case 'user': {
+      // What <Static> printed is on the screen for good: the state lets it go (a long session's
+      // memory stays flat), keeping the last tool calls for /view. A new <Static> (generation)
+      // prints only what was not printed yet.
+      const printed = state.done.filter((item): item is ToolItem => item.kind === 'tool');
+      return {
+        ...state,
+        archive: [...state.archive, ...printed].slice(-ARCHIVED_TOOL_CALLS),
+        done: state.live,
+        live: [{ kind: 'user', id: state.nextId, text: action.text }],
+        busy: true,
+        nextId: state.nextId + 1,
+        generation: state.generation + 1,
+      };
+    }
     case 'notice': {
       const notice: Item = { kind: 'notice', id: state.nextId, tone: action.tone, text: action.text };
       return state.busy ? { ...state, live: [...state.live, notice], nextId: state.nextId + 1 } : { ...state, done: [...state.done, notice], nextId: state.nextId + 1 };
     }
     case 'clear':
-      return { ...INITIAL_CONVERSATION, nextId: state.nextId, generation: state.generation + 1 };
+      return { ...INITIAL_CONVERSATION, nextId: state.nextId, generation: state.generation + 1, archive: state.archive };
     case 'restore': {
       const items = action.items.map((item, index) => ({ ...item, id: state.nextId + index }));
       return { ...INITIAL_CONVERSATION, done: items, nextId: state.nextId + items.length, generation: state.generation + 1 };
@@ -101,6 +121,10 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       }));
     case 'error':
       return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'error', text: event.message }], nextId: state.nextId + 1 };
+    case 'context-trimmed': {
+      const text = `kept the conversation within the model's context (≈${Math.round(event.budget / 1000)}k tokens): ${event.results} old tool ${event.results === 1 ? 'result' : 'results'} replaced by a note (≈${event.tokensSaved.toLocaleString('en-US')} tokens)`;
+      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text }], nextId: state.nextId + 1 };
+    }
     case 'rule-added':
       return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text: `always allowed from now on: ${event.rule}` }], nextId: state.nextId + 1 };
     case 'turn-end': {
