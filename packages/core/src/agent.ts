@@ -4,6 +4,7 @@ import type { AuditLog } from './audit.js';
 import type { AgentEvent, Confirmer, TurnEndReason } from './events.js';
 import { runGatedToolCall } from './gated-executor.js';
 import { DEFAULT_CONTEXT_TOKENS, trimToBudget } from './context-budget.js';
+import { ReplyAssembler, type StreamedReply, withFreshIds } from './stream-reply.js';
 import { describeProviderError } from './provider-errors.js';
 import type { ToolRegistry } from './registry.js';
 import type { Message, TranscriptWriter } from './transcript.js';
@@ -39,11 +40,6 @@ export interface TurnOutcome {
   readonly text: string;
 }
 
-interface StreamedReply {
-  readonly text: string;
-  readonly toolCalls: readonly { id: string; name: string; argumentsText: string }[];
-  readonly finished: boolean;
-}
 
 /**
  * The agent loop: the model answers (streamed), each tool call it makes passes the gate in
@@ -117,20 +113,28 @@ export class Agent {
       if (!reply.finished) {
         // A reply cut off mid-way is never acted on: its tool calls may be incomplete.
         if (signal.aborted) return end('cancelled', reply.text);
-        emit({ type: 'error', kind: 'incomplete-reply', message: "the model's reply was cut off before it finished; nothing in it was executed" });
+        emit({ type: 'error', kind: 'incomplete-reply', message: reply.problem ?? "the model's reply was cut off before it finished; nothing in it was executed" });
         return end('error', reply.text);
       }
+      const toolCalls = withFreshIds(reply.toolCalls, this.messages);
       this.push({
         role: 'assistant',
         content: reply.text === '' ? null : reply.text,
-        ...(reply.toolCalls.length === 0
+        ...(toolCalls.length === 0
           ? {}
-          : { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.argumentsText } })) }),
+          : { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.argumentsText } })) }),
       });
-      if (reply.toolCalls.length === 0) return end('answered', reply.text);
-      for (const call of reply.toolCalls) {
+      if (toolCalls.length === 0) return end('answered', reply.text);
+      for (const call of toolCalls) {
         if (signal.aborted) {
           this.push({ role: 'tool', tool_call_id: call.id, content: 'cancelled by the person before it ran' });
+          continue;
+        }
+        if (call.duplicateOf !== undefined) {
+          // Two calls under one id in one reply would both run: the repeat is refused.
+          const repeated = call.duplicateOf;
+          emit({ type: 'error', kind: 'duplicate-call-id', message: `the model sent a second tool call with the id ${repeated}; it was not run` });
+          this.push({ role: 'tool', tool_call_id: call.id, content: `not run: this call repeated the id ${repeated} of another call; send it again with a new id if it is needed` });
           continue;
         }
         const content = await this.handleToolCall(call, signal, emit);
@@ -164,36 +168,26 @@ export class Agent {
       },
       { signal },
     );
-    let text = '';
-    let finished = false;
-    // Tool-call fragments arrive by index: the first carries id and name, the rest pieces of the arguments.
-    const calls: { id: string; name: string; argumentsText: string }[] = [];
+    const reply = new ReplyAssembler();
     try {
       for await (const chunk of stream) {
         const choice = chunk.choices[0];
         if (choice === undefined) continue;
         const delta = choice.delta;
         if (delta?.content) {
-          text += delta.content;
+          reply.addText(delta.content);
           emit({ type: 'text-delta', text: delta.content });
         }
-        for (const fragment of delta?.tool_calls ?? []) {
-          calls[fragment.index] ??= { id: '', name: '', argumentsText: '' };
-          const call = calls[fragment.index]!;
-          if (fragment.id) call.id = fragment.id;
-          if (fragment.function?.name) call.name += fragment.function.name;
-          if (fragment.function?.arguments) call.argumentsText += fragment.function.arguments;
-        }
-        if (choice.finish_reason) finished = true;
+        for (const [position, fragment] of (delta?.tool_calls ?? []).entries()) reply.addToolCall(fragment, position);
+        reply.finish(choice.finish_reason);
       }
     } catch (error) {
       // The connection dropped mid-stream: report what arrived as unfinished.
-      if (signal.aborted) return { text, toolCalls: [], finished: false };
-      if (text === '' && calls.length === 0) throw error;
-      return { text, toolCalls: [], finished: false };
+      const partial = reply.result();
+      if (!signal.aborted && partial.text === '' && partial.toolCalls.length === 0) throw error;
+      return { text: partial.text, toolCalls: [], finished: false, problem: "the model's reply was cut off before it finished; nothing in it was executed" };
     }
-    const toolCalls = calls.filter((call) => call !== undefined).map((call, index) => ({ ...call, id: call.id || `call_${Date.now()}_${index}` }));
-    return { text, toolCalls, finished };
+    return reply.result();
   }
 
   /** One tool call through the gate (the one gated executor every host shares). Returns the text the model receives. */
