@@ -63,8 +63,8 @@ function SqlResult({ data, width, id }: { readonly data: SqlData; readonly width
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: statements are in script order.
           <Box key={index} flexDirection="column">
-            <Text bold>{table.header}</Text>
-            <Text dimColor>{table.rule}</Text>
+            {table.kind === 'table' ? <Text bold>{table.header}</Text> : null}
+            {table.kind === 'table' ? <Text dimColor>{table.rule}</Text> : null}
             {table.rows.map((row, rowIndex) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are in result order.
               <Text key={rowIndex}>{row}</Text>

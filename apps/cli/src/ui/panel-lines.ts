@@ -168,3 +168,8 @@ export function panelBody(description: OperationDescription, decision: Pick<Deci
     operationLineCount: operation.length,
   };
 }
+
+/** A text with every character a terminal would not print as itself shown as its code (one line). */
+export function revealText(text: string): string {
+  return revealSegment({ text }).map((part) => part.text).join('');
+}
