@@ -35,9 +35,11 @@ export function parseAssistantArgs(argv: readonly string[]): AssistantOptions | 
   const { values, positionals } = parsed;
   if (values.mode !== undefined && !MODES.includes(values.mode)) return { error: `--mode must be strict, smart or guarded, not "${values.mode}" (use --yolo for yolo)` };
   if (values.yolo === true && values.mode !== undefined) return { error: '--yolo and --mode together: choose one' };
-  if (values.output !== undefined && !(FORMATS as readonly string[]).includes(values.output)) return { error: `--output must be text, json or stream-json, not "${values.output}"` };
+  if (values.output !== undefined && values['output-format'] !== undefined && values.output !== values['output-format']) return { error: '--output and --output-format disagree: give one' };
+  const output = values['output-format'] ?? values.output;
+  if (output !== undefined && !(FORMATS as readonly string[]).includes(output)) return { error: `--output-format must be text, json or stream-json, not "${output}"` };
   if (values.db !== undefined && kind !== 'sql') kind = 'sql';
-  const print = values.print === true || values.output !== undefined || values.yes === true;
+  const print = values.print === true || output !== undefined || values.yes === true;
   if (!print && positionals.length > 0) return { error: `unexpected argument "${positionals[0]}" (a question goes after -p)` };
   const mode = values.yolo === true ? 'yolo' : values.mode;
   return {
@@ -50,7 +52,7 @@ export function parseAssistantArgs(argv: readonly string[]): AssistantOptions | 
       ...(mode === undefined ? {} : { mode: mode as 'strict' }),
     },
     ...(print
-      ? { print: { ...(positionals.length === 0 ? {} : { prompt: positionals.join(' ') }), format: (values.output ?? 'text') as OutputFormat, yes: values.yes === true } }
+      ? { print: { ...(positionals.length === 0 ? {} : { prompt: positionals.join(' ') }), format: (output ?? 'text') as OutputFormat, yes: values.yes === true } }
       : {}),
   };
 }
@@ -68,6 +70,7 @@ function parse(args: string[]) {
       'base-url': { type: 'string' },
       print: { type: 'boolean', short: 'p' },
       output: { type: 'string' },
+      'output-format': { type: 'string' },
       yes: { type: 'boolean' },
     },
   });

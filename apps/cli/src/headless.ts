@@ -30,6 +30,8 @@ export interface Refusal {
  */
 export class HeadlessConfirmer implements Confirmer {
   readonly refusals: Refusal[] = [];
+  /** Operations the person answered "no" to on the terminal: not run for lack of consent too. */
+  readonly declined: Refusal[] = [];
 
   constructor(private readonly options: Pick<HeadlessOptions, 'yes' | 'stderr' | 'terminal'>) {}
 
@@ -48,7 +50,9 @@ export class HeadlessConfirmer implements Confirmer {
     const readline = createInterface({ input, output });
     try {
       const answer = await readline.question(`${confirmationQuestion(request.toolName)} `, { signal });
-      return /^y(es)?$/i.test(answer.trim()) ? { type: 'approve' } : { type: 'deny' };
+      if (/^y(es)?$/i.test(answer.trim())) return { type: 'approve' };
+      this.declined.push({ tool: request.toolName, operation, reasons: request.decision.reasons });
+      return { type: 'deny' };
     } catch {
       return { type: 'deny', note: 'cancelled' };
     } finally {
@@ -145,10 +149,10 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
   };
   const outcome = await session.agent.runTurn(prompt, { signal, onEvent });
   if (options.format === 'text' && !endedOnLine) options.stdout.write('\n');
-  const exitCode: 0 | 1 | 2 = outcome.reason === 'error' || outcome.reason === 'step-limit' ? 1 : confirmer.refusals.length > 0 || calls.some((call) => call.state === 'denied' && (call.decision as { source?: string } | undefined)?.source === 'rule') ? 2 : 0;
+  const exitCode: 0 | 1 | 2 = outcome.reason === 'error' || outcome.reason === 'step-limit' ? 1 : confirmer.refusals.length > 0 || confirmer.declined.length > 0 || calls.some((call) => call.state === 'denied' && (call.decision as { source?: string } | undefined)?.source === 'rule') ? 2 : 0;
   if (options.format === 'json') {
     options.stdout.write(
-      `${JSON.stringify({ text: outcome.text, reason: outcome.reason, toolCalls: calls, refused: confirmer.refusals, errors, exitCode, transcript: session.info.transcriptPath })}\n`,
+      `${JSON.stringify({ text: outcome.text, reason: outcome.reason, toolCalls: calls, refused: confirmer.refusals, declined: confirmer.declined, errors, exitCode, transcript: session.info.transcriptPath })}\n`,
     );
   }
   return { exitCode };

@@ -25,10 +25,12 @@ Options:
   --base-url <url>    any OpenAI-compatible endpoint (or OPENAI_BASE_URL)
   --resume[=<id>]     continue the latest session, or the one named
   -p, --print         headless: the question follows, or comes on stdin
-  --output <format>   headless output: text (default) | json | stream-json
+  --output-format <f> headless output: text (default) | json | stream-json
+                      (--output is the same); a question after -p and text on stdin combine
   --yes               headless: approve what needs confirmation (without it, refused)
 
-Exit status: 0 success; 1 error; 2 something was refused (headless).
+Exit status: 0 success; 1 error; 2 something was not run for lack of consent (refused
+without a terminal, or answered "no" on one); 129/143 stopped by SIGHUP/SIGTERM.
 Configuration: ~/.config/riskgate/config.json and .riskgate/config.json (docs/agent.md);
 a project's .riskgate/ only tightens until you run "riskgate trust" (docs/trust.md).
 
@@ -50,8 +52,23 @@ Options of assess:
   {"decision","source","level","whitelisted","reasons"} or {"error"} per input line.
 `;
 
+/** `riskgate <anything> --help` prints the help (assess its own part) instead of failing on it. */
+function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const [first, ...rest] = argv;
+  // `riskgate assess --jsonl | head`: the reader left; stop quietly, as Unix tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+  if (first !== 'trust' && wantsHelp(argv)) {
+    process.stdout.write(first === 'assess' ? `riskgate assess <tool> '<json args>' | --jsonl\n\n${HELP.slice(HELP.indexOf('Options of assess:'))}` : HELP);
+    return 0;
+  }
   if (first === '--version' || first === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return 0;

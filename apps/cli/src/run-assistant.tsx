@@ -36,6 +36,10 @@ async function importInk(): Promise<typeof import('ink')> {
   }
 }
 
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** The shell's convention: 128 + the signal's number. */
+const SIGNAL_EXIT: Record<NodeJS.Signals, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as Record<NodeJS.Signals, number>;
+
 const BRACKETED_PASTE_ON = '\u001B[?2004h';
 const BRACKETED_PASTE_OFF = '\u001B[?2004l';
 
@@ -62,7 +66,10 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
 
   if (headless) {
     const format = options.print?.format ?? 'text';
-    const prompt = options.print?.prompt ?? (process.stdin.isTTY ? '' : await readStdin());
+    // `cat f | riskgate -p "summarise"`: the question, then what came on stdin.
+    const piped = process.stdin.isTTY ? '' : await readStdin();
+    const given = options.print?.prompt;
+    const prompt = given === undefined ? piped : piped === '' ? given : `${given}\n\n${piped}`;
     if (prompt === '') {
       process.stderr.write('riskgate: no question: give one after -p, or on stdin\n');
       return 1;
@@ -82,13 +89,19 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
       throw error;
     }
     const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once('SIGINT', onSigint);
+    // SIGINT, SIGTERM and SIGHUP stop the turn: a running command's whole process group is
+    // ended by the tool, the transcript and audit are written, and riskgate exits after.
+    let stoppedBy: NodeJS.Signals | undefined;
+    const stop = (signal: NodeJS.Signals) => {
+      stoppedBy ??= signal;
+      controller.abort();
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, stop);
     try {
       const result = await runHeadless(session, prompt, confirmer, { format, yes: options.print?.yes ?? false, stdout: process.stdout, stderr: process.stderr, ...(terminal === undefined ? {} : { terminal }) }, controller.signal);
-      return result.exitCode;
+      return stoppedBy === undefined || stoppedBy === 'SIGINT' ? result.exitCode : SIGNAL_EXIT[stoppedBy];
     } finally {
-      process.off('SIGINT', onSigint);
+      for (const signal of STOP_SIGNALS) process.off(signal, stop);
       await session.close();
     }
   }
@@ -119,7 +132,17 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   const guardMs = process.env.RISKGATE_TYPE_AHEAD_MS === undefined ? undefined : Number(process.env.RISKGATE_TYPE_AHEAD_MS);
   const { InputHistory, historyPath } = await import('./ui/input-history.js');
   const history = new InputHistory(historyPath(stateDirectory(), cwd));
-  const instance = render(<App initial={initial} confirmer={confirmer} openSession={open} history={history} {...(guardMs === undefined ? {} : { guardMs })} {...(configNotice === undefined ? {} : { configNotice })} />, { exitOnCtrlC: false });
+  // SIGTERM/SIGHUP (a closed terminal): the running tool is cancelled (its process group ends),
+  // the app exits and the transcript is closed below.
+  const stopping = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    stopping.abort();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+  const instance = render(<App stop={stopping.signal} initial={initial} confirmer={confirmer} openSession={open} history={history} {...(guardMs === undefined ? {} : { guardMs })} {...(configNotice === undefined ? {} : { configNotice })} />, { exitOnCtrlC: false });
   // Bracketed paste: a pasted text arrives marked, so its newlines are text, not Enter.
   process.stdout.write(BRACKETED_PASTE_ON);
   try {
@@ -127,7 +150,9 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   } finally {
     process.stdout.write(BRACKETED_PASTE_OFF);
   }
+  process.off('SIGTERM', stop);
+  process.off('SIGHUP', stop);
   const last = current ?? initial;
-  if (await last.close()) process.stdout.write(`Resume this conversation with: riskgate --resume ${last.id}\n`);
-  return 0;
+  if ((await last.close()) && stoppedBy !== 'SIGHUP') process.stdout.write(`Resume this conversation with: riskgate --resume ${last.id}\n`);
+  return stoppedBy === undefined ? 0 : SIGNAL_EXIT[stoppedBy];
 }

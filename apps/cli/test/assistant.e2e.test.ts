@@ -234,7 +234,7 @@ describe('headless: riskgate -p', () => {
   it.each([
     [['--mode', 'loose'], /--mode must be strict, smart or guarded/],
     [['--yolo', '--mode', 'strict'], /--yolo and --mode together/],
-    [['--output', 'xml', '-p', 'x'], /--output must be text, json or stream-json/],
+    [['--output', 'xml', '-p', 'x'], /--output-format must be text, json or stream-json/],
     [['stray'], /unknown command "stray"/],
   ])('rejects bad flags: %j', async (args, message) => {
     const result = await runHeadless(args, {});

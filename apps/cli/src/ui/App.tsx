@@ -29,6 +29,8 @@ export interface AppProps {
   readonly configNotice?: string;
   /** The prompt's ↑/↓ history (persisted per project by the caller). */
   readonly history?: InputHistory;
+  /** Aborted on SIGTERM/SIGHUP: cancel what runs and exit. */
+  readonly stop?: AbortSignal;
 }
 
 const NOTICE_COLOR: Record<NoticeTone, string> = { info: 'gray', warning: 'yellow', error: 'red' };
@@ -75,7 +77,7 @@ interface Pending {
   readonly answer: (reply: ApprovalAnswer) => void;
 }
 
-export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, guardMs, configNotice, history }: AppProps) {
+export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, guardMs, configNotice, history, stop }: AppProps) {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const width = stdout.columns ?? 100;
@@ -89,6 +91,17 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
   const [picker, setPicker] = useState<readonly SessionSummary[] | undefined>(undefined);
   const controller = useRef<AbortController | undefined>(undefined);
   const lastCtrlC = useRef(0);
+
+  useEffect(() => {
+    if (stop === undefined) return undefined;
+    const onStop = () => {
+      controller.current?.abort();
+      exit();
+    };
+    if (stop.aborted) onStop();
+    stop.addEventListener('abort', onStop, { once: true });
+    return () => stop.removeEventListener('abort', onStop);
+  }, [stop, exit]);
 
   useEffect(() => {
     confirmer.setHandler((request, answer) => setPending({ request, answer }));
