@@ -65,7 +65,8 @@ async function main(argv: readonly string[]): Promise<number> {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
-  if (first !== 'trust' && wantsHelp(argv)) {
+  // trust and mcp print their own help.
+  if (first !== 'trust' && first !== 'mcp' && wantsHelp(argv)) {
     process.stdout.write(first === 'assess' ? `riskgate assess <tool> '<json args>' | --jsonl\n\n${HELP.slice(HELP.indexOf('Options of assess:'))}` : HELP);
     return 0;
   }
