@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
-import { defineTool, legacyReport, toolFailure } from '@riskgate/risk';
+import { homedir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { defineTool, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
 import { type CommandRunResult, runCommand } from './command-runner.js';
@@ -28,15 +29,21 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
       'Run one bash command line in the workspace and return its output and exit code. Read-only commands (ls, cat, grep, git log, …) run at once; anything that writes, deletes, installs or reaches the network is shown to the user, who must confirm it.',
     parameters: executeCommandParameters,
     ruleStyle: 'text',
-    assess: async ({ command }) => legacyReport(await assessCommand(command)),
+    // The `cwd` argument is where relative paths resolve: a cwd inside ~/.aws makes `cat credentials` a secret read.
+    assess: async ({ command, cwd }, context) =>
+      assessCommand(command, {
+        cwd: resolve(context.cwd, expandHome(cwd ?? '.', context.home)),
+        ...(context.home === undefined ? {} : { home: context.home }),
+        ...(context.sandbox === undefined ? {} : { sandbox: context.sandbox }),
+      }),
     describe: ({ command, cwd }, context) => ({
       kind: 'command',
       command,
-      cwd: resolve(context.cwd, cwd ?? '.'),
+      cwd: resolve(context.cwd, expandHome(cwd ?? '.', context.home)),
       details: [],
     }),
     execute: async ({ command, cwd, timeout_ms }, context) => {
-      const directory = resolve(context.cwd, cwd ?? '.');
+      const directory = resolve(context.cwd, expandHome(cwd ?? '.', context.home));
       if (!existsSync(directory) || !statSync(directory).isDirectory()) {
         return toolFailure('command-bad-cwd', `no directory at ${directory}`);
       }
@@ -50,6 +57,12 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
       return { type: 'tool-success', forModel: formatForModel(result, directory, context.cwd), data: result } as const;
     },
   });
+}
+
+/** `~` in the cwd argument means the home directory, as in the shell. */
+function expandHome(path: string, home = homedir()): string {
+  if (path === '~') return home;
+  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
 }
 
 function formatForModel(result: CommandRunResult, directory: string, workspace: string): string {

@@ -1,7 +1,7 @@
 export { loadBashParser } from './bash-parser.js';
-export { assessCommand, type CommandAssessment } from './command-assessor.js';
+export { assessCommand, type CommandAssessOptions } from './command-assessor.js';
 export { type CommandRunResult, type RunCommandOptions, runCommand } from './command-runner.js';
-export { COMMAND_WHITELIST } from './command-specs.js';
+export { lookupProgram } from './assess/programs.js';
 export { COMMAND_TOOL_NAME, type CommandToolOptions, createExecuteCommandTool, executeCommandParameters } from './execute-command-tool.js';
 // Used on its own, a tool needs two parts of the gate as well: its JSON schema for a model's API
 // (with risk_level) and the gate's verdict. Re-exported so an app can install this package alone.

@@ -1,0 +1,129 @@
+import type { Effect } from '@riskgate/risk';
+import { parseArgs } from './options.js';
+import { known, runWords } from './simple-command.js';
+import type { CallSite, OperandUse, ProgramRow } from './table.js';
+import { pathEffects, type Walk } from './walk.js';
+import type { WordValue } from './words.js';
+
+/** Words that only ask a known program about itself. */
+const ABOUT_ITSELF = new Set(['--version', '--help', '-V']);
+
+export function makeSite(walk: Walk, name: string, args: readonly WordValue[]): CallSite {
+  return {
+    name,
+    args,
+    sandbox: walk.options.sandbox,
+    home: walk.home,
+    emit: (effect) => walk.emit(effect),
+    path: (kind, word, extra) => pathEffects(walk, kind, word, extra),
+    script: (text, via) => walk.script(text, via),
+    command: (words, via) => runWords(walk, words, via),
+    chdir: (word) => {
+      walk.scope.cwd = word.value === undefined ? undefined : walk.resolvePath(word.value);
+    },
+  };
+}
+
+/** Apply a program row to the words after the program's name. */
+export function applyRow(walk: Walk, name: string, row: ProgramRow, args: readonly WordValue[]): void {
+  if (args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? '')) return;
+  const saved = walk.scope.cwd;
+  try {
+    applyTo(walk, name, row, args);
+  } finally {
+    // `git -C dir` moves only git.
+    walk.scope.cwd = saved;
+  }
+}
+
+function applyTo(walk: Walk, name: string, row: ProgramRow, args: readonly WordValue[]): void {
+  const site = makeSite(walk, name, args);
+  if (row.sandboxOnly === true && !site.sandbox) {
+    site.emit({ kind: 'unknown', detail: `${name} runs unasked only inside riskgate's sandbox, which this call would not use` });
+  }
+  for (const effect of row.effects ?? []) site.emit({ ...effect, via: effect.via ?? name } as Effect);
+  if (row.subcommands !== undefined || row.otherSubcommands !== undefined) {
+    let index = 0;
+    while (index < args.length && (args[index]!.value ?? '').startsWith('-')) index += row.globalValues?.includes(args[index]!.value!) ? 2 : 1;
+    const subcommand = args[index];
+    const key = subcommand === undefined ? '' : (subcommand.value ?? '\u0000');
+    const subRow = row.subcommands?.[key] ?? row.otherSubcommands;
+    if (subRow === undefined) {
+      site.emit({ kind: 'unknown', detail: `riskgate does not know what ${name} ${subcommand?.raw ?? ''} does`.trim() });
+      return;
+    }
+    applyTo(walk, subcommand === undefined ? name : `${name} ${subcommand.raw}`, subRow, args.slice(index + 1));
+    return;
+  }
+  if (row.custom !== undefined) {
+    row.custom(site);
+    return;
+  }
+  applyOperands(site, row);
+}
+
+/** The table's generic reading: options by use, then operands by use. */
+export function applyOperands(site: CallSite, row: ProgramRow): void {
+  const parsed = parseArgs(row, site.args, site);
+  let recursive = row.recursive === true;
+  let skipsHidden = row.skipsHidden === true;
+  let inPlace = false;
+  let supplied = false;
+  for (const option of parsed.options) {
+    const via = `${site.name} ${option.name}`;
+    switch (option.use) {
+      case 'read':
+      case 'list':
+      case 'write':
+        if (option.value !== undefined) site.path(option.use, option.value, { via });
+        break;
+      case 'pattern-file':
+        supplied = true;
+        if (option.value !== undefined) site.path('read', option.value, { via });
+        break;
+      case 'pattern':
+      case 'no-pattern':
+        supplied = true;
+        break;
+      case 'run':
+        site.emit({ kind: 'run-program', program: option.value?.raw ?? 'a program', via });
+        if (option.value !== undefined) site.command([option.value], via);
+        break;
+      case 'recursive':
+        recursive = true;
+        break;
+      case 'hidden':
+        skipsHidden = false;
+        break;
+      case 'follow':
+        site.emit({ kind: 'unbounded', resource: 'time', detail: `${via} waits for new lines and never ends`, via });
+        break;
+      case 'environment':
+        site.emit({ kind: 'read-env', names: 'all', via });
+        break;
+      case 'in-place':
+        inPlace = true;
+        break;
+      case 'runs':
+        site.emit({ kind: 'run-program', program: `what ${via} starts`, via });
+        break;
+      case 'writes':
+        inPlace = true;
+        break;
+      case 'unknown':
+        site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate does not read what ${via} does`, via });
+        break;
+      default:
+        break;
+    }
+  }
+  const files = parsed.operands.slice(supplied ? 0 : (row.leading ?? 0));
+  const whenNone = row.whenNone ?? (recursive ? row.whenNoneRecursive : undefined);
+  if (files.length === 0 && whenNone !== undefined) files.push(known(whenNone));
+  files.forEach((word, index) => {
+    let use: OperandUse = row.last !== undefined && files.length >= 2 && index === files.length - 1 ? row.last : row.operands;
+    if (inPlace && (use === 'read' || use === 'list')) use = 'write';
+    if (use === 'data') return;
+    site.path(use, word, { ...(recursive ? { recursive } : {}), ...(skipsHidden ? { skipsHidden } : {}), ...(row.severity === undefined ? {} : { severity: row.severity }), via: site.name });
+  });
+}

@@ -1,0 +1,206 @@
+import { known } from './simple-command.js';
+import type { CallSite } from './table.js';
+import type { WordValue } from './words.js';
+
+/**
+ * git, one subcommand per row. Read subcommands read their path operands (`git show
+ * HEAD:.env` reads .env as it was committed; `git diff --no-index a b` reads any two files);
+ * listing forms of branch/tag/remote/stash/worktree/reflog/config only read; the rest write
+ * the repository, the working tree or connect to a remote. Options that write or run
+ * programs are refused on every subcommand.
+ */
+
+/** Subcommands that only read the repository and the files they are given. */
+const READ = new Set([
+  'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'blame', 'shortlog', 'describe', 'cat-file', 'grep', 'rev-list',
+  'name-rev', 'merge-base', 'for-each-ref', 'show-ref', 'check-ignore', 'check-attr', 'count-objects', 'whatchanged', 'show-branch', 'var',
+  'annotate', 'cherry', 'diff-tree', 'diff-files', 'diff-index', 'version', 'range-diff', 'verify-commit', 'verify-tag', 'fsck', 'help',
+]);
+/** Global options that take a value. */
+const GLOBAL_VALUES = new Set(['--git-dir', '--work-tree', '--namespace', '--super-prefix', '--list-cmds', '--attr-source']);
+/** Subcommands that talk to a remote. */
+const CONNECT = new Set(['push', 'fetch', 'pull', 'clone', 'ls-remote', 'archive', 'request-pull', 'send-email', 'svn', 'p4']);
+/** Listing forms: allowed options, and what the subcommand does otherwise. */
+const LISTING: Record<string, RegExp> = {
+  branch: /^(-a|-r|-l|-v|-vv|--all|--remotes|--list|--verbose|--show-current|--no-color|--color(=.*)?|--sort=.*|--contains(=.*)?|--merged(=.*)?|--no-merged(=.*)?|--format=.*|--column(=.*)?|--points-at(=.*)?)$/,
+  tag: /^(-l|--list|-n\d*|--sort=.*|--contains(=.*)?|--merged(=.*)?|--no-merged(=.*)?|--format=.*|--points-at(=.*)?|--column(=.*)?)$/,
+  remote: /^(-v|--verbose)$/,
+};
+
+const value = (word: WordValue | undefined): string => word?.value ?? '';
+
+export function gitProgram(site: CallSite): void {
+  const args = site.args;
+  let index = 0;
+  for (; index < args.length; index++) {
+    const option = args[index]!.value;
+    if (option === undefined) {
+      site.emit({ kind: 'unknown', severity: 'high', detail: `git gets ${args[index]!.raw}, known only at run time` });
+      return;
+    }
+    if (!option.startsWith('-')) break;
+    if (option === '-C') site.chdir(args[++index] ?? known('.'));
+    else if (option === '-c' || option === '--config-env' || option.startsWith('--config-env=')) {
+      // core.pager, core.fsmonitor, alias.x=!cmd, diff.external: configuration that runs programs.
+      site.emit({ kind: 'run-program', program: 'programs git configuration can name (git -c)', via: `git ${option} ${value(args[index + 1])}`.slice(0, 60) });
+      if (!option.includes('=')) index++;
+    } else if (option.startsWith('--exec-path=')) site.emit({ kind: 'run-program', program: 'git programs from another directory', via: 'git --exec-path' });
+    else if (GLOBAL_VALUES.has(option)) index++;
+  }
+  const subcommand = args[index];
+  if (subcommand === undefined) return;
+  const name = subcommand.value;
+  const rest = args.slice(index + 1);
+  if (name === undefined) {
+    site.emit({ kind: 'run-program', program: `git ${subcommand.raw}, a subcommand known only at run time`, severity: 'high' });
+    return;
+  }
+  const via = `git ${name}`;
+  everySubcommand(site, name, rest);
+  const options = rest.map(value).filter((text) => text.startsWith('-'));
+  const operands = rest.filter((word) => !value(word).startsWith('-'));
+  const repository = known('.git');
+  if (READ.has(name)) {
+    if (name === 'help') {
+      if (options.some((option) => /^(-w|--web|-i|--info|-m|--man)$/.test(option))) site.emit({ kind: 'run-program', program: 'a browser, info or man (git help)', via });
+      return;
+    }
+    const paths = name === 'grep' && !options.some((option) => /^(-e|-f|--file)$/.test(option)) ? operands.slice(1) : operands;
+    for (const word of paths) {
+      // `REV:path` names a file as committed: reading it reads that file.
+      const text = word.value;
+      const colon = text === undefined ? -1 : text.indexOf(':');
+      site.path('read', colon > 0 ? known(text!.slice(colon + 1) || '.') : word, { via });
+    }
+    return;
+  }
+  if (name === 'config') {
+    configSubcommand(site, rest);
+    return;
+  }
+  const listing = LISTING[name];
+  if (listing !== undefined && operands.length === 0 && options.every((option) => listing.test(option))) return;
+  if (name === 'remote' && (value(operands[0]) === 'get-url' || value(operands[0]) === 'show' && options.includes('-n'))) return;
+  if ((name === 'stash' || name === 'worktree') && value(operands[0]) === 'list') return;
+  if (name === 'stash' && value(operands[0]) === 'show') return;
+  if (name === 'reflog' && (operands.length === 0 || value(operands[0]) === 'show')) return;
+  if (CONNECT.has(name) || (name === 'remote' && value(operands[0]) === 'update') || (name === 'submodule' && /^(update|add|sync|foreach)$/.test(value(operands[0])))) {
+    const force = options.some((option) => /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes|--mirror|--delete|-d|--prune)$/.test(option)) || operands.some((word) => value(word).startsWith('+') || value(word).startsWith(':'));
+    site.emit({ kind: 'connect', host: `a git remote (${value(operands[0]) || 'the default'})`, via, ...(force ? { severity: 'high' as const, note: `${via} --force rewrites or deletes history on the remote` } : {}) });
+    if (name === 'clone') site.path('write', operands[1] ?? known('.'), { via });
+    if (name === 'pull') site.path('write', known('.'), { recursive: true, via });
+    if (name === 'fetch' || name === 'pull' || name === 'push') site.path('write', repository, { via });
+    if (name === 'submodule' && value(operands[0]) === 'foreach') site.script(value(operands[operands.length - 1]) || undefined, 'git submodule foreach');
+    return;
+  }
+  switch (name) {
+    case 'reset':
+      if (options.includes('--hard') || options.includes('--merge') || options.includes('--keep')) {
+        site.path('write', known('.'), { recursive: true, severity: 'high', note: 'git reset --hard discards uncommitted changes', via });
+      } else site.path('write', repository, { via });
+      return;
+    case 'clean':
+      if (options.some((option) => /^-[a-zA-Z]*n|^--dry-run$/.test(option))) return;
+      site.path('delete', known('.'), { recursive: true, via, note: 'git clean deletes untracked files' });
+      return;
+    case 'checkout':
+    case 'restore':
+    case 'switch': {
+      const discards = options.some((option) => /^(-f|--force|--worktree|-W|--discard-changes|--ours|--theirs)$/.test(option)) || rest.some((word) => word.value === '--' || word.value === '.');
+      site.path('write', known('.'), { recursive: true, via, ...(discards ? { severity: 'high' as const, note: `${via} overwrites uncommitted changes` } : {}) });
+      return;
+    }
+    case 'rm':
+      for (const word of operands) site.path('delete', word, { via, ...(options.some((option) => /^-[a-zA-Z]*r/.test(option)) ? { recursive: true } : {}) });
+      site.path('write', repository, { via });
+      return;
+    case 'rebase':
+    case 'bisect':
+    case 'filter-branch':
+    case 'filter-repo':
+      site.emit({ kind: 'run-program', program: `the commands ${via} runs`, via });
+      site.path('write', known('.'), { recursive: true, via });
+      return;
+    case 'format-patch':
+    case 'bundle':
+    case 'commit':
+    case 'add':
+    case 'mv':
+    case 'merge':
+    case 'cherry-pick':
+    case 'revert':
+    case 'am':
+    case 'apply':
+    case 'stash':
+    case 'tag':
+    case 'branch':
+    case 'remote':
+    case 'worktree':
+    case 'reflog':
+    case 'init':
+    case 'gc':
+    case 'prune':
+    case 'repack':
+    case 'notes':
+    case 'replace':
+    case 'update-ref':
+    case 'update-index':
+    case 'symbolic-ref':
+    case 'submodule':
+    case 'sparse-checkout':
+    case 'lfs':
+    case 'maintenance':
+      site.path('write', name === 'apply' || name === 'am' || name === 'merge' || name === 'cherry-pick' || name === 'revert' || name === 'stash' || name === 'mv' ? known('.') : repository, { via, ...(name === 'apply' || name === 'stash' || name === 'merge' ? { recursive: true } : {}) });
+      return;
+    default:
+      // An alias (`alias.x = !sh …`) or a git-NAME program on the PATH: either can run anything.
+      site.emit({ kind: 'run-program', program: `git ${name} (an alias or a git-${name} program)`, via });
+  }
+}
+
+/** Options that write or run programs, refused on every subcommand. */
+function everySubcommand(site: CallSite, name: string, rest: readonly WordValue[]): void {
+  for (let index = 0; index < rest.length; index++) {
+    const word = rest[index]!;
+    const option = word.value;
+    const via = `git ${name} ${option ?? word.raw}`.slice(0, 60);
+    if (option === undefined) {
+      if (READ.has(name) && word.texts.some((text) => text.startsWith('\u0000') || text.startsWith('-'))) site.emit({ kind: 'unknown', severity: 'high', detail: `git ${name} gets ${word.raw}, known only at run time, which could be an option such as --output` });
+      continue;
+    }
+    const long = option.split('=')[0]!;
+    const is = (full: string) => long === full || (long.length >= 5 && full.startsWith(long));
+    if (is('--output')) site.path('write', option.includes('=') ? known(option.slice(option.indexOf('=') + 1)) : (rest[++index] ?? known('')), { via });
+    else if (is('--ext-diff')) site.emit({ kind: 'run-program', program: 'the external diff program git is configured with', via });
+    else if (is('--open-files-in-pager') || (name === 'grep' && /^-[a-zA-Z]*O/.test(option))) site.emit({ kind: 'run-program', program: 'a pager git grep opens', via });
+    else if (is('--upload-pack') || is('--receive-pack') || is('--exec') || (name === 'rebase' && option === '-x') || ((name === 'fetch' || name === 'clone' || name === 'ls-remote') && option === '-u')) {
+      site.emit({ kind: 'run-program', program: `the command ${long} names`, via });
+      if (option === '-x' || option === '-u' || !option.includes('=')) index++;
+    }
+  }
+}
+
+/** git config: get and list forms read (a `--file` among them); everything else writes configuration. */
+function configSubcommand(site: CallSite, rest: readonly WordValue[]): void {
+  let file: WordValue | undefined;
+  let reads = false;
+  let scope: string | undefined;
+  let operands = 0;
+  for (let index = 0; index < rest.length; index++) {
+    const option = value(rest[index]);
+    if (!option.startsWith('-')) operands++;
+    if (option === '-f' || option === '--file') file = rest[++index];
+    else if (option.startsWith('--file=')) file = known(option.slice(7));
+    else if (option === '--blob') index++;
+    else if (/^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list|get|list)$/.test(option)) reads = true;
+    else if (option === '--global' || option === '--system' || option === '--local' || option === '--worktree') scope = option;
+  }
+  const writes = rest.some((word) => /^(--add|--unset|--unset-all|--replace-all|--edit|-e|--rename-section|--remove-section|set|unset|edit|rename-section|remove-section)$/.test(value(word)));
+  const target = file ?? (scope === '--global' ? known(`${site.home}/.gitconfig`) : scope === '--system' ? known('/etc/gitconfig') : known('.git/config'));
+  // `git config user.name` (one name, no value) is a get.
+  if ((reads || operands === 1) && !writes) {
+    site.path('read', target, { via: 'git config' });
+    return;
+  }
+  site.path('write', target, { via: 'git config' });
+}

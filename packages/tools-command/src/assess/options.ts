@@ -1,0 +1,102 @@
+import { type CallSite, type OptionUse, type ProgramRow, RISKY_USES, TAKES_VALUE } from './table.js';
+import { UNKNOWN, type WordValue } from './words.js';
+
+/** One option as the program will read it, with its value when it takes one. */
+export interface ParsedOption {
+  readonly name: string;
+  readonly use: OptionUse;
+  readonly value?: WordValue;
+}
+
+export interface ParsedArgs {
+  readonly options: readonly ParsedOption[];
+  readonly operands: readonly WordValue[];
+}
+
+const known = (text: string): WordValue => ({ raw: text, texts: [text], value: text, unknown: false, glob: false });
+
+/**
+ * Split words into options and operands the way getopt does: `--` ends options, `-abc` is a
+ * cluster whose first value-taking letter takes the rest (or the next word), `--name=value`
+ * or `--name value`, long names matched by unambiguous prefix. A word only known at run time
+ * could be an option: when the row has options that write or run, that is reported.
+ */
+export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: CallSite): ParsedArgs {
+  const options: ParsedOption[] = [];
+  const operands: WordValue[] = [];
+  const table = row.options ?? {};
+  let ended = false;
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]!;
+    const text = word.texts.length === 1 ? word.texts[0]! : undefined;
+    if (ended || text === undefined || !text.startsWith('-') || text === '-') {
+      if (!ended && site !== undefined && word.texts.some((candidate) => candidate.startsWith(UNKNOWN) || candidate.startsWith('-') || (word.glob && /^[*?[]/.test(candidate)))) {
+        riskyUnknown(row, word, site);
+      }
+      operands.push(word);
+      continue;
+    }
+    if (text === '--') {
+      ended = true;
+      continue;
+    }
+    if (text.includes(UNKNOWN)) riskyUnknown(row, word, site);
+    if (text.startsWith('--')) {
+      const equals = text.indexOf('=');
+      const name = equals === -1 ? text : text.slice(0, equals);
+      const use = longUse(table, name);
+      if (TAKES_VALUE.has(use.use)) {
+        const value = equals === -1 ? args[++index] : known(text.slice(equals + 1));
+        options.push({ name: use.name, use: use.use, ...(value === undefined ? {} : { value }) });
+      } else options.push({ name: use.name, use: use.use });
+      continue;
+    }
+    // A short cluster: -rn, -n5, -o/tmp/x.
+    if (table[text] !== undefined && text.length > 2) {
+      // Single-dash long options (find -name, java -jar): listed whole.
+      const use = table[text]!;
+      options.push({ name: text, use, ...(TAKES_VALUE.has(use) && args[index + 1] !== undefined ? { value: args[++index]! } : {}) });
+      continue;
+    }
+    for (let letter = 1; letter < text.length; letter++) {
+      const name = `-${text[letter]}`;
+      const use = table[name] ?? 'flag';
+      if (TAKES_VALUE.has(use)) {
+        const rest = text.slice(letter + 1);
+        const value = rest !== '' ? known(rest) : args[++index];
+        options.push({ name, use, ...(value === undefined ? {} : { value }) });
+        break;
+      }
+      options.push({ name, use });
+    }
+  }
+  return { options, operands };
+}
+
+/** `--out` is `--output` when it can only be that; a prefix of a risky option counts as it. */
+function longUse(table: Readonly<Record<string, OptionUse>>, name: string): { name: string; use: OptionUse } {
+  const exact = table[name];
+  if (exact !== undefined) return { name, use: exact };
+  if (name.length < 4) return { name, use: 'flag' };
+  const candidates = Object.entries(table).filter(([option]) => option.startsWith('--') && option.startsWith(name));
+  const risky = candidates.find(([, use]) => RISKY_USES.has(use) || use === 'read' || use === 'pattern-file');
+  if (risky !== undefined) return { name: risky[0], use: risky[1] };
+  if (candidates.length === 1) return { name: candidates[0]![0], use: candidates[0]![1] };
+  return { name, use: 'flag' };
+}
+
+function riskyUnknown(row: ProgramRow, word: WordValue, site: CallSite | undefined): void {
+  if (site === undefined) return;
+  const risky = Object.entries(row.options ?? {}).find(([, use]) => RISKY_USES.has(use));
+  if (risky !== undefined) {
+    site.emit({
+      kind: 'unknown',
+      severity: 'high',
+      detail: `${site.name} gets ${word.raw}, known only at run time, which could be an option such as ${risky[0]}`,
+    });
+  }
+}
+
+export function hasOption(parsed: ParsedArgs, ...names: string[]): boolean {
+  return parsed.options.some((option) => names.includes(option.name));
+}

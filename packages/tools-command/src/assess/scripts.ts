@@ -1,0 +1,338 @@
+import { known } from './simple-command.js';
+import type { CallSite } from './table.js';
+import type { WordValue } from './words.js';
+
+/**
+ * The script languages commands carry inside their words — sed, awk, jq — read for what
+ * they run, write, read and take from the environment. Every script counts (`sed -e … -e …`),
+ * and a script riskgate cannot read (from a file, built at run time) is asked about.
+ */
+
+interface ScriptFindings {
+  /** Commands the script runs; undefined for one known only at run time. */
+  readonly runs: (string | undefined)[];
+  readonly writes: string[];
+  readonly reads: string[];
+  /** The script did not parse: nothing in it can be trusted. */
+  problem?: string;
+}
+
+const findings = (): ScriptFindings => ({ runs: [], writes: [], reads: [] });
+
+function report(site: CallSite, found: ScriptFindings, via: string): void {
+  if (found.problem !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate cannot read the ${site.name} script ${via}: ${found.problem}` });
+  for (const command of found.runs) site.script(command, `${site.name} ${via}`);
+  for (const file of found.writes) site.path('write', known(file), { via: `${site.name} ${via}` });
+  for (const file of found.reads) site.path('read', known(file), { via: `${site.name} ${via}` });
+}
+
+// ---------------------------------------------------------------------------------------------
+// sed
+
+/** Read a GNU sed script: `e`, `s///e` run commands; `w`, `W`, `s///w` write; `r`, `R` read. */
+export function readSedScript(script: string): ScriptFindings {
+  const found = findings();
+  let index = 0;
+  const at = (offset = 0) => script[index + offset] ?? '';
+  const restOfLine = (): string => {
+    const end = script.indexOf('\n', index);
+    const text = script.slice(index, end === -1 ? script.length : end);
+    index = end === -1 ? script.length : end;
+    return text.trim();
+  };
+  const delimited = (delimiter: string): boolean => {
+    while (index < script.length) {
+      const char = script[index++]!;
+      if (char === '\\') index++;
+      else if (char === delimiter) return true;
+    }
+    return false;
+  };
+  const address = (): void => {
+    if (/\d/.test(at())) while (/[\d~]/.test(at())) index++;
+    else if (at() === '$') index++;
+    else if (at() === '/' || at() === '\\') {
+      const delimiter = at() === '\\' ? at(1) : '/';
+      index += at() === '\\' ? 2 : 1;
+      if (!delimited(delimiter)) found.problem = 'an address does not end';
+      while (/[IM]/.test(at())) index++;
+    } else if (at() === '+' || at() === '~') {
+      index++;
+      while (/\d/.test(at())) index++;
+    }
+  };
+  while (index < script.length && found.problem === undefined) {
+    while (/[\s;]/.test(at()) && index < script.length) index++;
+    if (index >= script.length) break;
+    address();
+    if (at() === ',') {
+      index++;
+      address();
+    }
+    while (/[\s!]/.test(at())) index++;
+    const command = script[index++] ?? '';
+    switch (command) {
+      case '{':
+      case '}':
+        break;
+      case '#':
+      case 'a':
+      case 'i':
+      case 'c':
+        // Text to the end of the line (one-liner GNU form).
+        while (index < script.length && at() !== '\n') index += at() === '\\' ? 2 : 1;
+        break;
+      case ':':
+      case 'b':
+      case 't':
+      case 'T':
+      case 'v':
+        while (index < script.length && !/[;\n}]/.test(at())) index++;
+        break;
+      case 'r':
+      case 'R':
+        found.reads.push(restOfLine());
+        break;
+      case 'w':
+      case 'W':
+        found.writes.push(restOfLine());
+        break;
+      case 'e': {
+        const text = restOfLine();
+        // A bare `e` runs the pattern space: a command taken from the input.
+        found.runs.push(text === '' ? undefined : text);
+        break;
+      }
+      case 's':
+      case 'y': {
+        const delimiter = script[index++] ?? '';
+        if (delimiter === '' || delimiter === '\n' || delimiter === '\\' || !delimited(delimiter) || !delimited(delimiter)) {
+          found.problem = `the ${command} command does not end`;
+          break;
+        }
+        if (command === 'y') break;
+        while (/[gpiImMe0-9]/.test(at())) {
+          if (at() === 'e') found.runs.push(undefined);
+          index++;
+        }
+        if (at() === 'w') {
+          index++;
+          found.writes.push(restOfLine());
+        }
+        break;
+      }
+      case 'l':
+      case 'q':
+      case 'Q':
+      case 'L':
+        while (/[\s\d]/.test(at()) && at() !== '\n') index++;
+        break;
+      default:
+        if (!'=dDgGhHnNpPxzF'.includes(command)) found.problem = `unknown command "${command}"`;
+    }
+  }
+  return found;
+}
+
+export function sedProgram(site: CallSite): void {
+  const scripts: (WordValue | 'file')[] = [];
+  const files: WordValue[] = [];
+  let inPlace = false;
+  let sandbox = false;
+  let ended = false;
+  const args = site.args;
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]!;
+    const value = word.value;
+    if (ended || value === undefined || !value.startsWith('-') || value === '-') {
+      if (scripts.length === 0) scripts.push(word);
+      else files.push(word);
+      continue;
+    }
+    if (value === '--') {
+      ended = true;
+      continue;
+    }
+    if (value.startsWith('--')) {
+      const [name, attached] = value.split(/=(.*)/s);
+      const long = (full: string) => name!.length >= 4 && full.startsWith(name!);
+      if (long('--expression')) scripts.push(attached === undefined ? (args[++index] ?? known('')) : known(attached));
+      else if (long('--file')) {
+        const file = attached === undefined ? args[++index] : known(attached);
+        if (file !== undefined) site.path('read', file, { via: 'sed --file' });
+        scripts.push('file');
+      } else if (long('--in-place')) inPlace = true;
+      else if (long('--sandbox')) sandbox = true;
+      else if (long('--line-length')) index += attached === undefined ? 1 : 0;
+      continue;
+    }
+    for (let letter = 1; letter < value.length; letter++) {
+      const option = value[letter];
+      const rest = value.slice(letter + 1);
+      if (option === 'e' || option === 'f' || option === 'l') {
+        const operand = rest !== '' ? known(rest) : args[++index];
+        if (option === 'e') scripts.push(operand ?? known(''));
+        if (option === 'f') {
+          if (operand !== undefined) site.path('read', operand, { via: 'sed -f' });
+          scripts.push('file');
+        }
+        break;
+      }
+      if (option === 'i') {
+        inPlace = true;
+        break; // the rest of the cluster is the backup suffix
+      }
+    }
+  }
+  for (const script of scripts) {
+    if (script === 'file' || script.value === undefined) {
+      if (!sandbox) site.emit({ kind: 'run-program', program: 'whatever a sed script riskgate cannot read runs', severity: 'high', via: script === 'file' ? 'sed -f' : `sed ${script.raw}` });
+      continue;
+    }
+    const found = readSedScript(script.value);
+    if (sandbox) found.runs.length = found.writes.length = found.reads.length = 0;
+    report(site, found, JSON.stringify(script.value.slice(0, 40)));
+  }
+  for (const file of files) site.path(inPlace ? 'write' : 'read', file, { via: inPlace ? 'sed -i' : 'sed' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// awk
+
+const unescapeAwk = (text: string): string => text.replace(/\\(.)/g, (_, char: string) => ({ n: '\n', t: '\t' })[char] ?? char);
+
+/** Read an awk program: system(), pipes to and from commands, output redirections, getline < file, ENVIRON. */
+export function readAwkProgram(program: string): ScriptFindings & { environment: string[] | 'all' | undefined } {
+  const found = { ...findings(), environment: undefined as string[] | 'all' | undefined };
+  const literal = String.raw`"((?:[^"\\]|\\.)*)"`;
+  for (const match of program.matchAll(new RegExp(String.raw`\bsystem\s*\(\s*(?:${literal}\s*\)|)`, 'g'))) {
+    found.runs.push(match[1] === undefined ? undefined : unescapeAwk(match[1]));
+  }
+  for (const match of program.matchAll(new RegExp(String.raw`(?:${literal}|([\w$\]\)]+))\s*\|&?\s*getline`, 'g'))) {
+    found.runs.push(match[1] === undefined ? undefined : unescapeAwk(match[1]));
+  }
+  for (const match of program.matchAll(/\bprintf?\b([^;}\n]*)/g)) {
+    // Outside strings and parentheses, `>`, `>>`, `|` and `|&` redirect print's output.
+    const statement = match[1]!.replace(/"(?:[^"\\]|\\.)*"/g, (text) => `\u0002${Buffer.from(text).toString('base64')}\u0003`);
+    let depth = 0;
+    for (let index = 0; index < statement.length; index++) {
+      const char = statement[index]!;
+      if (char === '(') depth++;
+      else if (char === ')') depth--;
+      else if (depth === 0 && (char === '>' || char === '|')) {
+        const target = statement.slice(index + 1).replace(/^[>&]?\s*/, '').trim();
+        const quoted = /^\u0002([^\u0003]*)\u0003/.exec(target);
+        const text = quoted === null ? undefined : unescapeAwk(Buffer.from(quoted[1]!, 'base64').toString().slice(1, -1));
+        if (char === '|') found.runs.push(text);
+        else if (text === undefined) found.problem = 'print writes to a file named at run time';
+        else found.writes.push(text);
+        break;
+      }
+    }
+  }
+  for (const match of program.matchAll(new RegExp(String.raw`getline(?:\s+[\w$]+)?\s*<\s*(?:${literal}|([\w$]+))`, 'g'))) {
+    if (match[1] !== undefined) found.reads.push(unescapeAwk(match[1]));
+    else found.problem = 'getline reads a file named at run time';
+  }
+  for (const match of program.matchAll(/\bENVIRON\b(\s*\[\s*"(\w+)"\s*\])?/g)) {
+    if (match[2] === undefined) found.environment = 'all';
+    else if (found.environment !== 'all') found.environment = [...(found.environment ?? []), match[2]];
+  }
+  if (/@load\b/.test(program)) found.runs.push(undefined);
+  for (const match of program.matchAll(/@include\s+"([^"]*)"/g)) found.reads.push(match[1]!);
+  return found;
+}
+
+export function awkProgram(site: CallSite): void {
+  let program: WordValue | 'file' | undefined;
+  const files: WordValue[] = [];
+  let inPlace = false;
+  let sandbox = false;
+  const args = site.args;
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]!;
+    const value = word.value ?? '';
+    if (program !== undefined || !value.startsWith('-') || value === '-' || word.value === undefined) {
+      if (program === undefined) program = word;
+      else if (!/^[A-Za-z_]\w*=/.test(value)) files.push(word); // `var=value` operands are assignments
+      continue;
+    }
+    if (value === '--') {
+      program ??= args[++index];
+      continue;
+    }
+    const [option, attached] = value.startsWith('--') ? value.split(/=(.*)/s) : [value.slice(0, 2), value.length > 2 ? value.slice(2) : undefined];
+    const operand = (): WordValue | undefined => (attached !== undefined ? known(attached) : args[++index]);
+    if (option === '-f' || option === '--file' || option === '-E' || option === '--exec') {
+      const file = operand();
+      if (file !== undefined) site.path('read', file, { via: `${site.name} ${option}` });
+      program = 'file';
+    } else if (option === '-e' || option === '--source') program = operand();
+    else if (option === '-i' || option === '--include') {
+      const library = operand();
+      if (library?.value === 'inplace' || library?.value === 'inplace.awk') inPlace = true;
+      else if (library !== undefined) site.emit({ kind: 'run-program', program: `the awk library ${library.raw}`, via: site.name });
+    } else if (option === '-l' || option === '--load') site.emit({ kind: 'run-program', program: `the awk extension ${operand()?.raw ?? ''}`, via: site.name });
+    else if (option === '-v' || option === '--assign' || option === '-F' || option === '--field-separator') operand();
+    else if (option === '-S' || option === '--sandbox') sandbox = true;
+    else if (/^-[dpo]$|^--(dump-variables|profile|pretty-print)$/.test(option!)) site.path('write', known(attached ?? (option === '-p' || option === '--profile' ? 'awkprof.out' : option === '-o' || option === '--pretty-print' ? 'awkprof.out' : 'awkvars.out')), { via: `${site.name} ${option}` });
+  }
+  if (program === 'file' || program?.value === undefined) {
+    if (program !== undefined && !sandbox) site.emit({ kind: 'run-program', program: `whatever an ${site.name} program riskgate cannot read runs`, severity: 'high', via: site.name });
+  } else {
+    const found = readAwkProgram(program.value);
+    if (sandbox) found.runs.length = found.writes.length = 0;
+    report(site, found, 'program');
+    if (found.environment !== undefined) site.emit({ kind: 'read-env', names: found.environment, via: `${site.name} ENVIRON` });
+  }
+  for (const file of files) site.path(inPlace ? 'write' : 'read', file, { via: site.name });
+}
+
+// ---------------------------------------------------------------------------------------------
+// jq
+
+/** Which environment variables a jq filter reads: `env`, `$ENV` (all) or `env.X`, `$ENV.X`. */
+export function jqEnvironment(filter: string): string[] | 'all' | undefined {
+  const names: string[] = [];
+  const stripped = filter.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  for (const match of stripped.matchAll(/(\$ENV|(?<![\w$.])env)\b(\s*\.\s*([A-Za-z_]\w*)|\s*\[\s*""\s*\])?/g)) {
+    if (match[3] === undefined) return 'all';
+    names.push(match[3]);
+  }
+  return names.length > 0 ? names : undefined;
+}
+
+export function jqProgram(site: CallSite): void {
+  let filter: WordValue | 'file' | undefined;
+  const files: WordValue[] = [];
+  let positional = false;
+  const args = site.args;
+  const twoValues = new Set(['--arg', '--argjson', '--slurpfile', '--rawfile']);
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]!;
+    const value = word.value ?? '';
+    if (positional || !value.startsWith('-') || word.value === undefined || value === '-') {
+      if (filter === undefined) filter = word;
+      else if (!positional) files.push(word);
+      continue;
+    }
+    if (value === '--args' || value === '--jsonargs') positional = true;
+    else if (twoValues.has(value)) {
+      const file = args[index + 2];
+      if ((value === '--slurpfile' || value === '--rawfile') && file !== undefined) site.path('read', file, { via: `jq ${value}` });
+      index += 2;
+    } else if (value === '-f' || value === '--from-file') {
+      const file = args[++index];
+      if (file !== undefined) site.path('read', file, { via: `jq ${value}` });
+      filter = 'file';
+    } else if (value === '--indent' || value === '-L') index++;
+  }
+  if (filter === 'file' || (filter !== undefined && filter.value === undefined)) {
+    // A filter riskgate cannot read may print the whole environment ($ENV).
+    site.emit({ kind: 'read-env', names: 'all', via: 'a jq filter riskgate cannot read' });
+  } else if (filter !== undefined) {
+    const environment = jqEnvironment(filter.value!);
+    if (environment !== undefined) site.emit({ kind: 'read-env', names: environment, via: `jq ${filter.raw.slice(0, 40)}` });
+  }
+  for (const file of files) site.path('read', file, { via: 'jq' });
+}

@@ -1,0 +1,112 @@
+import { basename } from 'node:path';
+import type { Node } from 'web-tree-sitter';
+import { BUILTINS } from './builtins.js';
+import { applyRow } from './apply.js';
+import { lookupProgram } from './programs.js';
+import type { Walk } from './walk.js';
+import { assignmentEffect } from './variables.js';
+import { childrenOf, textOf, UNKNOWN, type WordValue } from './words.js';
+import { WRAPPERS } from './wrappers.js';
+
+/** Directories whose programs are the ones the name means: `/bin/rm` is rm, `./rm` is not. */
+const SYSTEM_BIN = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
+
+export const known = (text: string): WordValue => ({ raw: text, texts: [text], value: text, unknown: false, glob: false });
+
+/** One simple command node (with the words that followed its redirections). */
+export function judgeSimpleCommand(walk: Walk, node: Node, extra: readonly WordValue[]): void {
+  const words: WordValue[] = [];
+  const declaration = node.type === 'declaration_command' || node.type === 'unset_command';
+  for (const child of childrenOf(node)) {
+    if (child.type === 'variable_assignment') {
+      if (declaration) {
+        // `export X=…`, `local X=$(…)`: a lasting assignment; the word keeps its place.
+        walk.visit(child);
+        words.push({ ...known(textOf(child, walk.source)), value: undefined, raw: textOf(child, walk.source) });
+      } else {
+        // `X=… cmd`: for the command's environment only.
+        const name = textOf(child.childForFieldName('name') ?? child, walk.source);
+        const value = child.childForFieldName('value');
+        if (value !== null) walk.word(value);
+        const effect = assignmentEffect(name, textOf(child, walk.source));
+        if (effect !== undefined) walk.emit(effect);
+      }
+    } else if (child.type === 'command_name') {
+      const name = child.namedChild(0);
+      if (name !== null) words.push(walk.word(name));
+    } else if (child.type === 'file_redirect' || child.type === 'heredoc_redirect' || child.type === 'herestring_redirect') {
+      words.push(...walk.redirect(child));
+    } else if (!child.isNamed) {
+      if (declaration && /^[a-z]+$/.test(child.type)) words.push(known(child.type));
+    } else if (child.type === 'variable_name' || child.type === 'word' && declaration) {
+      words.push(known(textOf(child, walk.source)));
+    } else if (child.type !== 'comment') {
+      words.push(walk.word(child));
+    }
+  }
+  words.push(...extra);
+  if (words.length > 0) runWords(walk, words, undefined);
+}
+
+/** The rule subject for a command: its words as bash passes them, the name as a basename. */
+function subjectOf(name: string, args: readonly WordValue[]): string {
+  // Quotes and escapes removed; expansions (`~`, `$HOME`) stay as written, as people write rules.
+  return [name, ...args.map((word) => (/[$`~]/.test(word.raw) ? word.raw : (word.value ?? word.raw)))].join(' ');
+}
+
+/**
+ * Judge the words of one command (or of a command a wrapper runs): the program's name decides
+ * which row, builtin or wrapper reads the rest. Every command yields a rule subject.
+ */
+export function runWords(walk: Walk, words: readonly WordValue[], via: string | undefined): void {
+  const [nameWord, ...args] = words;
+  if (nameWord === undefined) return;
+  const text = nameWord.value;
+  if (text === undefined) {
+    walk.subjects.push(subjectOf(nameWord.raw, args));
+    walk.emit({
+      kind: 'run-program',
+      program: `a program whose name is known only at run time (${nameWord.raw})`,
+      severity: 'high',
+      ...(via === undefined ? {} : { via }),
+    });
+    return;
+  }
+  const name = text.includes('/') ? basename(text) : text;
+  walk.subjects.push(subjectOf(name, args));
+  if (text.includes('/') && !SYSTEM_BIN.test(text)) {
+    walk.emit({ kind: 'run-program', program: `the program at ${text}`, ...(via === undefined ? {} : { via }) });
+    return;
+  }
+  if (walk.scope.functions.has(name) && !text.includes('/')) return; // its body was judged where it was defined
+  const builtin = BUILTINS.get(name);
+  if (builtin !== undefined) {
+    builtin(walk, name, args);
+    return;
+  }
+  const wrapper = WRAPPERS.get(name);
+  if (wrapper !== undefined) {
+    wrapper(walk, name, args);
+    return;
+  }
+  const row = lookupProgram(name);
+  if (row !== undefined) {
+    applyRow(walk, name, row, args);
+    return;
+  }
+  walk.emit({
+    kind: 'unknown',
+    detail: `riskgate does not know what ${name} does`,
+    ...(via === undefined ? {} : { via }),
+  });
+}
+
+/** A word made of the given words' texts joined by spaces, as `sh -c "$*"` or `eval` sees it. */
+export function joinWords(words: readonly WordValue[]): string | undefined {
+  if (words.some((word) => word.unknown || word.texts.length !== 1)) return undefined;
+  return words.map((word) => word.texts[0]!).join(' ');
+}
+
+export function isUnknownText(text: string): boolean {
+  return text.includes(UNKNOWN);
+}

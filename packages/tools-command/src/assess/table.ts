@@ -1,0 +1,143 @@
+import type { Effect } from '@riskgate/risk';
+import type { WordValue } from './words.js';
+
+/**
+ * The shape of a program row (codex-rs command_safety style: knowledge is data, the walk only
+ * looks rows up). How to add a program:
+ *
+ * ```ts
+ * // why: one line on what the program does with its words
+ * head: row('read', { options: { '-n': 'data', '-c': 'data' } }),
+ * ```
+ *
+ * - `operands`: what the words that are not options are — files it `read`s, `list`s (names and
+ *   metadata only), `write`s or `delete`s, or `data` (not files: echo's words, kill's pids).
+ * - `leading`: the first N operands are data even so (grep PATTERN, jq FILTER, chmod MODE);
+ *   an option of use `pattern`/`pattern-file` supplies them instead (grep -e, grep -f).
+ * - `last`: the last operand is used differently (cp and mv write their destination).
+ * - `whenNone`: the operand a program uses when it gets none (ls and du list `.`).
+ * - `recursive` / `skipsHidden`: it reads whole trees (du, rg), skipping dotfiles (rg).
+ * - `options`: options that take a value or change what the program does, by use (OptionUse).
+ *   An option not listed is a flag that changes nothing; list every one that reads, writes or
+ *   runs (long options are also matched abbreviated, as GNU accepts `--out` for `--output`).
+ * - `effects`: what the program does whatever its words (kill controls processes).
+ * - `sandboxOnly`: whitelisted only when the call runs in riskgate's sandbox (issue 12:
+ *   `docker ps`, `journalctl`); outside it the row yields an `unknown` effect saying so.
+ * - `subcommands` / `otherSubcommands`: rows by first operand (`systemctl status`).
+ * - `custom`: a judge in code for what a table cannot say (sed scripts, find -exec, git).
+ */
+export type OperandUse = 'read' | 'list' | 'write' | 'delete' | 'data';
+
+export type OptionUse =
+  /** No value, no effect (the default for options not listed). */
+  | 'flag'
+  /** Takes a value that is not a file. */
+  | 'data'
+  /** Takes a file it reads / lists / writes. */
+  | 'read'
+  | 'list'
+  | 'write'
+  /** Takes a program or command it runs. */
+  | 'run'
+  /** Takes the pattern, so every operand is a file (grep -e). */
+  | 'pattern'
+  /** Takes a file of patterns (grep -f): read, and every operand is a file. */
+  | 'pattern-file'
+  /** Flag: the pattern is not needed (rg --files), so every operand is a file. */
+  | 'no-pattern'
+  /** Flag: operands are read as whole trees (grep -r). */
+  | 'recursive'
+  /** Flag: recursive reads include dotfiles (rg --hidden). */
+  | 'hidden'
+  /** Flag: the read never ends (tail -f). */
+  | 'follow'
+  /** Flag: prints the environment (ps e). */
+  | 'environment'
+  /** Flag: operands are rewritten in place (sed -i, perl -i). */
+  | 'in-place'
+  /** Flag: runs a program (a pager, a browser). */
+  | 'runs'
+  /** Flag: writes files beside its operands (tree -R writes 00Tree.html in every directory). */
+  | 'writes'
+  /** Flag or value whose effect riskgate does not model: never whitelisted. */
+  | 'unknown';
+
+/** Uses that take the next word (or the rest after `=`) as their value. */
+export const TAKES_VALUE: ReadonlySet<OptionUse> = new Set(['data', 'read', 'list', 'write', 'run', 'pattern', 'pattern-file']);
+/** Uses that make a program do more than read: an input word could turn into one (xargs). */
+export const RISKY_USES: ReadonlySet<OptionUse> = new Set(['write', 'run', 'in-place', 'runs', 'writes', 'unknown', 'environment', 'follow']);
+
+/** What a call site offers a custom judge. */
+export interface CallSite {
+  /** The program's name, normalised (`/bin/rm`, `\rm`, `"rm"` are all `rm`). */
+  readonly name: string;
+  /** The words after the name. */
+  readonly args: readonly WordValue[];
+  readonly sandbox: boolean;
+  emit(effect: Effect): void;
+  /** A file operand, resolved against the working directory; a name known only at run time is asked about. */
+  path(kind: 'read' | 'list' | 'write' | 'delete', word: WordValue, extra?: PathExtra): void;
+  /** A bash script to judge as its own line (sh -c, eval, sed's `e`); undefined when only known at run time. */
+  script(text: string | undefined, via: string): void;
+  /** Another command this one runs (find -exec, xargs, wrappers), judged as a simple command. */
+  command(words: readonly WordValue[], via: string): void;
+  /** Change the directory relative paths resolve against (`git -C dir`). */
+  chdir(word: WordValue): void;
+  /** The home directory (`~`), for programs that read a credential store there. */
+  readonly home: string;
+}
+
+export interface PathExtra {
+  readonly recursive?: boolean;
+  readonly skipsHidden?: boolean;
+  readonly via?: string;
+  readonly severity?: 'medium' | 'high';
+  readonly note?: string;
+}
+
+/** An effect that does not depend on the words: `{ kind: 'control-process', detail }`. */
+export type FixedEffect = Effect;
+
+export interface ProgramRow {
+  readonly operands: OperandUse;
+  readonly leading?: number;
+  readonly last?: OperandUse;
+  readonly whenNone?: string;
+  /** The operand when none is given and the read is recursive (grep -r searches `.`). */
+  readonly whenNoneRecursive?: string;
+  readonly recursive?: boolean;
+  readonly skipsHidden?: boolean;
+  readonly options?: Readonly<Record<string, OptionUse>>;
+  readonly effects?: readonly FixedEffect[];
+  readonly sandboxOnly?: boolean;
+  /** Raises the judged level of the operand effects (truncate, shred, mkfs: high whatever the path). */
+  readonly severity?: 'medium' | 'high';
+  readonly subcommands?: Readonly<Record<string, ProgramRow>>;
+  readonly otherSubcommands?: ProgramRow;
+  /** Options of the program itself that come before the subcommand and take a value. */
+  readonly globalValues?: readonly string[];
+  readonly custom?: (site: CallSite) => void;
+}
+
+/** A row in one line: `row('read', { options: { '-o': 'write' } })`. */
+export function row(operands: OperandUse, rest: Omit<ProgramRow, 'operands'> = {}): ProgramRow {
+  return { operands, ...rest };
+}
+
+/** A program whose every call has the given effects (its words are data). */
+export function always(...effects: FixedEffect[]): ProgramRow {
+  return { operands: 'data', effects };
+}
+
+export const runs = (program: string, note?: string, severity?: 'medium' | 'high'): FixedEffect => ({
+  kind: 'run-program',
+  program,
+  ...(note === undefined ? {} : { note }),
+  ...(severity === undefined ? {} : { severity }),
+});
+export const controls = (detail: string, severity?: 'medium' | 'high'): FixedEffect => ({ kind: 'control-process', detail, ...(severity === undefined ? {} : { severity }) });
+export const privilege = (detail: string): FixedEffect => ({ kind: 'change-privilege', detail });
+export const connects = (host: string, note?: string): FixedEffect => ({ kind: 'connect', host, ...(note === undefined ? {} : { note }) });
+export const session = (detail: string): FixedEffect => ({ kind: 'change-session', detail });
+export const endless = (detail: string): FixedEffect => ({ kind: 'unbounded', resource: 'time', detail });
+export const unknownEffect = (detail: string, severity?: 'medium' | 'high'): FixedEffect => ({ kind: 'unknown', detail, ...(severity === undefined ? {} : { severity }) });

@@ -1,0 +1,442 @@
+import { resolve } from 'node:path';
+import type { Effect } from '@riskgate/risk';
+import type { Node, Parser } from 'web-tree-sitter';
+import { type Producer, producerOf } from './producers.js';
+import type { PathExtra } from './table.js';
+import { judgeSimpleCommand } from './simple-command.js';
+import { assignmentEffect } from './variables.js';
+import { childrenOf, evaluateWord, textOf, UNKNOWN, type WordHost, type WordValue } from './words.js';
+
+/** Where the line runs and what the walk has learnt so far about its shell. */
+export interface Scope {
+  /** The directory relative paths resolve against; undefined once a `cd` went somewhere only known at run time. */
+  cwd: string | undefined;
+  /** Variables the line set: their possible values, or null when only known at run time. */
+  readonly vars: Map<string, readonly string[] | null>;
+  /** Functions the line defined: calling one runs its body, which was judged where it was defined. */
+  readonly functions: Set<string>;
+  /** Inside a function body: variables set later on the line may hold anything. */
+  opaque: boolean;
+}
+
+export interface WalkOptions {
+  readonly home: string;
+  readonly sandbox: boolean;
+  readonly parser: Parser;
+}
+
+export const MAX_DEPTH = 4;
+
+/** The walk of one bash line: every node visited, every word evaluated, effects collected. */
+export class Walk implements WordHost {
+  readonly effects: Effect[] = [];
+  readonly subjects: string[] = [];
+  /** The previous command of the pipeline being walked: where its output's file names lie. */
+  producer: Producer | undefined;
+
+  constructor(
+    readonly source: string,
+    readonly options: WalkOptions,
+    public scope: Scope,
+    readonly depth: number,
+  ) {}
+
+  get home(): string {
+    return this.options.home;
+  }
+
+  emit(effect: Effect): void {
+    this.effects.push(effect);
+  }
+
+  // --- WordHost
+
+  walkNested(node: Node): void {
+    this.inSubshell(() => {
+      if (node.type === 'arithmetic_expansion') this.arithmetic(node);
+      else for (const child of childrenOf(node)) this.visit(child);
+    });
+  }
+
+  variable(name: string): readonly string[] | null | undefined {
+    const set = this.scope.vars.get(name);
+    if (set !== undefined) return set;
+    return this.scope.opaque && name !== 'HOME' ? null : undefined;
+  }
+
+  readEnvironment(name: string | 'all', via: string): void {
+    this.emit({ kind: 'read-env', names: name === 'all' ? 'all' : [name], via });
+  }
+
+  // --- words
+
+  /** Evaluate a word, and run what bash would evaluate inside it (array subscripts). */
+  word(node: Node): WordValue {
+    const value = evaluateWord(node, this);
+    for (const text of value.texts) this.subscripts(text, value.raw);
+    return value;
+  }
+
+  /**
+   * Bash evaluates array subscripts wherever it takes a variable name or an arithmetic
+   * operand (`printf -v 'a[$(cmd)]'`, `test -v`, `[[ x -lt 'a[$(cmd)]' ]]`, `$((x))`): any
+   * `[…$(…)…]` or `` […`…`…] `` in a word's value is judged as the command it would run.
+   */
+  subscripts(text: string, raw: string): void {
+    if (!/\[[^\]]*(\$\(|`)/.test(text)) return;
+    let found = false;
+    for (const match of text.matchAll(/\$\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)|`([^`]*)`/g)) {
+      found = true;
+      this.script(match[1] ?? match[2] ?? '', `the array subscript in ${raw}`);
+    }
+    if (!found) this.emit({ kind: 'unknown', severity: 'high', detail: `bash may run a command from the array subscript in ${raw}` });
+  }
+
+  // --- nested scripts
+
+  /** Judge a script as its own line (sh -c, eval, an array subscript); its subjects count too. */
+  script(text: string | undefined, via: string): void {
+    if (text === undefined) {
+      this.emit({ kind: 'run-program', program: 'a script known only at run time', via, severity: 'high' });
+      return;
+    }
+    if (this.depth >= MAX_DEPTH) {
+      this.emit({ kind: 'unknown', severity: 'high', detail: 'scripts nested too deep to check', via });
+      return;
+    }
+    const tree = this.options.parser.parse(text);
+    if (tree === null) throw new Error('the bash parser returned no tree');
+    try {
+      const inner = new Walk(text, this.options, copyScope(this.scope), this.depth + 1);
+      inner.walkRoot(tree.rootNode);
+      this.effects.push(...inner.effects);
+      this.subjects.push(...inner.subjects);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  walkRoot(root: Node): void {
+    if (root.hasError) this.emit({ kind: 'unknown', severity: 'high', detail: `the command does not parse as bash${this.depth > 0 ? ' (inside a nested script)' : ''}` });
+    this.visit(root);
+  }
+
+  inSubshell(action: () => void): void {
+    const saved = this.scope;
+    const producer = this.producer;
+    this.scope = copyScope(saved);
+    this.producer = undefined;
+    try {
+      action();
+    } finally {
+      this.scope = saved;
+      this.producer = producer;
+    }
+  }
+
+  // --- the tree
+
+  visit(node: Node): void {
+    if (node.isMissing) {
+      this.emit({ kind: 'unknown', severity: 'high', detail: 'the command is incomplete' });
+      return;
+    }
+    switch (node.type) {
+      case 'program':
+      case 'list':
+      case 'do_group':
+      case 'else_clause':
+      case 'elif_clause':
+      case 'negated_command':
+      case 'if_statement':
+        for (const child of childrenOf(node)) this.visit(child);
+        return;
+      case 'compound_statement':
+        if (node.child(0)?.type === '((') this.arithmetic(node);
+        else for (const child of childrenOf(node)) this.visit(child);
+        return;
+      case 'subshell':
+        this.inSubshell(() => {
+          for (const child of childrenOf(node)) this.visit(child);
+        });
+        return;
+      case 'pipeline':
+        this.pipeline(node);
+        return;
+      case 'redirected_statement':
+        this.redirectedStatement(node);
+        return;
+      case 'command':
+        judgeSimpleCommand(this, node, []);
+        return;
+      case 'variable_assignment':
+        this.assign(node);
+        return;
+      case 'variable_assignments':
+        for (const child of childrenOf(node)) if (child.type === 'variable_assignment') this.assign(child);
+        return;
+      case 'declaration_command':
+      case 'unset_command':
+        judgeSimpleCommand(this, node, []);
+        return;
+      case 'test_command':
+        for (const child of childrenOf(node)) this.testPart(child);
+        return;
+      case 'for_statement':
+        this.forStatement(node);
+        return;
+      case 'while_statement':
+        this.whileStatement(node);
+        return;
+      case 'c_style_for_statement':
+        this.emit({ kind: 'unbounded', resource: 'time', detail: 'a counting loop may run until it is stopped' });
+        for (const child of childrenOf(node)) {
+          if (child.type === 'do_group' || child.type === 'compound_statement') this.visit(child);
+          else if (child.isNamed) this.arithmetic(child);
+        }
+        return;
+      case 'case_statement':
+      case 'case_item':
+        for (const child of childrenOf(node)) {
+          if (child.type === 'case_item') this.visit(child);
+          else if (node.type === 'case_statement' && child.isNamed) this.word(child);
+          else if (child.isNamed && child.type !== 'word' && child.type !== 'extglob_pattern') this.visit(child);
+        }
+        return;
+      case 'function_definition':
+        this.functionDefinition(node);
+        return;
+      case 'comment':
+      case 'heredoc_body':
+        return;
+      case 'file_redirect':
+      case 'heredoc_redirect':
+      case 'herestring_redirect':
+        this.redirect(node);
+        return;
+      case '&':
+        this.emit({ kind: 'unknown', detail: 'runs a command in the background, where it may outlive the call' });
+        return;
+      case 'ERROR':
+        this.emit({ kind: 'unknown', severity: 'high', detail: `the command does not parse as bash near "${textOf(node, this.source).slice(0, 40)}"` });
+        return;
+      default:
+        if (!node.isNamed) return;
+        // A construct the walk does not read (the person never sees parser names).
+        this.emit({ kind: 'unknown', severity: 'high', detail: `uses shell syntax riskgate does not read: "${textOf(node, this.source).slice(0, 40)}"` });
+    }
+  }
+
+  private pipeline(node: Node): void {
+    let previous: Producer | undefined;
+    for (const child of childrenOf(node)) {
+      if (!child.isNamed) continue;
+      // Every part of a pipeline runs in a subshell of its own; it reads the previous part's output.
+      this.inSubshell(() => {
+        this.producer = previous;
+        this.visit(child);
+      });
+      previous = producerOf(child, this.source, this.scope.cwd);
+    }
+  }
+
+  private redirectedStatement(node: Node): void {
+    const body = node.childForFieldName('body');
+    const redirects: Node[] = [];
+    for (const child of childrenOf(node)) if (child.id !== body?.id && child.isNamed) redirects.push(child);
+    // Words after a redirection are still arguments: `git 2>/dev/null push --force`.
+    const mark = this.subjects.length;
+    const extra = redirects.flatMap((redirect) => this.redirect(redirect));
+    const redirectSubjects = this.subjects.splice(mark);
+    if (body !== null) {
+      if (body.type === 'command') judgeSimpleCommand(this, body, extra);
+      else {
+        if (extra.length > 0) this.emit({ kind: 'unknown', severity: 'high', detail: `words after a redirection that riskgate cannot place: ${extra.map((word) => word.raw).join(' ')}` });
+        this.visit(body);
+      }
+    }
+    this.subjects.push(...redirectSubjects);
+  }
+
+  /** A redirection: its effects; returns the words that follow it and belong to the command. */
+  redirect(node: Node): WordValue[] {
+    if (node.type === 'herestring_redirect' || node.type === 'heredoc_redirect') {
+      for (const child of childrenOf(node)) {
+        if (child.type === 'heredoc_body') this.heredocBody(node, child);
+        else if (child.type === 'heredoc_start' || child.type === 'heredoc_end' || !child.isNamed) continue;
+        else if (node.type === 'herestring_redirect') this.word(child);
+        else this.visit(child);
+      }
+      return [];
+    }
+    const text = textOf(node, this.source);
+    let operator = '';
+    const destinations: Node[] = [];
+    for (const child of childrenOf(node)) {
+      if (child.type === 'file_descriptor') continue;
+      if (!child.isNamed) operator ||= child.type;
+      else if (child.type === 'ERROR') operator = text.includes('<>') ? '<>' : operator;
+      else destinations.push(child);
+    }
+    const [first, ...rest] = destinations.map((child) => this.word(child));
+    if (first !== undefined) {
+      const duplicate = (operator === '>&' || operator === '<&') && first.texts.every((value) => /^(\d+-?|-)$/.test(value));
+      if (!duplicate) {
+        const via = text.slice(0, 60);
+        if (operator === '<' || operator === '<&') pathEffects(this, 'read', first, { via });
+        else if (operator === '<>') {
+          pathEffects(this, 'read', first, { via });
+          pathEffects(this, 'write', first, { via });
+        } else pathEffects(this, 'write', first, { via });
+        // A write is a rule subject of its own: `allow execute_command(git log *)` does not cover `git log > /etc/passwd`.
+        if (operator !== '<' && operator !== '<&' && first.value !== '/dev/null') this.subjects.push(`${operator} ${first.value ?? first.raw}`);
+      }
+    }
+    return rest;
+  }
+
+  /**
+   * An unquoted here-document expands `$VAR`, `$(…)` and backticks (the parser leaves
+   * backticks in the text); a quoted delimiter (`<<'EOF'`, `<<"EOF"`, `<<\EOF`) expands nothing.
+   */
+  private heredocBody(redirect: Node, body: Node): void {
+    const start = [...childrenOf(redirect)].find((child) => child.type === 'heredoc_start');
+    if (start !== undefined && /['"\\]/.test(textOf(start, this.source))) return;
+    // The parser leaves backticks in the body's text (with or without content nodes around them).
+    for (const match of textOf(body, this.source).matchAll(/(?<!\\)`((?:[^`\\]|\\.)*)`/g)) this.script(match[1], 'a here-document');
+    for (const child of childrenOf(body)) if (child.isNamed && child.type !== 'heredoc_content') this.word(child);
+  }
+
+  private assign(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    const value = node.childForFieldName('value');
+    const name = nameNode === null ? '' : textOf(nameNode, this.source);
+    if (nameNode !== null && nameNode.type === 'subscript') this.word(nameNode);
+    const appends = textOf(node, this.source).startsWith(`${name}+=`);
+    let values: readonly string[] | null = [''];
+    if (value !== null) {
+      if (value.type === 'array') {
+        for (const element of childrenOf(value)) if (element.isNamed) this.word(element);
+        values = null;
+      } else {
+        const word = this.word(value);
+        values = word.unknown || word.glob ? null : word.texts;
+      }
+    }
+    const bare = nameNode?.type === 'subscript' ? undefined : name;
+    if (bare !== undefined) this.scope.vars.set(bare, appends ? null : values);
+    const effect = assignmentEffect(bare ?? name, textOf(node, this.source));
+    if (effect !== undefined) this.emit(effect);
+  }
+
+  private testPart(node: Node): void {
+    if (!node.isNamed) return;
+    if (node.type === 'binary_expression' || node.type === 'unary_expression' || node.type === 'parenthesized_expression') {
+      for (const child of childrenOf(node)) this.testPart(child);
+    } else if (node.type === 'test_operator') return;
+    else this.word(node);
+  }
+
+  /** `(( … ))`, `$(( … ))`, `for ((…))`: variables read, substitutions run, subscripts evaluated. */
+  arithmetic(node: Node): void {
+    for (const child of childrenOf(node)) {
+      if (!child.isNamed) continue;
+      if (child.type === 'variable_name') {
+        const name = textOf(child, this.source);
+        if (this.variable(name) === undefined) this.readEnvironment(name, textOf(node, this.source).slice(0, 60));
+      } else if (child.type === 'command_substitution' || child.type === 'expansion' || child.type === 'simple_expansion' || child.type === 'string' || child.type === 'raw_string') {
+        this.word(child);
+      } else this.arithmetic(child);
+    }
+  }
+
+  private forStatement(node: Node): void {
+    const variable = node.childForFieldName('variable');
+    const values: string[] = [];
+    let known = true;
+    let hasIn = false;
+    for (const child of childrenOf(node)) {
+      if (child.type === 'in') hasIn = true;
+      if (child.id === variable?.id || !child.isNamed || child.type === 'do_group' || child.type === 'compound_statement') continue;
+      const word = this.word(child);
+      if (word.unknown) known = false;
+      values.push(...word.texts);
+    }
+    if (variable !== null) this.scope.vars.set(textOf(variable, this.source), hasIn && known ? values : null);
+    const body = node.childForFieldName('body');
+    if (body !== null) this.visit(body);
+  }
+
+  /**
+   * `while read …` ends with its input; any other while/until loop may run until the timeout
+   * (`while true; do …; done`).
+   */
+  private whileStatement(node: Node): void {
+    const condition = node.childForFieldName('condition');
+    const conditionText = condition === null ? '' : textOf(condition, this.source).trim();
+    if (!/^((\w+=\S*\s+)*(read|mapfile|readarray)\b)/.test(conditionText)) {
+      this.emit({ kind: 'unbounded', resource: 'time', detail: `the loop "${textOf(node, this.source).slice(0, 40)}" may run until it is stopped` });
+    }
+    for (const child of childrenOf(node)) this.visit(child);
+  }
+
+  private functionDefinition(node: Node): void {
+    const name = node.childForFieldName('name');
+    if (name !== null) this.scope.functions.add(textOf(name, this.source));
+    const body = node.childForFieldName('body');
+    if (body === null) return;
+    // The body runs when called, with arguments and variables the line may set later.
+    const saved = this.scope;
+    this.scope = { ...copyScope(saved), opaque: true };
+    try {
+      this.visit(body);
+    } finally {
+      this.scope = { ...saved, functions: new Set([...saved.functions, ...this.scope.functions]) };
+    }
+  }
+
+  /** A directory relative paths resolve against, or undefined. */
+  resolvePath(text: string): string | undefined {
+    if (text.includes(UNKNOWN)) return undefined;
+    if (text.startsWith('/')) return resolve(text);
+    return this.scope.cwd === undefined ? undefined : resolve(this.scope.cwd, text);
+  }
+}
+
+export function copyScope(scope: Scope): Scope {
+  return { cwd: scope.cwd, vars: new Map(scope.vars), functions: new Set(scope.functions), opaque: scope.opaque };
+}
+
+/** Path effects for a word: one per text bash could produce; names known only at run time are asked about. */
+export function pathEffects(walk: Walk, kind: 'read' | 'list' | 'write' | 'delete', word: WordValue, extra: PathExtra = {}): void {
+  if (word.pipe === true && kind !== 'delete') return;
+  const verb = { read: 'reads', list: 'lists', write: 'writes', delete: 'deletes' }[kind];
+  // `cat $(git ls-files)`: the names lie in the tree the substitution lists.
+  const tree = word.tree ?? (word.unknown && word.substitution !== undefined ? producerOf(word.substitution, walk.source, walk.scope.cwd) : undefined);
+  if (tree !== undefined) word = { ...word, tree, glob: false };
+  for (const text of word.tree === undefined ? word.texts : [word.tree.path]) {
+    if (text === '-' && (kind === 'read' || kind === 'write')) continue;
+    const device = /^\/dev\/(tcp|udp)\/([^/]+)\/(\d+)$/.exec(text);
+    if (device !== null) {
+      walk.emit({ kind: 'connect', host: device[2]!, port: Number(device[3]), scheme: device[1]!, via: extra.via ?? word.raw });
+      continue;
+    }
+    const path = walk.resolvePath(text);
+    if (path === undefined) {
+      const where = text.includes(UNKNOWN) ? `${word.raw}, a name known only at run time` : `${word.raw} in a directory known only at run time`;
+      walk.emit({ kind: 'unknown', severity: 'high', detail: `${verb} ${where}` });
+      continue;
+    }
+    const recursive = extra.recursive === true || word.tree?.recursive === true;
+    walk.emit({
+      kind: `${kind}-path`,
+      path,
+      ...(word.glob || (word.tree?.pattern ?? false) ? { pattern: true } : {}),
+      ...(recursive ? { recursive: true } : {}),
+      ...(extra.skipsHidden === true || word.tree?.skipsHidden === true ? { skipsHidden: true } : {}),
+      ...(extra.severity === undefined ? {} : { severity: extra.severity }),
+      ...(extra.note === undefined ? {} : { note: extra.note }),
+      ...(extra.via === undefined ? {} : { via: extra.via }),
+    } as Effect);
+  }
+}
