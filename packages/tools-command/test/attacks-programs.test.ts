@@ -175,9 +175,6 @@ const SPELLINGS_OF_RM: Row[] = [
   ['$(echo rm) x', /known only at run time/],
   ['"$X" y', /known only at run time/],
   ['r?m x', /does not parse|known only at run time/],
-  ['./rm x', /the program at \.\/rm/],
-  ['/tmp/rm x', /the program at \/tmp\/rm/],
-  ['~/bin/rm x', /the program at/],
 ];
 
 const KNOWN_DANGERS: Row[] = [
@@ -220,10 +217,9 @@ const KNOWN_DANGERS: Row[] = [
   ['useradd eve', /privileges/],
   ['usermod -aG sudo eve', /privileges/],
   ['visudo', /privileges/],
-  ['python3 script.py', /runs python3/],
-  ['node app.js', /runs node/],
-  ['bash script.sh', /runs the script script\.sh/],
   ['sh', /script read from its input/],
+  ['python3 -m http.server', /runs python3/],
+  ['node', /runs node/],
   ['source ./env.sh', /runs the script/],
   ['. ./env.sh', /runs the script/],
   ['npm install left-pad', /install scripts/],
@@ -305,11 +301,13 @@ describe.each([
 });
 
 describe('unknown programs: the model decides (the spec)', () => {
-  it.each(['init 0', 'my-custom-script --go', './configure', 'ⅼs', 'ｌｓ', 'ls &'])('%j is asked about without a hint, and runs on the model\'s low in guarded mode', async (command) => {
-    const smart = await gate(fixture, { command });
-    expect(smart.decision).toMatchObject({ action: 'confirm', source: 'default' });
-    const guarded = await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] });
-    if (command === './configure') expect(guarded.decision.action).toBe('confirm');
-    else expect(guarded.decision).toMatchObject({ action: 'execute', source: 'llm' });
-  });
+  it.each(['init 0', 'my-custom-script --go', './configure', './rm x', '/tmp/rm x', '~/bin/tidy', 'python3 script.py', 'node app.js', 'bash script.sh', 'ⅼs', 'ｌｓ', 'ls &'])(
+    "%j is asked about without a hint, and runs on the model's low in guarded mode",
+    async (command) => {
+      const smart = await gate(fixture, { command });
+      expect(smart.decision).toMatchObject({ action: 'confirm', source: 'default' });
+      const guarded = await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] });
+      expect(guarded.decision).toMatchObject({ action: 'execute', source: 'llm' });
+    },
+  );
 });

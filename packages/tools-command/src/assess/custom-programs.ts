@@ -161,7 +161,8 @@ export function shellProgram(site: CallSite): void {
     if (value === undefined || !/^[-+]/.test(value) || value === '-' || value === '--') {
       if (command) site.script(value, `${site.name} -c`);
       else if (value !== '-' && value !== '--') {
-        site.emit({ kind: 'run-program', program: `the script ${args[index]!.raw}`, via: site.name });
+        // A script file is a custom script: unknown, the model's risk_level decides (the spec).
+        site.emit({ kind: 'unknown', detail: `runs the script ${args[index]!.raw}, which riskgate does not read`, via: site.name });
         site.path('read', args[index]!, { via: site.name });
       } else continue;
       return;
@@ -174,9 +175,17 @@ export function shellProgram(site: CallSite): void {
   else site.emit({ kind: 'run-program', program: `a ${site.name} script read from its input`, via: site.name });
 }
 
-/** Interpreters run code (a file, `-c`/`-e` code, or their input). */
+/**
+ * Interpreters run code: code on the command line (`-c`, `-e`, `-m`) or from their input is a
+ * known program run; a script file (`python3 tool.py`) is a custom script, unknown (the spec).
+ */
 export function interpreterProgram(site: CallSite): void {
-  const code = site.args.findIndex((word) => /^-([ce]|[a-zA-Z]*[ep]e?|-eval|-print|r)$/.test(word.value ?? ''));
-  const note = code === -1 ? undefined : `runs the code it is given: ${(site.args[code + 1]?.raw ?? '').slice(0, 60)}`;
-  site.emit({ kind: 'run-program', program: site.name, via: site.name, ...(note === undefined ? {} : { note }) });
+  const code = site.args.findIndex((word) => /^-([cemr]|[a-zA-Z]*[ep]e?|-eval|-print|-command)$/.test(word.value ?? ''));
+  const file = site.args.find((word) => !(word.value ?? '-').startsWith('-'));
+  if (code === -1 && file !== undefined) {
+    site.emit({ kind: 'unknown', detail: `${site.name} runs ${file.raw}, which riskgate does not read`, via: site.name });
+    return;
+  }
+  const note = code === -1 ? `runs what it reads from its input` : `runs the code it is given: ${(site.args[code + 1]?.raw ?? '').slice(0, 60)}`;
+  site.emit({ kind: 'run-program', program: site.name, via: site.name, note });
 }

@@ -75,7 +75,8 @@ export function runWords(walk: Walk, words: readonly WordValue[], via: string | 
   const name = text.includes('/') ? basename(text) : text;
   walk.subjects.push(subjectOf(name, args));
   if (text.includes('/') && !SYSTEM_BIN.test(text)) {
-    walk.emit({ kind: 'run-program', program: `the program at ${text}`, ...(via === undefined ? {} : { via }) });
+    // A custom script or program (`./tidy.sh`): unknown, as the spec says; the model's risk_level decides.
+    walk.emit({ kind: 'unknown', detail: `runs the program at ${text}, which riskgate does not know`, ...(via === undefined ? {} : { via }) });
     return;
   }
   if (walk.scope.functions.has(name) && !text.includes('/')) return; // its body was judged where it was defined
