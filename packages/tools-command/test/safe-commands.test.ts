@@ -51,7 +51,8 @@ const NOW: string[] = [
   'command ls', 'builtin echo x', 'exec ls', 'env -i ls', 'xargs -n1 echo < names.txt', 'find . -name "*.ts" -exec wc -l {} +',
   'find src -type f -exec head -1 {} \\;', 'git ls-files | xargs wc -l', 'ls src/*.ts | xargs wc -l', 'cat src/a.ts src/deep/b.ts',
   'cat src/{a.ts,deep/b.ts}', 'echo {1..5}', 'set -euo pipefail; ls', 'printenv HOME', 'printenv PATH', 'sleep 1',
-  'ls -la | sort -k5 -n | tail -3', 'git log --oneline | head -20 | grep fix', 'hostname', 'ps -ef', 'ps -eo pid,comm',
+  'ls -la | sort -k5 -n | tail -3', 'git log --oneline | head -20 | grep fix', 'hostname', 'ps -ef', 'ps -eo pid,comm', 'man ls',
+  'echo $PATH', 'git remote -v', 'npm ls --depth=0', 'cat -- README.md', 'cat - < README.md', 'echo ~/.ssh/*',
 ];
 
 describe('read-only command lines run unasked', () => {

@@ -39,6 +39,15 @@ const declaration: Builtin = (walk, name, args) => {
     if (!(options.length > 0 && options.every((word) => /^-[fF]+$/.test(word.value!)))) walk.readEnvironment('all', `${name} ${options.map((word) => word.raw).join(' ')}`.trim());
     return;
   }
+  // `declare -n ref=NAME` makes $ref read NAME: a read of NAME whenever ref is used.
+  if (options.some((word) => /^-[a-zA-Z]*n/.test(word.value!))) {
+    for (const word of names) {
+      const target = /^([^=]+)=(.*)$/s.exec(word.raw);
+      if (target === null) continue;
+      walk.scope.vars.set(target[1]!, null);
+      walk.readEnvironment(/^[A-Za-z_]\w*$/.test(target[2]!) ? target[2]! : 'all', `${name} -n ${word.raw}`);
+    }
+  }
   // Assignments with values were walked as assignments; bare names (`export PATH`) change nothing.
   for (const word of names) if (word.value !== undefined && !word.value.includes('=')) walk.scope.vars.set(word.value, walk.scope.vars.get(word.value) ?? null);
 };

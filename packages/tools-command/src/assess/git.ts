@@ -94,6 +94,12 @@ export function gitProgram(site: CallSite): void {
     return;
   }
   switch (name) {
+    // credential fill/get prints saved passwords and tokens.
+    case 'credential':
+    case 'credential-store':
+    case 'credential-cache':
+      site.emit({ kind: 'unknown', severity: 'high', detail: `${via} prints saved git passwords and tokens` });
+      return;
     case 'reset':
       if (options.includes('--hard') || options.includes('--merge') || options.includes('--keep')) {
         site.path('write', known('.'), { recursive: true, severity: 'high', note: 'git reset --hard discards uncommitted changes', via });

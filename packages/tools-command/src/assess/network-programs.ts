@@ -20,6 +20,12 @@ function hostOf(text: string): { host: string; port?: number; scheme?: string } 
 }
 
 function connect(site: CallSite, word: WordValue, via: string): void {
+  // file:// URLs read local files (curl file:///etc/shadow).
+  const file = word.value === undefined ? null : /^file:\/\/[^/]*(\/.*)$/i.exec(word.value);
+  if (file !== null) {
+    site.path('read', known(decodeURIComponent(file[1]!)), { via });
+    return;
+  }
   const target = word.value === undefined ? undefined : hostOf(word.value);
   if (target === undefined) {
     site.emit({ kind: 'connect', host: word.value ?? `a host known only at run time (${word.raw})`, via, severity: word.value === undefined ? 'high' : 'medium' });

@@ -54,7 +54,10 @@ const credentialTool = (store: string, connectsTo?: string): ProgramRow =>
     site.emit({ kind: 'run-program', program: site.name, via: site.name });
   });
 
-/** Package managers: installing runs the packages' scripts (high); other verbs run project scripts or connect. */
+/**
+ * Package managers: installing runs the packages' scripts (high); other verbs run project
+ * scripts or connect. `config` is never a read verb: `npm config get …:_authToken` prints tokens.
+ */
 const packageManager = (installs: readonly string[], reads: readonly string[]): ProgramRow =>
   custom((site) => {
     const verb = site.args.find((word) => !(word.value ?? '').startsWith('-'))?.value ?? '';
@@ -230,16 +233,16 @@ const TABLE: Record<string, ProgramRow> = {
   scp: custom(copyOverNetworkProgram),
   rsync: custom(copyOverNetworkProgram),
   // Package managers: the verbs that install, and those that only list.
-  npm: packageManager(['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'update', 'up', 'upgrade', 'exec', 'x', 'publish', 'link', 'rebuild', 'dedupe', 'prune', 'init', 'create'], ['ls', 'list', 'll', 'view', 'info', 'show', 'outdated', 'why', 'explain', 'help', 'root', 'prefix', 'bin', 'search', 'ping', 'config', 'get', 'version', '-v']),
+  npm: packageManager(['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'update', 'up', 'upgrade', 'exec', 'x', 'publish', 'link', 'rebuild', 'dedupe', 'prune', 'init', 'create'], ['ls', 'list', 'll', 'view', 'info', 'show', 'outdated', 'why', 'explain', 'help', 'root', 'prefix', 'bin', 'search', 'ping', 'version', '-v']),
   pnpm: packageManager(['install', 'i', 'add', 'remove', 'rm', 'update', 'up', 'dlx', 'exec', 'publish', 'link', 'rebuild', 'dedupe', 'prune', 'import', 'create'], ['ls', 'list', 'll', 'view', 'info', 'outdated', 'why', 'help', 'root', 'bin', 'store', '-v']),
-  yarn: packageManager(['install', 'add', 'remove', 'upgrade', 'up', 'dlx', 'publish', 'link', 'create', ''], ['list', 'info', 'why', 'outdated', 'help', 'bin', 'config', '-v']),
+  yarn: packageManager(['install', 'add', 'remove', 'upgrade', 'up', 'dlx', 'publish', 'link', 'create', ''], ['list', 'info', 'why', 'outdated', 'help', 'bin', '-v']),
   bun: custom(interpreterProgram),
-  pip: packageManager(['install', 'uninstall', 'download', 'wheel'], ['list', 'show', 'freeze', 'check', 'help', 'search', 'config', 'debug', 'inspect', 'index', 'cache']),
-  pip3: packageManager(['install', 'uninstall', 'download', 'wheel'], ['list', 'show', 'freeze', 'check', 'help', 'config', 'debug', 'inspect', 'index', 'cache']),
+  pip: packageManager(['install', 'uninstall', 'download', 'wheel'], ['list', 'show', 'freeze', 'check', 'help', 'search', 'debug', 'inspect', 'index', 'cache']),
+  pip3: packageManager(['install', 'uninstall', 'download', 'wheel'], ['list', 'show', 'freeze', 'check', 'help', 'debug', 'inspect', 'index', 'cache']),
   uv: packageManager(['add', 'remove', 'sync', 'pip', 'tool', 'run', 'lock', 'venv', 'init', 'build', 'publish'], ['tree', 'version', 'help']),
-  poetry: packageManager(['install', 'add', 'remove', 'update', 'lock', 'build', 'publish', 'run', 'shell', 'init', 'new'], ['show', 'check', 'version', 'help', 'env', 'config']),
+  poetry: packageManager(['install', 'add', 'remove', 'update', 'lock', 'build', 'publish', 'run', 'shell', 'init', 'new'], ['show', 'check', 'version', 'help', 'env']),
   gem: packageManager(['install', 'uninstall', 'update', 'build', 'push'], ['list', 'info', 'search', 'query', 'specification', 'environment', 'help', 'contents', 'which', 'outdated']),
-  bundle: packageManager(['install', 'update', 'add', 'remove', 'exec', 'package'], ['list', 'show', 'info', 'outdated', 'check', 'help', 'config']),
+  bundle: packageManager(['install', 'update', 'add', 'remove', 'exec', 'package'], ['list', 'show', 'info', 'outdated', 'check', 'help']),
   cargo: packageManager(['install', 'uninstall', 'publish', 'add', 'remove', 'update', 'build', 'run', 'test', 'bench', 'fetch', 'new', 'init', 'fix', 'clean'], ['tree', 'metadata', 'search', 'help', 'version', 'locate-project', 'pkgid', 'read-manifest', 'verify-project']),
   go: packageManager(['install', 'get', 'build', 'run', 'test', 'generate', 'mod', 'clean', 'work', 'tool', 'fix', 'vet'], ['version', 'env', 'list', 'doc', 'help']),
   apt: packageManager(['install', 'remove', 'purge', 'upgrade', 'full-upgrade', 'autoremove', 'update', 'reinstall', 'source', 'build-dep', 'download'], ['list', 'show', 'search', 'policy', 'depends', 'rdepends', 'showsrc', 'changelog']),
@@ -252,7 +255,7 @@ const TABLE: Record<string, ProgramRow> = {
   pacman: packageManager([], ['-Q', '-Qi', '-Ql', '-Qs', '-Ss', '-Si']),
   apk: packageManager(['add', 'del', 'upgrade', 'update', 'fix'], ['info', 'search', 'list', 'policy', 'version']),
   snap: packageManager(['install', 'remove', 'refresh', 'revert', 'enable', 'disable', 'run'], ['list', 'info', 'find', 'version', 'services', 'changes']),
-  conda: packageManager(['install', 'remove', 'uninstall', 'update', 'upgrade', 'create', 'env', 'run'], ['list', 'info', 'search', 'config']),
+  conda: packageManager(['install', 'remove', 'uninstall', 'update', 'upgrade', 'create', 'env', 'run'], ['list', 'info', 'search']),
   composer: packageManager(['install', 'require', 'remove', 'update', 'create-project', 'run-script', 'exec', 'global'], ['show', 'info', 'outdated', 'licenses', 'depends', 'why', 'validate', 'diagnose', 'search']),
   docker: containerTool,
   podman: containerTool,

@@ -87,7 +87,9 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   // Fetch a package and run it.
   ...Object.fromEntries(['npx', 'pnpx', 'bunx', 'uvx', 'pipx'].map((name) => [name, always(runs(`a package ${name} fetches and runs`, undefined, 'high'), connects('a package registry'))])),
   // Editors and openers run interactively or hand files to other programs.
-  ...Object.fromEntries(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'ex', 'code', 'subl', 'xdg-open', 'open', 'gio', 'sensible-editor', 'editor', 'man', 'info', 'w3m', 'lynx'].map((name) => [name, always(runs(name))])),
+  ...Object.fromEntries(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'ex', 'code', 'subl', 'xdg-open', 'open', 'gio', 'sensible-editor', 'editor', 'info', 'w3m', 'lynx'].map((name) => [name, always(runs(name))])),
+  // man prints a manual page (riskgate runs it without a terminal, PAGER=cat); -P, -H and --html name programs it runs.
+  man: row('data', { options: { '-P': 'run', '--pager': 'run', '-H': 'runs', '--html': 'runs', '-l': 'read', '--local-file': 'read', '-M': 'data', '-S': 'data', '-s': 'data', '-L': 'data', '-m': 'data', '-C': 'read', '--config-file': 'read', '-E': 'data', '-R': 'data', '-T': 'runs', '-X': 'runs', '--gxditview': 'runs', '-Z': 'runs', '--ditroff': 'runs' } }),
   // Endless output or screens.
   yes: always(endless('yes prints for ever')),
   top: always(endless('top refreshes until it is stopped')),

@@ -86,8 +86,13 @@ function strip(text: string): string {
   return text.replace(/\u0001(.)/gsu, '$1');
 }
 
-/** `~` and `~/…` are the home directory (`~root` is /root, `~name` /home/name), unquoted only. */
+/**
+ * `~` and `~/…` are the home directory (`~root` is /root, `~name` /home/name), unquoted only;
+ * bash also expands it after the `=` of a word that looks like an assignment (`dd if=~/x`).
+ */
 function expandTilde(text: string, host: WordHost): string {
+  const assignment = /^([A-Za-z_][A-Za-z0-9_]*=)(~.*)$/s.exec(text);
+  if (assignment !== null) return assignment[1]! + expandTilde(assignment[2]!, host);
   const match = /^~([a-z_][a-z0-9_-]*)?(?=\/|$)/.exec(text);
   if (match === null) return text;
   const home = host.variable('HOME');
