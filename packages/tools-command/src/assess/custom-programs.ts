@@ -112,7 +112,7 @@ export function pagerProgram(pagerRow: ProgramRow): (site: CallSite) => void {
     for (const word of site.args) {
       if ((word.value ?? word.raw).startsWith('+')) site.emit({ kind: 'run-program', program: `the ${site.name} command ${word.raw}`, via: site.name });
     }
-    applyOperands({ ...site, args: site.args.filter((word) => !(word.value ?? word.raw).startsWith('+')) }, pagerRow);
+    applyOperands(site.withArgs(site.args.filter((word) => !(word.value ?? word.raw).startsWith('+'))), pagerRow);
   };
 }
 

@@ -26,6 +26,8 @@ export interface WalkOptions {
 }
 
 export const MAX_DEPTH = 4;
+/** Subshells, substitutions and pipelines inside each other. */
+export const MAX_NESTING = 200;
 
 /** The walk of one bash line: every node visited, every word evaluated, effects collected. */
 export class Walk implements WordHost {
@@ -33,6 +35,9 @@ export class Walk implements WordHost {
   readonly subjects: string[] = [];
   /** The previous command of the pipeline being walked: where its output's file names lie. */
   producer: Producer | undefined;
+  private nesting = 0;
+  private checkMissing = false;
+  private tooDeep = false;
 
   constructor(
     readonly source: string,
@@ -117,11 +122,19 @@ export class Walk implements WordHost {
   }
 
   walkRoot(root: Node): void {
+    this.checkMissing = root.hasError;
     if (root.hasError) this.emit({ kind: 'unknown', severity: 'high', detail: `the command does not parse as bash${this.depth > 0 ? ' (inside a nested script)' : ''}` });
     this.visit(root);
   }
 
   inSubshell(action: () => void): void {
+    // Bash nests without limit; the walk stops at a depth no real line reaches (and the stack can hold).
+    if (this.nesting >= MAX_NESTING) {
+      if (!this.tooDeep) this.emit({ kind: 'unknown', severity: 'high', detail: `the line nests subshells and substitutions more than ${MAX_NESTING} deep` });
+      this.tooDeep = true;
+      return;
+    }
+    this.nesting++;
     const saved = this.scope;
     const producer = this.producer;
     this.scope = copyScope(saved);
@@ -131,13 +144,15 @@ export class Walk implements WordHost {
     } finally {
       this.scope = saved;
       this.producer = producer;
+      this.nesting--;
     }
   }
 
   // --- the tree
 
   visit(node: Node): void {
-    if (node.isMissing) {
+    // Missing nodes exist only in a tree whose root reports an error: each check is a WASM call.
+    if (this.checkMissing && node.isMissing) {
       this.emit({ kind: 'unknown', severity: 'high', detail: 'the command is incomplete' });
       return;
     }

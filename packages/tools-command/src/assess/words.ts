@@ -70,8 +70,12 @@ export function* childrenOf(node: Node): Generator<Node> {
 const literal = (text: string): string => [...text].map((char) => LITERAL + char).join('');
 
 /** Evaluate one word node. */
+/** Plain words bash passes unchanged: nothing to expand, quote or escape. */
+const PLAIN = /^[A-Za-z0-9_.,:/@%+=-]*$/;
+
 export function evaluateWord(node: Node, host: WordHost): WordValue {
   const raw = textOf(node, host.source);
+  if (PLAIN.test(raw) && (node.type === 'word' || node.type === 'number')) return { raw, texts: [raw], value: raw, unknown: false, glob: false };
   const templates = template(node, host, true);
   const expanded = templates.flatMap(expandBraces).slice(0, MAX_TEXTS);
   const glob = expanded.some((text) => /(^|[^\u0001])[*?[]/.test(text));
