@@ -2,7 +2,8 @@ import type { Effect } from '@riskgate/risk';
 import { parseArgs } from './options.js';
 import { known, runWords } from './simple-command.js';
 import type { CallSite, OperandUse, PathExtra, ProgramRow } from './table.js';
-import { pathEffects, type Walk } from './walk.js';
+import { pathEffects } from './paths.js';
+import type { Walk } from './walk.js';
 import type { WordValue } from './words.js';
 
 /** Words that only ask a known program about itself. */

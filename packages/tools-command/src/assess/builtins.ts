@@ -1,4 +1,5 @@
-import { pathEffects, type Walk } from './walk.js';
+import { pathEffects } from './paths.js';
+import type { Walk } from './walk.js';
 import { joinWords, runWords } from './simple-command.js';
 import { assignmentEffect } from './variables.js';
 import type { WordValue } from './words.js';

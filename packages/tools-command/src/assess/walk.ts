@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Effect } from '@riskgate/risk';
 import type { Node, Parser } from 'web-tree-sitter';
 import { type Producer, producerOf } from './producers.js';
-import type { PathExtra } from './table.js';
+import { redirectEffects } from './redirects.js';
 import { judgeSimpleCommand } from './simple-command.js';
 import { assignmentEffect } from './variables.js';
 import { childrenOf, evaluateWord, textOf, UNKNOWN, type WordHost, type WordValue } from './words.js';
@@ -275,51 +275,7 @@ export class Walk implements WordHost {
 
   /** A redirection: its effects; returns the words that follow it and belong to the command. */
   redirect(node: Node): WordValue[] {
-    if (node.type === 'herestring_redirect' || node.type === 'heredoc_redirect') {
-      for (const child of childrenOf(node)) {
-        if (child.type === 'heredoc_body') this.heredocBody(node, child);
-        else if (child.type === 'heredoc_start' || child.type === 'heredoc_end' || !child.isNamed) continue;
-        else if (node.type === 'herestring_redirect') this.word(child);
-        else this.visit(child);
-      }
-      return [];
-    }
-    const text = textOf(node, this.source);
-    let operator = '';
-    const destinations: Node[] = [];
-    for (const child of childrenOf(node)) {
-      if (child.type === 'file_descriptor') continue;
-      if (!child.isNamed) operator ||= child.type;
-      else if (child.type === 'ERROR') operator = text.includes('<>') ? '<>' : operator;
-      else destinations.push(child);
-    }
-    const [first, ...rest] = destinations.map((child) => this.word(child));
-    if (first !== undefined) {
-      const duplicate = (operator === '>&' || operator === '<&') && first.texts.every((value) => /^(\d+-?|-)$/.test(value));
-      if (!duplicate) {
-        const via = text.slice(0, 60);
-        if (operator === '<' || operator === '<&') pathEffects(this, 'read', first, { via });
-        else if (operator === '<>') {
-          pathEffects(this, 'read', first, { via });
-          pathEffects(this, 'write', first, { via });
-        } else pathEffects(this, 'write', first, { via });
-        // A write is a rule subject of its own: `allow execute_command(git log *)` does not cover `git log > /etc/passwd`.
-        if (operator !== '<' && operator !== '<&' && first.value !== '/dev/null') this.subjects.push(`${operator} ${first.value ?? first.raw}`);
-      }
-    }
-    return rest;
-  }
-
-  /**
-   * An unquoted here-document expands `$VAR`, `$(…)` and backticks (the parser leaves
-   * backticks in the text); a quoted delimiter (`<<'EOF'`, `<<"EOF"`, `<<\EOF`) expands nothing.
-   */
-  private heredocBody(redirect: Node, body: Node): void {
-    const start = [...childrenOf(redirect)].find((child) => child.type === 'heredoc_start');
-    if (start !== undefined && /['"\\]/.test(textOf(start, this.source))) return;
-    // The parser leaves backticks in the body's text (with or without content nodes around them).
-    for (const match of textOf(body, this.source).matchAll(/(?<!\\)`((?:[^`\\]|\\.)*)`/g)) this.script(match[1], 'a here-document');
-    for (const child of childrenOf(body)) if (child.isNamed && child.type !== 'heredoc_content') this.word(child);
+    return redirectEffects(this, node);
   }
 
   private assign(node: Node): void {
@@ -420,38 +376,4 @@ export class Walk implements WordHost {
 
 export function copyScope(scope: Scope): Scope {
   return { cwd: scope.cwd, vars: new Map(scope.vars), functions: new Set(scope.functions), opaque: scope.opaque };
-}
-
-/** Path effects for a word: one per text bash could produce; names known only at run time are asked about. */
-export function pathEffects(walk: Walk, kind: 'read' | 'list' | 'write' | 'delete', word: WordValue, extra: PathExtra = {}): void {
-  if (word.pipe === true && kind !== 'delete') return;
-  const verb = { read: 'reads', list: 'lists', write: 'writes', delete: 'deletes' }[kind];
-  // `cat $(git ls-files)`: the names lie in the tree the substitution lists.
-  const tree = word.tree ?? (word.unknown && word.substitution !== undefined ? producerOf(word.substitution, walk.source, walk.scope.cwd) : undefined);
-  if (tree !== undefined) word = { ...word, tree, glob: false };
-  for (const text of word.tree === undefined ? word.texts : [word.tree.path]) {
-    if (text === '-' && (kind === 'read' || kind === 'write')) continue;
-    const device = /^\/dev\/(tcp|udp)\/([^/]+)\/(\d+)$/.exec(text);
-    if (device !== null) {
-      walk.emit({ kind: 'connect', host: device[2]!, port: Number(device[3]), scheme: device[1]!, via: extra.via ?? word.raw });
-      continue;
-    }
-    const path = walk.resolvePath(text);
-    if (path === undefined) {
-      const where = text.includes(UNKNOWN) ? `${word.raw}, a name known only at run time` : `${word.raw} in a directory known only at run time`;
-      walk.emit({ kind: 'unknown', severity: 'high', detail: `${verb} ${where}` });
-      continue;
-    }
-    const recursive = extra.recursive === true || word.tree?.recursive === true;
-    walk.emit({
-      kind: `${kind}-path`,
-      path,
-      ...(word.glob || (word.tree?.pattern ?? false) ? { pattern: true } : {}),
-      ...(recursive ? { recursive: true } : {}),
-      ...(extra.skipsHidden === true || word.tree?.skipsHidden === true ? { skipsHidden: true } : {}),
-      ...(extra.severity === undefined ? {} : { severity: extra.severity }),
-      ...(extra.note === undefined ? {} : { note: extra.note }),
-      ...(extra.via === undefined ? {} : { via: extra.via }),
-    } as Effect);
-  }
 }

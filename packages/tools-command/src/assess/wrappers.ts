@@ -1,5 +1,6 @@
 import type { Effect } from '@riskgate/risk';
-import { pathEffects, type Walk } from './walk.js';
+import { pathEffects } from './paths.js';
+import type { Walk } from './walk.js';
 import { joinWords, runWords } from './simple-command.js';
 import { assignmentEffect } from './variables.js';
 import { UNKNOWN, type WordValue } from './words.js';

@@ -1,0 +1,39 @@
+import type { Effect } from '@riskgate/risk';
+import { producerOf } from './producers.js';
+import type { PathExtra } from './table.js';
+import type { Walk } from './walk.js';
+import { UNKNOWN, type WordValue } from './words.js';
+
+/** Path effects for a word: one per text bash could produce; names known only at run time are asked about. */
+export function pathEffects(walk: Walk, kind: 'read' | 'list' | 'write' | 'delete', word: WordValue, extra: PathExtra = {}): void {
+  if (word.pipe === true && kind !== 'delete') return;
+  const verb = { read: 'reads', list: 'lists', write: 'writes', delete: 'deletes' }[kind];
+  // `cat $(git ls-files)`: the names lie in the tree the substitution lists.
+  const tree = word.tree ?? (word.unknown && word.substitution !== undefined ? producerOf(word.substitution, walk.source, walk.scope.cwd) : undefined);
+  if (tree !== undefined) word = { ...word, tree, glob: false };
+  for (const text of word.tree === undefined ? word.texts : [word.tree.path]) {
+    if (text === '-' && (kind === 'read' || kind === 'write')) continue;
+    const device = /^\/dev\/(tcp|udp)\/([^/]+)\/(\d+)$/.exec(text);
+    if (device !== null) {
+      walk.emit({ kind: 'connect', host: device[2]!, port: Number(device[3]), scheme: device[1]!, via: extra.via ?? word.raw });
+      continue;
+    }
+    const path = walk.resolvePath(text);
+    if (path === undefined) {
+      const where = text.includes(UNKNOWN) ? `${word.raw}, a name known only at run time` : `${word.raw} in a directory known only at run time`;
+      walk.emit({ kind: 'unknown', severity: 'high', detail: `${verb} ${where}` });
+      continue;
+    }
+    const recursive = extra.recursive === true || word.tree?.recursive === true;
+    walk.emit({
+      kind: `${kind}-path`,
+      path,
+      ...(word.glob || (word.tree?.pattern ?? false) ? { pattern: true } : {}),
+      ...(recursive ? { recursive: true } : {}),
+      ...(extra.skipsHidden === true || word.tree?.skipsHidden === true ? { skipsHidden: true } : {}),
+      ...(extra.severity === undefined ? {} : { severity: extra.severity }),
+      ...(extra.note === undefined ? {} : { note: extra.note }),
+      ...(extra.via === undefined ? {} : { via: extra.via }),
+    } as Effect);
+  }
+}

@@ -1,0 +1,53 @@
+import type { Node } from 'web-tree-sitter';
+import { pathEffects } from './paths.js';
+import type { Walk } from './walk.js';
+import { childrenOf, textOf, type WordValue } from './words.js';
+
+/** A redirection: its effects; returns the words that follow it and belong to the command. */
+export function redirectEffects(walk: Walk, node: Node): WordValue[] {
+  if (node.type === 'herestring_redirect' || node.type === 'heredoc_redirect') {
+    for (const child of childrenOf(node)) {
+      if (child.type === 'heredoc_body') heredocBody(walk, node, child);
+      else if (child.type === 'heredoc_start' || child.type === 'heredoc_end' || !child.isNamed) continue;
+      else if (node.type === 'herestring_redirect') walk.word(child);
+      else walk.visit(child);
+    }
+    return [];
+  }
+  const text = textOf(node, walk.source);
+  let operator = '';
+  const destinations: Node[] = [];
+  for (const child of childrenOf(node)) {
+    if (child.type === 'file_descriptor') continue;
+    if (!child.isNamed) operator ||= child.type;
+    else if (child.type === 'ERROR') operator = text.includes('<>') ? '<>' : operator;
+    else destinations.push(child);
+  }
+  const [first, ...rest] = destinations.map((child) => walk.word(child));
+  if (first !== undefined) {
+    const duplicate = (operator === '>&' || operator === '<&') && first.texts.every((value) => /^(\d+-?|-)$/.test(value));
+    if (!duplicate) {
+      const via = text.slice(0, 60);
+      if (operator === '<' || operator === '<&') pathEffects(walk, 'read', first, { via });
+      else if (operator === '<>') {
+        pathEffects(walk, 'read', first, { via });
+        pathEffects(walk, 'write', first, { via });
+      } else pathEffects(walk, 'write', first, { via });
+      // A write is a rule subject of its own: `allow execute_command(git log *)` does not cover `git log > /etc/passwd`.
+      if (operator !== '<' && operator !== '<&' && first.value !== '/dev/null') walk.subjects.push(`${operator} ${first.value ?? first.raw}`);
+    }
+  }
+  return rest;
+}
+
+/**
+ * An unquoted here-document expands `$VAR`, `$(…)` and backticks (the parser leaves
+ * backticks in the text); a quoted delimiter (`<<'EOF'`, `<<"EOF"`, `<<\EOF`) expands nothing.
+ */
+function heredocBody(walk: Walk, redirect: Node, body: Node): void {
+  const start = [...childrenOf(redirect)].find((child) => child.type === 'heredoc_start');
+  if (start !== undefined && /['"\\]/.test(textOf(start, walk.source))) return;
+  // The parser leaves backticks in the body's text (with or without content nodes around them).
+  for (const match of textOf(body, walk.source).matchAll(/(?<!\\)`((?:[^`\\]|\\.)*)`/g)) walk.script(match[1], 'a here-document');
+  for (const child of childrenOf(body)) if (child.isNamed && child.type !== 'heredoc_content') walk.word(child);
+}
