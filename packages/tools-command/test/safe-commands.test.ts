@@ -52,6 +52,13 @@ const NOW: string[] = [
   'find src -type f -exec head -1 {} \\;', 'git ls-files | xargs wc -l', 'ls src/*.ts | xargs wc -l', 'cat src/a.ts src/deep/b.ts',
   'cat src/{a.ts,deep/b.ts}', 'echo {1..5}', 'set -euo pipefail; ls', 'printenv HOME', 'printenv PATH', 'sleep 1',
   'ls -la | sort -k5 -n | tail -3', 'git log --oneline | head -20 | grep fix', 'hostname', 'ps -ef', 'ps -eo pid,comm', 'man ls',
+  'du -sh *', 'du -sh * | sort -h', 'ls *', 'stat *', 'ls -la src/*', 'yarn -v', 'node -v', 'python3 -V', 'top -bn1', 'bc <<< 1+2',
+  'ss -tlnp', 'lsof -i :3000', 'command -- ls', 'ls -R ~/notes', 'du -sh ~/notes', 'git log -1 --pretty=%B', 'git diff --cached',
+  'git status -sb', 'git branch --show-current', 'git rev-parse --show-toplevel', 'git shortlog -sn', 'git config --list',
+  'git remote get-url origin', 'git stash show -p', 'cat /etc/os-release', 'cat /etc/hosts', 'ls ..', 'cd .. && ls',
+  "find . -size +1M -exec ls -lh {} \\;", 'grep -rn "TODO" --include="*.ts" .', 'rg -l TODO | head', "awk 'END{print NR}' names.txt",
+  "sed -n '1,5p;10q' names.txt", "jq -c '.scripts' package.json", 'nl -ba names.txt', 'xxd README.md | head', 'hexdump -C README.md | head',
+  'file -b --mime-type README.md', 'printf "%s\\n" "$PATH" | tr ":" "\\n"', 'type -a ls', 'command -v python3 || which python',
   'echo $PATH', 'git remote -v', 'npm ls --depth=0', 'cat -- README.md', 'cat - < README.md', 'echo ~/.ssh/*',
 ];
 

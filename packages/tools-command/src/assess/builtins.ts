@@ -145,15 +145,21 @@ const sourceBuiltin: Builtin = (walk, name, args) => {
 /** `exec cmd` replaces the shell with cmd; `exec 3<file` only opens files (judged as redirections). */
 const execBuiltin: Builtin = (walk, name, args) => {
   let index = 0;
-  while (index < args.length && /^-[cl]+$|^-a$/.test(args[index]!.value ?? '')) index += args[index]!.value === '-a' ? 2 : 1;
+  while (index < args.length && /^-[cl]+$|^-a$|^--$/.test(args[index]!.value ?? '')) index += args[index]!.value === '-a' ? 2 : 1;
   if (index < args.length) runWords(walk, args.slice(index), name);
 };
 
 /** `command -v x` prints where x is; `command x` and `builtin x` run x. */
 const commandBuiltin: Builtin = (walk, name, args) => {
-  if (args.some((word) => word.value === '-v' || word.value === '-V')) return;
-  const rest = args.filter((word, index) => !(index === 0 && word.value === '-p'));
-  runWords(walk, rest, name);
+  let index = 0;
+  for (; index < args.length && /^-[pvV]+$|^--$/.test(args[index]!.value ?? ''); index++) {
+    if (args[index]!.value === '--') {
+      index++;
+      break;
+    }
+    if (/[vV]/.test(args[index]!.value!)) return;
+  }
+  runWords(walk, args.slice(index), name);
 };
 
 const runsProgram =
@@ -180,7 +186,7 @@ export const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['trap', trapBuiltin],
   ['exec', execBuiltin],
   ['command', commandBuiltin],
-  ['builtin', (walk, name, args) => runWords(walk, args, name)],
+  ['builtin', (walk, name, args) => runWords(walk, args[0]?.value === '--' ? args.slice(1) : args, name)],
   // `coproc cmd` runs cmd beside the shell.
   ['coproc', (walk, name, args) => runWords(walk, args, name)],
   // `hash -p /tmp/x ls` binds the name ls to another program.

@@ -180,6 +180,8 @@ export function shellProgram(site: CallSite): void {
  * known program run; a script file (`python3 tool.py`) is a custom script, unknown (the spec).
  */
 export function interpreterProgram(site: CallSite): void {
+  // `node -v`, `python3 -V`, `ruby --version`: they only print what they are.
+  if (site.args.length === 1 && /^(-v|-V|--version|-h|--help)$/.test(site.args[0]!.value ?? '')) return;
   const code = site.args.findIndex((word) => /^-([cemr]|[a-zA-Z]*[ep]e?|-eval|-print|-command)$/.test(word.value ?? ''));
   const file = site.args.find((word) => !(word.value ?? '-').startsWith('-'));
   if (code === -1 && file !== undefined) {

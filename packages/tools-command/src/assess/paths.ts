@@ -18,17 +18,27 @@ export function pathEffects(walk: Walk, kind: 'read' | 'list' | 'write' | 'delet
       walk.emit({ kind: 'connect', host: device[2]!, port: Number(device[3]), scheme: device[1]!, via: extra.via ?? word.raw });
       continue;
     }
-    const path = walk.resolvePath(text);
+    let path = walk.resolvePath(text);
+    let listsTree = false;
+    // A listing through a glob (`du -sh *`, `ls src/*`) reads names and sizes of what lies below
+    // the glob's literal directory: judged as a listing of that tree, secrets in it included.
+    // Not for segments starting with `.` (`.*` also matches `..`).
+    if (path !== undefined && kind === 'list' && word.glob && !path.split('/').some((segment) => segment.startsWith('.') && /[*?[]/.test(segment))) {
+      const segments = path.split('/');
+      const first = segments.findIndex((segment) => /[*?[]/.test(segment));
+      path = segments.slice(0, first).join('/') || '/';
+      listsTree = true;
+    }
     if (path === undefined) {
       const where = text.includes(UNKNOWN) ? `${word.raw}, a name known only at run time` : `${word.raw} in a directory known only at run time`;
       walk.emit({ kind: 'unknown', severity: 'high', detail: `${verb} ${where}` });
       continue;
     }
-    const recursive = extra.recursive === true || word.tree?.recursive === true;
+    const recursive = extra.recursive === true || word.tree?.recursive === true || listsTree;
     walk.emit({
       kind: `${kind}-path`,
       path,
-      ...(word.glob || (word.tree?.pattern ?? false) ? { pattern: true } : {}),
+      ...((word.glob && !listsTree) || (word.tree?.pattern ?? false) ? { pattern: true } : {}),
       ...(recursive ? { recursive: true } : {}),
       ...(extra.skipsHidden === true || word.tree?.skipsHidden === true ? { skipsHidden: true } : {}),
       ...(extra.severity === undefined ? {} : { severity: extra.severity }),

@@ -62,6 +62,8 @@ const packageManager = (installs: readonly string[], reads: readonly string[]): 
   custom((site) => {
     const verb = site.args.find((word) => !(word.value ?? '').startsWith('-'))?.value ?? '';
     if (reads.includes(verb) || site.args.length === 0) return;
+    // `yarn -v`, `pnpm --help`: options that only ask about the tool.
+    if (verb === '' && site.args.every((word) => /^(-v|-V|--version|-h|--help)$/.test(word.value ?? ''))) return;
     if (installs.includes(verb) || site.args.some((word) => /^-S|^-U|^-R/.test(word.value ?? '') && site.name === 'pacman')) {
       site.emit({ kind: 'run-program', program: `the install scripts of what ${site.name} ${verb} installs`, severity: 'high', via: `${site.name} ${verb}` });
       site.emit({ kind: 'connect', host: 'a package registry', via: site.name });
@@ -218,13 +220,15 @@ const TABLE: Record<string, ProgramRow> = {
   fdisk: diskTool,
   parted: diskTool,
   ...Object.fromEntries(['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', 'lz4', 'compress', 'uncompress', 'lzma', 'unlzma'].map((name) => [name, compressor])),
+  // bc computes (it cannot run commands); its operands are files of expressions.
+  bc: row('read', { options: { '-f': 'read', '--file': 'read', '-e': 'data', '--expression': 'data' } }),
   // Readers of compressed files: like cat.
   ...Object.fromEntries(['zcat', 'bzcat', 'xzcat', 'zstdcat', 'lz4cat', 'zgrep', 'zless', 'zmore', 'zdiff'].map((name) => [name, row('read', name === 'zgrep' ? { leading: 1 } : {})])),
   // Shells: `-c SCRIPT` is judged as its own line.
   ...Object.fromEntries(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'rbash'].map((name) => [name, custom(shellProgram)])),
   // Interpreters run code.
   ...Object.fromEntries(
-    ['python', 'python2', 'python3', 'pypy', 'pypy3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'irb', 'php', 'lua', 'luajit', 'Rscript', 'R', 'julia', 'tclsh', 'wish', 'pwsh', 'powershell', 'osascript', 'java', 'jshell', 'groovy', 'scala', 'kotlin', 'swift', 'dotnet', 'erl', 'elixir', 'iex', 'ghci', 'runghc', 'ocaml', 'guile', 'racket', 'sbcl', 'clisp', 'expect', 'sqlite3', 'psql', 'mysql', 'mariadb', 'redis-cli', 'mongo', 'mongosh', 'bc', 'dc', 'gdb', 'lldb', 'strace', 'ltrace', 'perf', 'valgrind', 'script', 'tmux', 'screen'].map((name) => [name, custom(interpreterProgram)]),
+    ['python', 'python2', 'python3', 'pypy', 'pypy3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'irb', 'php', 'lua', 'luajit', 'Rscript', 'R', 'julia', 'tclsh', 'wish', 'pwsh', 'powershell', 'osascript', 'java', 'jshell', 'groovy', 'scala', 'kotlin', 'swift', 'dotnet', 'erl', 'elixir', 'iex', 'ghci', 'runghc', 'ocaml', 'guile', 'racket', 'sbcl', 'clisp', 'expect', 'sqlite3', 'psql', 'mysql', 'mariadb', 'redis-cli', 'mongo', 'mongosh', 'dc', 'gdb', 'lldb', 'strace', 'ltrace', 'perf', 'valgrind', 'script', 'tmux', 'screen'].map((name) => [name, custom(interpreterProgram)]),
   ),
   // Network clients.
   curl: custom(curlProgram),

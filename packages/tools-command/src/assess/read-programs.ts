@@ -65,7 +65,7 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   ...Object.fromEntries(['echo', 'printf', 'seq', 'expr', 'true', 'false', 'test', '[', 'sleep', 'factor', 'numfmt'].map((name) => [name, row('data')])),
   // Facts about the machine and the user, no secrets among them.
   ...Object.fromEntries(
-    ['pwd', 'whoami', 'id', 'groups', 'uname', 'nproc', 'uptime', 'free', 'arch', 'tty', 'locale', 'which', 'whereis', 'type', 'cal', 'df', 'lscpu', 'lsblk', 'lsb_release', 'getconf', 'logname', 'users', 'who', 'w', 'last', 'vmstat', 'iostat', 'mpstat', 'nice', 'ulimit', 'tput', 'clear', 'hostid', 'lsmod', 'dmesg'].map((name) => [name, row('data')]),
+    ['ss', 'netstat', 'lsof', 'pwd', 'whoami', 'id', 'groups', 'uname', 'nproc', 'uptime', 'free', 'arch', 'tty', 'locale', 'which', 'whereis', 'type', 'cal', 'df', 'lscpu', 'lsblk', 'lsb_release', 'getconf', 'logname', 'users', 'who', 'w', 'last', 'vmstat', 'iostat', 'mpstat', 'nice', 'ulimit', 'tput', 'clear', 'hostid', 'lsmod', 'dmesg'].map((name) => [name, row('data')]),
   ),
   // hostname NAME sets the machine's name.
   hostname: row('data', { last: 'data', options: { '-F': 'unknown', '--file': 'unknown', '-b': 'unknown', '--boot': 'unknown' } }),

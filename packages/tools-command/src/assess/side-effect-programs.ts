@@ -92,7 +92,8 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   man: row('data', { options: { '-P': 'run', '--pager': 'run', '-H': 'runs', '--html': 'runs', '-l': 'read', '--local-file': 'read', '-M': 'data', '-S': 'data', '-s': 'data', '-L': 'data', '-m': 'data', '-C': 'read', '--config-file': 'read', '-E': 'data', '-R': 'data', '-T': 'runs', '-X': 'runs', '--gxditview': 'runs', '-Z': 'runs', '--ditroff': 'runs' } }),
   // Endless output or screens.
   yes: always(endless('yes prints for ever')),
-  top: always(endless('top refreshes until it is stopped')),
+  // top refreshes until stopped, unless told how many times (-n).
+  top: row('data', { custom: (site) => { if (!site.args.some((word) => /^-[a-zA-Z]*n/.test(word.value ?? ''))) site.emit(endless('top refreshes until it is stopped')); } }),
   htop: always(endless('htop refreshes until it is stopped')),
   // Keys and agents: ssh-add talks to the agent that signs as the person.
   'ssh-add': always({ kind: 'read-env', names: ['SSH_AUTH_SOCK'] }),
