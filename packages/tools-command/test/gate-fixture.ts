@@ -34,6 +34,7 @@ export function createGateFixture(): GateFixture {
     [join(home, '.bash_history')]: 'export GITHUB_TOKEN=ghp_x\n',
     [join(home, '.config', 'gh', 'hosts.yml')]: 'github.com:\n  oauth_token: gho_x\n',
     [join(home, 'notes', 'todo.txt')]: 'buy milk\n',
+    [join(home, 'project', '.env')]: 'API_KEY=secret\n',
     [join(workspace, 'README.md')]: '# demo\n',
     [join(workspace, 'package.json')]: '{"name":"demo","scripts":{"test":"vitest"}}\n',
     [join(workspace, 'src', 'a.ts')]: 'export const a = 1; // TODO\n',
