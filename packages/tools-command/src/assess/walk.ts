@@ -34,7 +34,12 @@ export class Walk implements WordHost {
   readonly effects: Effect[] = [];
   readonly subjects: string[] = [];
   /** The previous command of the pipeline being walked: where its output's file names lie. */
-  producer: Producer | undefined;
+  get producer(): Producer | undefined {
+    // Worked out only when asked (xargs): a 1,250-part pipeline asks once, not 1,250 times.
+    const source = this.producerSource;
+    return source === undefined ? undefined : producerOf(source.node, this.source, source.cwd);
+  }
+  private producerSource: { readonly node: Node; readonly cwd: string | undefined } | undefined;
   private nesting = 0;
   private checkMissing = false;
   private tooDeep = false;
@@ -136,14 +141,14 @@ export class Walk implements WordHost {
     }
     this.nesting++;
     const saved = this.scope;
-    const producer = this.producer;
+    const producer = this.producerSource;
     this.scope = copyScope(saved);
-    this.producer = undefined;
+    this.producerSource = undefined;
     try {
       action();
     } finally {
       this.scope = saved;
-      this.producer = producer;
+      this.producerSource = producer;
       this.nesting--;
     }
   }
@@ -243,15 +248,15 @@ export class Walk implements WordHost {
   }
 
   private pipeline(node: Node): void {
-    let previous: Producer | undefined;
+    let previous: { readonly node: Node; readonly cwd: string | undefined } | undefined;
     for (const child of childrenOf(node)) {
       if (!child.isNamed) continue;
       // Every part of a pipeline runs in a subshell of its own; it reads the previous part's output.
       this.inSubshell(() => {
-        this.producer = previous;
+        this.producerSource = previous;
         this.visit(child);
       });
-      previous = producerOf(child, this.source, this.scope.cwd);
+      previous = { node: child, cwd: this.scope.cwd };
     }
   }
 
