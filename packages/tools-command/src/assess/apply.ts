@@ -28,6 +28,10 @@ class Site implements CallSite {
     return this.walk.home;
   }
 
+  get cwd(): string | undefined {
+    return this.walk.scope.cwd;
+  }
+
   emit(effect: Effect): void {
     this.walk.emit(effect);
   }

@@ -49,6 +49,10 @@ const declaration: Builtin = (walk, name, args) => {
       walk.readEnvironment(/^[A-Za-z_]\w*$/.test(target[2]!) ? target[2]! : 'all', `${name} -n ${word.raw}`);
     }
   }
+  // `declare -p NAME` prints NAME's value.
+  if (options.some((word) => /^-[a-zA-Z]*p/.test(word.value!))) {
+    for (const word of names) if (word.value !== undefined && /^[A-Za-z_]\w*$/.test(word.value)) walk.readEnvironment(word.value, `${name} -p ${word.raw}`);
+  }
   // Assignments with values were walked as assignments; bare names (`export PATH`) change nothing.
   for (const word of names) if (word.value !== undefined && !word.value.includes('=')) walk.scope.vars.set(word.value, walk.scope.vars.get(word.value) ?? null);
 };

@@ -51,6 +51,9 @@ export function findProgram(site: CallSite): void {
         const part = args[index]!;
         command.push(part.value?.includes('{}') ? named(starts[0]!) : part);
       }
+      // find runs the command once per match (or per batch): a program run, and the command judged too.
+      const program = command[0]?.value;
+      site.emit({ kind: 'run-program', program: program === undefined ? 'a command known only at run time' : program, via: `find ${value}` });
       site.command(command, `find ${value}`);
     } else if (value === '-delete') {
       for (const start of starts) site.path('delete', start, { recursive: true, via: 'find -delete' });

@@ -1,3 +1,5 @@
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { known } from './simple-command.js';
 import type { CallSite } from './table.js';
 import type { WordValue } from './words.js';
@@ -56,6 +58,8 @@ export function gitProgram(site: CallSite): void {
     return;
   }
   const via = `git ${name}`;
+  const configured = programsInRepositoryConfig(site.cwd);
+  if (configured !== undefined) site.emit({ kind: 'run-program', program: `what the repository's configuration names (${configured})`, via });
   everySubcommand(site, name, rest);
   const options = rest.map(value).filter((text) => text.startsWith('-'));
   const operands = rest.filter((word) => !value(word).startsWith('-'));
@@ -209,4 +213,77 @@ function configSubcommand(site: CallSite, rest: readonly WordValue[]): void {
     return;
   }
   site.path('write', target, { via: 'git config' });
+}
+
+/**
+ * Repository configuration that makes git run programs on read commands: a repository that
+ * came from elsewhere (an unpacked archive, a shared folder) can carry `core.fsmonitor = ./x`,
+ * which `git status` runs. Section → keys (`*` for every key); values true/false are settings.
+ */
+const RUNS_PROGRAMS: Readonly<Record<string, readonly string[]>> = {
+  core: ['fsmonitor', 'pager', 'editor', 'sshcommand', 'askpass', 'hookspath', 'gitproxy'],
+  pager: ['*'],
+  diff: ['external', 'textconv', 'command'],
+  difftool: ['cmd', 'path'],
+  mergetool: ['cmd', 'path'],
+  filter: ['clean', 'smudge', 'process'],
+  merge: ['driver'],
+  credential: ['helper'],
+  gpg: ['program'],
+  sequence: ['editor'],
+  uploadpack: ['packobjectshook'],
+  // Included files could say anything.
+  include: ['path'],
+  includeif: ['path'],
+};
+
+/** The first setting of the repository around `directory` that runs a program, if any. */
+export function programsInRepositoryConfig(directory: string | undefined): string | undefined {
+  if (directory === undefined) return undefined;
+  const gitDirectory = findGitDirectory(directory);
+  if (gitDirectory === undefined) return undefined;
+  for (const file of ['config', 'config.worktree']) {
+    let text: string;
+    try {
+      text = readFileSync(join(gitDirectory, file), 'utf8');
+    } catch {
+      continue;
+    }
+    let section = '';
+    for (const rawLine of text.split(/\r?\n/)) {
+      const line = rawLine.replace(/[#;].*$/, '').trim();
+      const header = /^\[\s*([A-Za-z0-9.-]+)/.exec(line);
+      if (header !== null) {
+        section = header[1]!.toLowerCase().split('.')[0]!;
+        continue;
+      }
+      const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+      if (setting === null) continue;
+      const key = setting[1]!.toLowerCase();
+      const keys = RUNS_PROGRAMS[section];
+      const value = (setting[2] ?? '').trim().toLowerCase();
+      if (keys === undefined || !(keys.includes('*') || keys.includes(key))) continue;
+      if (['true', 'false', 'yes', 'no', 'on', 'off', '0', '1', ''].includes(value) && !(section === 'include' || section === 'includeif')) continue;
+      return `${section}.${key}`;
+    }
+  }
+  return undefined;
+}
+
+function findGitDirectory(start: string): string | undefined {
+  let cursor = resolve(start);
+  for (;;) {
+    const candidate = join(cursor, '.git');
+    try {
+      const stats = statSync(candidate);
+      if (stats.isDirectory()) return candidate;
+      const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(candidate, 'utf8'));
+      return pointer === null ? undefined : resolve(cursor, pointer[1]!.trim());
+    } catch {
+      // not here: look in the parent
+    }
+    const parent = dirname(cursor);
+    if (parent === cursor) return undefined;
+    cursor = parent;
+  }
 }

@@ -10,6 +10,10 @@ import { type ProgramRow, row } from './table.js';
 /** Options common to GNU readers that name a file listing more files (wc, du, sort). */
 const FILES0 = { '--files0-from': 'read' } as const;
 
+
+/** grep reads its operands (the first is the pattern unless -e/-f gives it); -r reads whole trees. */
+const GREP = row('read', { leading: 1, whenNoneRecursive: '.', options: { '-e': 'pattern', '--regexp': 'pattern', '-f': 'pattern-file', '--file': 'pattern-file', '-r': 'recursive', '-R': 'recursive', '--recursive': 'recursive', '--dereference-recursive': 'recursive', '-A': 'data', '-B': 'data', '-C': 'data', '-m': 'data', '--max-count': 'data', '--include': 'data', '--exclude': 'data', '--exclude-dir': 'data', '--exclude-from': 'read', '--label': 'data', '--color': 'flag', '--colour': 'flag', '-d': 'data', '-D': 'data', '--binary-files': 'data' } });
+
 export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   // Print files, whole or in part.
   cat: row('read'),
@@ -76,7 +80,10 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   pgrep: row('data'),
   pidof: row('data'),
   // Searches: the first operand is the pattern unless -e/-f gives it; -r reads whole trees (of . by default).
-  grep: row('read', { leading: 1, whenNoneRecursive: '.', options: { '-e': 'pattern', '--regexp': 'pattern', '-f': 'pattern-file', '--file': 'pattern-file', '-r': 'recursive', '-R': 'recursive', '--recursive': 'recursive', '--dereference-recursive': 'recursive', '-A': 'data', '-B': 'data', '-C': 'data', '-m': 'data', '--max-count': 'data', '--include': 'data', '--exclude': 'data', '--exclude-dir': 'data', '--exclude-from': 'read', '--label': 'data', '--color': 'flag', '--colour': 'flag', '-d': 'data', '-D': 'data', '--binary-files': 'data' } }),
+  grep: GREP,
+  // egrep and fgrep are grep -E and grep -F.
+  egrep: GREP,
+  fgrep: GREP,
   // ripgrep searches . by default, skipping dotfiles unless --hidden/-./-uu; --pre and --hostname-bin run programs.
   rg: row('read', { leading: 1, whenNone: '.', recursive: true, skipsHidden: true, options: {
     '-e': 'pattern', '--regexp': 'pattern', '-f': 'pattern-file', '--file': 'pattern-file', '--files': 'no-pattern', '--type-list': 'no-pattern',

@@ -49,5 +49,16 @@ function heredocBody(walk: Walk, redirect: Node, body: Node): void {
   if (start !== undefined && /['"\\]/.test(textOf(start, walk.source))) return;
   // The parser leaves backticks in the body's text (with or without content nodes around them).
   for (const match of textOf(body, walk.source).matchAll(/(?<!\\)`((?:[^`\\]|\\.)*)`/g)) walk.script(match[1], 'a here-document');
-  for (const child of childrenOf(body)) if (child.isNamed && child.type !== 'heredoc_content') walk.word(child);
+  let expansions = 0;
+  for (const child of childrenOf(body)) {
+    if (!child.isNamed || child.type === 'heredoc_content') continue;
+    expansions++;
+    walk.word(child);
+  }
+  // The parser reads no expansions in some bodies (`<<-` with tab-indented lines): where the text
+  // holds one it did not read, judge the body as bash would expand it, as a double-quoted word.
+  const text = textOf(body, walk.source);
+  if (expansions === 0 && /\$[({A-Za-z_0-9@*#?$!-]/.test(text)) {
+    walk.script(`: "${text.replace(/^\t+/gm, '').replace(/(["\\])/g, '\\$1').replace(/\\\\\$/g, '\\$')}"`, 'a here-document');
+  }
 }

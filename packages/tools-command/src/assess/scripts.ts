@@ -21,7 +21,12 @@ const findings = (): ScriptFindings => ({ runs: [], writes: [], reads: [] });
 
 function report(site: CallSite, found: ScriptFindings, via: string): void {
   if (found.problem !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate cannot read the ${site.name} script ${via}: ${found.problem}` });
-  for (const command of found.runs) site.script(command, `${site.name} ${via}`);
+  for (const command of found.runs) {
+    // Running a command from inside a sed or awk script is never a read-only use of sed or awk
+    // (no everyday read needs it; it is how payloads hide): a program run, and the command judged too.
+    site.emit({ kind: 'run-program', program: command === undefined ? 'a command built at run time' : `"${command.slice(0, 60)}"`, via: `${site.name} ${via}` });
+    site.script(command, `${site.name} ${via}`);
+  }
   for (const file of found.writes) site.path('write', known(file), { via: `${site.name} ${via}` });
   for (const file of found.reads) site.path('read', known(file), { via: `${site.name} ${via}` });
 }
@@ -244,7 +249,10 @@ export function readAwkProgram(program: string): ScriptFindings & { environment:
 }
 
 export function awkProgram(site: CallSite): void {
-  let program: WordValue | 'file' | undefined;
+  // Every -e/--source program counts (gawk joins them), as does -f; without them the first operand is the program.
+  const programs: (WordValue | 'file')[] = [];
+  let fromOption = false;
+  let operandsStarted = false;
   const files: WordValue[] = [];
   let inPlace = false;
   let sandbox = false;
@@ -252,13 +260,14 @@ export function awkProgram(site: CallSite): void {
   for (let index = 0; index < args.length; index++) {
     const word = args[index]!;
     const value = word.value ?? '';
-    if (program !== undefined || !value.startsWith('-') || value === '-' || word.value === undefined) {
-      if (program === undefined) program = word;
+    if (operandsStarted || !value.startsWith('-') || value === '-' || word.value === undefined) {
+      operandsStarted = true;
+      if (!fromOption && programs.length === 0) programs.push(word);
       else if (!/^[A-Za-z_]\w*=/.test(value)) files.push(word); // `var=value` operands are assignments
       continue;
     }
     if (value === '--') {
-      program ??= args[++index];
+      operandsStarted = true;
       continue;
     }
     const [option, attached] = value.startsWith('--') ? value.split(/=(.*)/s) : [value.slice(0, 2), value.length > 2 ? value.slice(2) : undefined];
@@ -266,9 +275,12 @@ export function awkProgram(site: CallSite): void {
     if (option === '-f' || option === '--file' || option === '-E' || option === '--exec') {
       const file = operand();
       if (file !== undefined) site.path('read', file, { via: `${site.name} ${option}` });
-      program = 'file';
-    } else if (option === '-e' || option === '--source') program = operand();
-    else if (option === '-i' || option === '--include') {
+      programs.push('file');
+      fromOption = true;
+    } else if (option === '-e' || option === '--source') {
+      programs.push(operand() ?? known(''));
+      fromOption = true;
+    } else if (option === '-i' || option === '--include') {
       const library = operand();
       if (library?.value === 'inplace' || library?.value === 'inplace.awk') inPlace = true;
       else if (library !== undefined) site.emit({ kind: 'run-program', program: `the awk library ${library.raw}`, via: site.name });
@@ -277,9 +289,11 @@ export function awkProgram(site: CallSite): void {
     else if (option === '-S' || option === '--sandbox') sandbox = true;
     else if (/^-[dpo]$|^--(dump-variables|profile|pretty-print)$/.test(option!)) site.path('write', known(attached ?? (option === '-p' || option === '--profile' ? 'awkprof.out' : option === '-o' || option === '--pretty-print' ? 'awkprof.out' : 'awkvars.out')), { via: `${site.name} ${option}` });
   }
-  if (program === 'file' || program?.value === undefined) {
-    if (program !== undefined && !sandbox) site.emit({ kind: 'run-program', program: `whatever an ${site.name} program riskgate cannot read runs`, severity: 'high', via: site.name });
-  } else {
+  for (const program of programs) {
+    if (program === 'file' || program.value === undefined) {
+      if (!sandbox) site.emit({ kind: 'run-program', program: `whatever an ${site.name} program riskgate cannot read runs`, severity: 'high', via: site.name });
+      continue;
+    }
     const found = readAwkProgram(program.value);
     if (sandbox) found.runs.length = found.writes.length = 0;
     report(site, found, 'program');
@@ -325,7 +339,12 @@ export function jqProgram(site: CallSite): void {
       const file = args[++index];
       if (file !== undefined) site.path('read', file, { via: `jq ${value}` });
       filter = 'file';
-    } else if (value === '--indent' || value === '-L') index++;
+    } else if (value === '--indent') index++;
+    else if (value === '-L' || value.startsWith('-L') || value.startsWith('--library-path')) {
+      // -L adds a directory of jq modules the filter may import and run.
+      site.emit({ kind: 'unknown', severity: 'high', detail: 'jq -L loads jq modules from a directory riskgate does not read', via: `jq ${value}` });
+      if (value === '-L' || value === '--library-path') index++;
+    }
   }
   if (filter === 'file' || (filter !== undefined && filter.value === undefined)) {
     // A filter riskgate cannot read may print the whole environment ($ENV).

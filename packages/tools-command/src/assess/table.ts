@@ -85,6 +85,8 @@ export interface CallSite {
   chdir(word: WordValue): void;
   /** The home directory (`~`), for programs that read a credential store there. */
   readonly home: string;
+  /** The directory the program runs in, when known before running. */
+  readonly cwd: string | undefined;
   /** The same site with other words (a judge that strips some before the table reads the rest). */
   withArgs(args: readonly WordValue[]): CallSite;
 }

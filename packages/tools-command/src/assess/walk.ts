@@ -97,6 +97,8 @@ export class Walk implements WordHost {
     let found = false;
     for (const match of text.matchAll(/\$\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)|`([^`]*)`/g)) {
       found = true;
+      // A command hidden in a subscript bash evaluates is an injection, not everyday use: a program run.
+      this.emit({ kind: 'run-program', program: `"${(match[1] ?? match[2] ?? '').slice(0, 60)}"`, via: `the array subscript in ${raw}` });
       this.script(match[1] ?? match[2] ?? '', `the array subscript in ${raw}`);
     }
     if (!found) this.emit({ kind: 'unknown', severity: 'high', detail: `bash may run a command from the array subscript in ${raw}` });

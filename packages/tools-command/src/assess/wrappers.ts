@@ -115,6 +115,7 @@ function env(walk: Walk, name: string, args: readonly WordValue[]): void {
         // -S splits one word into a command line: judge it as one, with the words that follow.
         const inline = value.startsWith('--split-string=') ? value.slice(15) : value.length > 2 && !value.startsWith('--') ? value.slice(2) : args[++index]?.value;
         const following = joinWords(args.slice(index + 1));
+        walk.emit({ kind: 'run-program', program: inline ?? 'a command known only at run time', via: 'env -S' });
         walk.script(inline === undefined || following === undefined ? undefined : `${inline} ${following}`.trim(), 'env -S');
         return;
       } else if (value === '--') {

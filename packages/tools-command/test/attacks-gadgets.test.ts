@@ -1,0 +1,123 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createGateFixture, gate } from './gate-fixture.js';
+
+const fixture = createGateFixture();
+afterAll(() => fixture.cleanup());
+
+/**
+ * Programs run through evaluation gadgets — sed's `e`, awk's system() and pipes, find -exec,
+ * env -S, array subscripts — are program runs whatever they run: no everyday read needs them,
+ * and they are how payloads hide. Asked without a hint; confirmed in guarded mode at "low".
+ */
+const GADGETS: readonly string[] = [
+  "sed -ne 1p -ne '1e id' README.md",
+  "sed --expression='1e id' README.md",
+  "sed -n -e 1p --expression '$e uname -a' README.md",
+  "sed -z '1e date' README.md",
+  "sed '1e id' README.md",
+  "sed -n '1e id' README.md",
+  'sed "1e id" README.md',
+  "sed 's/x/id/e' README.md",
+  "sed -e 's/a/b/' -e '2e whoami' README.md",
+  "sed '/demo/e hostname' README.md",
+  "awk 'BEGIN{system(\"id\")}'",
+  "awk --source 'BEGIN{system(\"id\")}'",
+  "awk -e 'BEGIN{print 1}' -e 'BEGIN{system(\"id\")}'",
+  "gawk 'BEGIN{system(\"id\")}'",
+  "awk '{print | \"sh\"}' README.md",
+  "awk 'BEGIN{\"id\" | getline x; print x}'",
+  'find . -exec id \\;',
+  "find . -exec sh -c 'id' \\;",
+  'find . -execdir id \\;',
+  'find . -name "*.ts" -exec cat {} +',
+  'find . -ok id \\;',
+  // Asked as before the effects rewrite: find runs the program once per match.
+  'find . -name "*.ts" -exec wc -l {} +',
+  'find src -type f -exec head -1 {} \\;',
+  "env -S 'sh -c id'",
+  "env --split-string='id -u'",
+  "printf -v 'a[$(id)]' x",
+  "let 'x=a[$(id)]'",
+  "test -v 'a[$(id)]'",
+  "[[ x -lt 'a[$(id)]' ]]",
+  'jq -L /tmp -n \'import "evil" as e; e::f\'',
+];
+
+describe('evaluation gadgets run programs', () => {
+  it.each(GADGETS)('asks before %j', async (command) => {
+    const plain = await gate(fixture, { command });
+    expect(plain.decision.action).toBe('confirm');
+    const lying = await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] });
+    expect(lying.decision.action).toBe('confirm');
+  });
+});
+
+describe('here-documents expand what bash expands, tab-stripped bodies included', () => {
+  it.each([
+    'cat <<-EOF\n\t$(< ~/.netrc)\nEOF',
+    'cat <<EOF\n$(< ~/.netrc)\nEOF',
+    'cat <<-EOF\n\t`cat ~/.ssh/id_rsa`\nEOF',
+    'cat <<EOF\n${x:-$(cat ~/.aws/credentials)}\nEOF',
+    'cat <<-END\n\t\t$GITHUB_TOKEN\nEND',
+  ])('asks before %j', async (command) => {
+    expect((await gate(fixture, { command })).decision.action).toBe('confirm');
+  });
+
+  it.each(['cat <<EOF\nhello $HOME\nEOF', "cat <<'EOF'\n$(< ~/.netrc)\nEOF", 'cat <<-EOF\n\thello\nEOF'])('runs %j unasked', async (command) => {
+    expect((await gate(fixture, { command })).decision.action).toBe('execute');
+  });
+});
+
+describe('declare -p, system network secrets', () => {
+  it.each(['declare -p GITHUB_TOKEN', 'typeset -p AWS_SECRET_ACCESS_KEY', 'export -p', 'cat /etc/wpa_supplicant/wpa_supplicant.conf', 'ls /etc/NetworkManager/system-connections', 'cat /etc/ipsec.secrets', 'cat /etc/mysql/debian.cnf'])(
+    'asks before %j',
+    async (command) => {
+      expect((await gate(fixture, { command })).decision.action).toBe('confirm');
+    },
+  );
+});
+
+describe('a repository whose configuration runs programs', () => {
+  const evil = join(fixture.root, 'evil');
+  mkdirSync(evil, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: evil });
+  writeFileSync(join(evil, 'README.md'), 'hi\n');
+  const settings: readonly [string, string][] = [
+    ['core.fsmonitor', './hook.sh'],
+    ['core.pager', 'sh -c id'],
+    ['diff.external', './x'],
+    ['pager.log', 'id'],
+    ['core.sshCommand', 'id'],
+    ['include.path', '../other.cfg'],
+    ['filter.lfs.smudge', './x %f'],
+  ];
+
+  it.each(settings)('asks before read-only git when %s is set', async (key, value) => {
+    const repo = join(evil, key.replace(/\W/g, '-'));
+    mkdirSync(repo, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['config', key, value], { cwd: repo });
+    for (const command of ['git status', 'git log', 'git diff', 'git blame README.md']) {
+      const decision = (await gate(fixture, { command, cwd: repo })).decision;
+      expect(decision.action).toBe('confirm');
+      expect(decision.effects.map((effect) => effect.text).join('\n')).toContain(key.toLowerCase().split('.').at(-1)!);
+    }
+  });
+
+  it('runs read-only git unasked in an ordinary repository', async () => {
+    for (const command of ['git status', 'git log --oneline', 'git diff']) {
+      expect((await gate(fixture, { command })).decision.action).toBe('execute');
+    }
+  });
+
+  it('reads settings that only set switches as harmless (core.fsmonitor = false)', async () => {
+    const repo = join(evil, 'switches');
+    mkdirSync(repo, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['config', 'core.fsmonitor', 'false'], { cwd: repo });
+    expect((await gate(fixture, { command: 'git status', cwd: repo })).decision.action).toBe('execute');
+  });
+});
