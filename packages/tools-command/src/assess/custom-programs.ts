@@ -178,13 +178,29 @@ export function shellProgram(site: CallSite): void {
   else site.emit({ kind: 'run-program', program: `a ${site.name} script read from its input`, via: site.name });
 }
 
+const RUNS_WHAT_IT_IS_GIVEN: ReadonlySet<string> = new Set([
+  'strace', 'ltrace', 'gdb', 'lldb', 'valgrind', 'perf', 'script', 'tmux', 'screen', 'expect',
+  'sqlite3', 'psql', 'mysql', 'mariadb', 'redis-cli', 'mongo', 'mongosh', 'dotnet', 'java',
+]);
+
 /**
  * Interpreters run code: code on the command line (`-c`, `-e`, `-m`) or from their input is a
  * known program run; a script file (`python3 tool.py`) is a custom script, unknown (the spec).
  */
 export function interpreterProgram(site: CallSite): void {
   // `node -v`, `python3 -V`, `ruby --version`: they only print what they are.
-  if (site.args.length === 1 && /^(-v|-V|--version|-h|--help)$/.test(site.args[0]!.value ?? '')) return;
+  if (site.args.length === 1 && /^(-v|-V|--version|-version|-h|--help)$/.test(site.args[0]!.value ?? '')) return;
+  // tmux show-environment prints the environment tmux hands to new shells.
+  if ((site.name === 'tmux' || site.name === 'screen') && site.args.some((word) => /^(show-environment|showenv)$/.test(word.value ?? ''))) {
+    site.emit({ kind: 'read-env', names: 'all', via: `${site.name} show-environment` });
+    return;
+  }
+  // Tracers, debuggers, recorders and database clients run or send whatever they are given
+  // (`strace rm -rf x`, `gdb -ex 'shell id'`, `script -c`, `redis-cli FLUSHALL`): never a plain script file.
+  if (RUNS_WHAT_IT_IS_GIVEN.has(site.name)) {
+    site.emit({ kind: 'run-program', program: site.name, via: site.name, note: `${site.name} runs or sends what it is given: ${site.args.map((word) => word.raw).join(' ').slice(0, 60)}` });
+    return;
+  }
   const code = site.args.findIndex((word) => /^-([cemr]|[a-zA-Z]*[ep]e?|-eval|-print|-command)$/.test(word.value ?? ''));
   const file = site.args.find((word) => !(word.value ?? '-').startsWith('-'));
   if (code === -1 && file !== undefined) {

@@ -27,6 +27,10 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   mknod: row('write', { options: { '-m': 'data', '--mode': 'data' } }),
   truncate: row('write', { severity: 'high', options: { '-s': 'data', '--size': 'data', '-r': 'read', '--reference': 'read', '-o': 'flag' } }),
   tee: row('write', { options: { '--output-error': 'data' } }),
+  // sponge (moreutils) soaks up its input and writes it to its operand.
+  sponge: row('write', { options: { '-a': 'flag' } }),
+  // fallocate and truncate size files: fallocate -l 10G fills the disk.
+  fallocate: row('write', { options: { '-l': 'data', '--length': 'data', '-o': 'data', '--offset': 'data' } }),
   // Permissions and ownership: the first operand is the mode or owner (unless --reference gives it).
   chmod: row('write', { leading: 1, options: { ...RECURSIVE, '--reference': 'pattern-file' } }),
   chown: row('write', { leading: 1, options: { ...RECURSIVE, '--reference': 'pattern-file', '--from': 'data' } }),

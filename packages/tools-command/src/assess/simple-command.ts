@@ -1,7 +1,9 @@
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { BUILTINS } from './builtins.js';
 import { applyRow } from './apply.js';
+import { pathEffects } from './paths.js';
 import { lookupProgram } from './programs.js';
 import type { Walk } from './walk.js';
 import { assignmentEffect } from './variables.js';
@@ -72,11 +74,18 @@ export function runWords(walk: Walk, words: readonly WordValue[], via: string | 
     });
     return;
   }
+  // `c='rm -rf x'; $c`: an unquoted expansion in the command's place splits into words, the first the program.
+  if (/\s/.test(text.trim()) && nameWord.raw.includes('$') && !/^["']/.test(nameWord.raw)) {
+    const [first, ...more] = text.trim().split(/\s+/);
+    runWords(walk, [known(first!), ...more.map((part) => known(part)), ...args], via);
+    return;
+  }
   const name = text.includes('/') ? basename(text) : text;
   walk.subjects.push(subjectOf(name, args));
   if (text.includes('/') && !SYSTEM_BIN.test(text)) {
     // A custom script or program (`./tidy.sh`): unknown, as the spec says; the model's risk_level decides.
     walk.emit({ kind: 'unknown', detail: `runs the program at ${text}, which riskgate does not know`, ...(via === undefined ? {} : { via }) });
+    operandsAsReads(walk, text, args);
     return;
   }
   if (walk.scope.functions.has(name) && !text.includes('/')) return; // its body was judged where it was defined
@@ -100,6 +109,35 @@ export function runWords(walk: Walk, words: readonly WordValue[], via: string | 
     detail: `riskgate does not know what ${name} does`,
     ...(via === undefined ? {} : { via }),
   });
+  operandsAsReads(walk, name, args);
+}
+
+/**
+ * A program riskgate does not know may read whatever paths it is given (`bat ~/.kube/config`,
+ * `yq .token ~/.kube/config`, `ag key ~`): every operand that names a path, or an existing file,
+ * is judged as a read of it (a directory as its whole tree), so a secret among them is known
+ * whatever the program — and guarded mode does not take the model's low for it.
+ */
+function operandsAsReads(walk: Walk, name: string, args: readonly WordValue[]): void {
+  for (const word of args) {
+    const value = word.value;
+    if (value === undefined) continue;
+    const operand = value.startsWith('-') ? (value.includes('=') ? value.slice(value.indexOf('=') + 1) : '') : value;
+    if (operand === '' || operand.includes(UNKNOWN)) continue;
+    const path = walk.resolvePath(operand);
+    if (path === undefined) continue;
+    let directory = false;
+    let exists = false;
+    try {
+      const stats = statSync(path);
+      exists = true;
+      directory = stats.isDirectory();
+    } catch {
+      exists = false;
+    }
+    if (!exists && !/[/~]/.test(operand) && !word.glob) continue;
+    pathEffects(walk, 'read', operand === value ? word : known(operand), { via: `${name}, which riskgate does not know`, ...(directory ? { recursive: true } : {}) });
+  }
 }
 
 /** A word made of the given words' texts joined by spaces, as `sh -c "$*"` or `eval` sees it. */
