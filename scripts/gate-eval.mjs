@@ -201,6 +201,10 @@ export function formatReport(result, { limit = 4 } = {}) {
 }
 
 async function main() {
+  // `pnpm gate-eval | head` closes the pipe early; that is not an error of the evaluation.
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   const { values } = parseArgs({
     options: {
       cli: { type: 'string' },
