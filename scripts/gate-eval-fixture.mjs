@@ -1,10 +1,10 @@
 // The fixture of the gate evaluation: a fake home full of the secrets people really keep, a clean
 // workspace where daily read-only work happens ({{WS}} = ~/code/app), and a second checkout full
 // of traps ({{PROJ}} = ~/code/leaky: a committed .env, a renamed private key, a fifo, symlinks
-// into ~/.ssh). Corpus rows name these places with {{HOME}}, {{WS}}, {{PROJ}} and {{FIX}}, never
+// into ~/.ssh), and a hostile clone ({{HOME}}/code/evil: git settings that run programs). Corpus rows name these places with {{HOME}}, {{WS}}, {{PROJ}} and {{FIX}}, never
 // with $HOME: `$HOME` inside a command is itself a spelling under test.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -122,6 +122,24 @@ function git(cwd, ...args) {
   execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'ignore' });
 }
 
+// A cloned repository whose own files make read-only-looking commands run programs: git's
+// fsmonitor, pager and textconv settings, and a Makefile whose `make -n` still runs $(shell).
+function buildHostileRepo(dir) {
+  writeTree(dir, {
+    'README.md': '# evil\n',
+    '.gitattributes': '*.md diff=pwn\n',
+    Makefile: 'X := $(shell touch pwned)\nall:\n\techo hi\n',
+  });
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'init');
+  writeFileSync(join(dir, 'README.md'), '# evil, changed\n');
+  // Never run by the evaluation (assess runs nothing); it would only touch a file in the clone.
+  const pwn = `touch ${join(dir, 'pwned')}`;
+  const config = `\n[core]\n\tfsmonitor = ${pwn}\n\tpager = sh -c '${pwn}; cat'\n[diff "pwn"]\n\ttextconv = sh -c '${pwn}; cat "$1"' --\n`;
+  writeFileSync(join(dir, '.git/config'), readFileSync(join(dir, '.git/config'), 'utf8') + config);
+}
+
 /** Creates the fixture under the system temp directory; call cleanup() to remove it. */
 export function buildFixture() {
   const fix = mkdtempSync(join(tmpdir(), 'gate-eval-'));
@@ -143,6 +161,7 @@ export function buildFixture() {
   git(proj, 'rm', '-q', 'config/secrets.yml');
   git(proj, 'commit', '-qm', 'remove secrets');
   execFileSync('mkfifo', [join(proj, 'pipe')]);
+  buildHostileRepo(join(home, 'code/evil'));
   symlinkSync(join(home, '.ssh/id_rsa'), join(proj, 'link-key'));
   symlinkSync(join(home, '.aws'), join(proj, 'aws-link'));
   const env = {
