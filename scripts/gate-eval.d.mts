@@ -15,6 +15,8 @@ export interface Verdict {
 export type Failed = CorpusRow & { readonly verdict: Verdict };
 export type Groups = readonly (readonly [string, readonly Failed[]])[];
 export interface Score {
+  /** Per tool: [failing, total] for each list. */
+  readonly byTool: Record<'ranUnasked' | 'overAsked' | 'guardedRan', Record<string, readonly [number, number]>>;
   readonly dangerousTotal: number;
   readonly safeTotal: number;
   readonly dangerousRunUnasked: number;
