@@ -62,6 +62,12 @@ describe('here-documents expand what bash expands, tab-stripped bodies included'
     'cat <<-EOF\n\t`cat ~/.ssh/id_rsa`\nEOF',
     'cat <<EOF\n${x:-$(cat ~/.aws/credentials)}\nEOF',
     'cat <<-END\n\t\t$GITHUB_TOKEN\nEND',
+    // Commands substituted into a here-document run, whatever they are: a payload's hiding place.
+    'cat <<EOF\n$(id)\nEOF',
+    'cat <<EOF\n`id`\nEOF',
+    'cat <<EOF\n${x:-`id`}\nEOF',
+    'cat <<-EOF\n\t$(whoami)\nEOF',
+    'tee out.txt <<EOF\n$(date)\nEOF',
   ])('asks before %j', async (command) => {
     expect((await gate(fixture, { command })).decision.action).toBe('confirm');
   });

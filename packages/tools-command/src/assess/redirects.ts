@@ -48,17 +48,26 @@ function heredocBody(walk: Walk, redirect: Node, body: Node): void {
   const start = [...childrenOf(redirect)].find((child) => child.type === 'heredoc_start');
   if (start !== undefined && /['"\\]/.test(textOf(start, walk.source))) return;
   // The parser leaves backticks in the body's text (with or without content nodes around them).
-  for (const match of textOf(body, walk.source).matchAll(/(?<!\\)`((?:[^`\\]|\\.)*)`/g)) walk.script(match[1], 'a here-document');
+  // A command substituted into a here-document is a payload's hiding place, not an everyday
+  // read: a program run, and the command judged too.
+  const substituted = (command: string | undefined) =>
+    walk.emit({ kind: 'run-program', program: command === undefined ? 'a command substituted into a here-document' : `"${command.slice(0, 60)}"`, via: 'a here-document' });
+  for (const match of textOf(body, walk.source).matchAll(/(?<!\\)`((?:[^`\\]|\\.)*)`/g)) {
+    substituted(match[1]);
+    walk.script(match[1], 'a here-document');
+  }
   let expansions = 0;
   for (const child of childrenOf(body)) {
     if (!child.isNamed || child.type === 'heredoc_content') continue;
     expansions++;
+    if (/\$\(|`/.test(textOf(child, walk.source))) substituted(undefined);
     walk.word(child);
   }
   // The parser reads no expansions in some bodies (`<<-` with tab-indented lines): where the text
   // holds one it did not read, judge the body as bash would expand it, as a double-quoted word.
   const text = textOf(body, walk.source);
   if (expansions === 0 && /\$[({A-Za-z_0-9@*#?$!-]/.test(text)) {
+    if (/\$\(/.test(text)) substituted(undefined);
     walk.script(`: "${text.replace(/^\t+/gm, '').replace(/(["\\])/g, '\\$1').replace(/\\\\\$/g, '\\$')}"`, 'a here-document');
   }
 }
