@@ -16,6 +16,23 @@ export interface PreviewLine {
   readonly verb: 'insert' | 'update' | 'delete';
   readonly table: string;
   readonly rows: number;
+  /** The planner's estimate, not a count (no rolled-back run happened). */
+  readonly estimate?: boolean;
+}
+
+/** No rolled-back run: it could act beyond the transaction. Estimates where the planner has them. */
+export interface PreviewSkipped {
+  readonly type: 'preview-skipped';
+  readonly reason: string;
+  readonly estimates: readonly PreviewLine[];
+}
+
+export function isPreviewSkipped(value: unknown): value is PreviewSkipped {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'preview-skipped';
+}
+
+export function previewSkipped(reason: string, estimates: readonly PreviewLine[] = []): PreviewSkipped {
+  return { type: 'preview-skipped', reason, estimates };
 }
 
 export interface ColumnDescription {
@@ -30,26 +47,30 @@ export interface TableDescription {
   readonly kind: 'table' | 'view';
   /** Exact for SQLite; the planner's estimate for PostgreSQL. */
   readonly rowEstimate: number | null;
+  /** The table holds more rows than were counted (rowEstimate is the cap). */
+  readonly rowCountCapped?: boolean;
   readonly columns: readonly ColumnDescription[];
   readonly foreignKeys: readonly { readonly column: string; readonly references: string }[];
   readonly indexes: readonly { readonly name: string; readonly columns: readonly string[]; readonly unique: boolean }[];
 }
 
 export interface SchemaDescription {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: 'sqlite' | 'postgres' | 'mysql';
   readonly database: string;
   readonly tables: readonly TableDescription[];
 }
 
 /** One database riskgate talks to. Opened, pooled and closed by this package. */
 export interface SqlConnection {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: 'sqlite' | 'postgres' | 'mysql';
   /** Where it points, with any password removed. */
   readonly label: string;
   assess(sql: string): Promise<SqlAssessment>;
   run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure>;
   /** Run the writes in a transaction that is always rolled back, and count what they would change. */
-  preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | SqlFailure>;
+  preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure>;
+  /** No run at all: the planner's estimate of the rows each write would change, where it has one. */
+  estimate(sql: string, assessment: SqlAssessment, reason: string): Promise<PreviewSkipped | SqlFailure>;
   describeSchema(table?: string): Promise<SchemaDescription | SqlFailure>;
   close(): Promise<void>;
 }
@@ -59,19 +80,24 @@ export function isSqlFailure(value: unknown): value is SqlFailure {
 }
 
 export function formatPreviewLine(line: PreviewLine): string {
-  const rows = `${line.rows.toLocaleString('en-US')} ${line.rows === 1 ? 'row' : 'rows'}`;
+  const rows = `${line.estimate ? 'about ' : ''}${line.rows.toLocaleString('en-US')} ${line.rows === 1 ? 'row' : 'rows'}`;
+  const suffix = line.estimate ? " (the planner's estimate)" : '';
   switch (line.verb) {
     case 'insert':
-      return `would add ${rows} to ${line.table}`;
+      return `would add ${rows} to ${line.table}${suffix}`;
     case 'delete':
-      return `would delete ${rows} of ${line.table}`;
+      return `would delete ${rows} of ${line.table}${suffix}`;
     case 'update':
-      return `would change ${rows} of ${line.table}`;
+      return `would change ${rows} of ${line.table}${suffix}`;
   }
 }
 
-/** A `postgres://` or `postgresql://` URL opens PostgreSQL; anything else is a SQLite file. */
+/** A `postgres://` URL opens PostgreSQL, `mysql://` or `mariadb://` MySQL/MariaDB; anything else is a SQLite file. */
 export async function openSqlConnection(target: string, options: { create?: boolean } = {}): Promise<SqlConnection | SqlFailure> {
+  if (/^(mysql|mariadb):\/\//i.test(target)) {
+    const { MysqlConnection } = await import('./mysql-connection.js');
+    return MysqlConnection.open(target);
+  }
   if (/^postgres(ql)?:\/\//i.test(target)) {
     const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));
     return isSqlFailure(module) ? module : module.PostgresConnection.open(target);

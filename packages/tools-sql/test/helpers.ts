@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { evaluateToolCall, type AnyTool, type GatePolicy } from '@riskgate/risk';
+import { evaluateToolCall, judgeEffects, type AnyTool, type GatePolicy } from '@riskgate/risk';
+import { type AssessSqlOptions, assessSql } from '../src/index.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 
@@ -101,4 +102,10 @@ export async function callTool(tool: AnyTool, args: unknown, answer: 'yes' | 'no
     readOnly: evaluation.assessment.whitelisted,
   });
   return { decision, asked, ran: true as const, result, description };
+}
+
+/** The assessor's effects as the gate judges them: level, whitelisted, reasons. */
+export async function judgeSql(sql: string, options: AssessSqlOptions) {
+  const assessment = await assessSql(sql, options);
+  return { ...assessment, ...judgeEffects(assessment.effects, { cwd: process.cwd() }) };
 }
