@@ -92,8 +92,9 @@ export function secretRelation(schema: string | undefined, name: string): string
  * IMMUTABLE or STABLE built-in not on the lists above, or a volatile one on the short list).
  */
 export function pgFunctionEffects(name: string, schema: string | undefined, literal: string | undefined, catalog: PgCatalog): Effect[] {
+  // The parser already folded unquoted names: the catalog is matched exactly, the lists in lower case.
   const lower = name.toLowerCase();
-  const qualified = schema === undefined ? lower : `${schema}.${lower}`;
+  const qualified = schema === undefined ? name : `${schema}.${name}`;
   if (schema !== undefined && schema.toLowerCase() !== 'pg_catalog') {
     return [unknownEffect(`calls ${qualified}, a function outside pg_catalog that PostgreSQL's catalog does not vouch for`)];
   }
@@ -102,13 +103,13 @@ export function pgFunctionEffects(name: string, schema: string | undefined, lite
     return isSecretSetting(literal) ? [{ kind: 'read-db', object: `the setting ${literal}`, secret: 'a connection string or command with credentials' }] : [];
   }
   for (const [pattern, make] of PG_FUNCTION_EFFECTS) if (pattern.test(lower)) return make(lower, literal);
-  if (catalog.userFunctions.has(lower)) {
-    return [unknownEffect(`calls ${lower}, a user-defined function (or an overload of one) that riskgate does not vouch for`)];
+  if (catalog.userFunctions.has(name)) {
+    return [unknownEffect(`calls ${name}, a user-defined function (or an overload of one) that riskgate does not vouch for`)];
   }
-  if (catalog.stableFunctions.has(lower)) return [];
-  if (catalog.volatileFunctions.has(lower)) {
-    if (PG_VOLATILE_HARMLESS.has(lower)) return [];
-    return [unknownEffect(`calls ${lower}, which PostgreSQL marks VOLATILE (it may change state) and riskgate does not vouch for`)];
+  if (catalog.stableFunctions.has(name)) return [];
+  if (catalog.volatileFunctions.has(name)) {
+    if (PG_VOLATILE_HARMLESS.has(name)) return [];
+    return [unknownEffect(`calls ${name}, which PostgreSQL marks VOLATILE (it may change state) and riskgate does not vouch for`)];
   }
-  return [unknownEffect(`calls ${lower}, which is not a built-in function of ${catalog.source}`)];
+  return [unknownEffect(`calls ${name}, which is not a built-in function of ${catalog.source}`)];
 }

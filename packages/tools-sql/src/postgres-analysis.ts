@@ -25,8 +25,7 @@ function codeEffects(findings: Findings, catalog: PgCatalog): { effects: Effect[
   };
   for (const call of findings.functions) add(call.name, pgFunctionEffects(call.name, call.schema, call.literal, catalog));
   for (const attribute of findings.attributes) {
-    const lower = attribute.toLowerCase();
-    const known = catalog.stableFunctions.has(lower) || catalog.volatileFunctions.has(lower) || catalog.userFunctions.has(lower);
+    const known = catalog.stableFunctions.has(attribute) || catalog.volatileFunctions.has(attribute) || catalog.userFunctions.has(attribute);
     // Not a function name at all: a column. A function name: PostgreSQL may call it on the value.
     if (known) add(attribute, pgFunctionEffects(attribute, undefined, undefined, catalog).map((effect) => ({ ...effect, via: `.${attribute} (attribute notation calls ${attribute})` })));
   }
