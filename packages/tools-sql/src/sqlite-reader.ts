@@ -22,6 +22,7 @@ const Database = require(workerData.module);
 const database = new Database(workerData.path, { readonly: true, fileMustExist: true });
 database.pragma('busy_timeout = 5000');
 database.pragma('hard_heap_limit = ' + workerData.heapLimit);
+parentPort.postMessage({ ready: true });
 const cut = (value) => {
   if (typeof value === 'string' && value.length > workerData.maxCell) return value.slice(0, workerData.maxCell) + '…';
   if (Buffer.isBuffer(value) && value.length > workerData.maxCell) return value.subarray(0, workerData.maxCell);
@@ -62,23 +63,36 @@ export class SqliteReadStopped extends Error {
 }
 
 export class SqliteReader {
-  private worker: Worker | undefined;
+  private worker: { thread: Worker; ready: Promise<void> } | undefined;
   private nextId = 0;
 
   constructor(private readonly path: string) {}
 
-  private start(): Worker {
+  /** The thread, once it has opened the database: its start-up does not count against a statement's time. */
+  private start(): { thread: Worker; ready: Promise<void> } {
     if (this.worker !== undefined) return this.worker;
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path: this.path, heapLimit: SQLITE_HEAP_LIMIT_BYTES, maxCell: MAX_CELL_BYTES } });
-    worker.unref();
-    this.worker = worker;
-    return worker;
+    const thread = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path: this.path, heapLimit: SQLITE_HEAP_LIMIT_BYTES, maxCell: MAX_CELL_BYTES } });
+    thread.unref();
+    const ready = new Promise<void>((resolve, reject) => {
+      thread.once('message', () => resolve());
+      thread.once('error', reject);
+    });
+    ready.catch(() => {});
+    this.worker = { thread, ready };
+    return this.worker;
   }
 
   /** Runs the reads; a timeout or an abort terminates the thread (a new one starts with the next read). */
-  read(statements: readonly SqlStatementText[], options: { maxRows: number; timeoutMs: number; signal: AbortSignal }): Promise<StatementResult[]> {
-    const worker = this.start();
+  async read(statements: readonly SqlStatementText[], options: { maxRows: number; timeoutMs: number; signal: AbortSignal }): Promise<StatementResult[]> {
+    const started = this.start();
+    try {
+      await started.ready;
+    } catch (error) {
+      this.worker = undefined;
+      throw new SqliteReadError((error as Error).message, undefined, undefined);
+    }
+    const worker = started.thread;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const stop = (why: 'timeout' | 'cancelled') => {
@@ -117,6 +131,6 @@ export class SqliteReader {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    await worker?.terminate();
+    await worker?.thread.terminate();
   }
 }
