@@ -153,7 +153,7 @@ function analyzeMysqlStatement(text: SqlStatementText, knowledge: MysqlKnowledge
     while (['ANALYZE', 'EXTENDED', 'PARTITIONS', 'FORMAT', '=', 'JSON', 'TRADITIONAL', 'TREE'].includes(tokens[index]?.upper ?? '')) index++;
     const inner = tokens.slice(index);
     const innerKeyword = inner[0]?.upper ?? '';
-    if (READ_STARTS.has(innerKeyword) || inner[0]?.text === '(') return statement(subject, readEffects(inner, knowledge));
+    if ((READ_STARTS.has(innerKeyword) && !(keyword === 'ANALYZE' && innerKeyword === 'TABLE')) || inner[0]?.text === '(') return statement(subject, readEffects(inner, knowledge));
     if (keyword === 'ANALYZE') return statement(subject, [{ kind: 'write-db', object: 'table statistics', detail: 'ANALYZE TABLE rewrites index statistics' }]);
     if (inner.length > 0 && inner[0]!.kind !== 'string' && !['INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'FOR'].includes(innerKeyword) && inner.length <= 4) {
       return statement(subject, [...reads([inner.map((token) => unquote(token.text)).join('')]), ...secretReads(tokens, knowledge)]);
@@ -173,7 +173,10 @@ function analyzeMysqlStatement(text: SqlStatementText, knowledge: MysqlKnowledge
     const file = tokens.find((token) => token.kind === 'string');
     const local = tokens.some((token) => token.upper === 'LOCAL');
     const effects: Effect[] = [keywordEffect('INSERT', subject, 'a table', false).effect];
-    if (file !== undefined) effects.push({ kind: 'read-path', path: unquoteMysqlString(file.text), via: local ? 'LOAD DATA LOCAL' : 'LOAD DATA (a file on the server)' });
+    if (file !== undefined) {
+      const path = unquoteMysqlString(file.text);
+      effects.push({ kind: 'read-path', path, via: local ? 'LOAD DATA LOCAL' : 'LOAD DATA', note: `LOAD DATA reads ${path}${local ? '' : ' on the database server'}` });
+    }
     return statement(subject, effects);
   }
   const table = tableAfterVerb(tokens, keyword);
