@@ -80,7 +80,9 @@ export class MysqlConnection implements SqlConnection {
   }
 
   async assess(sql: string): Promise<SqlAssessment> {
-    return assessSql(sql, { dialect: 'mysql', mysql: await this.knowledge() });
+    // Without the server's sql_mode, both readings of backslashes are checked.
+    const knowledge = await this.knowledge().catch(() => ({}));
+    return assessSql(sql, { dialect: 'mysql', mysql: knowledge });
   }
 
   private connect(): Promise<PoolConnection> {

@@ -74,7 +74,9 @@ export function inspect(root: unknown): Findings {
         findings.attributes.push(...strings(node.indirection));
         break;
       case 'A_Expr':
-        if (Array.isArray(node.name)) findings.operators.push(qualified(strings(node.name)));
+        // BETWEEN is spelled as its keyword in the tree; it runs >= and <=.
+        if (String(node.kind).includes('BETWEEN')) findings.operators.push({ name: '>=' }, { name: '<=' });
+        else if (Array.isArray(node.name)) findings.operators.push(qualified(strings(node.name)));
         break;
       case 'SortBy':
         if (Array.isArray(node.useOp)) findings.operators.push(qualified(strings(node.useOp)));

@@ -60,7 +60,9 @@ export class PostgresConnection implements SqlConnection {
   }
 
   async assess(sql: string): Promise<SqlAssessment> {
-    return assessSql(sql, { dialect: 'postgres', pgCatalog: await this.pgCatalog() });
+    // Without the live catalog (the server went away), the shipped snapshot still judges.
+    const catalog = await this.pgCatalog().catch(() => undefined);
+    return assessSql(sql, { dialect: 'postgres', ...(catalog === undefined ? {} : { pgCatalog: catalog }) });
   }
 
   async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
@@ -141,7 +143,8 @@ export class PostgresConnection implements SqlConnection {
 
   /** What each write would run besides itself: triggers and rules always, defaults for INSERT. */
   private async previewBlocker(assessment: SqlAssessment): Promise<string | undefined> {
-    const catalog = await this.pgCatalog();
+    const catalog = await this.pgCatalog().catch(() => undefined);
+    if (catalog === undefined) return 'the server\'s catalog cannot be read, so what else the write would run is unknown';
     for (const analysis of assessment.statements) {
       if (analysis.writeTarget === undefined || catalog.inspectWriteTarget === undefined) continue;
       const facts = await catalog.inspectWriteTarget(analysis.writeTarget);
