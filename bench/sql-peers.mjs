@@ -50,8 +50,8 @@ console.error(`bench: creating ${rows.toLocaleString('en-US')}-row tables`);
 psql('postgres', `DROP DATABASE IF EXISTS ${database}`);
 psql('postgres', `CREATE DATABASE ${database}`);
 psql(database, `CREATE TABLE big AS SELECT g AS id, g % 1000 AS grp, md5(g::text) AS payload FROM generate_series(1, ${rows}) g; ANALYZE big`);
-maria(`DROP DATABASE IF EXISTS ${database}; CREATE DATABASE ${database}; CREATE TABLE ${database}.big (id INT PRIMARY KEY, grp INT, payload CHAR(32)) ENGINE=InnoDB;
-  INSERT INTO ${database}.big SELECT seq, seq % 1000, MD5(seq) FROM seq_1_to_${rows}`);
+maria(`DROP DATABASE IF EXISTS ${database}; CREATE DATABASE ${database}; USE ${database}; CREATE TABLE big (id INT PRIMARY KEY, grp INT, payload CHAR(32)) ENGINE=InnoDB;
+  INSERT INTO big SELECT seq, seq % 1000, MD5(seq) FROM seq_1_to_${rows}`);
 execFileSync('sqlite3', [sqliteFile, `CREATE TABLE big (id INTEGER PRIMARY KEY, grp INT, payload TEXT);
   WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c LIMIT ${rows}) INSERT INTO big SELECT i, i % 1000, hex(randomblob(16)) FROM c;`]);
 
@@ -78,11 +78,13 @@ maria(`DROP DATABASE IF EXISTS ${database}`);
 rmSync(directory, { recursive: true, force: true });
 
 console.error(JSON.stringify(results));
-const fixed = (value, digits = 1) => (value === undefined ? '' : value.toFixed(digits));
-console.log('| engine | statement | peer | peer | riskgate | ratio | rows kept / total | RSS growth |');
+const fixed = (value, digits = 1) => (value === undefined || value === null ? '' : value.toFixed(digits));
+console.log('| engine | statement | peer | peer | riskgate | ratio | rows kept / total | RSS growth (whole process, drivers loaded) |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const result of results) {
   const ratio = result.peerMs === undefined ? '' : `${fixed(result.ms / result.peerMs, 2)}×`;
   const kept = result.rows === undefined ? `${result.tables} tables` : `${result.rows} / ${result.total === null ? '?' : result.total.toLocaleString('en-US')}`;
-  console.log(`| ${result.engine} | ${result.what} | ${result.peerName ?? ''} | ${fixed(result.peerMs)} ms | ${fixed(result.ms)} ms | ${ratio} | ${kept} | ${fixed(result.rssGrowthMb)} MB |`);
+  const peerMs = result.peerMs === undefined ? '' : `${fixed(result.peerMs)} ms`;
+  const rss = result.rssGrowthMb === undefined || result.rssGrowthMb === null ? '' : `${fixed(result.rssGrowthMb)} MB`;
+  console.log(`| ${result.engine} | ${result.what} | ${result.peerName ?? ''} | ${peerMs} | ${fixed(result.ms)} ms | ${ratio} | ${kept} | ${rss} |`);
 }
