@@ -10,6 +10,38 @@ export interface MysqlKnowledge {
   readonly backslashEscapes?: boolean;
   /** The connection's current database (`user` there is `mysql.user` when it is `mysql`). */
   readonly database?: string;
+  /** With a connection: the definitions of those named tables that are views ('' when hidden). */
+  readonly viewDefinitions?: (tables: readonly { schema?: string; name: string }[]) => Promise<ReadonlyMap<string, string>>;
+}
+
+const MAX_VIEW_DEPTH = 4;
+
+/** `SELECT * FROM v` runs v's definition: its effects, beyond reads, are the statement's. */
+async function viewEffects(tokens: readonly Token[], knowledge: MysqlKnowledge, depth: number): Promise<Effect[]> {
+  if (knowledge.viewDefinitions === undefined) return [];
+  const tables = tablesOf(tokens);
+  if (tables.length === 0) return [];
+  const definitions = await knowledge.viewDefinitions(tables);
+  const effects: Effect[] = [];
+  for (const [view, definition] of definitions) {
+    if (definition.trim() === '') {
+      effects.push(unknownEffect(`the definition of the view ${view} is hidden from this user`));
+      continue;
+    }
+    if (depth >= MAX_VIEW_DEPTH) {
+      effects.push(unknownEffect(`${view} is built on more than ${MAX_VIEW_DEPTH} levels of views`));
+      continue;
+    }
+    const lexed = lexSql(definition, { dialect: 'mysql', backslashEscapes: knowledge.backslashEscapes ?? true });
+    if (lexed.error !== undefined || lexed.statements.length !== 1) {
+      effects.push(unknownEffect(`the definition of the view ${view} cannot be read`));
+      continue;
+    }
+    const inner = lexed.statements[0]!;
+    const found = [...analyzeMysqlStatement(inner, knowledge).effects, ...(await viewEffects(inner.tokens, knowledge, depth + 1))];
+    effects.push(...found.filter((effect) => effect.kind !== 'read-db' || effect.secret !== undefined).map((effect) => ({ ...effect, via: `the view ${view}` })));
+  }
+  return effects;
 }
 
 /**
@@ -29,7 +61,13 @@ export async function analyzeMysqlScript(sql: string, knowledge: MysqlKnowledge 
       return [statement(sql.trim().replace(/\s+/g, ' '), [unknownEffect('the SQL reads differently with and without backslash escapes (sql_mode NO_BACKSLASH_ESCAPES): it cannot be read safely')])];
     }
   }
-  return lexed.statements.map((text) => analyzeMysqlStatement(text, knowledge));
+  const analyses: StatementAnalysis[] = [];
+  for (const text of lexed.statements) {
+    const analysis = analyzeMysqlStatement(text, knowledge);
+    const throughViews = await viewEffects(text.tokens, knowledge, 0);
+    analyses.push(throughViews.length === 0 ? analysis : { ...analysis, effects: [...analysis.effects, ...throughViews], previewable: false, previewBlocker: 'it reads a view whose definition does more than read' });
+  }
+  return analyses;
 }
 
 const READ_STARTS = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE']);

@@ -76,7 +76,21 @@ export class MysqlConnection implements SqlConnection {
   private async knowledge(): Promise<MysqlKnowledge> {
     const [rows] = await this.pool.promise().query({ sql: 'SELECT @@SESSION.sql_mode, DATABASE()', rowsAsArray: true });
     const [mode, database] = (rows as unknown[][])[0] ?? [];
-    return { backslashEscapes: !String(mode ?? '').includes('NO_BACKSLASH_ESCAPES'), ...(database === null || database === undefined ? {} : { database: String(database) }) };
+    return {
+      backslashEscapes: !String(mode ?? '').includes('NO_BACKSLASH_ESCAPES'),
+      ...(database === null || database === undefined ? {} : { database: String(database) }),
+      viewDefinitions: (tables) => this.viewDefinitions(tables),
+    };
+  }
+
+  private async viewDefinitions(tables: readonly { schema?: string; name: string }[]): Promise<ReadonlyMap<string, string>> {
+    const conditions = tables.map(() => '(TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?)').join(' OR ');
+    const [rows] = await this.pool.promise().query({
+      sql: `SELECT CONCAT(TABLE_SCHEMA, '.', TABLE_NAME), VIEW_DEFINITION FROM information_schema.VIEWS WHERE ${conditions}`,
+      values: tables.flatMap((table) => [table.schema ?? null, table.name]),
+      rowsAsArray: true,
+    });
+    return new Map((rows as [string, string | null][]).map(([name, definition]) => [name, definition ?? '']));
   }
 
   async assess(sql: string): Promise<SqlAssessment> {

@@ -280,7 +280,8 @@ export function isColumnList(tokens: readonly Token[], index: number): boolean {
   for (let cursor = index + 1; cursor < tokens.length; cursor++) {
     const text = tokens[cursor]!.text;
     if (text === '(') depth++;
-    else if (text === ')' && --depth === 0) return tokens[cursor + 1]?.upper === 'AS';
+    // A CTE's column list: `x (a, b) AS (…)`. A call with an alias (`f() AS x`) is still a call.
+    else if (text === ')' && --depth === 0) return tokens[cursor + 1]?.upper === 'AS' && ['(', 'MATERIALIZED', 'NOT'].includes(tokens[cursor + 2]?.upper ?? '');
   }
   return false;
 }

@@ -20,6 +20,12 @@ beforeAll(async () => {
     CREATE TABLE audit_log (n INT) ENGINE=MyISAM;
     CREATE TRIGGER audit BEFORE DELETE ON audited FOR EACH ROW INSERT INTO audit_log VALUES (1);
     CREATE FUNCTION evil() RETURNS INT DETERMINISTIC RETURN 1;
+    CREATE VIEW sleepy AS SELECT SLEEP(1) AS s;
+    CREATE VIEW locker AS SELECT GET_LOCK('riskgate', 0) AS l;
+    CREATE VIEW secrets AS SELECT User, authentication_string FROM mysql.user;
+    CREATE VIEW nested AS SELECT * FROM sleepy;
+    CREATE VIEW uses_evil AS SELECT evil() AS e;
+    CREATE VIEW fine AS SELECT id, UPPER(status) AS status FROM orders;
   `);
   const opened = await openSqlConnection(server.url);
   if (isSqlFailure(opened)) throw new Error(opened.message);
@@ -78,6 +84,12 @@ describe('MySQL/MariaDB: what is not a plain read', () => {
     ['EXPLAIN ANALYZE DELETE FROM orders', /EXPLAIN/],
     ['SELECT * FROM orders PROCEDURE ANALYSE()', /PROCEDURE|ANALYSE/],
     ["SELECT spider_direct_sql('DROP TABLE t', 'tmp', '')", /SPIDER_DIRECT_SQL/],
+    ['SELECT * FROM sleepy', /SLEEP/],
+    ['SELECT s FROM orders JOIN sleepy', /SLEEP/],
+    ['SELECT * FROM locker', /GET_LOCK/],
+    ['SELECT * FROM secrets', /account password hashes/],
+    ['SELECT * FROM nested', /SLEEP/],
+    ['SELECT * FROM uses_evil', /evil/i],
   ])('%s', async (sql, reason) => {
     const judgement = await judged(sql);
     expect(judgement.whitelisted).toBe(false);
@@ -114,6 +126,7 @@ describe('SHOW and DESCRIBE and plain reads stay whitelisted, and MariaDB agrees
     'DESC orders',
     'EXPLAIN SELECT * FROM orders WHERE status = \'paid\'',
     'SELECT * FROM orders',
+    'SELECT * FROM fine',
     'SELECT o.id, c.name FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.status = \'paid\' ORDER BY o.id LIMIT 2',
     'SELECT status, COUNT(*), SUM(total_cents), AVG(total_cents) FROM orders GROUP BY status HAVING COUNT(*) > 0',
     "SELECT CONCAT(name, '!'), UPPER(name), LEFT(name, 1), IF(id > 1, 'a', 'b'), DATE_FORMAT(NOW(), '%Y') FROM customers",

@@ -40,3 +40,24 @@ describe('ordinary reads stay whitelisted', () => {
     expect(judged.whitelisted).toBe(true);
   });
 });
+
+describe('a call with an alias is still a call', () => {
+  it.each([
+    ['mysql', 'SELECT evil() AS x'],
+    ['mysql', 'SELECT SLEEP(1) AS x'],
+    ['mysql', 'SELECT `evil`() AS `x`'],
+    ['mysql', 'WITH c (a) AS (SELECT evil()) SELECT * FROM c'],
+    ['sqlite', 'SELECT zeroblob(1000000000) AS x'],
+    ['sqlite', 'SELECT my_udf(1) AS x'],
+    ['sqlite', "SELECT readfile('/etc/passwd') AS x"],
+  ] as const)('%s: %s', async (dialect, sql) => {
+    expect((await judgeSql(sql, { dialect })).whitelisted).toBe(false);
+  });
+  it.each([
+    ['mysql', 'WITH c (a) AS (SELECT 1) SELECT * FROM c'],
+    ['sqlite', 'WITH c(a) AS (SELECT 1) SELECT * FROM c'],
+    ['sqlite', 'WITH c(a) AS MATERIALIZED (SELECT 1) SELECT * FROM c'],
+  ] as const)('a CTE column list is not a call: %s: %s', async (dialect, sql) => {
+    expect((await judgeSql(sql, { dialect })).whitelisted).toBe(true);
+  });
+});
