@@ -75,14 +75,32 @@ const WRITE_WORDS = new Set([
   'INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'CREATE', 'DROP', 'ALTER', 'TRUNCATE', 'GRANT', 'REVOKE', 'RENAME', 'CALL', 'LOAD', 'HANDLER',
   'LOCK', 'UNLOCK', 'SET', 'DO', 'KILL', 'FLUSH', 'RESET', 'PURGE', 'INSTALL', 'UNINSTALL', 'PROCEDURE', 'SHUTDOWN', 'BINLOG', 'PREPARE', 'EXECUTE',
 ]);
-/** Words MySQL's grammar follows with `(` that are not calls. */
-const NOT_FUNCTIONS = new Set([
-  'IN', 'AS', 'OVER', 'VALUES', 'VALUE', 'JOIN', 'USING', 'ON', 'FROM', 'WHERE', 'AND', 'OR', 'NOT', 'XOR', 'INTO', 'TABLE', 'SELECT', 'UNION',
-  'ALL', 'ANY', 'SOME', 'DISTINCT', 'INDEX', 'KEY', 'FORCE', 'USE', 'IGNORE', 'PARTITION', 'LATERAL', 'WITH', 'RECURSIVE', 'BY', 'WINDOW',
-  'VARCHAR', 'DECIMAL', 'DEC', 'NUMERIC', 'FLOAT', 'DOUBLE', 'BINARY', 'VARBINARY', 'DATETIME', 'NCHAR', 'INT', 'INTEGER', 'SIGNED', 'UNSIGNED',
-  'ROWS', 'RANGE', 'AGAINST', 'FILTER', 'ELSE', 'THEN', 'WHEN', 'CASE', 'IS', 'LIKE', 'REGEXP', 'RLIKE', 'BETWEEN', 'HAVING', 'LIMIT', 'ORDER',
-  'GROUP', 'ESCAPE', 'EXCEPT', 'INTERSECT', 'RETURNING', 'NATURAL', 'INNER', 'OUTER', 'CROSS', 'STRAIGHT_JOIN',
+/** Reserved words MySQL's grammar follows with `(`: never a function name unless quoted. */
+const RESERVED_BEFORE_PAREN = new Set([
+  'IN', 'AS', 'VALUES', 'JOIN', 'USING', 'ON', 'FROM', 'WHERE', 'AND', 'OR', 'NOT', 'XOR', 'INTO', 'TABLE', 'SELECT', 'UNION', 'ALL',
+  'DISTINCT', 'INDEX', 'KEY', 'FORCE', 'USE', 'IGNORE', 'PARTITION', 'LATERAL', 'WITH', 'RECURSIVE', 'BY', 'WINDOW', 'VARCHAR', 'DECIMAL',
+  'DEC', 'NUMERIC', 'FLOAT', 'DOUBLE', 'BINARY', 'VARBINARY', 'INT', 'INTEGER', 'UNSIGNED', 'ROWS', 'RANGE', 'ELSE', 'THEN', 'WHEN', 'CASE',
+  'IS', 'LIKE', 'REGEXP', 'RLIKE', 'BETWEEN', 'HAVING', 'LIMIT', 'ORDER', 'GROUP', 'EXCEPT', 'INTERSECT', 'NATURAL', 'INNER', 'OUTER',
+  'CROSS', 'STRAIGHT_JOIN', 'OVER',
 ]);
+/**
+ * Non-reserved words that take `(` in some places (a user may name a function so): not a call
+ * only where the grammar puts them — a type after AS, a clause after a call's `)`, a subquery.
+ */
+const CONTEXTUAL_BEFORE_PAREN = new Set(['DATETIME', 'NCHAR', 'SIGNED', 'AGAINST', 'FILTER', 'ANY', 'SOME', 'VALUE', 'TIME', 'TIMESTAMP', 'CHAR']);
+
+function isNotACall(tokens: readonly Token[], index: number): boolean {
+  const word = tokens[index]!.upper;
+  if (RESERVED_BEFORE_PAREN.has(word)) return true;
+  if (!CONTEXTUAL_BEFORE_PAREN.has(word)) return false;
+  const previous = tokens[index - 1]?.upper ?? '';
+  const inside = tokens[index + 2]?.upper ?? '';
+  if (['ANY', 'SOME'].includes(word)) return inside === 'SELECT' || inside === 'WITH';
+  if (word === 'FILTER') return previous === ')' && inside === 'WHERE';
+  if (word === 'AGAINST') return previous === ')';
+  // Types: CAST(x AS CHAR(10)), CONVERT(x, DATETIME(6)).
+  return previous === 'AS' || (previous === ',' && ['DATETIME', 'TIME', 'TIMESTAMP', 'CHAR', 'NCHAR', 'SIGNED'].includes(word));
+}
 
 /** The effects of the functions a statement calls. */
 function mysqlFunctionEffects(tokens: readonly Token[]): { effects: Effect[]; names: string[] } {
@@ -94,7 +112,7 @@ function mysqlFunctionEffects(tokens: readonly Token[]): { effects: Effect[]; na
     const previous = tokens[index - 1];
     const name = unquote(token.text).toUpperCase();
     if (MYSQL_FUNCTION_EFFECTS[name] === undefined && isColumnList(tokens, index)) continue;
-    if (token.kind === 'word' && NOT_FUNCTIONS.has(name) && previous?.text !== '.') continue;
+    if (token.kind === 'word' && previous?.text !== '.' && isNotACall(tokens, index)) continue;
     const argument = tokens[index + 2];
     const literal = argument?.kind === 'string' ? unquoteMysqlString(argument.text) : undefined;
     const count = argument?.text === ')' ? 0 : 1;

@@ -47,6 +47,13 @@ describe('a call with an alias is still a call', () => {
     ['mysql', 'SELECT SLEEP(1) AS x'],
     ['mysql', 'SELECT `evil`() AS `x`'],
     ['mysql', 'WITH c (a) AS (SELECT evil()) SELECT * FROM c'],
+    ['mysql', 'SELECT value()'],
+    ['mysql', 'SELECT datetime()'],
+    ['mysql', 'SELECT signed(1)'],
+    ['mysql', 'SELECT against(1)'],
+    ['mysql', 'SELECT filter(1)'],
+    ['mysql', 'SELECT 1 FROM t WHERE any(1)'],
+    ['mysql', 'SELECT escape(1)'],
     ['sqlite', 'SELECT zeroblob(1000000000) AS x'],
     ['sqlite', 'SELECT my_udf(1) AS x'],
     ['sqlite', "SELECT readfile('/etc/passwd') AS x"],
@@ -55,6 +62,9 @@ describe('a call with an alias is still a call', () => {
   });
   it.each([
     ['mysql', 'WITH c (a) AS (SELECT 1) SELECT * FROM c'],
+    ['mysql', 'SELECT CAST(x AS DATETIME(6)), CONVERT(y, DATETIME(3)), CAST(z AS SIGNED) FROM t'],
+    ['mysql', 'SELECT x FROM t WHERE a = ANY (SELECT b FROM u) AND c > SOME (SELECT d FROM v)'],
+    ["mysql", "SELECT * FROM t WHERE MATCH(a, b) AGAINST ('x')"],
     ['sqlite', 'WITH c(a) AS (SELECT 1) SELECT * FROM c'],
     ['sqlite', 'WITH c(a) AS MATERIALIZED (SELECT 1) SELECT * FROM c'],
   ] as const)('a CTE column list is not a call: %s: %s', async (dialect, sql) => {
