@@ -19,6 +19,8 @@ export interface PgCatalog {
   readonly builtinTypes: ReadonlySet<string>;
   /** User types a cast may safely target (enums, composites: no user code runs). */
   readonly safeUserTypes: ReadonlySet<string>;
+  /** Types a user-defined cast (CREATE CAST … WITH FUNCTION) converts to: a cast to them may run user code. */
+  readonly userCastTargets?: ReadonlySet<string>;
   /** With a connection: what the named relations really are (views, policies, foreign tables). */
   inspectRelations?(names: readonly string[]): Promise<readonly RelationFacts[]>;
   /** With a connection: what a write to the table would run besides the statement. */
@@ -72,7 +74,7 @@ export interface Queryable {
 
 /** The live catalog: built-ins below FirstNormalObjectId (16384), everything else is a user's. */
 export async function liveCatalog(database: Queryable): Promise<PgCatalog> {
-  const [version, functions, operators, types] = await Promise.all([
+  const [version, functions, operators, types, casts] = await Promise.all([
     database.query<{ server_version: string }>('SHOW server_version'),
     database.query<{ name: string; builtin: boolean; volatile: boolean }>(
       `SELECT proname AS name, oid < 16384 AS builtin, bool_or(provolatile = 'v') AS volatile FROM pg_proc GROUP BY 1, 2`,
@@ -81,6 +83,7 @@ export async function liveCatalog(database: Queryable): Promise<PgCatalog> {
     database.query<{ name: string; builtin: boolean; safe: boolean }>(
       `SELECT DISTINCT typname AS name, oid < 16384 AS builtin, typtype IN ('e', 'c') AS safe FROM pg_type`,
     ),
+    database.query<{ name: string }>('SELECT DISTINCT t.typname AS name FROM pg_cast c JOIN pg_type t ON t.oid = c.casttarget WHERE c.oid >= 16384 AND c.castfunc <> 0'),
   ]);
   const pick = <Row extends { name: string }>(rows: Row[], test: (row: Row) => boolean) => new Set(rows.filter(test).map((row) => row.name));
   return {
@@ -92,6 +95,7 @@ export async function liveCatalog(database: Queryable): Promise<PgCatalog> {
     userOperators: pick(operators.rows, (row) => !row.builtin),
     builtinTypes: pick(types.rows, (row) => row.builtin),
     safeUserTypes: pick(types.rows, (row) => !row.builtin && row.safe),
+    userCastTargets: new Set(casts.rows.map((row) => row.name)),
     inspectRelations: (names) => inspectRelations(database, names),
     inspectWriteTarget: (name) => inspectWriteTarget(database, name),
   };

@@ -37,7 +37,7 @@ function codeEffects(findings: Findings, catalog: PgCatalog): { effects: Effect[
   }
   for (const type of findings.types) {
     const foreign = type.schema !== undefined && type.schema !== 'pg_catalog';
-    const known = (!foreign && catalog.builtinTypes.has(type.name)) || catalog.safeUserTypes.has(type.name);
+    const known = ((!foreign && catalog.builtinTypes.has(type.name)) || catalog.safeUserTypes.has(type.name)) && catalog.userCastTargets?.has(type.name) !== true;
     if (!known) add(`a cast to ${type.name}`, [unknownEffect(`casts to ${type.name}, a type whose input or cast functions riskgate cannot vouch for`)]);
   }
   for (const method of findings.sampleMethods) {

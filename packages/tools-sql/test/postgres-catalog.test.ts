@@ -32,6 +32,10 @@ beforeAll(async () => {
     ALTER TABLE guarded ENABLE ROW LEVEL SECURITY;
     CREATE POLICY p ON guarded USING (pg_advisory_lock(42) IS NOT NULL);
     CREATE TYPE mood AS ENUM ('ok', 'sad');
+    CREATE DOMAIN checked_int AS int CHECK (VALUE > 0);
+    CREATE TYPE pair AS (a int, b int);
+    CREATE FUNCTION int_to_pair(int) RETURNS pair LANGUAGE sql AS 'SELECT ($1, $1)::pair';
+    CREATE CAST (int AS pair) WITH FUNCTION int_to_pair(int);
   `);
   pool = new pg.Pool({ connectionString: database.url, max: 2 });
   live = await liveCatalog(pool as never);
@@ -157,6 +161,9 @@ describe('the issue\'s whitelisted 17, query-text functions, attribute notation'
     'SELECT * FROM passwords',
     'SELECT * FROM guarded',
     "SELECT 'x'::public.mood_missing",
+    'SELECT 1::checked_int',
+    'SELECT 1::pair',
+    'SELECT CAST(1 AS pair)',
     'SELECT * FROM orders TABLESAMPLE system_rows(10)',
     "SELECT * FROM dblink('host=evil', 'DELETE FROM t') AS t(x int)",
   ];
