@@ -38,9 +38,24 @@ parentPort.on('message', ({ id, statements, maxRows }) => {
       const columns = prepared.columns().map((column) => ({ name: column.name, type: column.type }));
       const rows = [];
       let total = 0;
+      let more = false;
       for (const row of prepared.iterate()) {
+        if (rows.length === maxRows) {
+          more = true;
+          break;
+        }
         total++;
-        if (rows.length < maxRows) rows.push(row.map(cut));
+        rows.push(row.map(cut));
+      }
+      // The rest is counted by SQLite without turning rows into JavaScript values; a text that
+      // cannot be wrapped (a trailing comment, a pragma) is stepped through, one column only.
+      if (more) {
+        try {
+          total = database.prepare('SELECT count(*) FROM (' + statement.text + '\\n)').pluck(true).get();
+        } catch {
+          total = 0;
+          for (const _ of database.prepare(statement.text).pluck(true).iterate()) total++;
+        }
       }
       results.push({ statement: statement.normalized, columns, rows, truncated: total > maxRows, totalRows: total, affectedRows: null });
     }

@@ -153,3 +153,18 @@ describe('describe_schema does not count every row at start-up', () => {
     big.cleanup();
   });
 });
+
+describe('the model is told the true row count', () => {
+  it.each([
+    ['SELECT id FROM orders ORDER BY id'],
+    ['SELECT id FROM orders -- a trailing comment'],
+    ['SELECT id FROM orders /* an unterminated comment'],
+    ['PRAGMA table_info(orders)'],
+  ])('%s', async (sql) => {
+    const tool = createExecuteSqlTool({ connection, limits: { maxRows: 2, modelRows: 1 } });
+    const result = await tool.execute({ sql }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    if (result.type !== 'tool-success') throw new Error(result.message);
+    expect(result.data.statements[0]!.rows).toHaveLength(2);
+    expect(result.data.statements[0]!.totalRows).toBe(sql.startsWith('PRAGMA') ? 4 : 5);
+  });
+});
