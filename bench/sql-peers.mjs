@@ -43,7 +43,8 @@ function ours(target, mode, sql) {
     last = JSON.parse(out.trim().split('\n').at(-1));
     samples.push(last);
   }
-  return { ...last, ms: median(samples.map((sample) => sample.ms)), rssGrowthMb: Math.max(...samples.map((sample) => sample.rssGrowthMb)) };
+  const growth = samples.map((sample) => sample.rssGrowthMb).filter((value) => typeof value === 'number');
+  return { ...last, ms: median(samples.map((sample) => sample.ms)), rssGrowthMb: growth.length === 0 ? null : Math.max(...growth) };
 }
 
 console.error(`bench: creating ${rows.toLocaleString('en-US')}-row tables`);
