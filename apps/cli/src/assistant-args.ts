@@ -34,9 +34,9 @@ export function parseAssistantArgs(argv: readonly string[]): AssistantOptions | 
   }
   const { values } = parsed;
   let { positionals } = parsed;
-  // `riskgate sql postgres://…` / `mysql://…`: a database URL as the first argument, as people write it.
+  // `riskgate sql postgres://…` / `mysql://…` / `'host=… dbname=…'`: the database as the first argument.
   let database = values.db;
-  if (kind === 'sql' && database === undefined && /^(postgres(ql)?|mysql|mariadb):\/\//i.test(positionals[0] ?? '')) {
+  if (kind === 'sql' && database === undefined && /^(postgres(ql)?|mysql|mariadb):\/\/|^\s*[a-z_]+\s*=/i.test(positionals[0] ?? '')) {
     database = positionals[0];
     positionals = positionals.slice(1);
   }

@@ -1,6 +1,6 @@
 import { loadWithDriver } from './drivers.js';
 import type { SqlAssessment } from './sql-assessor.js';
-import type { SqlFailure, SqlRunResult } from './sql-results.js';
+import { type SqlFailure, type SqlRunResult, sqlFailure } from './sql-results.js';
 
 export interface RunOptions {
   /** Run so that nothing can be written (whitelisted reads). */
@@ -98,10 +98,39 @@ export async function openSqlConnection(target: string, options: { create?: bool
     const { MysqlConnection } = await import('./mysql-connection.js');
     return MysqlConnection.open(target);
   }
+  if (/^\s*[a-z_]+\s*=/i.test(target)) {
+    // A libpq keyword string (`host=… dbname=…`), as psql takes it.
+    const url = keywordStringToUrl(target);
+    if (typeof url !== 'string') return url;
+    const { PostgresConnection } = await import('./postgres-connection.js');
+    return PostgresConnection.open(url);
+  }
   if (/^postgres(ql)?:\/\//i.test(target)) {
     const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));
     return isSqlFailure(module) ? module : module.PostgresConnection.open(target);
   }
   const module = await loadWithDriver('sqlite', () => import('./sqlite-connection.js'));
   return isSqlFailure(module) ? module : module.SqliteConnection.open(target, options);
+}
+
+/** `host=db user=ada dbname='my shop'` → `postgres://ada@db/my%20shop`; a clear error when malformed. */
+export function keywordStringToUrl(text: string): string | SqlFailure {
+  const pairs = new Map<string, string>();
+  const pattern = /\s*([a-z_]+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|([^\s']*))/giy;
+  let match: RegExpExecArray | null;
+  let consumed = 0;
+  while ((match = pattern.exec(text)) !== null && match[0] !== '') {
+    pairs.set(match[1]!.toLowerCase(), match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? ''));
+    consumed = pattern.lastIndex;
+  }
+  if (text.slice(consumed).trim() !== '') return sqlFailure('sql-connection-failed', `cannot read the connection string at "${text.slice(consumed).trim().slice(0, 20)}" (expected key=value pairs, as libpq takes them)`);
+  const url = new URL('postgres://localhost');
+  const host = pairs.get('host') ?? pairs.get('hostaddr');
+  if (host !== undefined) url.hostname = host.startsWith('/') ? encodeURIComponent(host) : host;
+  if (pairs.has('port')) url.port = pairs.get('port')!;
+  if (pairs.has('user')) url.username = encodeURIComponent(pairs.get('user')!);
+  if (pairs.has('password')) url.password = encodeURIComponent(pairs.get('password')!);
+  url.pathname = `/${encodeURIComponent(pairs.get('dbname') ?? '')}`;
+  for (const [key, value] of pairs) if (!['host', 'hostaddr', 'port', 'user', 'password', 'dbname'].includes(key)) url.searchParams.set(key, value);
+  return url.toString();
 }
