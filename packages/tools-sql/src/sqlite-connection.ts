@@ -54,10 +54,11 @@ export class SqliteConnection implements SqlConnection {
   async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
     const started = performance.now();
     const statements = lexSql(sql, { dialect: 'sqlite' }).statements;
-    if (options.readOnly && this.reader !== undefined) {
+    // Reads run where they can be stopped, confirmed ones too (a confirmed endless CTE must not hang riskgate).
+    if (this.reader !== undefined && (options.readOnly || this.onlyReads(statements))) {
       try {
         const results = await this.reader.read(statements, options);
-        return { statements: results, elapsedMs: performance.now() - started, readOnly: true };
+        return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
       } catch (error) {
         if (error instanceof SqliteReadStopped) {
           return error.why === 'timeout'
@@ -97,6 +98,19 @@ export class SqliteConnection implements SqlConnection {
       if (queryOnly) database.pragma('query_only = OFF');
     }
     return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
+  }
+
+  /** SELECT/WITH/VALUES that SQLite itself calls read-only: they can run on the reader thread. */
+  private onlyReads(statements: readonly SqlStatementText[]): boolean {
+    return statements.length > 0 && statements.every((statement) => {
+      if (!['SELECT', 'WITH', 'VALUES'].includes(statement.tokens[0]?.upper ?? '')) return false;
+      try {
+        const prepared = this.writable.prepare(statement.text);
+        return prepared.readonly && prepared.reader;
+      } catch {
+        return false;
+      }
+    });
   }
 
   async estimate(_sql: string, _assessment: SqlAssessment, reason: string): Promise<PreviewSkipped> {

@@ -168,3 +168,18 @@ describe('the model is told the true row count', () => {
     expect(result.data.statements[0]!.totalRows).toBe(sql.startsWith('PRAGMA') ? 4 : 5);
   });
 });
+
+describe('confirmed reads run where they can be stopped too', () => {
+  it('a confirmed endless WITH RECURSIVE stops at the timeout', async () => {
+    const tool = createExecuteSqlTool({ connection, limits: { statementTimeoutMs: 400 } });
+    const result = await tool.execute({ sql: ENDLESS }, { cwd: '.', signal: new AbortController().signal, readOnly: false });
+    expect(result.type === 'tool-error' && result.code).toBe('sql-timeout');
+  });
+
+  it('a confirmed write still writes', async () => {
+    const tool = createExecuteSqlTool({ connection });
+    const result = await tool.execute({ sql: "INSERT INTO customers (id, name) VALUES (90, 'w')" }, { cwd: '.', signal: new AbortController().signal, readOnly: false });
+    expect(result.type).toBe('tool-success');
+    expect(shop.count('customers WHERE id = 90')).toBe(1);
+  });
+});
