@@ -25,7 +25,7 @@ const wrap = (names) => {
   const lines = [];
   let line = '';
   for (const name of names) {
-    if (line.length + name.length > 110) {
+    if (line.length + name.length > 180) {
       lines.push(line.trimEnd());
       line = '';
     }

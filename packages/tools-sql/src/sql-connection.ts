@@ -117,9 +117,8 @@ export async function openSqlConnection(target: string, options: { create?: bool
 export function keywordStringToUrl(text: string): string | SqlFailure {
   const pairs = new Map<string, string>();
   const pattern = /\s*([a-z_]+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|([^\s']*))/giy;
-  let match: RegExpExecArray | null;
   let consumed = 0;
-  while ((match = pattern.exec(text)) !== null && match[0] !== '') {
+  for (let match = pattern.exec(text); match !== null && match[0] !== ''; match = pattern.exec(text)) {
     pairs.set(match[1]!.toLowerCase(), match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? ''));
     consumed = pattern.lastIndex;
   }
