@@ -1,8 +1,9 @@
 import { userInfo } from 'node:os';
 import type { Connection, FieldPacket, Pool, PoolConnection, ResultSetHeader } from 'mysql2';
+import { loadWithDriver } from './drivers.js';
 import type { MysqlKnowledge } from './mysql-analysis.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
-import { type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
+import { isSqlFailure, type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
 import { leadingKeyword, lexSql } from './sql-lexer.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 
@@ -39,12 +40,9 @@ export class MysqlConnection implements SqlConnection {
     }
     const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || undefined;
     const user = decodeURIComponent(url.username) || process.env.USER || safeUser();
-    let mysql: Mysql2;
-    try {
-      mysql = (await import('mysql2')).default as Mysql2;
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `the MySQL driver (mysql2) cannot be loaded: ${(error as Error).message}`);
-    }
+    const loaded = await loadWithDriver('mysql', () => import('mysql2'));
+    if (isSqlFailure(loaded)) return loaded;
+    const mysql = ((loaded as { default?: Mysql2 }).default ?? loaded) as Mysql2;
     const pool = mysql.createPool({
       host: url.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
       port: url.port === '' ? 3306 : Number(url.port),

@@ -6,7 +6,7 @@ import { unknownEffect, writeDb } from './statement-analysis.js';
  * What riskgate knows about PostgreSQL beyond the catalog's volatility marks. The catalog
  * vouches (IMMUTABLE/STABLE built-ins are candidates); these tables only take away (stable
  * functions that still read secrets, files or run query text) or add back a short list of
- * volatile functions that only read. See docs/decisions/0003-sql-allowlists-from-the-engines.md.
+ * volatile functions that only read. See docs/decisions/0006-sql-allowlists-from-the-engines.md.
  */
 
 /** VOLATILE built-ins that only read (time, randomness, sizes, status): whitelisted. */

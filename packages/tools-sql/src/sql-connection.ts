@@ -95,15 +95,16 @@ export function formatPreviewLine(line: PreviewLine): string {
 /** A `postgres://` URL opens PostgreSQL, `mysql://` or `mariadb://` MySQL/MariaDB; anything else is a SQLite file. */
 export async function openSqlConnection(target: string, options: { create?: boolean } = {}): Promise<SqlConnection | SqlFailure> {
   if (/^(mysql|mariadb):\/\//i.test(target)) {
-    const { MysqlConnection } = await import('./mysql-connection.js');
-    return MysqlConnection.open(target);
+    // mysql-connection.js only imports mysql2's types: the driver itself is loaded by open().
+    const module = await loadWithDriver('mysql', () => import('./mysql-connection.js'));
+    return isSqlFailure(module) ? module : module.MysqlConnection.open(target);
   }
   if (/^\s*[a-z_]+\s*=/i.test(target)) {
     // A libpq keyword string (`host=… dbname=…`), as psql takes it.
     const url = keywordStringToUrl(target);
     if (typeof url !== 'string') return url;
-    const { PostgresConnection } = await import('./postgres-connection.js');
-    return PostgresConnection.open(url);
+    const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));
+    return isSqlFailure(module) ? module : module.PostgresConnection.open(url);
   }
   if (/^postgres(ql)?:\/\//i.test(target)) {
     const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));

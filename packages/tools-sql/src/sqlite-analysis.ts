@@ -1,5 +1,6 @@
 import type { Effect } from '@riskgate/risk';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { requireDriver } from './drivers.js';
 import { isColumnList, leadingKeyword, lexSql, type SqlStatementText, unquote } from './sql-lexer.js';
 import { reads, type StatementAnalysis, statement, unknownEffect, writeDb } from './statement-analysis.js';
 
@@ -11,6 +12,15 @@ import { reads, type StatementAnalysis, statement, unknownEffect, writeDb } from
 let builtins: ReadonlySet<string> | undefined;
 export function sqliteBuiltinFunctions(): ReadonlySet<string> {
   if (builtins === undefined) {
+    let Database: typeof BetterSqlite3;
+    try {
+      // Loaded here, not at import: importing @riskgate/tools-sql must not need better-sqlite3.
+      Database = requireDriver<typeof BetterSqlite3>('sqlite');
+    } catch {
+      // Without SQLite's own list nothing is vouched for: every call is asked about.
+      builtins = new Set();
+      return builtins;
+    }
     const memory = new Database(':memory:');
     try {
       builtins = new Set((memory.prepare('SELECT DISTINCT name FROM pragma_function_list WHERE builtin = 1').all() as { name: string }[]).map((row) => row.name.toLowerCase()));
