@@ -32,7 +32,14 @@ export function parseAssistantArgs(argv: readonly string[]): AssistantOptions | 
   } catch (error) {
     return { error: (error as Error).message };
   }
-  const { values, positionals } = parsed;
+  const { values } = parsed;
+  let { positionals } = parsed;
+  // `riskgate sql postgres://…` / `mysql://…` / `'host=… dbname=…'`: the database as the first argument.
+  let database = values.db;
+  if (kind === 'sql' && database === undefined && /^(postgres(ql)?|mysql|mariadb):\/\/|^\s*[a-z_]+\s*=/i.test(positionals[0] ?? '')) {
+    database = positionals[0];
+    positionals = positionals.slice(1);
+  }
   if (values.mode !== undefined && !MODES.includes(values.mode)) return { error: `--mode must be strict, smart or guarded, not "${values.mode}" (use --yolo for yolo)` };
   if (values.yolo === true && values.mode !== undefined) return { error: '--yolo and --mode together: choose one' };
   if (values.output !== undefined && values['output-format'] !== undefined && values.output !== values['output-format']) return { error: '--output and --output-format disagree: give one' };
@@ -44,7 +51,7 @@ export function parseAssistantArgs(argv: readonly string[]): AssistantOptions | 
   const mode = values.yolo === true ? 'yolo' : values.mode;
   return {
     kind,
-    ...(values.db === undefined ? {} : { database: values.db }),
+    ...(database === undefined ? {} : { database }),
     ...(resume === undefined ? {} : { resume }),
     flags: {
       ...(values.model === undefined ? {} : { model: values.model }),

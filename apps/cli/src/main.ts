@@ -6,8 +6,9 @@ with risk-based confirmation: safe operations run at once, risky ones ask first.
 
 Usage:
   riskgate [options]                        chat mode: commands, files, HTTP
-  riskgate sql [--db <file|url>] [options]  SQL mode on a SQLite file or postgres:// URL
+  riskgate sql [--db <file|url>] [options]  SQL mode on a SQLite file, postgres:// or mysql:// URL
                                             (without --db: the embedded demo database)
+  riskgate sql <postgres://…|mysql://…>     the same, with the URL as the first argument
   riskgate [sql] -p "question" [options]    headless: answer one question and exit
   riskgate assess <tool> '<json args>'      judge one tool call, print the verdict
   riskgate assess --jsonl                   judge one call per stdin line, JSON out

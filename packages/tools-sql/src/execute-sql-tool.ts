@@ -1,8 +1,9 @@
-import { type AnyTool, defineTool, legacyReport, type OperationDescription, type SqlDialect, toolFailure } from '@riskgate/risk';
+import { type AnyTool, defineTool, type OperationDescription, type SqlDialect, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
 import { formatFailureForModel, formatRunForModel } from './format-results.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
-import { formatPreviewLine, isSqlFailure, type SqlConnection } from './sql-connection.js';
+import { formatPreviewLine, isPreviewSkipped, isSqlFailure, type SqlConnection } from './sql-connection.js';
+import { isReadOnly } from './statement-analysis.js';
 import { DEFAULT_SQL_LIMITS, type SqlLimits, type SqlRunResult } from './sql-results.js';
 
 export const SQL_TOOL_NAME = 'execute_sql';
@@ -32,19 +33,27 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
       'Read-only statements run at once; statements that change data or schema are shown to the user, who must confirm them.',
     parameters: executeSqlParameters,
     ruleStyle: 'sql',
-    assess: async ({ sql }, context) => legacyReport(await assess(sql, context.dialect)),
+    assess: async ({ sql }, context) => {
+      const { effects, subjects } = await assess(sql, context.dialect);
+      return { effects, subjects };
+    },
     describe: async ({ sql }, context): Promise<OperationDescription> => {
       const details: string[] = [];
       if (connection !== undefined) {
         details.push(`database: ${connection.label}`);
         const assessment = await assess(sql, context.dialect);
-        const writes = assessment.statements.filter((statement) => !statement.readOnly);
-        if (writes.length > 0 && writes.every((statement) => statement.previewable)) {
-          const preview = await connection.preview(sql, assessment, { timeoutMs: limits.previewTimeoutMs });
+        const writes = assessment.statements.filter((statement) => !isReadOnly(statement));
+        // Only DML is previewed, and only when a rolled-back run cannot act beyond the transaction.
+        if (writes.length > 0 && writes.every((statement) => statement.writeTarget !== undefined)) {
+          const blocked = writes.find((statement) => !statement.previewable);
+          const preview = blocked === undefined
+            ? await connection.preview(sql, assessment, { timeoutMs: limits.previewTimeoutMs })
+            : await connection.estimate(sql, assessment, blocked.previewBlocker ?? 'a statement cannot be previewed safely');
           if (isSqlFailure(preview)) {
             details.push(preview.code === 'sql-constraint-violation' ? `preview: this would fail — ${preview.message}` : `preview unavailable: ${preview.message}`);
-          }
-          else details.push(...preview.map(formatPreviewLine));
+          } else if (isPreviewSkipped(preview)) {
+            details.push(`preview skipped: ${preview.reason}`, ...preview.estimates.map(formatPreviewLine));
+          } else details.push(...preview.map(formatPreviewLine));
         }
       }
       return { kind: 'sql', sql, details };

@@ -36,10 +36,14 @@ function formatStatement(statement: StatementResult, modelRows: number): string 
     ...shown.map((row) => row.map((cell) => clip(formatCell(cell))).join(' | ')),
   ];
   const kept = statement.rows.length;
+  const total = statement.totalRows ?? kept;
+  const cut = shown.reduce((count, row) => count + row.filter((cell) => formatCell(cell).replace(/\s+/g, ' ').length > MAX_CELL).length, 0);
+  const cutNote = cut === 0 ? '' : `; ${cut} ${cut === 1 ? 'cell' : 'cells'} cut at ${MAX_CELL} characters`;
   if (kept === 0) lines.push('(no rows)');
-  else if (shown.length < kept || statement.truncated) {
-    lines.push(`(showing ${shown.length} of ${statement.truncated ? `more than ${kept}` : kept} rows)`);
-  } else lines.push(`(${kept} ${kept === 1 ? 'row' : 'rows'})`);
+  else if (shown.length < total || statement.truncated) {
+    const of = statement.totalRows !== undefined ? total.toLocaleString('en-US') : `more than ${kept.toLocaleString('en-US')}`;
+    lines.push(`(showing ${shown.length} of ${of} rows${cutNote})`);
+  } else lines.push(`(${kept} ${kept === 1 ? 'row' : 'rows'}${cutNote})`);
   return lines.join('\n');
 }
 
@@ -52,7 +56,8 @@ export function formatSchemaForModel(schema: SchemaDescription): string {
   if (schema.tables.length === 0) return `${schema.dialect} database ${schema.database}: no tables`;
   return schema.tables
     .map((table) => {
-      const rows = table.rowEstimate === null ? '' : `, ${schema.dialect === 'postgres' ? '~' : ''}${table.rowEstimate} rows`;
+      const about = schema.dialect === 'sqlite' ? (table.rowCountCapped ? 'more than ' : '') : '~';
+      const rows = table.rowEstimate === null ? '' : `, ${about}${table.rowEstimate.toLocaleString('en-US')} rows`;
       const columns = table.columns.map((column) => `  ${column.name} ${column.type ?? ''}${column.primaryKey ? ' PRIMARY KEY' : ''}${column.nullable ? '' : ' NOT NULL'}`.trimEnd());
       const keys = table.foreignKeys.map((key) => `  FOREIGN KEY (${key.column}) REFERENCES ${key.references}`);
       const indexes = table.indexes.map((index) => `  ${index.unique ? 'UNIQUE ' : ''}INDEX ${index.name} (${index.columns.join(', ')})`);

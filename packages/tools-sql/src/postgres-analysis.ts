@@ -1,45 +1,207 @@
-import { maxRiskLevel, type RiskLevel } from '@riskgate/risk';
-import { hasSideEffects } from './side-effect-functions.js';
-import { readStatement, type StatementAnalysis, writeStatement } from './statement-analysis.js';
+import type { Effect, EffectSeverity } from '@riskgate/risk';
+import type { PgCatalog } from './pg-catalog.js';
+import { displayName, type Findings, inspect, type Node, quotedName, type RelationUse } from './pg-inspect.js';
+import { isSecretSetting, pgFunctionEffects, secretRelation } from './pg-knowledge.js';
+import { isReadOnly, reads, type StatementAnalysis, statement, unknownEffect, writeDb } from './statement-analysis.js';
 
-type Node = Record<string, unknown>;
-
-const DML = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
-
-interface Findings {
-  dml: { kind: string; node: Node }[];
-  functions: string[];
-  into: boolean;
-  locking: boolean;
+export interface PgAnalysisContext {
+  readonly catalog: PgCatalog;
+  /** Parses SQL text (a view's definition) with the same grammar. */
+  readonly parse: (sql: string) => Node[];
+  /** Views within views: deeper than this is not followed (and not whitelisted). */
+  readonly depth?: number;
 }
 
-/** Everything inside a node that matters for safety, wherever it sits (subqueries, CTEs, …). */
-function inspect(root: unknown): Findings {
-  const findings: Findings = { dml: [], functions: [], into: false, locking: false };
-  const visit = (value: unknown, key: string | undefined) => {
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item, undefined);
-      return;
-    }
-    if (value === null || typeof value !== 'object') return;
-    const node = value as Node;
-    if (key !== undefined && DML.has(key)) findings.dml.push({ kind: key, node });
-    if (key === 'FuncCall') {
-      const name = functionName(node);
-      if (name !== undefined) findings.functions.push(name);
-    }
-    if (key === 'intoClause') findings.into = true;
-    if (key === 'lockingClause' || key === 'LockingClause') findings.locking = true;
-    for (const [childKey, child] of Object.entries(node)) visit(child, childKey);
+const MAX_VIEW_DEPTH = 4;
+
+/** Effects of what a tree calls: functions, attribute notation, operators, casts, sample methods. */
+function codeEffects(findings: Findings, catalog: PgCatalog): { effects: Effect[]; names: string[] } {
+  const effects: Effect[] = [];
+  const names: string[] = [];
+  const add = (name: string, found: Effect[]) => {
+    if (found.length === 0) return;
+    effects.push(...found);
+    names.push(name);
   };
-  visit(root, undefined);
-  return findings;
+  for (const call of findings.functions) add(call.name, pgFunctionEffects(call.name, call.schema, call.literal, catalog));
+  for (const attribute of findings.attributes) {
+    const known = catalog.stableFunctions.has(attribute) || catalog.volatileFunctions.has(attribute) || catalog.userFunctions.has(attribute);
+    // Not a function name at all: a column. A function name: PostgreSQL may call it on the value.
+    if (known) add(attribute, pgFunctionEffects(attribute, undefined, undefined, catalog).map((effect) => ({ ...effect, via: `.${attribute} (attribute notation calls ${attribute})` })));
+  }
+  for (const operator of findings.operators) {
+    const foreign = operator.schema !== undefined && operator.schema !== 'pg_catalog';
+    if (foreign || catalog.userOperators.has(operator.name) || !catalog.builtinOperators.has(operator.name)) {
+      add(`operator ${operator.name}`, [unknownEffect(`uses the operator ${operator.schema === undefined ? '' : `${operator.schema}.`}${operator.name}, which is not a built-in operator riskgate can vouch for`)]);
+    }
+  }
+  for (const type of findings.types) {
+    const foreign = type.schema !== undefined && type.schema !== 'pg_catalog';
+    const known = ((!foreign && catalog.builtinTypes.has(type.name)) || catalog.safeUserTypes.has(type.name)) && catalog.userCastTargets?.has(type.name) !== true;
+    if (!known) add(`a cast to ${type.name}`, [unknownEffect(`casts to ${type.name}, a type whose input or cast functions riskgate cannot vouch for`)]);
+  }
+  for (const method of findings.sampleMethods) {
+    if (!['bernoulli', 'system'].includes(method.toLowerCase())) add(`TABLESAMPLE ${method}`, [unknownEffect(`samples with ${method}, which is not a built-in sampling method`)]);
+  }
+  return { effects, names };
 }
 
-function functionName(funcCall: Node): string | undefined {
-  const parts = funcCall.funcname as Node[] | undefined;
-  const last = parts?.at(-1) as { String?: { sval?: string } } | undefined;
-  return last?.String?.sval?.toLowerCase();
+/** Reads of the relations a statement names, followed into views, policies and foreign tables. */
+async function relationEffects(relations: readonly RelationUse[], context: PgAnalysisContext): Promise<Effect[]> {
+  const effects: Effect[] = [];
+  const unique = [...new Map(relations.map((relation) => [displayName(relation), relation])).values()];
+  for (const relation of unique) {
+    const secret = secretRelation(relation.schema, relation.name);
+    effects.push(secret === undefined ? { kind: 'read-db', object: displayName(relation) } : { kind: 'read-db', object: displayName(relation), secret });
+  }
+  const { inspectRelations } = context.catalog;
+  if (inspectRelations === undefined || unique.length === 0) return effects;
+  const depth = context.depth ?? 0;
+  for (const facts of await inspectRelations(unique.map(quotedName))) {
+    const where = `${facts.schema}.${facts.name}`;
+    const secret = secretRelation(facts.schema, facts.name);
+    if (secret !== undefined) effects.push({ kind: 'read-db', object: where, secret });
+    if (facts.server !== null) effects.push({ kind: 'connect', host: facts.server, note: `${where} is a foreign table: reading it connects to the server ${facts.server}` });
+    // Built-in views are PostgreSQL's own (the secret ones are listed by name); a user's view runs its definition.
+    const system = facts.schema === 'pg_catalog' || facts.schema === 'information_schema';
+    const code = [...(facts.kind === 'v' && !system && facts.definition !== null ? [facts.definition] : []), ...facts.policies.map((policy) => `SELECT ${policy}`)];
+    for (const text of code) {
+      if (depth >= MAX_VIEW_DEPTH) {
+        effects.push(unknownEffect(`${where} is built on more than ${MAX_VIEW_DEPTH} levels of views`));
+        break;
+      }
+      try {
+        for (const tree of context.parse(text)) {
+          const inner = await analyzePostgresStatement(tree, where, 'SELECT', { ...context, depth: depth + 1 });
+          effects.push(...inner.effects.filter((effect) => effect.kind !== 'read-db' || effect.secret !== undefined).map((effect) => ({ ...effect, via: `${where} (view or policy)` })));
+        }
+      } catch (error) {
+        effects.push(unknownEffect(`the definition of ${where} cannot be read: ${(error as Error).message}`));
+      }
+    }
+  }
+  return effects;
+}
+
+/** Judge one statement of libpg-query's AST. `verb` is its first keyword, for messages. */
+export async function analyzePostgresStatement(tree: Node, subject: string, verb: string, context: PgAnalysisContext): Promise<StatementAnalysis> {
+  const [kind, value] = Object.entries(tree)[0] ?? ['Unknown', {}];
+  const node = (value ?? {}) as Node;
+  const findings = inspect(node);
+  const code = codeEffects(findings, context.catalog);
+  const relations = findings.relations.map(quotedName);
+  const blocker = code.names.length === 0 ? undefined : `calls ${[...new Set(code.names)].join(', ')}, which a rollback cannot undo`;
+  const writeOf = (table: string, detail: string, level?: EffectSeverity, previewable = true): Promise<StatementAnalysis> =>
+    secretReads(findings, context).then((secrets) =>
+      statement(subject, [writeDb(table, detail, level), ...secrets, ...code.effects], {
+        writeTarget: table,
+        previewable: previewable && blocker === undefined,
+        relations,
+        ...(blocker === undefined ? {} : { previewBlocker: blocker }),
+      }),
+    );
+  const other = async (effect: Effect): Promise<StatementAnalysis> => statement(subject, [effect, ...(await secretReads(findings, context)), ...code.effects], { relations });
+
+  switch (kind) {
+    case 'SelectStmt': {
+      if (findings.dml.length > 0) {
+        const inner = await Promise.all(findings.dml.map((dml) => analyzePostgresStatement({ [dml.kind]: dml.node }, subject, dml.kind.replace('Stmt', '').toUpperCase(), context)));
+        const effects = inner.flatMap((analysis) => analysis.effects);
+        return statement(subject, [writeDb('the database', 'a data-modifying WITH clause changes data even inside a SELECT'), ...effects, ...code.effects], { relations });
+      }
+      if (findings.into) return other(writeDb('a new table', 'SELECT … INTO creates a new table'));
+      if (findings.locking) return other({ kind: 'hold-lock', detail: 'SELECT … FOR UPDATE/SHARE locks rows for writing' });
+      return statement(subject, [...(findings.relations.length === 0 ? [] : await relationEffects(findings.relations, context)), ...code.effects, ...(findings.relations.length === 0 ? reads([]) : [])], { relations });
+    }
+    case 'VariableShowStmt': {
+      const name = String(node.name ?? '');
+      return statement(subject, [isSecretSetting(name) ? { kind: 'read-db', object: `the setting ${name}`, secret: name === 'all' ? 'every setting, including primary_conninfo with its password' : 'a connection string or command with credentials' } : { kind: 'read-db', object: `the setting ${name}` }]);
+    }
+    case 'ExplainStmt': {
+      const inner = await analyzePostgresStatement((node.query ?? {}) as Node, subject, 'statement', context);
+      if (explainAnalyzes(node)) {
+        return isReadOnly(inner) ? inner : statement(subject, [...inner.effects, unknownEffect('EXPLAIN ANALYZE executes the statement it explains')], { relations: inner.relations });
+      }
+      if (isReadOnly(inner)) return inner;
+      // Planning runs no statement, but may fold a user's IMMUTABLE function: keep those effects.
+      const planned = inner.effects.filter((effect) => effect.kind !== 'write-db' && effect.kind !== 'hold-lock');
+      return statement(subject, [unknownEffect('EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist'), ...planned]);
+    }
+    case 'DeleteStmt':
+    case 'UpdateStmt': {
+      const table = relationName(node.relation);
+      const hasWhere = node.whereClause !== undefined;
+      return writeOf(table, filteredWriteText(kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', table, hasWhere), hasWhere ? undefined : 'high');
+    }
+    case 'InsertStmt': {
+      const table = relationName(node.relation);
+      return writeOf(table, `INSERT adds rows to ${table}`);
+    }
+    case 'MergeStmt': {
+      const table = relationName(node.relation);
+      return writeOf(table, `MERGE inserts, updates or deletes rows of ${table}`);
+    }
+    case 'DropStmt':
+      return other(writeDb('the schema', dropReason(node, subject), 'high'));
+    case 'TruncateStmt': {
+      const tables = ((node.relations as Node[] | undefined) ?? []).map((relation) => relationName((relation as Node).RangeVar));
+      return other(writeDb(tables.join(', ') || 'the table', `TRUNCATE removes every row of ${tables.join(', ') || 'the table'}`, 'high'));
+    }
+    case 'CopyStmt':
+      return other(copyEffect(node));
+    case 'TransactionStmt':
+      return other({ kind: 'change-session', detail: `transaction control (${verb}) is not on the whitelist` });
+    case 'DoStmt':
+      return other({ kind: 'run-program', program: 'a DO block', note: 'DO runs a block of procedural code', severity: 'high' });
+    case 'CallStmt':
+      return other({ kind: 'run-program', program: 'a stored procedure', note: 'CALL runs a stored procedure, which may change anything', severity: 'high' });
+    case 'VariableSetStmt':
+    case 'DiscardStmt':
+    case 'PrepareStmt':
+    case 'DeallocateStmt':
+    case 'ListenStmt':
+    case 'UnlistenStmt':
+    case 'DeclareCursorStmt':
+    case 'ClosePortalStmt':
+      return other({ kind: 'change-session', detail: kind === 'VariableSetStmt' ? 'SET changes a setting of the session' : `${verb} changes the state of the session` });
+    case 'LockStmt':
+      return other({ kind: 'hold-lock', detail: 'LOCK takes table locks' });
+    case 'NotifyStmt':
+      return other(writeDb('the database', 'NOTIFY sends a message to every listening session'));
+    case 'LoadStmt':
+      return other({ kind: 'run-program', program: 'a shared library on the server', note: 'LOAD loads a shared library into the server', severity: 'high' });
+    case 'GrantStmt':
+    case 'GrantRoleStmt':
+      return other({ kind: 'change-privilege', detail: `${node.is_grant === true ? 'GRANT' : 'REVOKE'} changes who may do what` });
+    case 'DropdbStmt':
+      return other(writeDb('a database', 'DROP DATABASE removes a whole database', 'high'));
+    case 'RenameStmt':
+      return other(writeDb('the schema', 'RENAME changes names that queries and applications depend on', 'high'));
+    default:
+      if (kind.startsWith('Alter')) return other(writeDb('the schema', `${verb} changes the structure or definition of the database`, 'high'));
+      if (kind.startsWith('Drop') || kind.startsWith('ReassignOwned')) return other(writeDb('the schema', `${verb} removes database objects`, 'high'));
+      if (kind.startsWith('Create') || kind === 'IndexStmt' || kind === 'ViewStmt') return other(writeDb('the schema', `${verb} creates database objects`));
+      return other(unknownEffect(`${verb || kind} is not on the whitelist`));
+  }
+}
+
+/** Secret catalogs a write reads from (INSERT … SELECT rolpassword FROM pg_authid). */
+async function secretReads(findings: Findings, _context: PgAnalysisContext): Promise<Effect[]> {
+  return findings.relations.flatMap((relation) => {
+    const secret = secretRelation(relation.schema, relation.name);
+    return secret === undefined ? [] : [{ kind: 'read-db' as const, object: displayName(relation), secret }];
+  });
+}
+
+function copyEffect(node: Node): Effect {
+  if (node.is_program === true) return { kind: 'run-program', program: String(node.filename ?? 'a program'), note: 'COPY … PROGRAM runs a shell command on the database server', severity: 'high' };
+  if (typeof node.filename === 'string') {
+    const path = node.filename;
+    const note = `COPY ${node.is_from === true ? 'reads' : 'writes'} the server file ${path}`;
+    return node.is_from === true ? { kind: 'read-path', path, note, via: 'COPY FROM', severity: 'high' } : { kind: 'write-path', path, note, via: 'COPY TO', severity: 'high' };
+  }
+  if (node.is_from === true) return writeDb(relationName(node.relation), `COPY FROM loads rows into ${relationName(node.relation)}`);
+  return unknownEffect('COPY is not on the whitelist');
 }
 
 export function relationName(relation: unknown): string {
@@ -48,108 +210,15 @@ export function relationName(relation: unknown): string {
   return range.schemaname === undefined ? range.relname : `${range.schemaname}.${range.relname}`;
 }
 
-/** Judge one statement of libpg-query's AST. `verb` is its first keyword, for messages. */
-export function analyzePostgresStatement(statement: Node, subject: string, verb: string): StatementAnalysis {
-  const [kind, value] = Object.entries(statement)[0] ?? ['Unknown', {}];
-  const node = (value ?? {}) as Node;
-  const findings = inspect(node);
-  const sideEffects = [...new Set(findings.functions.filter(hasSideEffects))];
-
-  switch (kind) {
-    case 'SelectStmt': {
-      if (findings.dml.length > 0) {
-        const inner = findings.dml.map((dml) => analyzePostgresStatement({ [dml.kind]: dml.node }, subject, dml.kind.replace('Stmt', '').toUpperCase()));
-        const level = maxRiskLevel(...inner.map((analysis) => analysis.level));
-        return writeStatement(subject, level, [
-          'a data-modifying WITH clause changes data even inside a SELECT',
-          ...inner.flatMap((analysis) => analysis.reasons),
-        ]);
-      }
-      if (findings.into) return writeStatement(subject, 'medium', ['SELECT … INTO creates a new table']);
-      if (findings.locking) return writeStatement(subject, 'medium', ['SELECT … FOR UPDATE/SHARE locks rows for writing']);
-      if (sideEffects.length > 0) return sideEffectStatement(subject, sideEffects);
-      return readStatement(subject);
-    }
-    case 'VariableShowStmt':
-      return readStatement(subject);
-    case 'ExplainStmt': {
-      const inner = analyzePostgresStatement((node.query ?? {}) as Node, subject, 'statement');
-      if (inner.readOnly) return readStatement(subject);
-      if (explainAnalyzes(node)) {
-        return writeStatement(subject, inner.level, ['EXPLAIN ANALYZE executes the statement it explains', ...inner.reasons]);
-      }
-      return writeStatement(subject, 'low', ['EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist']);
-    }
-    case 'DeleteStmt':
-    case 'UpdateStmt': {
-      const table = relationName(node.relation);
-      if (sideEffects.length > 0) return sideEffectStatement(subject, sideEffects, 'high');
-      return filteredWrite(kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', table, node.whereClause !== undefined, subject);
-    }
-    case 'InsertStmt': {
-      const table = relationName(node.relation);
-      if (sideEffects.length > 0) return sideEffectStatement(subject, sideEffects, 'high');
-      return writeStatement(subject, 'medium', [`INSERT adds rows to ${table}`], { writeTarget: table, previewable: true });
-    }
-    case 'MergeStmt': {
-      const table = relationName(node.relation);
-      return writeStatement(subject, 'medium', [`MERGE inserts, updates or deletes rows of ${table}`], { writeTarget: table, previewable: sideEffects.length === 0 });
-    }
-    case 'DropStmt':
-      return writeStatement(subject, 'high', [dropReason(node, subject)]);
-    case 'TruncateStmt': {
-      const tables = ((node.relations as Node[] | undefined) ?? []).map((relation) => relationName((relation as Node).RangeVar));
-      return writeStatement(subject, 'high', [`TRUNCATE removes every row of ${tables.join(', ') || 'the table'}`]);
-    }
-    case 'CopyStmt': {
-      if (node.is_program === true) return writeStatement(subject, 'high', ['COPY … PROGRAM runs a shell command on the database server']);
-      if (typeof node.filename === 'string') return writeStatement(subject, 'high', [`COPY ${node.is_from === true ? 'reads' : 'writes'} the server file ${node.filename}`]);
-      if (node.is_from === true) return writeStatement(subject, 'medium', [`COPY FROM loads rows into ${relationName(node.relation)}`]);
-      return writeStatement(subject, 'medium', ['COPY is not on the whitelist']);
-    }
-    case 'TransactionStmt':
-      return writeStatement(subject, 'medium', [`transaction control (${verb}) is not on the whitelist`]);
-    case 'DoStmt':
-      return writeStatement(subject, 'high', ['DO runs a block of procedural code']);
-    case 'CallStmt':
-      return writeStatement(subject, 'high', ['CALL runs a stored procedure, which may change anything']);
-    case 'VariableSetStmt':
-      return writeStatement(subject, 'medium', ['SET changes a setting of the session']);
-    case 'GrantStmt':
-    case 'GrantRoleStmt':
-      return writeStatement(subject, 'high', [`${node.is_grant === true ? 'GRANT' : 'REVOKE'} changes who may do what`]);
-    case 'DropdbStmt':
-      return writeStatement(subject, 'high', ['DROP DATABASE removes a whole database']);
-    case 'RenameStmt':
-      return writeStatement(subject, 'high', ['RENAME changes names that queries and applications depend on']);
-    default:
-      if (kind.startsWith('Alter')) return writeStatement(subject, 'high', [`${verb} changes the structure or definition of the database`]);
-      if (kind.startsWith('Drop') || kind.startsWith('ReassignOwned')) return writeStatement(subject, 'high', [`${verb} removes database objects`]);
-      if (kind.startsWith('Create') || kind === 'IndexStmt' || kind === 'ViewStmt') {
-        return writeStatement(subject, 'medium', [`${verb} creates database objects`]);
-      }
-      return writeStatement(subject, 'medium', [`${verb || kind} is not on the whitelist`]);
-  }
-}
-
-/** DELETE or UPDATE: every row without WHERE (high), the matching rows with it (medium). */
-export function filteredWrite(verb: 'DELETE' | 'UPDATE', table: string, hasWhere: boolean, subject: string): StatementAnalysis {
+/** DELETE or UPDATE: every row without WHERE, the matching rows with it. */
+export function filteredWriteText(verb: 'DELETE' | 'UPDATE', table: string, hasWhere: boolean): string {
   const action = verb === 'DELETE' ? 'removes' : 'changes';
-  return hasWhere
-    ? writeStatement(subject, 'medium', [`${verb} ${action} the rows of ${table} that match its WHERE`], { writeTarget: table, previewable: true })
-    : writeStatement(subject, 'high', [`${verb} without WHERE ${action} every row of ${table}`], { writeTarget: table, previewable: true });
-}
-
-function sideEffectStatement(subject: string, functions: readonly string[], level: RiskLevel = 'high'): StatementAnalysis {
-  return writeStatement(subject, level, [
-    `calls ${functions.join(', ')}, which ${functions.length === 1 ? 'acts' : 'act'} beyond reading data`,
-  ]);
+  return hasWhere ? `${verb} ${action} the rows of ${table} that match its WHERE` : `${verb} without WHERE ${action} every row of ${table}`;
 }
 
 /**
  * Whether EXPLAIN runs the statement: ANALYZE given bare, or with a value PostgreSQL reads as
- * true. Only an explicit false, off or 0 turns it off; anything else counts as on (the
- * conservative reading: the statement would execute).
+ * true. Only an explicit false, off or 0 turns it off; anything else counts as on.
  */
 function explainAnalyzes(explain: Node): boolean {
   const options = (explain.options as Node[] | undefined) ?? [];
@@ -181,3 +250,12 @@ function objectName(object: unknown): string {
   return single ?? '';
 }
 
+/** For statements no parser could read: their verb's effect, never a read. */
+export function keywordEffect(keyword: string, _subject: string, table: string, hasWhere: boolean): { effect: Effect; writeTarget?: string } {
+  if (['DROP', 'TRUNCATE', 'ALTER', 'GRANT', 'REVOKE', 'RENAME'].includes(keyword)) return { effect: writeDb('the schema', `${keyword} changes or removes database objects`, 'high') };
+  if (keyword === 'DELETE' || keyword === 'UPDATE') return { effect: writeDb(table, filteredWriteText(keyword, table, hasWhere), hasWhere ? undefined : 'high'), writeTarget: table };
+  if (keyword === 'INSERT' || keyword === 'REPLACE' || keyword === 'UPSERT') return { effect: writeDb(table, `${keyword} adds or replaces rows of ${table}`), writeTarget: table };
+  if (keyword === 'CREATE') return { effect: writeDb('the schema', 'CREATE creates database objects') };
+  if (keyword === 'SELECT' || keyword === 'WITH' || keyword === 'VALUES') return { effect: unknownEffect(`this ${keyword} could not be verified as read-only`) };
+  return { effect: unknownEffect(`${keyword || 'this statement'} is not on the whitelist`) };
+}

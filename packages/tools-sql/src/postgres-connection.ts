@@ -1,22 +1,26 @@
 import { userInfo } from 'node:os';
 import pg from 'pg';
+import { liveCatalog, type PgCatalog } from './pg-catalog.js';
+import { streamQuery } from './pg-streaming.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
+import { type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
 import { leadingKeyword, lexSql } from './sql-lexer.js';
-import type { PreviewLine, RunOptions, SchemaDescription, SqlConnection, TableDescription } from './sql-connection.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
-
-const CURSOR_KEYWORDS = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE']);
+import { isReadOnly } from './statement-analysis.js';
 
 /**
- * PostgreSQL through a small pool. Whitelisted reads run in a READ ONLY transaction; results
- * come through a server-side cursor so only the first rows ever cross the wire; timeouts are
- * the server's `statement_timeout`; cancellation asks the server to cancel the backend.
+ * PostgreSQL through a small pool. Whitelisted reads run in a READ ONLY transaction; rows are
+ * counted as they stream in and only the first are kept (parallel plans stay possible);
+ * timeouts are the server's `statement_timeout`; cancellation asks the server to cancel the
+ * backend. A connection that ran anything but a read is closed, not returned to the pool, so
+ * no SET, temporary table or prepared statement reaches a later whitelisted read.
  */
 export class PostgresConnection implements SqlConnection {
   readonly dialect = 'postgres' as const;
   readonly label: string;
   private readonly pool: pg.Pool;
   private typeNames: Map<number, string> | undefined;
+  private catalog: Promise<PgCatalog> | undefined;
 
   private constructor(url: string, pool: pg.Pool) {
     this.pool = pool;
@@ -46,8 +50,19 @@ export class PostgresConnection implements SqlConnection {
     return connection;
   }
 
-  assess(sql: string): Promise<SqlAssessment> {
-    return assessSql(sql, { dialect: 'postgres' });
+  /** The server's own catalog, read once on first use. */
+  private pgCatalog(): Promise<PgCatalog> {
+    this.catalog ??= liveCatalog(this.pool as unknown as Parameters<typeof liveCatalog>[0]).catch((error: unknown) => {
+      this.catalog = undefined;
+      throw error;
+    });
+    return this.catalog;
+  }
+
+  async assess(sql: string): Promise<SqlAssessment> {
+    // Without the live catalog (the server went away), the shipped snapshot still judges.
+    const catalog = await this.pgCatalog().catch(() => undefined);
+    return assessSql(sql, { dialect: 'postgres', ...(catalog === undefined ? {} : { pgCatalog: catalog }) });
   }
 
   async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
@@ -73,7 +88,7 @@ export class PostgresConnection implements SqlConnection {
       const results: StatementResult[] = [];
       for (const [index, statement] of lexed.entries()) {
         try {
-          results.push(await this.runStatement(client, statement.text, statement.normalized, CURSOR_KEYWORDS.has(leadingKeyword(statement)) && options.readOnly, options.maxRows, index));
+          results.push(await this.runStatement(client, statement.text, statement.normalized, options.maxRows));
         } catch (error) {
           if (wrap) await client.query('ROLLBACK').catch(() => {});
           const failure = postgresFailure(error, options, lexed.length > 1 ? index + 1 : undefined);
@@ -88,23 +103,22 @@ export class PostgresConnection implements SqlConnection {
       return postgresFailure(error, options, undefined);
     } finally {
       stopCancelling();
-      client.release(broken);
+      // Only a whitelisted read leaves the session as it found it; anything else may have SET something.
+      client.release(broken || !options.readOnly);
     }
   }
 
-  private async runStatement(client: pg.PoolClient, text: string, normalized: string, useCursor: boolean, maxRows: number, index: number): Promise<StatementResult> {
-    if (useCursor) {
-      const cursor = `riskgate_cursor_${index}`;
-      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${text}`);
-      const result = await client.query({ text: `FETCH ${maxRows + 1} FROM ${cursor}`, rowMode: 'array' });
-      await client.query(`CLOSE ${cursor}`);
-      const rows = result.rows as unknown[][];
-      return { statement: normalized, columns: await this.columnsOf(result.fields), rows: rows.slice(0, maxRows), truncated: rows.length > maxRows, affectedRows: null };
-    }
-    const result = await client.query({ text, rowMode: 'array' });
-    const rows = (result.rows ?? []) as unknown[][];
+  private async runStatement(client: pg.PoolClient, text: string, normalized: string, maxRows: number): Promise<StatementResult> {
+    const result = await streamQuery(client, text, maxRows);
     const changes = /^(INSERT|UPDATE|DELETE|MERGE|COPY)$/.test(result.command ?? '') ? result.rowCount : null;
-    return { statement: normalized, columns: await this.columnsOf(result.fields ?? []), rows: rows.slice(0, maxRows), truncated: rows.length > maxRows, affectedRows: changes };
+    return {
+      statement: normalized,
+      columns: await this.columnsOf(result.fields),
+      rows: result.rows,
+      truncated: result.total > maxRows,
+      totalRows: result.total,
+      affectedRows: changes,
+    };
   }
 
   private async columnsOf(fields: readonly pg.FieldDef[]) {
@@ -127,7 +141,55 @@ export class PostgresConnection implements SqlConnection {
     return () => signal.removeEventListener('abort', onAbort);
   }
 
-  async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | SqlFailure> {
+  /** What each write would run besides itself: triggers and rules always, defaults for INSERT. */
+  private async previewBlocker(assessment: SqlAssessment): Promise<string | undefined> {
+    const catalog = await this.pgCatalog().catch(() => undefined);
+    if (catalog === undefined) return 'the server\'s catalog cannot be read, so what else the write would run is unknown';
+    for (const analysis of assessment.statements) {
+      if (analysis.writeTarget === undefined || catalog.inspectWriteTarget === undefined) continue;
+      const facts = await catalog.inspectWriteTarget(analysis.writeTarget);
+      if (facts.runs.length > 0) return `${analysis.writeTarget} has ${facts.runs.join(', ')}, which a preview would run`;
+      if (!/^(INSERT|MERGE)\b/i.test(analysis.subject) || facts.defaults.length === 0) continue;
+      const defaults = await assessSql(facts.defaults.map((expression) => `SELECT ${expression}`).join(';\n'), { dialect: 'postgres', pgCatalog: catalog });
+      const acting = defaults.statements.find((statement) => !isReadOnly(statement));
+      if (acting !== undefined) return `a column default of ${analysis.writeTarget} (${acting.subject.replace(/^SELECT /, '')}) acts beyond the transaction`;
+    }
+    return undefined;
+  }
+
+  async estimate(sql: string, assessment: SqlAssessment, reason: string): Promise<PreviewSkipped | SqlFailure> {
+    // Planning folds IMMUTABLE functions: with a function riskgate cannot vouch for, not even EXPLAIN runs.
+    if (assessment.effects.some((effect) => effect.kind === 'unknown')) return previewSkipped(reason);
+    const lexed = lexSql(sql).statements;
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
+    }
+    const estimates: PreviewLine[] = [];
+    try {
+      await client.query('BEGIN READ ONLY');
+      for (const [index, statement] of lexed.entries()) {
+        const analysis = assessment.statements[index];
+        if (analysis?.writeTarget === undefined) continue;
+        const result = await client.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows'?: number; Plans?: { 'Plan Rows'?: number }[] } }[] }>(`EXPLAIN (FORMAT JSON) ${statement.text}`);
+        const plan = result.rows[0]?.['QUERY PLAN'][0]?.Plan;
+        const rows = plan?.Plans?.[0]?.['Plan Rows'] ?? plan?.['Plan Rows'];
+        if (rows !== undefined) estimates.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows, estimate: true });
+      }
+      return previewSkipped(reason, estimates);
+    } catch {
+      return previewSkipped(reason);
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release(true);
+    }
+  }
+
+  async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
+    const blocker = await this.previewBlocker(assessment);
+    if (blocker !== undefined) return this.estimate(sql, assessment, blocker);
     const lexed = lexSql(sql).statements;
     let client: pg.PoolClient;
     try {
@@ -145,8 +207,7 @@ export class PostgresConnection implements SqlConnection {
         const result = await client.query(statement.text);
         const analysis = assessment.statements[index];
         if (analysis?.writeTarget !== undefined && result.rowCount !== null) {
-          const verb = leadingKeyword(statement) === 'DELETE' ? 'delete' : leadingKeyword(statement) === 'INSERT' ? 'insert' : 'update';
-          lines.push({ statementIndex: index + 1, verb, table: analysis.writeTarget, rows: result.rowCount });
+          lines.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: result.rowCount });
         }
       }
       return lines;
@@ -154,7 +215,7 @@ export class PostgresConnection implements SqlConnection {
       return postgresFailure(error, { timeoutMs: options.timeoutMs, signal: new AbortController().signal }, undefined);
     } finally {
       await client.query('ROLLBACK').catch(() => {});
-      client.release();
+      client.release(true);
     }
   }
 
@@ -221,6 +282,10 @@ export class PostgresConnection implements SqlConnection {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+function verbOf(keyword: string): PreviewLine['verb'] {
+  return keyword === 'DELETE' ? 'delete' : keyword === 'INSERT' ? 'insert' : 'update';
 }
 
 function urlHasUser(url: string): boolean {

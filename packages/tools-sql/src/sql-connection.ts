@@ -1,6 +1,6 @@
 import { loadWithDriver } from './drivers.js';
 import type { SqlAssessment } from './sql-assessor.js';
-import type { SqlFailure, SqlRunResult } from './sql-results.js';
+import { type SqlFailure, type SqlRunResult, sqlFailure } from './sql-results.js';
 
 export interface RunOptions {
   /** Run so that nothing can be written (whitelisted reads). */
@@ -16,6 +16,23 @@ export interface PreviewLine {
   readonly verb: 'insert' | 'update' | 'delete';
   readonly table: string;
   readonly rows: number;
+  /** The planner's estimate, not a count (no rolled-back run happened). */
+  readonly estimate?: boolean;
+}
+
+/** No rolled-back run: it could act beyond the transaction. Estimates where the planner has them. */
+export interface PreviewSkipped {
+  readonly type: 'preview-skipped';
+  readonly reason: string;
+  readonly estimates: readonly PreviewLine[];
+}
+
+export function isPreviewSkipped(value: unknown): value is PreviewSkipped {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'preview-skipped';
+}
+
+export function previewSkipped(reason: string, estimates: readonly PreviewLine[] = []): PreviewSkipped {
+  return { type: 'preview-skipped', reason, estimates };
 }
 
 export interface ColumnDescription {
@@ -30,26 +47,30 @@ export interface TableDescription {
   readonly kind: 'table' | 'view';
   /** Exact for SQLite; the planner's estimate for PostgreSQL. */
   readonly rowEstimate: number | null;
+  /** The table holds more rows than were counted (rowEstimate is the cap). */
+  readonly rowCountCapped?: boolean;
   readonly columns: readonly ColumnDescription[];
   readonly foreignKeys: readonly { readonly column: string; readonly references: string }[];
   readonly indexes: readonly { readonly name: string; readonly columns: readonly string[]; readonly unique: boolean }[];
 }
 
 export interface SchemaDescription {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: 'sqlite' | 'postgres' | 'mysql';
   readonly database: string;
   readonly tables: readonly TableDescription[];
 }
 
 /** One database riskgate talks to. Opened, pooled and closed by this package. */
 export interface SqlConnection {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: 'sqlite' | 'postgres' | 'mysql';
   /** Where it points, with any password removed. */
   readonly label: string;
   assess(sql: string): Promise<SqlAssessment>;
   run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure>;
   /** Run the writes in a transaction that is always rolled back, and count what they would change. */
-  preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | SqlFailure>;
+  preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure>;
+  /** No run at all: the planner's estimate of the rows each write would change, where it has one. */
+  estimate(sql: string, assessment: SqlAssessment, reason: string): Promise<PreviewSkipped | SqlFailure>;
   describeSchema(table?: string): Promise<SchemaDescription | SqlFailure>;
   close(): Promise<void>;
 }
@@ -59,23 +80,57 @@ export function isSqlFailure(value: unknown): value is SqlFailure {
 }
 
 export function formatPreviewLine(line: PreviewLine): string {
-  const rows = `${line.rows.toLocaleString('en-US')} ${line.rows === 1 ? 'row' : 'rows'}`;
+  const rows = `${line.estimate ? 'about ' : ''}${line.rows.toLocaleString('en-US')} ${line.rows === 1 ? 'row' : 'rows'}`;
+  const suffix = line.estimate ? " (the planner's estimate)" : '';
   switch (line.verb) {
     case 'insert':
-      return `would add ${rows} to ${line.table}`;
+      return `would add ${rows} to ${line.table}${suffix}`;
     case 'delete':
-      return `would delete ${rows} of ${line.table}`;
+      return `would delete ${rows} of ${line.table}${suffix}`;
     case 'update':
-      return `would change ${rows} of ${line.table}`;
+      return `would change ${rows} of ${line.table}${suffix}`;
   }
 }
 
-/** A `postgres://` or `postgresql://` URL opens PostgreSQL; anything else is a SQLite file. */
+/** A `postgres://` URL opens PostgreSQL, `mysql://` or `mariadb://` MySQL/MariaDB; anything else is a SQLite file. */
 export async function openSqlConnection(target: string, options: { create?: boolean } = {}): Promise<SqlConnection | SqlFailure> {
+  if (/^(mysql|mariadb):\/\//i.test(target)) {
+    // mysql-connection.js only imports mysql2's types: the driver itself is loaded by open().
+    const module = await loadWithDriver('mysql', () => import('./mysql-connection.js'));
+    return isSqlFailure(module) ? module : module.MysqlConnection.open(target);
+  }
+  if (/^\s*[a-z_]+\s*=/i.test(target)) {
+    // A libpq keyword string (`host=… dbname=…`), as psql takes it.
+    const url = keywordStringToUrl(target);
+    if (typeof url !== 'string') return url;
+    const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));
+    return isSqlFailure(module) ? module : module.PostgresConnection.open(url);
+  }
   if (/^postgres(ql)?:\/\//i.test(target)) {
     const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));
     return isSqlFailure(module) ? module : module.PostgresConnection.open(target);
   }
   const module = await loadWithDriver('sqlite', () => import('./sqlite-connection.js'));
   return isSqlFailure(module) ? module : module.SqliteConnection.open(target, options);
+}
+
+/** `host=db user=ada dbname='my shop'` → `postgres://ada@db/my%20shop`; a clear error when malformed. */
+export function keywordStringToUrl(text: string): string | SqlFailure {
+  const pairs = new Map<string, string>();
+  const pattern = /\s*([a-z_]+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|([^\s']*))/giy;
+  let consumed = 0;
+  for (let match = pattern.exec(text); match !== null && match[0] !== ''; match = pattern.exec(text)) {
+    pairs.set(match[1]!.toLowerCase(), match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? ''));
+    consumed = pattern.lastIndex;
+  }
+  if (text.slice(consumed).trim() !== '') return sqlFailure('sql-connection-failed', `cannot read the connection string at "${text.slice(consumed).trim().slice(0, 20)}" (expected key=value pairs, as libpq takes them)`);
+  const url = new URL('postgres://localhost');
+  const host = pairs.get('host') ?? pairs.get('hostaddr');
+  if (host !== undefined) url.hostname = host.startsWith('/') ? encodeURIComponent(host) : host;
+  if (pairs.has('port')) url.port = pairs.get('port')!;
+  if (pairs.has('user')) url.username = encodeURIComponent(pairs.get('user')!);
+  if (pairs.has('password')) url.password = encodeURIComponent(pairs.get('password')!);
+  url.pathname = `/${encodeURIComponent(pairs.get('dbname') ?? '')}`;
+  for (const [key, value] of pairs) if (!['host', 'hostaddr', 'port', 'user', 'password', 'dbname'].includes(key)) url.searchParams.set(key, value);
+  return url.toString();
 }

@@ -1,12 +1,17 @@
 /**
- * A small SQL tokenizer used only to split a script into statements, to normalise statements
- * for rule matching, and to read leading keywords. It never decides that something is safe:
- * verdicts come from libpg-query's PostgreSQL parser and from SQLite's own prepared statements.
- * It knows the quoting of every dialect we speak: '…', "…", `…`, […], $tag$…$tag$, E'…',
- * and -- and nested /* … *\/ comments.
+ * A small SQL tokenizer used to split a script into statements, to normalise statements for
+ * rule matching, and to read leading keywords and called names. It follows each engine's own
+ * lexical rules, because the statement boundaries it finds must be the ones the engine finds:
+ *
+ * - postgres: '…' (doubled quotes), E'…' (backslash escapes), $tag$…$tag$, "…", nested /* *\/, --.
+ * - sqlite: '…', "…", `…`, […]; /* *\/ does NOT nest; --; no E'…', no dollar quoting.
+ * - mysql: '…' and "…" with backslash escapes, `…`; `#` and `-- ` (dash dash SPACE) comments;
+ *   /* *\/ does not nest; `/*! … *\/`, `/*!50700 … *\/` and `/*M! … *\/` are EXECUTED by the
+ *   server, so their content is lexed as SQL; `/*+ … *\/` is an optimizer hint.
  */
 
 export type TokenKind = 'word' | 'string' | 'quoted-identifier' | 'number' | 'symbol' | 'parameter';
+export type LexDialect = 'postgres' | 'sqlite' | 'mysql';
 
 export interface Token {
   readonly kind: TokenKind;
@@ -31,24 +36,29 @@ export interface LexResult {
   readonly error?: string;
 }
 
+export interface LexOptions {
+  readonly dialect?: LexDialect;
+  /** MySQL: backslash escapes in strings (on unless sql_mode has NO_BACKSLASH_ESCAPES). */
+  readonly backslashEscapes?: boolean;
+}
+
 const WORD_START = /[\p{L}_]/u;
 const WORD_PART = /[\p{L}\p{N}_$]/u;
 
-export function lexSql(sql: string): LexResult {
+export function lexSql(sql: string, options: LexOptions = {}): LexResult {
+  const dialect = options.dialect ?? 'postgres';
+  const mysqlEscapes = options.backslashEscapes ?? true;
   const statements: SqlStatementText[] = [];
   let tokens: Token[] = [];
   let normalizedParts: string[] = [];
   let statementStart = 0;
   let error: string | undefined;
+  /** MySQL: the end of the executable comment we are inside, or -1. */
+  let executableEnd = -1;
 
   const finish = (end: number) => {
     if (tokens.length > 0) {
-      statements.push({
-        text: sql.slice(statementStart, end).trim(),
-        normalized: normalizedParts.join(''),
-        tokens,
-        start: statementStart,
-      });
+      statements.push({ text: sql.slice(statementStart, end).trim(), normalized: normalizedParts.join(''), tokens, start: statementStart });
     }
     tokens = [];
     normalizedParts = [];
@@ -63,59 +73,71 @@ export function lexSql(sql: string): LexResult {
     normalizedParts.push(text);
     lastEnd = end;
   };
+  const quoted = (kind: TokenKind, start: number, quoteAt: number, quote: string, escapes: boolean, what: string): number => {
+    const end = scanQuoted(sql, quoteAt, quote, escapes);
+    if (end === -1) {
+      error ??= `unterminated ${what}`;
+      push(kind, start, sql.length);
+      return sql.length;
+    }
+    push(kind, start, end);
+    return end;
+  };
 
   let index = 0;
   while (index < sql.length) {
     const char = sql[index]!;
     const next = sql[index + 1];
-    if (/\s/.test(char)) {
+    if (executableEnd !== -1 && index === executableEnd) {
+      index += 2;
+      executableEnd = -1;
+    } else if (/\s/.test(char)) {
       index++;
-    } else if (char === '-' && next === '-') {
-      const end = sql.indexOf('\n', index);
-      index = end === -1 ? sql.length : end + 1;
+    } else if (char === '-' && next === '-' && (dialect !== 'mysql' || isMysqlDashCommentEnd(sql[index + 2]))) {
+      index = lineEnd(sql, index);
+    } else if (char === '#' && dialect === 'mysql') {
+      index = lineEnd(sql, index);
     } else if (char === '/' && next === '*') {
-      // PostgreSQL nests block comments; SQLite does not, but nesting only ever hides more.
-      let depth = 1;
-      let cursor = index + 2;
-      while (cursor < sql.length && depth > 0) {
-        if (sql[cursor] === '/' && sql[cursor + 1] === '*') {
-          depth++;
-          cursor += 2;
-        } else if (sql[cursor] === '*' && sql[cursor + 1] === '/') {
-          depth--;
-          cursor += 2;
-        } else cursor++;
+      if (dialect === 'mysql') {
+        const end = sql.indexOf('*/', index + 2);
+        const executable = /^\/\*(?:!|M!)(\d{5,6})?/.exec(sql.slice(index, index + 10));
+        if (end === -1) {
+          error ??= 'unterminated /* comment';
+          index = sql.length;
+        } else if (executable !== null && executableEnd === -1) {
+          // The server runs what is inside: lex it as SQL, and drop only the markers.
+          executableEnd = end;
+          index += executable[0].length;
+          if (sql.slice(index, end).includes('/*')) error ??= 'a comment inside an executable comment';
+        } else if (executable !== null) {
+          error ??= 'nested executable comments';
+          index = end + 2;
+        } else index = end + 2;
+      } else if (dialect === 'sqlite') {
+        // SQLite: the first */ ends the comment; an unterminated one runs to the end of the text.
+        const end = sql.indexOf('*/', index + 2);
+        index = end === -1 ? sql.length : end + 2;
+      } else {
+        index = nestedCommentEnd(sql, index);
+        if (index === -1) {
+          error ??= 'unterminated /* comment';
+          index = sql.length;
+        }
       }
-      if (depth > 0) {
-        error ??= 'unterminated /* comment';
-      }
-      index = cursor;
     } else if (char === ';') {
+      if (executableEnd !== -1) error ??= 'a statement separator inside an executable comment';
       finish(index);
       index++;
-    } else if (char === "'" || ((char === 'E' || char === 'e') && next === "'")) {
-      const quoteAt = char === "'" ? index : index + 1;
-      const escapes = quoteAt !== index;
-      const end = scanQuoted(sql, quoteAt, "'", escapes);
-      if (end === -1) {
-        error ??= 'unterminated string literal';
-        push('string', index, sql.length);
-        index = sql.length;
-      } else {
-        push('string', index, end);
-        index = end;
-      }
-    } else if (char === '"' || char === '`') {
-      const end = scanQuoted(sql, index, char, false);
-      if (end === -1) {
-        error ??= `unterminated ${char} identifier`;
-        push('quoted-identifier', index, sql.length);
-        index = sql.length;
-      } else {
-        push('quoted-identifier', index, end);
-        index = end;
-      }
-    } else if (char === '[' && isSqliteBracketIdentifier(tokens)) {
+    } else if (char === "'" ) {
+      index = quoted('string', index, index, "'", dialect === 'mysql' && mysqlEscapes, 'string literal');
+    } else if (dialect === 'postgres' && (char === 'E' || char === 'e') && next === "'" && !WORD_PART.test(sql[index - 1] ?? ' ')) {
+      index = quoted('string', index, index + 1, "'", true, 'string literal');
+    } else if (char === '"') {
+      // MySQL reads "…" as a string (with escapes) unless ANSI_QUOTES; either way it is one token.
+      index = dialect === 'mysql' ? quoted('string', index, index, '"', mysqlEscapes, '" string') : quoted('quoted-identifier', index, index, '"', false, '" identifier');
+    } else if (char === '`' && dialect !== 'postgres') {
+      index = quoted('quoted-identifier', index, index, '`', false, '` identifier');
+    } else if (char === '[' && dialect === 'sqlite' && isSqliteBracketIdentifier(tokens)) {
       const end = sql.indexOf(']', index);
       if (end === -1) {
         error ??= 'unterminated [ identifier';
@@ -124,7 +146,7 @@ export function lexSql(sql: string): LexResult {
         push('quoted-identifier', index, end + 1);
         index = end + 1;
       }
-    } else if (char === '$' && /[A-Za-z_$]/.test(next ?? '') && dollarTag(sql, index) !== undefined) {
+    } else if (dialect === 'postgres' && char === '$' && /[A-Za-z_$]/.test(next ?? '') && dollarTag(sql, index) !== undefined) {
       const tag = dollarTag(sql, index)!;
       const end = sql.indexOf(tag, index + tag.length);
       if (end === -1) {
@@ -135,9 +157,9 @@ export function lexSql(sql: string): LexResult {
         push('string', index, end + tag.length);
         index = end + tag.length;
       }
-    } else if ((char === '$' || char === '?' || char === ':' || char === '@') && /[0-9A-Za-z_]/.test(next ?? '') && char !== ':') {
+    } else if ((char === '$' || char === '?' || char === ':' || char === '@') && /[0-9A-Za-z_@]/.test(next ?? '') && (char !== ':' || dialect === 'sqlite')) {
       let end = index + 1;
-      while (end < sql.length && /[0-9A-Za-z_]/.test(sql[end]!)) end++;
+      while (end < sql.length && /[0-9A-Za-z_@.$]/.test(sql[end]!)) end++;
       push('parameter', index, end);
       index = end;
     } else if (WORD_START.test(char)) {
@@ -155,8 +177,35 @@ export function lexSql(sql: string): LexResult {
       index++;
     }
   }
+  if (executableEnd !== -1) error ??= 'unterminated executable comment';
   finish(sql.length);
   return error === undefined ? { statements } : { statements, error };
+}
+
+/** MySQL: `--` starts a comment only when followed by whitespace, a control character or the end. */
+function isMysqlDashCommentEnd(char: string | undefined): boolean {
+  return char === undefined || /[\s\x00-\x1f]/.test(char);
+}
+
+function lineEnd(sql: string, index: number): number {
+  const end = sql.indexOf('\n', index);
+  return end === -1 ? sql.length : end + 1;
+}
+
+/** PostgreSQL: block comments nest. -1 when unterminated. */
+function nestedCommentEnd(sql: string, start: number): number {
+  let depth = 1;
+  let cursor = start + 2;
+  while (cursor < sql.length && depth > 0) {
+    if (sql[cursor] === '/' && sql[cursor + 1] === '*') {
+      depth++;
+      cursor += 2;
+    } else if (sql[cursor] === '*' && sql[cursor + 1] === '/') {
+      depth--;
+      cursor += 2;
+    } else cursor++;
+  }
+  return depth > 0 ? -1 : cursor;
 }
 
 function scanQuoted(sql: string, start: number, quote: string, backslashEscapes: boolean): number {
@@ -179,7 +228,7 @@ function dollarTag(sql: string, start: number): string | undefined {
 }
 
 /** `[name]` quotes an identifier in SQLite; after an expression it is an array subscript. */
-function isSqliteBracketIdentifier(tokens: readonly Token[]): boolean {
+function isSqliteBracketIdentifier(tokens: readonly { kind: TokenKind; text: string }[]): boolean {
   const previous = tokens.at(-1);
   if (previous === undefined) return true;
   if (previous.kind === 'symbol') return previous.text !== ')' && previous.text !== ']';
@@ -190,6 +239,11 @@ function isSqliteBracketIdentifier(tokens: readonly Token[]): boolean {
 export function leadingKeyword(statement: SqlStatementText): string {
   const first = statement.tokens[0];
   return first?.kind === 'word' ? first.upper : '';
+}
+
+/** The statement's tokens joined by single spaces: no comment left for another lexer to read differently. */
+export function spacedText(statement: SqlStatementText): string {
+  return statement.tokens.map((token) => token.text).join(' ');
 }
 
 /** Names called as functions anywhere in the statement (`name (`), lower-cased, without schema. */
@@ -213,4 +267,21 @@ export function unquote(identifier: string): string {
   }
   if (first === '[' && identifier.endsWith(']')) return identifier.slice(1, -1);
   return identifier;
+}
+
+/**
+ * `name (` that is not a call: a table's column list (INSERT INTO t (a), CREATE TABLE t (…),
+ * REFERENCES t (id)) or a CTE's (WITH x (a) AS …).
+ */
+export function isColumnList(tokens: readonly Token[], index: number): boolean {
+  const previous = tokens[index - 1]?.upper ?? '';
+  if (['INTO', 'TABLE', 'REFERENCES', 'INDEX', 'VIEW', 'TRIGGER', 'KEY', 'WITH', 'RECURSIVE', 'EXISTS'].includes(previous)) return true;
+  let depth = 0;
+  for (let cursor = index + 1; cursor < tokens.length; cursor++) {
+    const text = tokens[cursor]!.text;
+    if (text === '(') depth++;
+    // A CTE's column list: `x (a, b) AS (…)`. A call with an alias (`f() AS x`) is still a call.
+    else if (text === ')' && --depth === 0) return tokens[cursor + 1]?.upper === 'AS' && ['(', 'MATERIALIZED', 'NOT'].includes(tokens[cursor + 2]?.upper ?? '');
+  }
+  return false;
 }

@@ -14,6 +14,8 @@ export interface StatementResult {
   readonly rows: readonly (readonly unknown[])[];
   /** True when the statement produced more rows than were kept. */
   readonly truncated: boolean;
+  /** Every row the statement returned, when the engine counted them (kept or not). */
+  readonly totalRows?: number;
   /** Rows changed, for statements that change rows; null otherwise. */
   readonly affectedRows: number | null;
 }

@@ -2,26 +2,32 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
+import { type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
 import { lexSql, type SqlStatementText } from './sql-lexer.js';
-import type { SqlConnection, RunOptions, PreviewLine, SchemaDescription, TableDescription } from './sql-connection.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
+import { SqliteReader, SqliteReadError, SqliteReadStopped } from './sqlite-reader.js';
+
+/** describe_schema counts rows up to this many, so a large table costs no full scan. */
+const ROW_COUNT_CAP = 100_000;
 
 /**
- * A SQLite database file (or `:memory:`). Two handles on a file: a read-write one for
- * confirmed statements and one opened SQLITE_OPEN_READONLY for whitelisted reads, so a read
- * that turns out to write fails instead of writing. `:memory:` has one handle and uses
- * `PRAGMA query_only` for reads instead.
+ * A SQLite database file (or `:memory:`). A read-write handle for confirmed statements; whitelisted
+ * reads run on a worker thread with a handle opened SQLITE_OPEN_READONLY (sqlite-reader.ts), so a
+ * read that turns out to write fails instead of writing, and one that runs too long is stopped.
+ * `:memory:` has one handle and uses `PRAGMA query_only` for reads instead.
  */
 export class SqliteConnection implements SqlConnection {
   readonly dialect = 'sqlite' as const;
   readonly label: string;
   private readonly writable: Database.Database;
   private readonly readable: Database.Database | undefined;
+  private readonly reader: SqliteReader | undefined;
 
   private constructor(readonly path: string, writable: Database.Database, readable: Database.Database | undefined) {
     this.label = path;
     this.writable = writable;
     this.readable = readable;
+    this.reader = readable === undefined ? undefined : new SqliteReader(path);
   }
 
   static open(target: string, options: { create?: boolean } = {}): SqliteConnection | SqlFailure {
@@ -47,7 +53,22 @@ export class SqliteConnection implements SqlConnection {
 
   async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
     const started = performance.now();
-    const statements = lexSql(sql).statements;
+    const statements = lexSql(sql, { dialect: 'sqlite' }).statements;
+    // Reads run where they can be stopped, confirmed ones too (a confirmed endless CTE must not hang riskgate).
+    if (this.reader !== undefined && (options.readOnly || this.onlyReads(statements))) {
+      try {
+        const results = await this.reader.read(statements, options);
+        return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
+      } catch (error) {
+        if (error instanceof SqliteReadStopped) {
+          return error.why === 'timeout'
+            ? sqlFailure('sql-timeout', `the statement ran longer than ${options.timeoutMs} ms and was stopped`)
+            : sqlFailure('sql-cancelled', 'the query was cancelled');
+        }
+        if (error instanceof SqliteReadError) return sqliteFailure(Object.assign(new Error(error.message), { code: error.code }), undefined, statements.length);
+        throw error;
+      }
+    }
     const database = options.readOnly && this.readable !== undefined ? this.readable : this.writable;
     const queryOnly = options.readOnly && this.readable === undefined;
     const ownTransaction = !options.readOnly && statements.length > 1 && !statements.some((statement) => /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)$/.test(statement.tokens[0]?.upper ?? ''));
@@ -79,8 +100,25 @@ export class SqliteConnection implements SqlConnection {
     return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
   }
 
-  async preview(sql: string, assessment: SqlAssessment): Promise<readonly PreviewLine[] | SqlFailure> {
-    const statements = lexSql(sql).statements;
+  /** SELECT/WITH/VALUES that SQLite itself calls read-only: they can run on the reader thread. */
+  private onlyReads(statements: readonly SqlStatementText[]): boolean {
+    return statements.length > 0 && statements.every((statement) => {
+      if (!['SELECT', 'WITH', 'VALUES'].includes(statement.tokens[0]?.upper ?? '')) return false;
+      try {
+        const prepared = this.writable.prepare(statement.text);
+        return prepared.readonly && prepared.reader;
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  async estimate(_sql: string, _assessment: SqlAssessment, reason: string): Promise<PreviewSkipped> {
+    return previewSkipped(reason);
+  }
+
+  async preview(sql: string, assessment: SqlAssessment): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
+    const statements = lexSql(sql, { dialect: 'sqlite' }).statements;
     const lines: PreviewLine[] = [];
     this.writable.exec('BEGIN');
     try {
@@ -129,6 +167,7 @@ export class SqliteConnection implements SqlConnection {
   }
 
   async close(): Promise<void> {
+    await this.reader?.close();
     this.readable?.close();
     this.writable.close();
   }
@@ -172,11 +211,12 @@ function describeSqliteTable(database: Database.Database, name: string, type: st
   const indexes = database.prepare("SELECT name, \"unique\" AS isUnique FROM pragma_index_list(?) WHERE origin != 'pk'").all(name) as {
     name: string; isUnique: number;
   }[];
-  const rowCount = (database.prepare(`SELECT count(*) AS n FROM ${quoted}`).get() as { n: number }).n;
+  const rowCount = (database.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${quoted} LIMIT ${ROW_COUNT_CAP + 1})`).get() as { n: number }).n;
   return {
     name,
     kind: type === 'view' ? 'view' : 'table',
-    rowEstimate: rowCount,
+    rowEstimate: Math.min(rowCount, ROW_COUNT_CAP),
+    ...(rowCount > ROW_COUNT_CAP ? { rowCountCapped: true } : {}),
     columns: columns.map((column) => ({ name: column.name, type: column.type || null, nullable: column.not_null === 0 && column.pk === 0, primaryKey: column.pk > 0 })),
     foreignKeys: foreignKeys.map((key) => ({ column: key.column, references: `${key.refTable}(${key.refColumn ?? 'rowid'})` })),
     indexes: indexes.map((index) => {

@@ -152,7 +152,7 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
       if (result.type !== 'tool-success') return;
       expect(result.data.statements[0]!.rows).toHaveLength(2);
       expect(result.data.statements[0]!.truncated).toBe(true);
-      expect(result.forModel).toContain('(showing 1 of more than 2 rows)');
+      expect(result.forModel).toContain('(showing 1 of 5 rows)');
     });
 
     it('types its columns', async () => {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { evaluateToolCall, type AnyTool, type GatePolicy } from '@riskgate/risk';
+import { evaluateToolCall, judgeEffects, type AnyTool, type GatePolicy } from '@riskgate/risk';
+import { type AssessSqlOptions, assessSql } from '../src/index.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 
@@ -101,4 +102,45 @@ export async function callTool(tool: AnyTool, args: unknown, answer: 'yes' | 'no
     readOnly: evaluation.assessment.whitelisted,
   });
   return { decision, asked, ran: true as const, result, description };
+}
+
+/** The assessor's effects as the gate judges them: level, whitelisted, reasons. */
+export async function judgeSql(sql: string, options: AssessSqlOptions) {
+  const assessment = await assessSql(sql, options);
+  return { ...assessment, ...judgeEffects(assessment.effects, { cwd: process.cwd() }) };
+}
+
+/** The MariaDB/MySQL server the tests create their databases on (root, no password, on the loopback). */
+export const MYSQL_ADMIN_URL = process.env.RISKGATE_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
+
+export interface TempMysql {
+  readonly url: string;
+  readonly name: string;
+  /** Runs SQL as a plain client would (multi-statements ON): the oracle for what the server executes. */
+  query(sql: string): Promise<unknown>;
+  count(table: string): Promise<number>;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh database on the real MariaDB server, dropped by cleanup(). */
+export async function createTempMysql(schema = SHOP_SCHEMA): Promise<TempMysql> {
+  const mysql = (await import('mysql2/promise')).default;
+  const name = `riskgate_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new URL(MYSQL_ADMIN_URL);
+  const client = await mysql.createConnection({ host: admin.hostname, port: Number(admin.port || 3306), user: decodeURIComponent(admin.username) || 'root', password: decodeURIComponent(admin.password), multipleStatements: true });
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.query(`USE ${name}`);
+  if (schema.trim() !== '') await client.query(schema);
+  const url = new URL(MYSQL_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    query: async (sql) => (await client.query(sql))[0],
+    count: async (table) => Number(((await client.query(`SELECT count(*) AS n FROM ${table}`))[0] as { n: number }[])[0]!.n),
+    cleanup: async () => {
+      await client.query(`DROP DATABASE IF EXISTS ${name}`);
+      await client.end();
+    },
+  };
 }

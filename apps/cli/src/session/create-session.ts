@@ -65,7 +65,7 @@ export interface CreateSessionOptions {
   readonly config: ResolvedConfig;
   readonly kind: ConversationKind;
   readonly cwd: string;
-  /** For SQL mode: a SQLite file or postgres:// URL; the demo database when absent. */
+  /** For SQL mode: a SQLite file, a postgres:// or mysql:// URL; the demo database when absent. */
   readonly database?: string;
   readonly confirmer: Confirmer;
   /** A session id or transcript path to resume; `true` for the most recent. */
@@ -114,7 +114,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     const schema = await connection.describeSchema();
     systemPrompt = loadPrompt(
       'system-sql',
-      { dialect: connection.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite', database: connection.label, schema: sql.isSqlFailure(schema) ? `(the schema could not be read: ${schema.message})` : sql.formatSchemaForModel(schema) },
+      { dialect: { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' }[connection.dialect], database: connection.label, schema: sql.isSqlFailure(schema) ? `(the schema could not be read: ${schema.message})` : sql.formatSchemaForModel(schema) },
       promptSources,
     );
   } else {

@@ -1,0 +1,368 @@
+import { userInfo } from 'node:os';
+import type { Connection, FieldPacket, Pool, PoolConnection, ResultSetHeader } from 'mysql2';
+import { loadWithDriver } from './drivers.js';
+import type { MysqlKnowledge } from './mysql-analysis.js';
+import { assessSql, type SqlAssessment } from './sql-assessor.js';
+import { isSqlFailure, type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
+import { leadingKeyword, lexSql } from './sql-lexer.js';
+import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
+
+type Mysql2 = typeof import('mysql2');
+
+/**
+ * MySQL/MariaDB through mysql2 (loaded on first connection). Every statement is sent alone with
+ * multi-statements off, so a text the server would split differently than riskgate's lexer is a
+ * syntax error, never a second statement. Whitelisted reads run in START TRANSACTION READ ONLY;
+ * the statement timeout is the server's (max_statement_time on MariaDB, max_execution_time on
+ * MySQL) backed by KILL QUERY from a second connection, which is also how cancellation works.
+ * A connection that ran anything but a read is closed, so no SET or user variable outlives it.
+ */
+export class MysqlConnection implements SqlConnection {
+  readonly dialect = 'mysql' as const;
+  readonly label: string;
+
+  private constructor(
+    private readonly pool: Pool,
+    url: URL,
+    private readonly mariadb: boolean,readonly _database: string | undefined,
+  ) {
+    const shown = new URL(url.toString());
+    if (shown.password !== '') shown.password = '***';
+    this.label = shown.toString();
+  }
+
+  static async open(target: string): Promise<MysqlConnection | SqlFailure> {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return sqlFailure('sql-connection-failed', `not a MySQL URL: ${target.replace(/:[^:@/]*@/, ':***@')} (expected mysql://user[:password]@host[:port]/database)`);
+    }
+    const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || undefined;
+    const user = decodeURIComponent(url.username) || process.env.USER || safeUser();
+    const loaded = await loadWithDriver('mysql', () => import('mysql2'));
+    if (isSqlFailure(loaded)) return loaded;
+    const mysql = ((loaded as { default?: Mysql2 }).default ?? loaded) as Mysql2;
+    const pool = mysql.createPool({
+      host: url.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
+      port: url.port === '' ? 3306 : Number(url.port),
+      ...(user === undefined ? {} : { user }),
+      password: decodeURIComponent(url.password),
+      ...(database === undefined ? {} : { database }),
+      multipleStatements: false,
+      connectionLimit: 4,
+      connectTimeout: 10_000,
+      supportBigNumbers: true,
+      dateStrings: true,
+    });
+    const shown = `${url.protocol}//${user ?? ''}@${url.host}/${database ?? ''}`;
+    try {
+      const [rows] = await pool.promise().query({ sql: 'SELECT VERSION() AS version', rowsAsArray: true });
+      const version = String((rows as unknown[][])[0]?.[0] ?? '');
+      return new MysqlConnection(pool, url, /mariadb/i.test(version), database);
+    } catch (error) {
+      await pool.promise().end().catch(() => {});
+      const code = (error as { code?: string }).code;
+      const why = code === 'ECONNREFUSED' ? 'connection refused (is the server running and listening there?)'
+        : code === 'ENOTFOUND' ? 'no such host'
+        : code === 'ER_BAD_DB_ERROR' ? `there is no database ${database ?? ''}`
+        : (error as Error).message;
+      return sqlFailure('sql-connection-failed', `cannot connect to ${shown}: ${why}`);
+    }
+  }
+
+  private async knowledge(): Promise<MysqlKnowledge> {
+    const [rows] = await this.pool.promise().query({ sql: 'SELECT @@SESSION.sql_mode, DATABASE()', rowsAsArray: true });
+    const [mode, database] = (rows as unknown[][])[0] ?? [];
+    return {
+      backslashEscapes: !String(mode ?? '').includes('NO_BACKSLASH_ESCAPES'),
+      ...(database === null || database === undefined ? {} : { database: String(database) }),
+      viewDefinitions: (tables) => this.viewDefinitions(tables),
+    };
+  }
+
+  private async viewDefinitions(tables: readonly { schema?: string; name: string }[]): Promise<ReadonlyMap<string, string>> {
+    const conditions = tables.map(() => '(TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?)').join(' OR ');
+    const [rows] = await this.pool.promise().query({
+      sql: `SELECT CONCAT(TABLE_SCHEMA, '.', TABLE_NAME), VIEW_DEFINITION FROM information_schema.VIEWS WHERE ${conditions}`,
+      values: tables.flatMap((table) => [table.schema ?? null, table.name]),
+      rowsAsArray: true,
+    });
+    return new Map((rows as [string, string | null][]).map(([name, definition]) => [name, definition ?? '']));
+  }
+
+  async assess(sql: string): Promise<SqlAssessment> {
+    // Without the server's sql_mode, both readings of backslashes are checked.
+    const knowledge = await this.knowledge().catch(() => ({}));
+    return assessSql(sql, { dialect: 'mysql', mysql: knowledge });
+  }
+
+  private connect(): Promise<PoolConnection> {
+    return new Promise((resolve, reject) => this.pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection))));
+  }
+
+  private async timeoutSetting(connection: Connection, timeoutMs: number): Promise<void> {
+    const ms = Math.max(1, Math.floor(timeoutMs));
+    await query(connection, this.mariadb ? `SET SESSION max_statement_time = ${ms / 1000}` : `SET SESSION max_execution_time = ${ms}`);
+  }
+
+  /** KILL QUERY from another connection: the statement stops on the server, the connection lives. */
+  private killQuery(threadId: number | null): void {
+    if (threadId === null) return;
+    this.pool.query(`KILL QUERY ${Number(threadId)}`, () => {});
+  }
+
+  async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
+    const started = performance.now();
+    const statements = lexSql(sql, { dialect: 'mysql' }).statements;
+    let connection: PoolConnection;
+    try {
+      connection = await this.connect();
+    } catch (error) {
+      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
+    }
+    let stopped: 'timeout' | 'cancelled' | undefined;
+    const stop = (why: 'timeout' | 'cancelled') => {
+      stopped ??= why;
+      this.killQuery(connection.threadId);
+    };
+    // The server's own limit first; KILL QUERY a moment later for what it does not cover.
+    const timer = setTimeout(() => stop('timeout'), options.timeoutMs + 250);
+    const onAbort = () => stop('cancelled');
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    const results: StatementResult[] = [];
+    let index = 0;
+    try {
+      await this.timeoutSetting(connection, options.timeoutMs);
+      if (options.readOnly) await query(connection, 'START TRANSACTION READ ONLY');
+      for (const [position, statement] of statements.entries()) {
+        index = position;
+        if (options.signal.aborted) stop('cancelled');
+        if (stopped !== undefined) break;
+        results.push(await streamStatement(connection, statement.text, statement.normalized, options.maxRows));
+      }
+      if (options.readOnly) await query(connection, 'ROLLBACK');
+      if (stopped !== undefined) throw Object.assign(new Error('stopped'), { code: 'ER_QUERY_INTERRUPTED' });
+      return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
+    } catch (error) {
+      return mysqlFailure(error, stopped, options.timeoutMs, statements.length > 1 ? index + 1 : undefined);
+    } finally {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      if (options.readOnly && stopped === undefined) connection.release();
+      else connection.destroy();
+    }
+  }
+
+  /** Why a rolled-back run could act beyond the transaction: a trigger, or a table that cannot roll back. */
+  private async previewBlocker(assessment: SqlAssessment): Promise<string | undefined> {
+    for (const analysis of assessment.statements) {
+      if (analysis.writeTarget === undefined) continue;
+      const [schema, table] = analysis.writeTarget.includes('.') ? analysis.writeTarget.split('.', 2) : [undefined, analysis.writeTarget];
+      const [rows] = await this.pool.promise().query({
+        sql: `SELECT (SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?) AS engine,
+                     (SELECT GROUP_CONCAT(TRIGGER_NAME) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = COALESCE(?, DATABASE()) AND EVENT_OBJECT_TABLE = ?) AS triggers`,
+        values: [schema ?? null, table, schema ?? null, table],
+        rowsAsArray: true,
+      });
+      const [engine, triggers] = (rows as unknown[][])[0] ?? [];
+      if (triggers !== null && triggers !== undefined) return `${analysis.writeTarget} has the trigger ${String(triggers)}, which a preview would run`;
+      if (engine !== null && engine !== undefined && String(engine).toLowerCase() !== 'innodb') {
+        return `${analysis.writeTarget} uses the ${String(engine)} engine, which cannot roll back`;
+      }
+    }
+    return undefined;
+  }
+
+  async estimate(sql: string, assessment: SqlAssessment, reason: string): Promise<PreviewSkipped | SqlFailure> {
+    if (assessment.effects.some((effect) => effect.kind === 'unknown')) return previewSkipped(reason);
+    const estimates: PreviewLine[] = [];
+    try {
+      for (const [index, statement] of lexSql(sql, { dialect: 'mysql' }).statements.entries()) {
+        const analysis = assessment.statements[index];
+        if (analysis?.writeTarget === undefined) continue;
+        const [rows] = await this.pool.promise().query({ sql: `EXPLAIN ${statement.text}` });
+        const planned = (rows as { rows?: number | string }[])[0]?.rows;
+        if (planned !== undefined && planned !== null) estimates.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: Number(planned), estimate: true });
+      }
+    } catch {
+      return previewSkipped(reason);
+    }
+    return previewSkipped(reason, estimates);
+  }
+
+  async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
+    const blocker = await this.previewBlocker(assessment).catch((error: Error) => `the table cannot be checked (${error.message})`);
+    if (blocker !== undefined) return this.estimate(sql, assessment, blocker);
+    const statements = lexSql(sql, { dialect: 'mysql' }).statements;
+    let connection: PoolConnection;
+    try {
+      connection = await this.connect();
+    } catch (error) {
+      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
+    }
+    const lines: PreviewLine[] = [];
+    try {
+      await this.timeoutSetting(connection, options.timeoutMs);
+      await query(connection, `SET SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(options.timeoutMs / 1000))}`);
+      await query(connection, 'START TRANSACTION');
+      for (const [index, statement] of statements.entries()) {
+        const result = await query(connection, statement.text);
+        const analysis = assessment.statements[index];
+        const affected = (result as ResultSetHeader).affectedRows;
+        if (analysis?.writeTarget !== undefined && typeof affected === 'number') {
+          lines.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: affected });
+        }
+      }
+      return lines;
+    } catch (error) {
+      return mysqlFailure(error, undefined, options.timeoutMs, undefined);
+    } finally {
+      await query(connection, 'ROLLBACK').catch(() => {});
+      connection.destroy();
+    }
+  }
+
+  async describeSchema(table?: string): Promise<SchemaDescription | SqlFailure> {
+    let connection: PoolConnection;
+    try {
+      connection = await this.connect();
+    } catch (error) {
+      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
+    }
+    try {
+      await query(connection, 'START TRANSACTION READ ONLY');
+      const relations = (await query(
+        connection,
+        `SELECT TABLE_NAME AS name, TABLE_TYPE AS type, TABLE_ROWS AS estimate FROM information_schema.TABLES
+          WHERE TABLE_SCHEMA = DATABASE() AND (? IS NULL OR LOWER(TABLE_NAME) = LOWER(?)) ORDER BY TABLE_NAME`,
+        [table ?? null, table ?? null],
+      )) as { name: string; type: string; estimate: number | null }[];
+      if (table !== undefined && relations.length === 0) return sqlFailure('sql-missing-table', `no table or view named ${table}`);
+      const tables: TableDescription[] = [];
+      for (const relation of relations) {
+        const columns = (await query(
+          connection,
+          `SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE = 'YES' AS nullable, COLUMN_KEY = 'PRI' AS pk
+             FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION`,
+          [relation.name],
+        )) as { name: string; type: string; nullable: number; pk: number }[];
+        const keys = (await query(
+          connection,
+          `SELECT COLUMN_NAME AS col, REFERENCED_TABLE_NAME AS refTable, REFERENCED_COLUMN_NAME AS refColumn FROM information_schema.KEY_COLUMN_USAGE
+            WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND REFERENCED_TABLE_NAME IS NOT NULL`,
+          [relation.name],
+        )) as { col: string; refTable: string; refColumn: string }[];
+        const indexes = (await query(
+          connection,
+          `SELECT INDEX_NAME AS name, NON_UNIQUE = 0 AS isUnique, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) AS cols FROM information_schema.STATISTICS
+            WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND INDEX_NAME <> 'PRIMARY' GROUP BY INDEX_NAME, NON_UNIQUE ORDER BY INDEX_NAME`,
+          [relation.name],
+        )) as { name: string; isUnique: number; cols: string }[];
+        tables.push({
+          name: relation.name,
+          kind: relation.type === 'VIEW' ? 'view' : 'table',
+          rowEstimate: relation.estimate === null ? null : Number(relation.estimate),
+          columns: columns.map((column) => ({ name: column.name, type: column.type, nullable: Number(column.nullable) === 1, primaryKey: Number(column.pk) === 1 })),
+          foreignKeys: keys.map((key) => ({ column: key.col, references: `${key.refTable}(${key.refColumn})` })),
+          indexes: indexes.map((index) => ({ name: index.name, unique: Number(index.isUnique) === 1, columns: index.cols.split(',') })),
+        });
+      }
+      return { dialect: 'mysql', database: this.label, tables };
+    } catch (error) {
+      return mysqlFailure(error, undefined, 0, undefined);
+    } finally {
+      await query(connection, 'ROLLBACK').catch(() => {});
+      connection.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.promise().end();
+  }
+}
+
+function query(connection: Connection, sql: string, values: unknown[] = []): Promise<unknown> {
+  return new Promise((resolve, reject) => connection.query({ sql, values }, (error, result) => (error ? reject(error) : resolve(result))));
+}
+
+/** Rows are counted as they arrive; only the first are kept, so memory stays flat. */
+function streamStatement(connection: Connection, sql: string, normalized: string, maxRows: number): Promise<StatementResult> {
+  return new Promise((resolve, reject) => {
+    let fields: FieldPacket[] | undefined;
+    const rows: unknown[][] = [];
+    let total = 0;
+    let affected: number | null = null;
+    const running = connection.query({ sql, rowsAsArray: true });
+    running.on('fields', (received: FieldPacket[]) => {
+      fields = received;
+    });
+    running.on('result', (row: unknown) => {
+      if (fields === undefined) {
+        affected = (row as ResultSetHeader).affectedRows ?? null;
+        return;
+      }
+      total++;
+      if (rows.length < maxRows) rows.push(row as unknown[]);
+    });
+    running.on('error', reject);
+    running.on('end', () => {
+      const columns = (fields ?? []).map((field) => ({ name: field.name, type: typeName(field.columnType) }));
+      resolve(fields === undefined
+        ? { statement: normalized, columns: [], rows: [], truncated: false, affectedRows: affected }
+        : { statement: normalized, columns, rows, truncated: total > maxRows, totalRows: total, affectedRows: null });
+    });
+  });
+}
+
+function typeName(code: number | undefined): string | null {
+  return code === undefined ? null : (MYSQL_TYPES[code] ?? null);
+}
+const MYSQL_TYPES: Record<number, string> = {
+  0: 'decimal', 1: 'tinyint', 2: 'smallint', 3: 'int', 4: 'float', 5: 'double', 7: 'timestamp', 8: 'bigint', 9: 'mediumint', 10: 'date',
+  11: 'time', 12: 'datetime', 13: 'year', 15: 'varchar', 16: 'bit', 245: 'json', 246: 'decimal', 252: 'blob', 253: 'varchar', 254: 'char',
+};
+
+function verbOf(keyword: string): PreviewLine['verb'] {
+  return keyword === 'DELETE' ? 'delete' : keyword === 'INSERT' || keyword === 'REPLACE' ? 'insert' : 'update';
+}
+
+function safeUser(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
+
+function mysqlFailure(error: unknown, stopped: 'timeout' | 'cancelled' | undefined, timeoutMs: number, statementIndex: number | undefined): SqlFailure {
+  const database = error as { code?: string; errno?: number; message?: string };
+  const message = database.message ?? String(error);
+  const prefix = statementIndex === undefined ? '' : `statement ${statementIndex}: `;
+  const extra = statementIndex === undefined ? {} : { statementIndex };
+  // 1969 (MariaDB max_statement_time), 3024 (MySQL max_execution_time), 1317 (KILL QUERY).
+  if (stopped === 'cancelled') return sqlFailure('sql-cancelled', `${prefix}the query was cancelled on the server`, extra);
+  if (stopped === 'timeout' || database.errno === 1969 || database.errno === 3024 || database.errno === 1317) {
+    return sqlFailure('sql-timeout', `${prefix}the statement ran longer than ${timeoutMs} ms and was stopped on the server`, extra);
+  }
+  switch (database.code) {
+    case 'ER_PARSE_ERROR':
+      return sqlFailure('sql-syntax-error', prefix + message, extra);
+    case 'ER_NO_SUCH_TABLE':
+    case 'ER_BAD_TABLE_ERROR':
+      return sqlFailure('sql-missing-table', prefix + message, extra);
+    case 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION':
+      return sqlFailure('sql-read-only', `${prefix}refused in the read-only transaction: ${message}`, extra);
+    case 'ER_TABLEACCESS_DENIED_ERROR':
+    case 'ER_DBACCESS_DENIED_ERROR':
+    case 'ER_SPECIFIC_ACCESS_DENIED_ERROR':
+    case 'ER_ACCESS_DENIED_ERROR':
+      return sqlFailure('sql-permission-denied', prefix + message, extra);
+    case 'ER_LOCK_WAIT_TIMEOUT':
+      return sqlFailure('sql-timeout', `${prefix}waited too long for a lock: ${message}`, extra);
+    default:
+      if (/^ER_(DUP_ENTRY|NO_REFERENCED_ROW|ROW_IS_REFERENCED|BAD_NULL|CHECK_CONSTRAINT)/.test(database.code ?? '')) return sqlFailure('sql-constraint-violation', prefix + message, extra);
+      if (/ECONNREFUSED|ECONNRESET|PROTOCOL_CONNECTION_LOST|ETIMEDOUT/.test(database.code ?? '')) return sqlFailure('sql-connection-failed', prefix + message, extra);
+      return sqlFailure('sql-error', prefix + message, extra);
+  }
+}

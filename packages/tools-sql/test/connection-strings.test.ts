@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSqlFailure, openSqlConnection } from '../src/index.js';
+import { keywordStringToUrl } from '../src/sql-connection.js';
+import { createTempPostgres, type TempPostgres } from './helpers.js';
+
+/** Connections as people write them. */
+let database: TempPostgres;
+beforeAll(async () => {
+  database = await createTempPostgres('CREATE TABLE t (x int); INSERT INTO t VALUES (1)');
+});
+afterAll(async () => {
+  await database.cleanup();
+});
+
+describe('libpq keyword strings', () => {
+  it('opens host=… port=… dbname=… user=…', async () => {
+    const url = new URL(database.url);
+    const opened = await openSqlConnection(`host=${url.hostname} port=${url.port} dbname=${url.pathname.slice(1)} user=${url.username}`);
+    if (isSqlFailure(opened)) throw new Error(opened.message);
+    const result = await opened.run('SELECT x FROM t', { readOnly: true, signal: new AbortController().signal, timeoutMs: 5_000, maxRows: 10 });
+    await opened.close();
+    expect(isSqlFailure(result) ? result.message : result.statements[0]!.rows).toEqual([[1]]);
+  });
+
+  it.each([
+    ["host=db user=ada dbname='my shop' password='it''s'", undefined],
+    ["host=db dbname='my shop' password='a\\'b' sslmode=require", "postgres://:a'b@db/my%20shop?sslmode=require"],
+    ['host=/var/run/postgresql dbname=x', 'postgres://%2Fvar%2Frun%2Fpostgresql/x'],
+  ])('%s', (text, expected) => {
+    const url = keywordStringToUrl(text);
+    if (expected === undefined) expect(isSqlFailure(url)).toBe(true);
+    else expect(url).toBe(expected);
+  });
+
+  it('a malformed string is a clear error and opens nothing', async () => {
+    const opened = await openSqlConnection("host=db dbname='unterminated");
+    expect(isSqlFailure(opened) && opened.message).toMatch(/cannot read the connection string/);
+  });
+});
