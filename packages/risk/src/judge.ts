@@ -60,7 +60,8 @@ const HARMLESS_WRITE_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr
 export function judgeEffects(effects: readonly Effect[], context: JudgeContext): Judgement {
   const judged = effects.map((effect) => judgeEffect(effect, context)).filter((entry): entry is JudgedEffect => entry !== undefined);
   const notes = effects.flatMap((effect) => (effect.note === undefined ? [] : [effect.note]));
-  const whitelisted = judged.every((entry) => entry.verdict === 'read');
+  // An assessor that raised a read's severity (COPY FROM a server file) took it off the whitelist.
+  const whitelisted = judged.every((entry) => entry.verdict === 'read' && entry.level === 'low');
   const knownDanger = judged.some((entry) => entry.verdict === 'secret' || entry.verdict === 'side-effect' || entry.level === 'high');
   const untrusted = effects.map((effect) => untrustedSource(effect, context)).find((source) => source !== undefined);
   const level = whitelisted ? 'low' : maxRiskLevel(...judged.map((entry) => entry.level));

@@ -101,6 +101,12 @@ describe('judgeEffects: secrets, side effects and unknowns are never whitelisted
     expect(judgement.level).toBe('high');
   });
 
+  it('takes a read whose severity the assessor raised off the whitelist (COPY FROM a server file)', () => {
+    const judgement = judge({ kind: 'read-path', path: '/etc/passwd', severity: 'high', note: 'COPY reads the server file /etc/passwd' });
+    expect(judgement.whitelisted).toBe(false);
+    expect(judgement.knownDanger).toBe(true);
+  });
+
   it('lets the assessor raise a level, never lower it', () => {
     expect(judge({ kind: 'write-path', path: inWorkspace('x'), severity: 'high' }).level).toBe('high');
     expect(judge({ kind: 'unknown', detail: 'x' }).level).toBe('medium');

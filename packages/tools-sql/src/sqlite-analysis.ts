@@ -78,7 +78,23 @@ export function sqliteFunctionEffects(statement: SqlStatementText, knownOnly: bo
       names.push(name);
     }
   }
+  const endless = endlessRecursion(tokens);
+  if (endless !== undefined) effects.push(endless);
   return { effects, names };
+}
+
+/**
+ * A recursive CTE whose recursive member has no WHERE or join condition, in a statement with no
+ * LIMIT, never ends (`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT
+ * count(*) FROM c`). SQLite runs in riskgate's own process, on a worker stopped at the timeout:
+ * still never whitelisted.
+ */
+function endlessRecursion(tokens: SqlStatementText['tokens']): Effect | undefined {
+  if (!tokens.some((token) => token.upper === 'RECURSIVE') || tokens.some((token) => token.upper === 'LIMIT')) return undefined;
+  const union = tokens.findIndex((token) => token.upper === 'UNION');
+  if (union === -1) return undefined;
+  if (tokens.slice(union).some((token) => token.upper === 'WHERE' || token.upper === 'ON' || token.upper === 'USING')) return undefined;
+  return { kind: 'unbounded', resource: 'time', detail: 'a recursive query with no condition that ends it and no LIMIT runs until the timeout' };
 }
 
 /** Words SQLite's grammar follows with `(` that are not calls. */

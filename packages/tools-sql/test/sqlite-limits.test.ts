@@ -70,6 +70,26 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
     }
   });
 
+  it.each([
+    [ENDLESS],
+    ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x FROM c) SELECT max(x) FROM c'],
+    ['with recursive n(i) as (values(1) union all select i + 1 from n) select sum(i) from n'],
+    ['WITH RECURSIVE r AS (SELECT 1 AS v UNION SELECT v * 2 FROM r) SELECT * FROM r'],
+  ])('a recursive query that nothing ends is unbounded time, never whitelisted: %s', async (sql) => {
+    for (const judged of [await judgeSql(sql, { dialect: 'sqlite' }), await judgeSql(sql, { dialect: 'sqlite', sqlite: new Database(shop.path, { readonly: true }) })]) {
+      expect(judged.whitelisted).toBe(false);
+      expect(judged.effects.some((entry) => entry.effect.kind === 'unbounded')).toBe(true);
+    }
+  });
+
+  it.each([
+    ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10) SELECT * FROM c'],
+    ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT * FROM c LIMIT 5'],
+    ['WITH RECURSIVE t(id) AS (SELECT id FROM customers WHERE id = 1 UNION ALL SELECT o.id FROM orders o JOIN t ON o.customer_id = t.id) SELECT * FROM t'],
+  ])('a recursive query with a condition or a LIMIT stays whitelisted: %s', async (sql) => {
+    expect((await judgeSql(sql, { dialect: 'sqlite' })).whitelisted).toBe(true);
+  });
+
   it.each([['SELECT zeroblob(16)'], ['SELECT hex(randomblob(16))'], ["SELECT printf('%5.2f', 3.14159)"]])('small literal sizes stay whitelisted: %s', async (sql) => {
     expect((await judgeSql(sql, { dialect: 'sqlite' })).whitelisted).toBe(true);
   });
