@@ -169,3 +169,46 @@ describe('tracers, debuggers, database clients and word-split command names', ()
     expect((await gate(fixture, { command })).decision.action).toBe('execute');
   });
 });
+
+describe("secrets in a repository's history and tracked files", () => {
+  const repo = join(fixture.root, 'history');
+  mkdirSync(repo, { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo });
+  git('init', '-q');
+  writeFileSync(join(repo, '.env'), 'API_KEY=sk-live-1234567890\n');
+  git('add', '.env');
+  git('commit', '-qm', 'oops');
+  git('rm', '-q', '.env');
+  writeFileSync(join(repo, 'README.md'), 'hello\n');
+  git('add', 'README.md');
+  git('commit', '-qm', 'remove the secret');
+  const tracked = join(fixture.root, 'tracked');
+  mkdirSync(tracked, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: tracked });
+  writeFileSync(join(tracked, 'credentials.json'), '{"token":"x"}\n');
+  execFileSync('git', ['add', 'credentials.json'], { cwd: tracked });
+
+  it.each([
+    'git grep -i secret HEAD~1',
+    "git log --all --full-history -p -- '*secret*'",
+    'git log -p',
+    'git log -G API_KEY',
+    'git log -S sk-live --all',
+    'git show HEAD~1',
+    'git show',
+    'git diff HEAD~1 HEAD',
+    'git whatchanged -p',
+  ])('asks before %j when the history held a secret file', async (command) => {
+    const decision = (await gate(fixture, { command, cwd: repo })).decision;
+    expect(decision.action).toBe('confirm');
+    expect(decision.effects.some((effect) => effect.verdict === 'secret' && effect.text.includes('.env'))).toBe(true);
+  });
+
+  it('asks before git grep over tracked files when one of them is secret', async () => {
+    expect((await gate(fixture, { command: 'git grep token', cwd: tracked })).decision.action).toBe('confirm');
+  });
+
+  it.each(['git log --oneline', 'git log --stat', 'git status', 'git grep hello'])('runs %j unasked there: it reads no secret content', async (command) => {
+    expect((await gate(fixture, { command, cwd: repo })).decision.action).toBe('execute');
+  });
+});

@@ -1,4 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { tableFacts } from '@riskgate/risk';
 import { dirname, join, resolve } from 'node:path';
 import { known } from './simple-command.js';
 import type { CallSite } from './table.js';
@@ -70,6 +72,15 @@ export function gitProgram(site: CallSite): void {
       return;
     }
     const paths = name === 'grep' && !options.some((option) => /^(-e|-f|--file)$/.test(option)) ? operands.slice(1) : operands;
+    // What git reads beyond its operands: the tracked files (git grep), or every file the history
+    // ever held (a patch, a search of the history, a revision). Git's own lists say which files
+    // those are; a secret among them (a committed .env, deleted since) is a secret read.
+    const scope = contentScope(name, options, paths, site.cwd);
+    if (scope !== undefined) {
+      const found = secretInRepository(site.cwd, scope);
+      if (found === 'unchecked') site.emit({ kind: 'unknown', detail: `${via} reads ${scope === 'history' ? "the repository's history" : 'every tracked file'}, which riskgate could not check for secrets`, via });
+      else if (found !== undefined) site.path('read', known(found), { via, note: `${via} reads ${scope === 'history' ? "the repository's history, which holds" : 'the tracked file'} ${found}` });
+    }
     for (const word of paths) {
       // `REV:path` names a file as committed: reading it reads that file.
       const text = word.value;
@@ -286,4 +297,82 @@ function findGitDirectory(start: string): string | undefined {
     if (parent === cursor) return undefined;
     cursor = parent;
   }
+}
+
+/** Options that make log/whatchanged print or search file contents, not just commit metadata. */
+const CONTENT_OPTIONS = /^(-p|-u|--patch|-G.*|-S.*|--pickaxe-all|--word-diff.*|--full-diff|-L.*|--patch-with-stat|--patch-with-raw|--textconv)$/;
+
+/** Whether a read subcommand reaches the tracked files or the whole history, beyond its operands. */
+function contentScope(name: string, options: readonly string[], paths: readonly WordValue[], cwd: string | undefined): 'tracked' | 'history' | undefined {
+  const revisions = paths.some((word) => {
+    const text = word.value;
+    if (text === undefined || text === '--' || text.includes(':')) return false;
+    return !existsSync(resolve(cwd ?? '.', text));
+  });
+  switch (name) {
+    case 'log':
+    case 'whatchanged':
+      return options.some((option) => CONTENT_OPTIONS.test(option)) ? 'history' : undefined;
+    case 'show':
+      return paths.every((word) => (word.value ?? '').includes(':')) && paths.length > 0 ? undefined : 'history';
+    case 'diff':
+    case 'diff-tree':
+    case 'range-diff':
+      return revisions || options.some((option) => /^--(cached|staged)$/.test(option)) ? 'history' : undefined;
+    case 'grep':
+      return revisions || options.some((option) => /^--(cached|no-index|untracked)$/.test(option)) ? 'history' : paths.length === 0 ? 'tracked' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const repositoryLists = new Map<string, { readonly key: string; readonly secret: string | undefined | 'unchecked' }>();
+
+/**
+ * The first file the repository tracks (or its history ever held) that the knowledge base calls
+ * secret, by git's own list of names: `git ls-files`, or `git log --all --name-only`. Bounded in
+ * time and size; what cannot be listed in time is 'unchecked'. Cached per repository state.
+ */
+function secretInRepository(cwd: string | undefined, scope: 'tracked' | 'history'): string | undefined | 'unchecked' {
+  if (cwd === undefined) return 'unchecked';
+  const gitDirectory = findGitDirectory(cwd);
+  if (gitDirectory === undefined) return undefined;
+  let state = '';
+  try {
+    state = `${statSync(join(gitDirectory, 'index')).mtimeMs}:${statSync(join(gitDirectory, 'HEAD')).mtimeMs}`;
+  } catch {
+    state = 'none';
+  }
+  const cacheKey = `${scope}\u0000${gitDirectory}`;
+  const cached = repositoryLists.get(cacheKey);
+  if (cached !== undefined && cached.key === state) return cached.secret;
+  const args = scope === 'tracked' ? ['ls-files', '-z'] : ['log', '--all', '--name-only', '--format=', '--no-renames', '-z'];
+  let output: string;
+  try {
+    // Settings that could run programs are switched off for riskgate's own look.
+    output = execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '--no-pager', ...args], {
+      cwd,
+      encoding: 'utf8',
+      timeout: 2_000,
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+    });
+  } catch {
+    repositoryLists.set(cacheKey, { key: state, secret: 'unchecked' });
+    return 'unchecked';
+  }
+  const names = [...new Set(output.split('\0').filter((entry) => entry !== ''))];
+  const root = dirname(gitDirectory);
+  let secret: string | undefined;
+  for (const name of names.slice(0, 100_000)) {
+    // By name only: a file the history held may not exist any more.
+    if (tableFacts(join(root, name)).some((fact) => fact.class === 'secret')) {
+      secret = join(root, name);
+      break;
+    }
+  }
+  const result = secret ?? (names.length > 100_000 ? 'unchecked' : undefined);
+  repositoryLists.set(cacheKey, { key: state, secret: result });
+  return result;
 }
