@@ -316,7 +316,7 @@ describe.each([
 });
 
 describe('unknown programs: the model decides (the spec)', () => {
-  it.each(['init 0', 'my-custom-script --go', './configure', './rm x', '/tmp/rm x', '~/bin/tidy', 'python3 script.py', 'node app.js', 'bash script.sh', 'ⅼs', 'ｌｓ', 'ls &'])(
+  it.each(['init 0', 'my-custom-script --go', './configure', './rm x', '/tmp/rm x', '~/bin/tidy', 'python3 script.py', 'node app.js', 'bash script.sh', 'ⅼs', 'ｌｓ'])(
     "%j is asked about without a hint, and runs on the model's low in guarded mode",
     async (command) => {
       const smart = await gate(fixture, { command });

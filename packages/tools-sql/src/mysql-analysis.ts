@@ -52,13 +52,18 @@ async function viewEffects(tokens: readonly Token[], knowledge: MysqlKnowledge, 
 export async function analyzeMysqlScript(sql: string, knowledge: MysqlKnowledge = {}): Promise<StatementAnalysis[]> {
   const lexed = lexSql(sql, { dialect: 'mysql', backslashEscapes: knowledge.backslashEscapes ?? true });
   if (lexed.error !== undefined) {
-    return [statement(sql.trim().replace(/\s+/g, ' '), [unknownEffect(`the SQL cannot be read safely: ${lexed.error}`)])];
+    // Text the lexer cannot read safely (a separator hidden in an executable comment) is how injections look.
+    return [statement(sql.trim().replace(/\s+/g, ' '), [unknownEffect(`the SQL cannot be read safely: ${lexed.error}`, 'high')])];
   }
   if (knowledge.backslashEscapes === undefined) {
     const other = lexSql(sql, { dialect: 'mysql', backslashEscapes: false });
     const shape = (result: typeof lexed) => result.statements.map((text) => text.tokens.map((token) => `${token.kind}:${token.text}`).join(' ')).join(';');
     if (other.error !== undefined || shape(other) !== shape(lexed)) {
-      return [statement(sql.trim().replace(/\s+/g, ' '), [unknownEffect('the SQL reads differently with and without backslash escapes (sql_mode NO_BACKSLASH_ESCAPES): it cannot be read safely')])];
+      // Either reading may be the server's: judge both, so what either would do is known (guarded mode).
+      const readings = [...lexed.statements, ...(other.error === undefined ? other.statements : [])].map((text) => analyzeMysqlStatement(text, knowledge));
+      const effects = readings.flatMap((analysis) => analysis.effects);
+      const writes = effects.some((effect) => effect.kind !== 'read-db' && effect.kind !== 'unknown');
+      return [statement(sql.trim().replace(/\s+/g, ' '), [unknownEffect('the SQL reads differently with and without backslash escapes (sql_mode NO_BACKSLASH_ESCAPES): it cannot be read safely', writes ? 'high' : undefined), ...effects])];
     }
   }
   const analyses: StatementAnalysis[] = [];

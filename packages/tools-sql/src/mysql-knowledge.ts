@@ -44,7 +44,7 @@ type Maker = (name: string, literal: string | undefined, argumentCount: number) 
 export const MYSQL_FUNCTION_EFFECTS: Record<string, Maker> = {
   LOAD_FILE: (name, path) => [
     ...(path?.startsWith('/') ? [{ kind: 'read-path' as const, path, via: name }] : []),
-    unknownEffect(`calls ${name}, which reads a file on the database server with the server's rights`),
+    unknownEffect(`calls ${name}, which reads a file on the database server with the server's rights`, 'high'),
   ],
   SLEEP: (name) => [{ kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits` }],
   BENCHMARK: (name) => [{ kind: 'unbounded', resource: 'time', detail: `calls ${name}, which repeats an expression to burn CPU` }],

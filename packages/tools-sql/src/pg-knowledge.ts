@@ -36,7 +36,8 @@ const queryText: Maker = (name) => [{ kind: 'run-program', program: `SQL built f
 const secret = (what: string): Maker => (name) => [{ kind: 'read-db', object: name, secret: what }];
 const serverFile = (kind: 'read-path' | 'list-path' | 'write-path'): Maker => (name, literal) => {
   const verb = kind === 'write-path' ? 'writes' : kind === 'list-path' ? 'lists' : 'reads';
-  const effects: Effect[] = [unknownEffect(`calls ${name}, which ${verb} files on the database server with the server's rights`)];
+  // Files on the server, read or written with the server's rights: a known danger, whatever the path.
+  const effects: Effect[] = [unknownEffect(`calls ${name}, which ${verb} files on the database server with the server's rights`, 'high')];
   if (literal?.startsWith('/')) effects.unshift({ kind, path: literal, via: name });
   return effects;
 };

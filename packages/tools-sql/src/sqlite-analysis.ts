@@ -35,9 +35,9 @@ export function sqliteBuiltinFunctions(): ReadonlySet<string> {
 const SQLITE_NEVER: Record<string, (name: string, literal: string | undefined) => Effect[]> = {
   load_extension: (name) => [{ kind: 'run-program', program: 'a SQLite extension library', via: name, severity: 'high' }],
   // Never whitelisted (the issue's rule for SQLite's file functions); the path effect lets the judge name a secret.
-  readfile: (name, path) => [unknownEffect(`calls ${name}, a SQLite shell function that reads files`), ...(path === undefined ? [] : [{ kind: 'read-path' as const, path, via: name }])],
+  readfile: (name, path) => [unknownEffect(`calls ${name}, a SQLite shell function that reads files`, 'high'), ...(path === undefined ? [] : [{ kind: 'read-path' as const, path, via: name }])],
   writefile: (name, path) => (path === undefined ? [unknownEffect(`calls ${name} on a path riskgate cannot read`, 'high')] : [{ kind: 'write-path', path, via: name }]),
-  fsdir: (name, path) => [unknownEffect(`calls ${name}, a SQLite shell function that lists and reads files`), ...(path === undefined ? [] : [{ kind: 'read-path' as const, path, via: name, recursive: true }])],
+  fsdir: (name, path) => [unknownEffect(`calls ${name}, a SQLite shell function that lists and reads files`, 'high'), ...(path === undefined ? [] : [{ kind: 'read-path' as const, path, via: name, recursive: true }])],
   edit: (name) => [{ kind: 'run-program', program: 'an editor', via: name }],
   eval: (name) => [{ kind: 'run-program', program: 'SQL given as text', via: name }],
   fts3_tokenizer: (name) => [unknownEffect(`calls ${name}, which can register native code pointers`, 'high')],
@@ -64,7 +64,7 @@ export function sqliteFunctionEffects(statement: SqlStatementText, knownOnly: bo
     const found: Effect[] = [];
     const never = SQLITE_NEVER[name];
     if (never !== undefined) found.push(...never(name, literal));
-    else if (SQLAR.test(name)) found.push(unknownEffect(`calls ${name}, a SQLite shell function that reaches files`));
+    else if (SQLAR.test(name)) found.push(unknownEffect(`calls ${name}, a SQLite shell function that reaches files`, 'high'));
     else if (name === 'zeroblob' || name === 'randomblob') {
       const size = argument?.kind === 'number' && tokens[index + 3]?.text === ')' ? Number(argument.text) : Number.NaN;
       if (!(size <= MAX_LITERAL_BLOB)) found.push({ kind: 'unbounded', resource: 'memory', detail: `calls ${name} with a size riskgate cannot bound (up to a gigabyte in riskgate's own process)` });

@@ -103,5 +103,12 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   'ssh-add': always({ kind: 'read-env', names: ['SSH_AUTH_SOCK'] }),
   'ssh-keygen': row('data', { options: { '-f': 'write', '-t': 'data', '-b': 'data', '-C': 'data', '-N': 'data', '-P': 'data', '-E': 'data', '-Y': 'data', '-n': 'data', '-s': 'read', '-I': 'data', '-V': 'data', '-O': 'data', '-R': 'data', '-F': 'data', '-m': 'data', '-a': 'data', '-Z': 'data', '-D': 'data', '-w': 'data', '-r': 'data', '-z': 'data', '-M': 'data', '-K': 'unknown' }, effects: [runs('ssh-keygen, which creates or changes keys')] }),
   'ssh-keyscan': always(connects('the hosts ssh-keyscan names')),
+  // Publishing uploads packages to a registry.
+  twine: always(connects('a package registry (twine uploads)')),
+  // Service managers of other systems: loading, unloading and starting services.
+  launchctl: always(controls('launchctl loads, unloads or starts services', 'high')),
+  'rc-service': always(controls('rc-service starts or stops services', 'high')),
+  // Docker's credential helpers print saved registry passwords.
+  ...Object.fromEntries(['docker-credential-desktop', 'docker-credential-pass', 'docker-credential-secretservice', 'docker-credential-osxkeychain', 'docker-credential-ecr-login', 'docker-credential-gcloud'].map((name) => [name, always({ kind: 'read-db', object: 'saved Docker registry credentials', secret: `${name} prints saved registry passwords` })])),
   'ssh-copy-id': always(connects('a host'), runs('ssh-copy-id, which installs a key on another machine')),
 };

@@ -237,7 +237,8 @@ export class Walk implements WordHost {
         this.redirect(node);
         return;
       case '&':
-        this.emit({ kind: 'unknown', detail: 'runs a command in the background, where it may outlive the call' });
+        // A background job outlives the call: nothing waits for it or stops it (nohup ./server &, fork bombs).
+        this.emit({ kind: 'unbounded', resource: 'time', detail: 'runs a command in the background, where it outlives the call' });
         return;
       case 'ERROR':
         this.emit({ kind: 'unknown', severity: 'high', detail: `the command does not parse as bash near "${textOf(node, this.source).slice(0, 40)}"` });
