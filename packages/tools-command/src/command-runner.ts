@@ -1,5 +1,8 @@
+import { constants } from 'node:os';
 import { looksBinary } from '@riskgate/risk';
 import { execa } from 'execa';
+import { childEnvironment } from './child-environment.js';
+import { BWRAP, bubblewrapArguments, SECCOMP_PROGRAM } from './sandbox.js';
 
 export interface RunCommandOptions {
   readonly cwd: string;
@@ -11,6 +14,15 @@ export interface RunCommandOptions {
   readonly maxOutputBytes: number;
   /** After SIGTERM, how long the process group has before SIGKILL. */
   readonly killGraceMs?: number;
+  /**
+   * Run inside the bubblewrap sandbox (sandbox.ts). Only set it after `probeSandbox()` said the
+   * sandbox works here: a missing bubblewrap is then reported as the command's failure.
+   */
+  readonly sandbox?: boolean;
+  /** The workspace, which stays visible in the sandbox even under /tmp. Defaults to `cwd`. */
+  readonly workspace?: string;
+  /** The child's environment; by default riskgate's own, scrubbed of secrets (child-environment.ts). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface CommandRunResult {
@@ -73,14 +85,17 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   const capture = new HeadTail(Math.max(1, Math.floor(options.maxOutputBytes / 2)));
   let first: Buffer | undefined;
   let binary = false;
-  const subprocess = execa('bash', ['--noprofile', '--norc', '-c', command], {
+  const bash = ['bash', '--noprofile', '--norc', '-c', command];
+  const seccomp = options.sandbox === true ? SECCOMP_PROGRAM : undefined;
+  const [file, ...args] = options.sandbox === true ? [BWRAP, ...bubblewrapArguments({ cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }) }), ...bash] : bash;
+  const subprocess = execa(file!, args, {
     cwd: options.cwd,
-    stdin: 'ignore',
+    stdio: seccomp === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', seccomp],
     detached: true,
     reject: false,
     buffer: false,
     encoding: 'buffer',
-    env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
+    env: { ...(options.env ?? childEnvironment(process.env)), PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
     extendEnv: false,
   });
   const onData = (chunk: Buffer) => {
@@ -133,9 +148,11 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     : dropped > 0
       ? `${head.toString('utf8')}\n… ${dropped.toLocaleString('en-US')} bytes of output not shown …\n${tail.toString('utf8')}`
       : Buffer.concat([head, tail]).toString('utf8');
+  // bubblewrap reports a command killed by a signal as exit code 128 + the signal's number.
+  const sandboxSignal = options.sandbox === true && result.signal === undefined ? signalOfStatus(result.exitCode) : undefined;
   return {
-    exitCode: result.exitCode ?? null,
-    signal: result.signal ?? null,
+    exitCode: sandboxSignal === undefined ? (result.exitCode ?? null) : null,
+    signal: sandboxSignal ?? result.signal ?? null,
     timedOut,
     cancelled,
     output,
@@ -144,4 +161,10 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     binary,
     durationMs: performance.now() - started,
   };
+}
+
+const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number as number, name]));
+
+function signalOfStatus(exitCode: number | undefined): string | undefined {
+  return exitCode !== undefined && exitCode > 128 ? SIGNAL_NAMES.get(exitCode - 128) : undefined;
 }

@@ -1,0 +1,127 @@
+import { isInside } from '@riskgate/risk';
+import { execa } from 'execa';
+import { type HiddenPath, hiddenPaths } from './sandbox-hidden-paths.js';
+import { sandboxSeccompProgram } from './seccomp.js';
+
+/**
+ * The bubblewrap sandbox whitelisted commands run in (DESIGN.md, "Defence in depth"): if an
+ * assessor lets a writing command through, the write fails instead of doing damage.
+ *
+ * - `--ro-bind / /`: the whole filesystem read-only, the workspace included.
+ * - `--tmpfs /tmp`, `--dev /dev`, `--proc /proc`: a private /tmp, a minimal /dev, and a /proc
+ *   that shows only the sandbox's own processes (no other process's environment or memory).
+ * - `--unshare-all`: own network (loopback only, not the host's: 127.0.0.1 is unreachable),
+ *   PID, IPC, UTS and cgroup namespaces; nothing outside can be signalled or traced.
+ * - `--cap-drop ALL`: as root, bubblewrap keeps every capability by default, and with them
+ *   `mount -o remount,bind,rw /` makes the filesystem writable again (measured).
+ * - `--die-with-parent`: the sandbox dies with riskgate. Not `--new-session`: the runner starts
+ *   bubblewrap detached (a new session without a terminal, so no TIOCSTI keystroke injection),
+ *   and the command must stay in bubblewrap's process group. The runner's SIGTERM to that group
+ *   then reaches every process inside, and its SIGKILL after the grace period also reaches the
+ *   sandbox's PID 1 (forcibly delivered from outside), whose death ends every process in the
+ *   namespace, setsid ones included. With `--new-session`, a stop that arrived while bubblewrap
+ *   was still setting up left the sandbox running (measured).
+ * - the seccomp filter (seccomp.ts): no Unix sockets (PostgreSQL, MySQL, Docker, D-Bus listen
+ *   on them), no io_uring.
+ * - `/run` (and `/var/run`, its usual symlink) an empty tmpfs: the daemons' sockets and the
+ *   mounted container secrets are not there to find.
+ * - the secret paths of the knowledge base hidden (sandbox-hidden-paths.ts): an empty tmpfs
+ *   over each directory, /dev/null over each file.
+ */
+export interface SandboxProfile {
+  /** The directory the command runs in. */
+  readonly cwd: string;
+  /** The workspace: visible (read-only) even when it lies in /tmp or /run, which the sandbox empties. */
+  readonly workspace?: string;
+  readonly home?: string;
+}
+
+/** Directories the sandbox replaces with empty ones. */
+const EMPTIED = ['/tmp', '/run'];
+
+export const BWRAP = 'bwrap';
+
+/** The fixed part of the sandbox: what every command gets. */
+const BASE_ARGUMENTS = [
+  '--ro-bind', '/', '/',
+  '--dev', '/dev',
+  '--proc', '/proc',
+  '--tmpfs', '/tmp',
+  '--tmpfs', '/run',
+  '--unshare-all',
+  '--cap-drop', 'ALL',
+  '--die-with-parent',
+] as const;
+
+/** File descriptor bubblewrap reads the seccomp filter from (after stdin, stdout, stderr). */
+export const SECCOMP_FD = 3;
+
+export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly HiddenPath[] = hiddenPaths(profile)): string[] {
+  const args: string[] = [...BASE_ARGUMENTS];
+  // A workspace in /tmp (scratch directories, tests) is shown again, read-only like the rest.
+  const shown = [...new Set([profile.workspace ?? profile.cwd, profile.cwd])].filter((directory) => EMPTIED.some((emptied) => isInside(directory, emptied)));
+  for (const directory of shown) args.push('--ro-bind', directory, directory);
+  for (const { path, kind } of hidden) {
+    const emptied = EMPTIED.some((directory) => isInside(path, directory)) && !shown.some((directory) => isInside(path, directory));
+    if (emptied) continue; // nothing there to hide
+    if (kind === 'directory') args.push('--tmpfs', path, '--remount-ro', path);
+    else args.push('--ro-bind', '/dev/null', path);
+  }
+  // The private /tmp and the hidden directories are the only writable places; the rest stays read-only.
+  args.push('--chdir', profile.cwd);
+  if (SECCOMP_PROGRAM !== undefined) args.push('--seccomp', String(SECCOMP_FD));
+  return args;
+}
+
+/** The seccomp filter, given to bubblewrap on file descriptor 3 (execa writes it into a pipe). */
+export const SECCOMP_PROGRAM: Uint8Array | undefined = (() => {
+  const program = sandboxSeccompProgram();
+  return program === undefined ? undefined : new Uint8Array(program);
+})();
+
+export interface SandboxStatus {
+  readonly available: boolean;
+  /** One line for the person: what works, or why not and what to do. */
+  readonly message: string;
+}
+
+let probed: Promise<SandboxStatus> | undefined;
+
+export interface ProbeOptions {
+  /** Probe again instead of answering from the first probe. */
+  readonly fresh?: boolean;
+  /** The bubblewrap program (tests point it at a missing or failing one). */
+  readonly bwrap?: string;
+}
+
+/**
+ * Whether the sandbox works here: bubblewrap installed and able to make its namespaces (a
+ * container may forbid them). Tried once per process with the real arguments and a trivial
+ * command; the answer is kept.
+ */
+export function probeSandbox(options: ProbeOptions = {}): Promise<SandboxStatus> {
+  if (options.bwrap !== undefined) return runProbe(options.bwrap);
+  if (probed === undefined || options.fresh === true) probed = runProbe(BWRAP);
+  return probed;
+}
+
+const FALLBACK = 'whitelisted commands run unsandboxed, and only the commands that are safe without it run unasked';
+
+async function runProbe(bwrap: string): Promise<SandboxStatus> {
+  if (process.platform !== 'linux') return { available: false, message: `no sandbox on ${process.platform} (bubblewrap is Linux only): ${FALLBACK}` };
+  // Without the filter, Unix sockets (databases, Docker, D-Bus) stay reachable: not a sandbox we vouch for.
+  if (SECCOMP_PROGRAM === undefined) return { available: false, message: `no sandbox: no seccomp filter for ${process.arch}: ${FALLBACK}` };
+  const result = await execa(bwrap, [...bubblewrapArguments({ cwd: '/' }, []), 'true'], {
+    reject: false,
+    timeout: 10_000,
+    stdio: ['ignore', 'pipe', 'pipe', SECCOMP_PROGRAM],
+  });
+  if (result.exitCode === 0) {
+    return { available: true, message: 'sandbox: bubblewrap (read-only filesystem, no network, own PID namespace, no Unix sockets, secret paths hidden)' };
+  }
+  if ((result as { code?: string }).code === 'ENOENT') {
+    return { available: false, message: `no sandbox: bubblewrap is not installed (apt-get install bubblewrap): ${FALLBACK}` };
+  }
+  const reason = String(result.stderr ?? '').trim().split('\n')[0] || String(result.shortMessage ?? `exit code ${result.exitCode}`);
+  return { available: false, message: `no sandbox: bubblewrap cannot create its namespaces here (${reason}): ${FALLBACK}` };
+}
