@@ -37,8 +37,22 @@ describe('childEnvironment', () => {
     expect(childEnvironment({ ...env, OPENAI_API_KEY: KEY, PATH: '/usr/bin' }, { secretValues: [CONFIG_KEY] })).toEqual({ PATH: '/usr/bin' });
   });
 
-  it('keeps what is not secret: PATH, HOME, LANG, PWD, EDITOR, KEYBOARD-free names', () => {
-    const env = { PATH: '/usr/bin', HOME: '/home/me', LANG: 'C.UTF-8', PWD: '/w', OLDPWD: '/', EDITOR: 'vi', TERM: 'xterm', KEYMAP: 'us' };
+  it('keeps what is not secret: PATH, HOME, LANG, PWD, EDITOR, CA bundle paths', () => {
+    const env = {
+      PATH: '/usr/bin',
+      HOME: '/home/me',
+      LANG: 'C.UTF-8',
+      PWD: '/w',
+      OLDPWD: '/',
+      EDITOR: 'vi',
+      TERM: 'xterm',
+      KEYMAP: 'us',
+      // CA bundles: public, and TLS breaks without them where the system bundle is not used.
+      SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt',
+      SSL_CERT_DIR: '/etc/ssl/certs',
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt',
+      PIP_CERT: '/etc/ssl/certs/ca-certificates.crt',
+    };
     expect(childEnvironment(env)).toEqual(env);
   });
 
