@@ -13,8 +13,8 @@ export interface DoctorIo {
 type Check = { readonly name: string; readonly ok: boolean; readonly lines: readonly string[] };
 
 /**
- * `riskgate doctor`: what works here, one section per part — the configuration layers, the
- * sandbox, the model endpoint, the database, the environment commands get. Exit 0 when nothing
+ * `riskgate doctor`: what works here, one section per part — the configuration layers and the
+ * project's trust, the sandbox, the model endpoint, the database, the environment commands get. Exit 0 when nothing
  * is broken, 1 when something is (an invalid config, an unreachable model or database).
  * A missing sandbox is not "broken": riskgate works without it and asks more often.
  */
@@ -36,7 +36,8 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
       ok: true,
       lines: [
         `user     ${userPath} (${existsSync(userPath) ? 'read' : 'absent'})`,
-        `project  ${projectPath} (${existsSync(projectPath) ? 'read' : 'absent'})`,
+        `project  ${projectPath} (${existsSync(projectPath) ? 'read' : 'absent'}; ${config.project.trusted ? 'trusted: applies in full' : 'not trusted: it may only tighten the gate ("riskgate trust")'})`,
+        ...(config.project.notice === undefined ? [] : [config.project.notice]),
         `layers in force: ${config.sources.join(', ')}; mode ${config.mode}; ${config.policy.rules.length} rule(s)`,
       ],
     });

@@ -49,7 +49,7 @@ describe('riskgate doctor', () => {
       GITHUB_TOKEN: 'ghp_passed',
       NPM_TOKEN: 'npm_withheld',
     });
-    expect(result.stdout).toContain(`project  ${join(project, '.riskgate', 'config.json')} (read)`);
+    expect(result.stdout).toContain(`project  ${join(project, '.riskgate', 'config.json')} (read; not trusted: it may only tighten the gate ("riskgate trust"))`);
     expect(result.stdout).toContain(`user     ${userConfig} (read)`);
     expect(result.stdout).toMatch(new RegExp(`✓ model +scripted-model at ${server.baseURL.replace(/[.]/g, '\\.')}`));
     expect(result.stdout).toMatch(/reachable \(GET \/models: HTTP 200\)/);
