@@ -2,7 +2,8 @@ import { constants } from 'node:os';
 import { looksBinary } from '@riskgate/risk';
 import { execa } from 'execa';
 import { childEnvironment } from './child-environment.js';
-import { BWRAP, bubblewrapArguments, SECCOMP_PROGRAM } from './sandbox.js';
+import { cutNotice, HeadTail, LiveOutput } from './output-capture.js';
+import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, sandboxStdio } from './sandbox.js';
 
 export interface RunCommandOptions {
   readonly cwd: string;
@@ -39,43 +40,6 @@ export interface CommandRunResult {
 }
 
 /**
- * Keeps the head and the tail of a stream: a command that prints a gigabyte costs a few
- * kilobytes of memory, and the model sees how it began and how it ended.
- */
-class HeadTail {
-  private head: Buffer[] = [];
-  private headBytes = 0;
-  private tail: Buffer[] = [];
-  private tailBytes = 0;
-  total = 0;
-
-  constructor(private readonly half: number) {}
-
-  push(chunk: Buffer): void {
-    this.total += chunk.length;
-    if (this.headBytes < this.half) {
-      const take = chunk.subarray(0, this.half - this.headBytes);
-      this.head.push(take);
-      this.headBytes += take.length;
-      chunk = chunk.subarray(take.length);
-    }
-    if (chunk.length === 0) return;
-    this.tail.push(chunk);
-    this.tailBytes += chunk.length;
-    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= this.half) {
-      this.tailBytes -= this.tail.shift()!.length;
-    }
-  }
-
-  result(): { head: Buffer; tail: Buffer; dropped: number } {
-    let tail = Buffer.concat(this.tail);
-    if (tail.length > this.half) tail = tail.subarray(tail.length - this.half);
-    const head = Buffer.concat(this.head);
-    return { head, tail, dropped: this.total - head.length - tail.length };
-  }
-}
-
-/**
  * One bash command line in its own process group, stdin closed so nothing waits on a prompt.
  * Timeout and abort kill the whole group (children included); processes it left behind in
  * its group are ended when it exits.
@@ -83,14 +47,15 @@ class HeadTail {
 export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandRunResult> {
   const started = performance.now();
   const capture = new HeadTail(Math.max(1, Math.floor(options.maxOutputBytes / 2)));
+  const live = options.onOutput === undefined ? undefined : new LiveOutput(options.onOutput);
   let first: Buffer | undefined;
   let binary = false;
   const bash = ['bash', '--noprofile', '--norc', '-c', command];
-  const seccomp = options.sandbox === true ? SECCOMP_PROGRAM : undefined;
+  const seccomp = options.sandbox === true ? openSeccompFilter() : undefined;
   const [file, ...args] = options.sandbox === true ? [BWRAP, ...bubblewrapArguments({ cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }) }), ...bash] : bash;
   const subprocess = execa(file!, args, {
     cwd: options.cwd,
-    stdio: seccomp === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', seccomp],
+    stdio: seccomp === undefined ? ['ignore', 'pipe', 'pipe'] : sandboxStdio(seccomp),
     detached: true,
     reject: false,
     buffer: false,
@@ -98,13 +63,15 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     env: { ...(options.env ?? childEnvironment(process.env)), PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
     extendEnv: false,
   });
+  // The child has its own copy of the descriptor now.
+  closeSeccompFilter(seccomp);
   const onData = (chunk: Buffer) => {
     if (first === undefined) {
       first = chunk;
       binary = looksBinary(chunk);
     }
     capture.push(chunk);
-    if (options.onOutput !== undefined && !binary) options.onOutput(chunk.toString('utf8'));
+    if (!binary) live?.push(chunk);
   };
   subprocess.stdout?.on('data', onData);
   subprocess.stderr?.on('data', onData);
@@ -142,11 +109,12 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   killGroup('SIGKILL');
   if (forceTimer !== undefined) clearTimeout(forceTimer);
 
-  const { head, tail, dropped } = capture.result();
+  if (!binary) live?.flush();
+  const { head, tail, dropped, droppedLines } = capture.result();
   const output = binary
     ? ''
     : dropped > 0
-      ? `${head.toString('utf8')}\n… ${dropped.toLocaleString('en-US')} bytes of output not shown …\n${tail.toString('utf8')}`
+      ? `${head.toString('utf8')}\n${cutNotice(droppedLines, dropped)}\n${tail.toString('utf8')}`
       : Buffer.concat([head, tail]).toString('utf8');
   // bubblewrap reports a command killed by a signal as exit code 128 + the signal's number.
   const sandboxSignal = options.sandbox === true && result.signal === undefined ? signalOfStatus(result.exitCode) : undefined;

@@ -1,3 +1,6 @@
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isInside } from '@riskgate/risk';
 import { execa } from 'execa';
 import { type HiddenPath, hiddenPaths } from './sandbox-hidden-paths.js';
@@ -69,15 +72,49 @@ export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly Hi
   }
   // The private /tmp and the hidden directories are the only writable places; the rest stays read-only.
   args.push('--chdir', profile.cwd);
-  if (SECCOMP_PROGRAM !== undefined) args.push('--seccomp', String(SECCOMP_FD));
+  if (HAS_SECCOMP) args.push('--seccomp', String(SECCOMP_FD));
   return args;
 }
 
-/** The seccomp filter, given to bubblewrap on file descriptor 3 (execa writes it into a pipe). */
-export const SECCOMP_PROGRAM: Uint8Array | undefined = (() => {
-  const program = sandboxSeccompProgram();
-  return program === undefined ? undefined : new Uint8Array(program);
-})();
+const SECCOMP_BYTES = sandboxSeccompProgram();
+/** Whether this architecture has a filter (without one the sandbox is not offered). */
+export const HAS_SECCOMP = SECCOMP_BYTES !== undefined;
+
+let seccompPath: string | undefined;
+
+/**
+ * A fresh read-only descriptor of the filter for one bubblewrap run; the caller closes it once
+ * the child is spawned. A file, not a pipe: bubblewrap reads fd 3 to its end before it starts
+ * the command, and a pipe that execa fills reaches its end only when Node's event loop gets
+ * round to closing it — measured at 1.3 s in a busy CLI. Each run opens its own descriptor so
+ * that runs side by side never share a file offset.
+ */
+export function openSeccompFilter(): number | undefined {
+  if (SECCOMP_BYTES === undefined) return undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (seccompPath === undefined) {
+      const directory = mkdtempSync(join(tmpdir(), 'riskgate-seccomp-'));
+      seccompPath = join(directory, 'filter.bpf');
+      writeFileSync(seccompPath, SECCOMP_BYTES, { mode: 0o400 });
+      process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+    }
+    try {
+      return openSync(seccompPath, 'r');
+    } catch {
+      seccompPath = undefined; // removed by a /tmp cleaner: write it again
+    }
+  }
+  return undefined;
+}
+
+export function closeSeccompFilter(fd: number | undefined): void {
+  if (fd !== undefined) closeSync(fd);
+}
+
+/** stdio for a bubblewrap run: the filter on fd 3 (execa passes a number through as the descriptor). */
+export function sandboxStdio(fd: number): ['ignore', 'pipe', 'pipe', never] {
+  return ['ignore', 'pipe', 'pipe', fd as never];
+}
 
 export interface SandboxStatus {
   readonly available: boolean;
@@ -110,12 +147,14 @@ const FALLBACK = 'whitelisted commands run unsandboxed, and only the commands th
 async function runProbe(bwrap: string): Promise<SandboxStatus> {
   if (process.platform !== 'linux') return { available: false, message: `no sandbox on ${process.platform} (bubblewrap is Linux only): ${FALLBACK}` };
   // Without the filter, Unix sockets (databases, Docker, D-Bus) stay reachable: not a sandbox we vouch for.
-  if (SECCOMP_PROGRAM === undefined) return { available: false, message: `no sandbox: no seccomp filter for ${process.arch}: ${FALLBACK}` };
-  const result = await execa(bwrap, [...bubblewrapArguments({ cwd: '/' }, []), 'true'], {
-    reject: false,
-    timeout: 10_000,
-    stdio: ['ignore', 'pipe', 'pipe', SECCOMP_PROGRAM],
-  });
+  const fd = openSeccompFilter();
+  if (fd === undefined) return { available: false, message: `no sandbox: no seccomp filter for ${process.arch}: ${FALLBACK}` };
+  let result: Awaited<ReturnType<typeof execa>>;
+  try {
+    result = await execa(bwrap, [...bubblewrapArguments({ cwd: '/' }, []), 'true'], { reject: false, timeout: 10_000, stdio: sandboxStdio(fd) });
+  } finally {
+    closeSeccompFilter(fd);
+  }
   if (result.exitCode === 0) {
     return { available: true, message: 'sandbox: bubblewrap (read-only filesystem, no network, own PID namespace, no Unix sockets, secret paths hidden)' };
   }

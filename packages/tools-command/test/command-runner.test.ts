@@ -147,19 +147,35 @@ describe.each([
     expect(processesWith(`sleep\0${child}`)).toEqual([]);
   });
 
-  it('keeps the head and tail of huge output, drops the middle with a count, and streams it all', async () => {
-    let streamed = 0;
+  it('keeps the head and tail of huge output and says how many lines it left out, to the model and the screen', async () => {
+    let streamed = '';
+    let events = 0;
     const result = await runCommand('seq 1 200000', { ...base, timeoutMs: 20_000, onOutput: (chunk) => {
-        streamed += chunk.length;
+        streamed += chunk;
+        events++;
       },
     });
     const total = Number(execFileSync('bash', ['-c', 'seq 1 200000 | wc -c'], { encoding: 'utf8' }).trim());
     expect(result.outputBytes).toBe(total);
-    expect(streamed).toBe(total);
-    expect(result.output.startsWith('1\n2\n3\n')).toBe(true);
-    expect(result.output.endsWith('199999\n200000\n')).toBe(true);
-    expect(result.output).toMatch(/… [\d,]+ bytes of output not shown …/);
+    // The model: head, "… N more lines (B bytes) not shown …", tail — and N is exact.
+    const cut = /\n… ([\d,]+) more lines \(([\d,]+) bytes\) not shown …\n/.exec(result.output);
+    expect(cut).not.toBeNull();
+    const [head, tail] = result.output.split(cut![0]) as [string, string];
+    expect(head.startsWith('1\n2\n3\n')).toBe(true);
+    expect(tail.endsWith('199999\n200000\n')).toBe(true);
+    const shownLines = (head + tail).split('\n').length - 1;
+    expect(shownLines + Number(cut![1]!.replace(/,/g, ''))).toBe(200000);
+    expect(head.length + tail.length + Number(cut![2]!.replace(/,/g, ''))).toBe(total);
     expect(result.output.length).toBeLessThan(4096 + 100);
+    // The screen: the beginning as it came, then bounded updates that count what they skip, and the end.
+    expect(streamed.startsWith('1\n2\n3\n')).toBe(true);
+    expect(streamed.endsWith('199999\n200000\n')).toBe(true);
+    expect(streamed.length).toBeLessThan(256 * 1024);
+    const skipped = [...streamed.matchAll(/\n… ([\d,]+) more lines? \([\d,]+ bytes\) not shown …\n/g)];
+    expect(skipped.length).toBeGreaterThan(0);
+    const streamedLines = streamed.replace(/\n… [\d,]+ more lines? \([\d,]+ bytes\) not shown …\n/g, '').split('\n').length - 1;
+    expect(streamedLines + skipped.reduce((sum, match) => sum + Number(match[1]!.replace(/,/g, '')), 0)).toBe(200000);
+    expect(events).toBeLessThan(200);
   });
 
   it('detects binary output and does not pass it on', async () => {
