@@ -1,7 +1,7 @@
-import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { isInside, SENSITIVE_PATHS } from '@riskgate/risk';
+import { isInside, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from '@riskgate/risk';
 import picomatch from 'picomatch';
 
 /** One path the sandbox covers: a directory with an empty tmpfs, a file with /dev/null. */
@@ -63,10 +63,10 @@ export function hiddenPaths(options: HiddenPathOptions): HiddenPath[] {
     const absolute = row.glob.startsWith('~/') ? join(home, row.glob.slice(2)) : row.glob;
     for (const path of expandSegments(absolute.split('/').filter((part) => part !== ''))) add(path);
   }
-  const matches = picomatch(unanchored, { dot: true, nonegate: true });
+  const matches = picomatch(unanchored, PICO);
   for (const directory of new Set([home, options.cwd])) {
     for (const name of namesIn(directory)) {
-      if (matches(name)) add(join(directory, name));
+      if (matches(name) || secretByContent(directory, name)) add(join(directory, name));
     }
   }
   return [...found.values()].sort((a, b) => a.path.localeCompare(b.path));
@@ -92,6 +92,28 @@ function expandSegments(segments: readonly string[]): string[] {
     if (current.length === 0) return [];
   }
   return current;
+}
+
+/** Rows of SECRET_WHEN_CONTENT that name a file by its name alone (`*.pem`, `.npmrc`). */
+const CONTENT_ROWS = SECRET_WHEN_CONTENT.filter((row) => !row.glob.includes('/')).map((row) => ({ matches: picomatch(row.glob, PICO), content: row.content }));
+
+/** A `.pem` holding a private key, an `.npmrc` holding a token: read its head only when the name fits a row. */
+function secretByContent(directory: string, name: string): boolean {
+  const rows = CONTENT_ROWS.filter((row) => row.matches(name));
+  if (rows.length === 0) return false;
+  let fd: number | undefined;
+  try {
+    const path = join(directory, name);
+    if (!statSync(path).isFile()) return false;
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(64 * 1024);
+    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8');
+    return rows.some((row) => row.content.test(text));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 function namesIn(directory: string): string[] {
