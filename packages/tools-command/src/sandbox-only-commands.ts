@@ -51,6 +51,7 @@ export const SANDBOX_ONLY_COMMANDS: readonly SandboxOnlyRow[] = [
   { program: 'apt', forms: ['list', 'list *', 'show *', 'policy', 'policy *', 'search *'], options: ['--installed', '--upgradable', '-a'], why: 'reads the package lists (apt warns its CLI is unstable, nothing more)', starts: ['dpkg'], examples: ['apt list --installed bash', 'apt show bash', 'apt policy bash'] },
   { program: 'apt-cache', forms: ['show *', 'policy *', 'search *', 'depends *', 'rdepends *', 'madison *'], why: 'reads the package cache', starts: ['dpkg'], examples: ['apt-cache policy bash', 'apt-cache depends bash'] },
   { program: 'dpkg', forms: ['-l', '-l *', '-L *', '-s *', '-S *', '--get-selections'], why: 'reads the dpkg database (other options install or remove)', starts: ['dpkg-query'], examples: ['dpkg -l bash', 'dpkg -L bash', 'dpkg -S /bin/ls'] },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a dpkg-query format, not a template.
   { program: 'dpkg-query', forms: ['-l', '-W', '-W *', '-L *', '-s *', '-S *'], options: ['-f', '--showformat'], why: 'reads the dpkg database', examples: ["dpkg-query -W -f='${Package}\\n' bash"] },
   { program: 'getent', forms: ['passwd', 'passwd *', 'group', 'group *', 'hosts *', 'services *', 'protocols *'], why: 'reads name databases; shadow and gshadow are left out (password hashes)', examples: ['getent passwd root', 'getent group', 'getent services ssh'] },
   { program: 'w', forms: [''], options: ['-h', '-s', '-i'], why: 'reads utmp and /proc', examples: ['w', 'w -h'] },
