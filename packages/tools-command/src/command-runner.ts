@@ -3,7 +3,7 @@ import { looksBinary } from '@riskgate/risk';
 import { execa } from 'execa';
 import { childEnvironment } from './child-environment.js';
 import { cutNotice, HeadTail, LiveOutput } from './output-capture.js';
-import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, sandboxStdio } from './sandbox.js';
+import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, SANDBOX_ENVIRONMENT, sandboxStdio } from './sandbox.js';
 
 export interface RunCommandOptions {
   readonly cwd: string;
@@ -60,7 +60,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     reject: false,
     buffer: false,
     encoding: 'buffer',
-    env: { ...(options.env ?? childEnvironment(process.env)), PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
+    env: { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
     extendEnv: false,
   });
   // The child has its own copy of the descriptor now.

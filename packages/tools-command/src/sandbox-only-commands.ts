@@ -43,7 +43,7 @@ export const SANDBOX_ONLY_COMMANDS: readonly SandboxOnlyRow[] = [
   { program: '*', forms: ['--help', '-h', '--version', '-V', 'help'], why: 'prints usage or version; the sandbox contains a program that does more', examples: ['ls --help', 'grep --version', 'tar --help', 'git --version', 'seq --help'] },
   // journalctl reads the journal files; --follow never ends, --vacuum-*, --rotate, --flush write.
   { program: 'journalctl', forms: ['-u *', '--unit *', '-b', '--list-boots', '-p *', '--since *'], options: ['-n', '--lines', '--no-pager', '-o', '--output', '-r', '--reverse', '-q', '--utc'], why: 'reads journal files; without --follow, --vacuum-*, --rotate, --flush, --setup-keys', examples: ['journalctl -u ssh -n 5 --no-pager', 'journalctl --list-boots --no-pager'] },
-  { program: 'pip', forms: ['list', 'show *', 'freeze'], options: ['--format', '--outdated', '-v', '--not-required', '--user'], why: 'reads installed metadata; --outdated goes to the network, which the sandbox cuts',
+  { program: 'pip', forms: ['list', 'show *', 'freeze'], options: ['--format', '--outdated', '-v', '--not-required', '--user'], why: 'reads installed metadata; its update check goes to the network (the sandbox switches it off: SANDBOX_ENVIRONMENT), --outdated too (refused there)',
     // pyenv's shim is a tree of shell scripts that find the real pip.
     starts: ['pyenv*', 'readlink', 'basename', 'dirname', 'python*', 'pip*', 'cat', 'head', 'sed', 'grep', 'tr', 'sort', 'uname', 'mkdir', 'ls'],
     examples: ['pip list', 'pip show pip', 'pip freeze'] },

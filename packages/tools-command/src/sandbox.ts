@@ -39,6 +39,21 @@ export interface SandboxProfile {
   readonly home?: string;
 }
 
+/**
+ * Set for commands in the sandbox: tools that check for updates on every run would try the
+ * network (measured: `pip list` looked up pypi.org and made ~/.cache/pip), which the sandbox
+ * refuses — after a DNS timeout. Switched off, they answer from what is installed.
+ */
+export const SANDBOX_ENVIRONMENT: Readonly<Record<string, string>> = {
+  PIP_DISABLE_PIP_VERSION_CHECK: '1',
+  PIP_NO_INPUT: '1',
+  NPM_CONFIG_UPDATE_NOTIFIER: 'false',
+  NO_UPDATE_NOTIFIER: '1',
+  HOMEBREW_NO_AUTO_UPDATE: '1',
+  DOTNET_CLI_TELEMETRY_OPTOUT: '1',
+  GIT_TERMINAL_PROMPT: '0',
+};
+
 /** Directories the sandbox replaces with empty ones. */
 const EMPTIED = ['/tmp', '/run'];
 
