@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { probeSandbox, runCommand } from '../src/index.js';
+import { createExecuteCommandTool, evaluateToolCall, probeSandbox, runCommand } from '../src/index.js';
 import { SANDBOX_ONLY_COMMANDS } from '../src/sandbox-only-commands.js';
 
 // Verification by the operating system: every example of the widened whitelist runs inside the
@@ -139,5 +139,52 @@ describe.runIf(sandboxWorks)('commands that wrote before cannot write in the san
     const before = snapshot();
     await runCommand(command, { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 65_536, timeoutMs: 30_000, sandbox: true });
     expect(snapshot()).toBe(before);
+  });
+});
+
+describe('the sandbox-only rows in the assessor table', () => {
+  const tool = createExecuteCommandTool();
+  const decide = async (command: string, sandbox: boolean) =>
+    (await evaluateToolCall(tool, { command }, { cwd: workspace, ...(sandbox ? { sandbox: true } : {}) }, { mode: 'smart', rules: [] })).decision.action;
+
+  // Each row: a read-only form of a program the table knows only inside the sandbox.
+  it.each([
+    'ag -l root /etc/passwd',
+    'ag -i todo src',
+    'ack -l root /etc/passwd',
+    'fdfind -t f . /etc/apt',
+    'lspci',
+    'lspci -v -nn',
+    'lsusb -t',
+    'whatis ls',
+    'apropos directory',
+    'pstree -p',
+    'bat -p --paging=never notes.txt',
+    'batcat -n notes.txt',
+    'eza -l',
+    'exa -la --tree -L 2 .',
+    'shasum -a 256 notes.txt',
+    "dpkg-query -W -f='${Package}\\n' bash",
+  ])('runs %s unasked in the sandbox, and asks without it', async (command) => {
+    expect(await decide(command, true)).toBe('execute');
+    expect(await decide(command, false)).toBe('confirm');
+  });
+
+  // Each row: a form of the same programs that runs a program, writes or reads a secret: asked even in the sandbox.
+  it.each([
+    ["ag --pager 'sh -c id' root /etc/passwd"],
+    ['ack --output=\'`id`\' x notes.txt'],
+    ['fdfind -x rm -f'],
+    ['fdfind . -X rm'],
+    ['bat --pager=vim notes.txt'],
+    ['bat cache --build'],
+    ['eza -l ~/.ssh'],
+    ['bat ~/.aws/credentials'],
+    ['ag secret ~/.ssh'],
+    ['shasum -a 256 notes.txt > sums.txt'],
+    ['lspci; rm -rf ~'],
+    ['pstree -p | sh'],
+  ])('asks about %s even in the sandbox', async (command) => {
+    expect(await decide(command, true)).toBe('confirm');
   });
 });
