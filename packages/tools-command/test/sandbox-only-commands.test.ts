@@ -164,6 +164,7 @@ describe('the sandbox-only rows in the assessor table', () => {
     'eza -l',
     'exa -la --tree -L 2 .',
     'shasum -a 256 notes.txt',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a dpkg-query format, not a template.
     "dpkg-query -W -f='${Package}\\n' bash",
   ])('runs %s unasked in the sandbox, and asks without it', async (command) => {
     expect(await decide(command, true)).toBe('execute');
