@@ -50,15 +50,24 @@ describe('containment through the built CLI', () => {
     expect(sentToModel(scripted)).toMatch(/"content":"0\\n\[exit code 1/);
   });
 
-  it('a whitelisted cat of a file holding a private key sends the model a redacted result', async () => {
-    const { workspace, env, server: scripted } = await setup([command('cat notes.txt'), { text: 'ok' }]);
-    writeFileSync(join(workspace, 'notes.txt'), 'todo\n-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretKeyBody\n-----END RSA PRIVATE KEY-----\n');
-    const result = await runCli(['-p', '--output', 'stream-json', 'read my notes'], { env, cwd: workspace });
-    expect(sentToModel(scripted)).not.toContain('MIIEsecretKeyBody');
-    expect(sentToModel(scripted)).toContain('[withheld: a private key — shown to the person only]');
+  it('a whitelisted cat of a log holding a token sends the model a redacted result', async () => {
+    const token = 'glpat-abcdefghij0123456789';
+    const { workspace, env, server: scripted } = await setup([command('cat app.log'), { text: 'ok' }]);
+    writeFileSync(join(workspace, 'app.log'), `deploy with ${token}\n`);
+    const result = await runCli(['-p', '--output', 'stream-json', 'read the log'], { env, cwd: workspace });
+    expect(sentToModel(scripted)).not.toContain(token);
+    expect(sentToModel(scripted)).toContain('[withheld: a GitLab token — shown to the person only]');
     // The person's copy (the tool-result event) has it, and says what was withheld.
     const event = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((line) => line.type === 'tool-result');
-    expect(event).toMatchObject({ forPerson: expect.stringContaining('MIIEsecretKeyBody') });
+    expect(event).toMatchObject({ forPerson: expect.stringContaining(token) });
+  });
+
+  it('asks before a cat of a file that holds a private key (the assessor reads the content)', async () => {
+    const { workspace, env, server: scripted } = await setup([command('cat notes.txt'), { text: 'ok' }]);
+    writeFileSync(join(workspace, 'notes.txt'), 'todo\n-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretKeyBody\n-----END RSA PRIVATE KEY-----\n');
+    const result = await runCli(['-p', 'read my notes'], { env, cwd: workspace });
+    expect(result.code).toBe(2);
+    expect(sentToModel(scripted)).not.toContain('MIIEsecretKeyBody');
   });
 
   it('says once, on stderr, when the sandbox is off, and runs the command all the same', async () => {

@@ -69,26 +69,29 @@ describe('the output guard in the agent loop (real turn, real command, scripted 
   });
   const cat = (extra: Record<string, unknown> = {}) => ({ name: 'execute_command', arguments: { command: 'cat notes.txt', ...extra } });
 
-  it('sends the model a redacted result of a whitelisted cat whose content holds a private key; the person sees it', async () => {
-    harness = await createHarness([{ toolCalls: [cat()] }, { text: 'The file holds a key, which I did not see.' }]);
-    writeFileSync(join(harness.directory, 'notes.txt'), `my notes\n${PEM}\n`);
-    await harness.turn('What is in notes.txt?');
+  // The assessor already asks before a cat of a file that holds a private key (it reads the
+  // content); a token in a log is what reaches the guard.
+  const TOKEN = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+  it('sends the model a redacted result of a whitelisted cat whose content holds a token; the person sees it', async () => {
+    harness = await createHarness([{ toolCalls: [cat({ command: 'cat app.log' })] }, { text: 'The log holds a token, which I did not see.' }]);
+    writeFileSync(join(harness.directory, 'app.log'), `push failed with ${TOKEN}\n`);
+    await harness.turn('What is in app.log?');
     expect(harness.confirmer.asked).toHaveLength(0);
-    expect(toolMessages(harness)[0]).toContain('my notes\n[withheld: a private key — shown to the person only]');
+    expect(toolMessages(harness)[0]).toContain('push failed with [withheld: a GitHub token — shown to the person only]');
     // What went over the wire to the model.
     const sent = JSON.stringify(harness.server.requests[1]!.body.messages);
-    expect(sent).not.toContain('SecretKeyMaterial');
+    expect(sent).not.toContain(TOKEN);
     const result = harness.events.find((event) => event.type === 'tool-result');
-    expect(result).toMatchObject({ forPerson: expect.stringContaining('SecretKeyMaterial') });
-    expect(result).toMatchObject({ forPerson: expect.stringContaining('[withheld from the model: a private key]') });
+    expect(result).toMatchObject({ forPerson: expect.stringContaining(TOKEN) });
+    expect(result).toMatchObject({ forPerson: expect.stringContaining('[withheld from the model: a GitHub token]') });
   });
 
   it('passes what the person approved unchanged', async () => {
-    harness = await createHarness([{ toolCalls: [cat({ risk_level: 'high' })] }, { text: 'Here it is.' }], { answers: [{ type: 'approve' }] });
-    writeFileSync(join(harness.directory, 'notes.txt'), `my notes\n${PEM}\n`);
-    await harness.turn('Show me notes.txt, key included');
+    harness = await createHarness([{ toolCalls: [cat({ command: 'cat app.log', risk_level: 'high' })] }, { text: 'Here it is.' }], { answers: [{ type: 'approve' }] });
+    writeFileSync(join(harness.directory, 'app.log'), `push failed with ${TOKEN}\n`);
+    await harness.turn('Show me app.log, token included');
     expect(harness.confirmer.asked).toHaveLength(1);
-    expect(toolMessages(harness)[0]).toContain('SecretKeyMaterial');
+    expect(toolMessages(harness)[0]).toContain(TOKEN);
     expect(harness.events.find((event) => event.type === 'tool-result')).not.toHaveProperty('forPerson');
   });
 });
