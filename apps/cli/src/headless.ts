@@ -101,6 +101,7 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
   const decisions = new Map<string, Decision>();
   let endedOnLine = true;
   let replyEnded = false;
+  if (session.info.sandboxNotice !== undefined && options.format !== 'stream-json') options.stderr.write(`riskgate: ${session.info.sandboxNotice}\n`);
   const onEvent = (event: AgentEvent) => {
     if (options.format === 'stream-json') options.stdout.write(`${JSON.stringify(event)}\n`);
     switch (event.type) {

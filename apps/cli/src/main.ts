@@ -17,6 +17,7 @@ Usage:
   riskgate demo-db                          print the path of the demo database
   riskgate trust [--revoke | --list]        let this folder's .riskgate/ apply in full
                                             (untrusted, it may only tighten; docs/trust.md)
+  riskgate doctor                           what works here: config, sandbox, model, database
   riskgate --version | --help
 
 Options:
@@ -90,6 +91,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (first === 'mcp') {
     const { runMcp } = await import('./mcp/mcp-command.js');
     return runMcp(rest, { stdout: process.stdout, stderr: process.stderr });
+  }
+  if (first === 'doctor') {
+    const { runDoctor } = await import('./doctor-command.js');
+    return runDoctor(rest, { stdout: process.stdout, stderr: process.stderr });
   }
   if (first === 'demo-db') {
     if (rest.length > 0) {

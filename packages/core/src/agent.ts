@@ -5,6 +5,7 @@ import type { AgentEvent, Confirmer, TurnEndReason } from './events.js';
 import { runGatedToolCall } from './gated-executor.js';
 import { DEFAULT_CONTEXT_TOKENS, trimToBudget } from './context-budget.js';
 import { ReplyAssembler, type StreamedReply, withFreshIds } from './stream-reply.js';
+import type { OutputGuard } from './output-guard.js';
 import { describeProviderError } from './provider-errors.js';
 import type { ToolRegistry } from './registry.js';
 import type { Message, TranscriptWriter } from './transcript.js';
@@ -27,6 +28,8 @@ export interface AgentOptions {
   readonly baseURL?: string;
   /** The model's context window in tokens: old tool results are trimmed to stay within it. */
   readonly contextTokens?: number;
+  /** Checks what unasked operations return before the model sees it (output-guard.ts); by default riskgate's environment and the token formats. */
+  readonly outputGuard?: OutputGuard;
 }
 
 export interface TurnOptions {
@@ -207,6 +210,7 @@ export class Agent {
         signal,
         onEvent: emit,
         ...(this.options.audit === undefined ? {} : { audit: this.options.audit }),
+        ...(this.options.outputGuard === undefined ? {} : { outputGuard: this.options.outputGuard }),
         ...(this.options.transcript === undefined ? {} : { session: this.options.transcript.session.id }),
       },
     );

@@ -29,7 +29,21 @@ export const configSchema = z
       })
       .strict()
       .optional(),
-    commands: z.object({ timeoutMs: z.number().int().positive().optional(), maxOutputBytes: z.number().int().positive().optional() }).strict().optional(),
+    commands: z
+      .object({
+        timeoutMs: z.number().int().positive().optional(),
+        maxOutputBytes: z.number().int().positive().optional(),
+        sandbox: z
+          .enum(['whitelisted', 'always', 'off'])
+          .optional()
+          .describe('Which commands run in the bubblewrap sandbox: whitelisted (default), always (approved ones too), off (and only commands safe without it run unasked)'),
+        passEnvironment: z
+          .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'))
+          .optional()
+          .describe('Secret-named environment variables commands may see, e.g. ["GITHUB_TOKEN"]; riskgate\'s own API key never'),
+      })
+      .strict()
+      .optional(),
     http: z
       .object({
         allowLoopback: z.boolean().optional().describe('Let GET/HEAD/OPTIONS to this machine run unasked'),

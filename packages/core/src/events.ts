@@ -49,6 +49,8 @@ export type AgentEvent =
       readonly toolName: string;
       readonly state: 'succeeded' | 'failed' | 'denied' | 'cancelled';
       readonly forModel: string;
+      /** The result as it was, for the screen, when the output guard withheld part of it from the model. */
+      readonly forPerson?: string;
       readonly data?: unknown;
       readonly durationMs: number;
     }

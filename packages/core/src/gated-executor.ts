@@ -14,6 +14,7 @@ import {
 } from '@riskgate/risk';
 import type { AuditEntry, AuditLog } from './audit.js';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest } from './events.js';
+import { defaultOutputGuard, guardToolResult, type OutputGuard } from './output-guard.js';
 
 /** One tool call as a model (or any host) made it. */
 export interface ToolCallInput {
@@ -50,6 +51,8 @@ export interface GateContext {
   readonly audit?: AuditLog;
   /** The session id written to the audit log. */
   readonly session?: string;
+  /** Checks what unasked operations return before the model sees it; by default riskgate's environment and the token formats. */
+  readonly outputGuard?: OutputGuard;
 }
 
 export type GatedCallState = 'succeeded' | 'failed' | 'denied' | 'cancelled';
@@ -58,6 +61,8 @@ export interface GatedCallOutcome {
   readonly state: GatedCallState;
   /** The text the model receives. */
   readonly forModel: string;
+  /** The result as it was, when the output guard withheld part of it from the model: for the person's screen. */
+  readonly forPerson?: string;
   /** The tool's typed data, when it ran and succeeded. */
   readonly data?: unknown;
   /** What the gate decided; absent when the call never reached it (unknown tool, invalid JSON). */
@@ -106,7 +111,7 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
   let note: string | undefined;
 
   // The one exit: every outcome emits its state and result and writes one audit line.
-  const finish = (outcome: { state: GatedCallState; forModel: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState }): GatedCallOutcome => {
+  const finish = (outcome: { state: GatedCallState; forModel: string; forPerson?: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState }): GatedCallOutcome => {
     emit({ type: 'tool-state', toolCallId: call.id, state: outcome.state });
     emit({
       type: 'tool-result',
@@ -114,6 +119,7 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       toolName: call.name,
       state: outcome.state,
       forModel: outcome.forModel,
+      ...(outcome.forPerson === undefined ? {} : { forPerson: outcome.forPerson }),
       ...(outcome.data === undefined ? {} : { data: outcome.data }),
       durationMs: performance.now() - started,
     });
@@ -121,6 +127,7 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     return {
       state: outcome.state,
       forModel: outcome.forModel,
+      ...(outcome.forPerson === undefined ? {} : { forPerson: outcome.forPerson }),
       ...(outcome.data === undefined ? {} : { data: outcome.data }),
       ...(decision === undefined ? {} : { decision }),
       ...(outcome.ruleAdded === undefined ? {} : { ruleAdded: outcome.ruleAdded }),
@@ -219,10 +226,11 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     emit({ type: 'untrusted-content', toolCallId: call.id, source: evaluation.assessment.untrusted });
   }
   const edited = answer === 'edit' ? `The person edited the operation before it ran; it ran as: ${JSON.stringify(args)}\n` : '';
-  const forModel = edited + (result.type === 'tool-success' ? result.forModel : `error (${result.code}): ${result.message}`);
+  const { forModel, forPerson } = guardToolResult(gate.outputGuard ?? defaultOutputGuard(), answer !== 'not-asked', edited + (result.type === 'tool-success' ? result.forModel : `error (${result.code}): ${result.message}`));
   return finish({
     state,
     forModel,
+    ...(forPerson === undefined ? {} : { forPerson }),
     ...(result.type === 'tool-success' ? { data: result.data } : { errorCode: result.code }),
     ...(ruleAdded === undefined ? {} : { ruleAdded }),
     ...(turn === undefined ? {} : { turn }),

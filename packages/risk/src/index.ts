@@ -27,7 +27,7 @@ export {
   type NetworkPolicy,
   STRICT_NETWORK,
 } from './knowledge/addresses.js';
-export { isSecretEnvironmentName, SECRET_ENVIRONMENT_NAMES } from './knowledge/environment.js';
+export { isSecretEnvironmentName, PUBLIC_ENVIRONMENT_NAMES, SECRET_ENVIRONMENT_NAMES } from './knowledge/environment.js';
 export {
   CREDENTIAL_HEADERS,
   CREDENTIAL_QUERY_NAMES,

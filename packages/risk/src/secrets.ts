@@ -1,15 +1,28 @@
 /**
- * What looks like a secret in text: used by assessors (a request carrying one is never
+ * What looks like a secret in text (token formats after gitleaks' and secretlint's rules): used
+ * by assessors (a request carrying one is never
  * whitelisted) and by the audit log and transcript (which store it redacted).
  */
 export const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
-  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)/, 'a private key'],
+  // PEM and PGP private keys, the whole block (to the end of the text when cut off).
+  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/, 'a private key'],
+  [/PuTTY-User-Key-File-\d[\s\S]*?(?:Private-MAC: *[0-9a-f]+|$)/, 'a private key (PuTTY)'],
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key'],
   [/\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}/, 'a GitHub token'],
+  [/\bglpat-[0-9A-Za-z_-]{20,}/, 'a GitLab token'],
   [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
+  [/https:\/\/hooks\.slack\.com\/services\/T[A-Za-z0-9_]+\/B[A-Za-z0-9_]+\/[A-Za-z0-9_]+/, 'a Slack webhook'],
   [/\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/, 'an API secret key'],
   [/\bAIza[0-9A-Za-z_-]{35}\b/, 'a Google API key'],
+  [/\bya29\.[0-9A-Za-z_-]{20,}/, 'a Google OAuth token'],
   [/\b(?:sk|rk)_live_[0-9A-Za-z]{16,}/, 'a Stripe live key'],
+  [/\bnpm_[A-Za-z0-9]{36}\b/, 'an npm token'],
+  [/\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}/, 'a PyPI token'],
+  [/\bhf_[A-Za-z]{34}\b/, 'a Hugging Face token'],
+  [/\bdop_v1_[a-f0-9]{64}\b/, 'a DigitalOcean token'],
+  [/\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/, 'a Shopify token'],
+  [/\bSG\.[\w-]{22}\.[\w-]{43}\b/, 'a SendGrid key'],
+  [/AccountKey=[A-Za-z0-9+/=]{86,88}/, 'an Azure storage key'],
   [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, 'a JSON Web Token'],
 ];
 

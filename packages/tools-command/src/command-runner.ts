@@ -1,5 +1,9 @@
+import { constants } from 'node:os';
 import { looksBinary } from '@riskgate/risk';
 import { execa } from 'execa';
+import { childEnvironment } from './child-environment.js';
+import { cutNotice, HeadTail, LiveOutput } from './output-capture.js';
+import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, SANDBOX_ENVIRONMENT, sandboxStdio } from './sandbox.js';
 
 export interface RunCommandOptions {
   readonly cwd: string;
@@ -11,6 +15,15 @@ export interface RunCommandOptions {
   readonly maxOutputBytes: number;
   /** After SIGTERM, how long the process group has before SIGKILL. */
   readonly killGraceMs?: number;
+  /**
+   * Run inside the bubblewrap sandbox (sandbox.ts). Only set it after `probeSandbox()` said the
+   * sandbox works here: a missing bubblewrap is then reported as the command's failure.
+   */
+  readonly sandbox?: boolean;
+  /** The workspace, which stays visible in the sandbox even under /tmp. Defaults to `cwd`. */
+  readonly workspace?: string;
+  /** The child's environment; by default riskgate's own, scrubbed of secrets (child-environment.ts). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface CommandRunResult {
@@ -27,43 +40,6 @@ export interface CommandRunResult {
 }
 
 /**
- * Keeps the head and the tail of a stream: a command that prints a gigabyte costs a few
- * kilobytes of memory, and the model sees how it began and how it ended.
- */
-class HeadTail {
-  private head: Buffer[] = [];
-  private headBytes = 0;
-  private tail: Buffer[] = [];
-  private tailBytes = 0;
-  total = 0;
-
-  constructor(private readonly half: number) {}
-
-  push(chunk: Buffer): void {
-    this.total += chunk.length;
-    if (this.headBytes < this.half) {
-      const take = chunk.subarray(0, this.half - this.headBytes);
-      this.head.push(take);
-      this.headBytes += take.length;
-      chunk = chunk.subarray(take.length);
-    }
-    if (chunk.length === 0) return;
-    this.tail.push(chunk);
-    this.tailBytes += chunk.length;
-    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= this.half) {
-      this.tailBytes -= this.tail.shift()!.length;
-    }
-  }
-
-  result(): { head: Buffer; tail: Buffer; dropped: number } {
-    let tail = Buffer.concat(this.tail);
-    if (tail.length > this.half) tail = tail.subarray(tail.length - this.half);
-    const head = Buffer.concat(this.head);
-    return { head, tail, dropped: this.total - head.length - tail.length };
-  }
-}
-
-/**
  * One bash command line in its own process group, stdin closed so nothing waits on a prompt.
  * Timeout and abort kill the whole group (children included); processes it left behind in
  * its group are ended when it exits.
@@ -71,25 +47,31 @@ class HeadTail {
 export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandRunResult> {
   const started = performance.now();
   const capture = new HeadTail(Math.max(1, Math.floor(options.maxOutputBytes / 2)));
+  const live = options.onOutput === undefined ? undefined : new LiveOutput(options.onOutput);
   let first: Buffer | undefined;
   let binary = false;
-  const subprocess = execa('bash', ['--noprofile', '--norc', '-c', command], {
+  const bash = ['bash', '--noprofile', '--norc', '-c', command];
+  const seccomp = options.sandbox === true ? openSeccompFilter() : undefined;
+  const [file, ...args] = options.sandbox === true ? [BWRAP, ...bubblewrapArguments({ cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }) }), ...bash] : bash;
+  const subprocess = execa(file!, args, {
     cwd: options.cwd,
-    stdin: 'ignore',
+    stdio: seccomp === undefined ? ['ignore', 'pipe', 'pipe'] : sandboxStdio(seccomp),
     detached: true,
     reject: false,
     buffer: false,
     encoding: 'buffer',
-    env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
+    env: { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
     extendEnv: false,
   });
+  // The child has its own copy of the descriptor now.
+  closeSeccompFilter(seccomp);
   const onData = (chunk: Buffer) => {
     if (first === undefined) {
       first = chunk;
       binary = looksBinary(chunk);
     }
     capture.push(chunk);
-    if (options.onOutput !== undefined && !binary) options.onOutput(chunk.toString('utf8'));
+    if (!binary) live?.push(chunk);
   };
   subprocess.stdout?.on('data', onData);
   subprocess.stderr?.on('data', onData);
@@ -127,15 +109,18 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   killGroup('SIGKILL');
   if (forceTimer !== undefined) clearTimeout(forceTimer);
 
-  const { head, tail, dropped } = capture.result();
+  if (!binary) live?.flush();
+  const { head, tail, dropped, droppedLines } = capture.result();
   const output = binary
     ? ''
     : dropped > 0
-      ? `${head.toString('utf8')}\n… ${dropped.toLocaleString('en-US')} bytes of output not shown …\n${tail.toString('utf8')}`
+      ? `${head.toString('utf8')}\n${cutNotice(droppedLines, dropped)}\n${tail.toString('utf8')}`
       : Buffer.concat([head, tail]).toString('utf8');
+  // bubblewrap reports a command killed by a signal as exit code 128 + the signal's number.
+  const sandboxSignal = options.sandbox === true && result.signal === undefined ? signalOfStatus(result.exitCode) : undefined;
   return {
-    exitCode: result.exitCode ?? null,
-    signal: result.signal ?? null,
+    exitCode: sandboxSignal === undefined ? (result.exitCode ?? null) : null,
+    signal: sandboxSignal ?? result.signal ?? null,
     timedOut,
     cancelled,
     output,
@@ -144,4 +129,10 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     binary,
     durationMs: performance.now() - started,
   };
+}
+
+const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number as number, name]));
+
+function signalOfStatus(exitCode: number | undefined): string | undefined {
+  return exitCode !== undefined && exitCode > 128 ? SIGNAL_NAMES.get(exitCode - 128) : undefined;
 }

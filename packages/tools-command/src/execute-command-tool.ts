@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { defineTool, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
+import { childEnvironment } from './child-environment.js';
 import { type CommandRunResult, runCommand } from './command-runner.js';
 
 export const COMMAND_TOOL_NAME = 'execute_command';
@@ -18,11 +19,23 @@ export interface CommandToolOptions {
   readonly defaultTimeoutMs?: number;
   /** Bytes of output the model receives (head and tail kept). */
   readonly maxOutputBytes?: number;
+  /**
+   * Which commands run in the sandbox when the host found it working (`context.sandbox`):
+   * `whitelisted` (default) — those that run unasked because they are whitelisted; `always` —
+   * every command, approved ones too (an approved write then fails: for people who want
+   * riskgate to look, never touch).
+   */
+  readonly sandbox?: 'whitelisted' | 'always';
+  /** Secret-named environment variables the person lets commands see (`commands.passEnvironment`). */
+  readonly passEnvironment?: readonly string[];
+  /** Values no command may see under any name: riskgate's own API key. */
+  readonly secretValues?: readonly string[];
 }
 
 export function createExecuteCommandTool(options: CommandToolOptions = {}) {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
   const maxOutputBytes = options.maxOutputBytes ?? 30_000;
+  const environment = () => childEnvironment(process.env, { pass: options.passEnvironment ?? [], secretValues: options.secretValues ?? [] });
   return defineTool({
     name: COMMAND_TOOL_NAME,
     description:
@@ -52,6 +65,11 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
         timeoutMs: timeout_ms ?? defaultTimeoutMs,
         signal: context.signal,
         maxOutputBytes,
+        // A whitelisted command runs in the sandbox whenever the host found one: the sandbox is
+        // what makes the rows marked sandboxOnly safe to whitelist.
+        sandbox: context.sandbox === true && (context.readOnly || options.sandbox === 'always'),
+        workspace: context.cwd,
+        env: environment(),
         ...(context.onOutput === undefined ? {} : { onOutput: context.onOutput }),
       });
       return { type: 'tool-success', forModel: formatForModel(result, directory, context.cwd), data: result } as const;

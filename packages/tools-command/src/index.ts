@@ -6,3 +6,6 @@ export { COMMAND_TOOL_NAME, type CommandToolOptions, createExecuteCommandTool, e
 // Used on its own, a tool needs two parts of the gate as well: its JSON schema for a model's API
 // (with risk_level) and the gate's verdict. Re-exported so an app can install this package alone.
 export { DEFAULT_POLICY, type Decision, evaluateToolCall, type GatePolicy, toolFunctionDefinition } from '@riskgate/risk';
+export { type ChildEnvironmentOptions, childEnvironment } from './child-environment.js';
+export { bubblewrapArguments, type ProbeOptions, probeSandbox, type SandboxStatus } from './sandbox.js';
+export { type HiddenPath, hiddenPaths } from './sandbox-hidden-paths.js';

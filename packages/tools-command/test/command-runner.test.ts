@@ -1,14 +1,33 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateToolCall } from '@riskgate/risk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createExecuteCommandTool, runCommand } from '../src/index.js';
+import { createExecuteCommandTool, probeSandbox, runCommand } from '../src/index.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'riskgate-cmd-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
-const base = { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 4096 };
+const _base = { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 4096 };
+
+/** Processes of this machine whose command line holds `marker` (found from outside any sandbox). */
+function processesWith(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && alive(Number(pid));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** A sleep whose command line no other test shares. */
+function uniqueSleep(): string {
+  return `6${Math.floor(Math.random() * 9)}.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+}
 
 /** Running, not a zombie waiting to be reaped (a killed process may linger as one). */
 function alive(pid: number): boolean {
@@ -62,7 +81,17 @@ describe('spec 000 / 003: execute_command through the gate', () => {
   });
 });
 
-describe('the runner (real processes)', () => {
+// Every runner behaviour holds inside the bubblewrap sandbox too (CI installs bubblewrap).
+const sandboxWorks = (await probeSandbox()).available;
+if (process.env.CI !== undefined && !sandboxWorks) throw new Error('CI must run the real sandbox: install bubblewrap');
+
+describe.each([
+  { place: 'unsandboxed', sandbox: false },
+  { place: 'in the sandbox', sandbox: true },
+])('the runner (real processes, $place)', ({ sandbox }) => {
+  const base = { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 4096, sandbox };
+  if (sandbox && !sandboxWorks) return;
+
   it('runs in the given directory with stdin closed, so a prompt does not hang', async () => {
     const result = await runCommand('pwd; read -r line; echo "read exit $?"', { ...base, timeoutMs: 5_000 });
     expect(result.output).toBe(`${workspace}\nread exit 1\n`);
@@ -76,44 +105,77 @@ describe('the runner (real processes)', () => {
   });
 
   it('kills the whole process group at the timeout, children included', async () => {
-    const pidFile = join(workspace, 'child.pid');
+    const child = uniqueSleep();
     const started = Date.now();
-    const result = await runCommand(`sleep 60 & echo $! > ${pidFile}; sleep 60`, { ...base, timeoutMs: 300, killGraceMs: 500 });
+    const result = await runCommand(`sleep ${child} & sleep 60`, { ...base, timeoutMs: 500, killGraceMs: 500 });
     expect(result.timedOut).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
-    const child = Number(readFileSync(pidFile, 'utf8'));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(alive(child)).toBe(false);
+    expect(processesWith(`sleep\0${child}`)).toEqual([]);
   });
 
   it('SIGKILLs a group that ignores SIGTERM after the grace period', async () => {
-    const result = await runCommand("trap '' TERM; sleep 60", { ...base, timeoutMs: 200, killGraceMs: 300 });
+    const child = uniqueSleep();
+    const result = await runCommand(`trap '' TERM; sleep ${child}`, { ...base, timeoutMs: 300, killGraceMs: 300 });
     expect(result.timedOut).toBe(true);
-    expect(result.signal).toBe('SIGKILL');
+    // In the sandbox SIGTERM ends bubblewrap itself, and with it everything in its PID namespace.
+    expect(result.signal).toBe(sandbox ? 'SIGTERM' : 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(processesWith(`sleep\0${child}`)).toEqual([]);
   });
 
   it('cancels through the AbortSignal', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     const started = Date.now();
-    const result = await runCommand('sleep 60', { ...base, signal: controller.signal, timeoutMs: 60_000 });
+    const child = uniqueSleep();
+    const result = await runCommand(`sleep ${child}`, { ...base, signal: controller.signal, timeoutMs: 60_000 });
     expect(result.cancelled).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(processesWith(`sleep\0${child}`)).toEqual([]);
   });
 
-  it('keeps the head and tail of huge output, drops the middle with a count, and streams it all', async () => {
-    let streamed = 0;
+  // In the sandbox even a child that left the process group (setsid) ends with the PID namespace.
+  it.each([0, 3, 8, 15])('leaves nothing running when cancelled %i ms after the start', async (delay) => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), delay);
+    const child = uniqueSleep();
+    const result = await runCommand(`${sandbox ? 'setsid ' : ''}sleep ${child} & sleep ${child}`, { ...base, signal: controller.signal, timeoutMs: 60_000, killGraceMs: 300 });
+    expect(result.cancelled).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(processesWith(`sleep\0${child}`)).toEqual([]);
+  });
+
+  it('keeps the head and tail of huge output and says how many lines it left out, to the model and the screen', async () => {
+    let streamed = '';
+    let events = 0;
     const result = await runCommand('seq 1 200000', { ...base, timeoutMs: 20_000, onOutput: (chunk) => {
-        streamed += chunk.length;
+        streamed += chunk;
+        events++;
       },
     });
     const total = Number(execFileSync('bash', ['-c', 'seq 1 200000 | wc -c'], { encoding: 'utf8' }).trim());
     expect(result.outputBytes).toBe(total);
-    expect(streamed).toBe(total);
-    expect(result.output.startsWith('1\n2\n3\n')).toBe(true);
-    expect(result.output.endsWith('199999\n200000\n')).toBe(true);
-    expect(result.output).toMatch(/… [\d,]+ bytes of output not shown …/);
+    // The model: head, "… N more lines (B bytes) not shown …", tail — and N is exact.
+    const cut = /\n… ([\d,]+) more lines \(([\d,]+) bytes\) not shown …\n/.exec(result.output);
+    expect(cut).not.toBeNull();
+    const [head, tail] = result.output.split(cut![0]) as [string, string];
+    expect(head.startsWith('1\n2\n3\n')).toBe(true);
+    expect(tail.endsWith('199999\n200000\n')).toBe(true);
+    const shownLines = (head + tail).split('\n').length - 1;
+    expect(shownLines + Number(cut![1]!.replace(/,/g, ''))).toBe(200000);
+    expect(head.length + tail.length + Number(cut![2]!.replace(/,/g, ''))).toBe(total);
     expect(result.output.length).toBeLessThan(4096 + 100);
+    // The screen: the beginning as it came, then bounded updates that count what they skip, and the end.
+    expect(streamed.startsWith('1\n2\n3\n')).toBe(true);
+    expect(streamed.endsWith('199999\n200000\n')).toBe(true);
+    expect(streamed.length).toBeLessThan(256 * 1024);
+    const skipped = [...streamed.matchAll(/\n… ([\d,]+) more lines? \([\d,]+ bytes\) not shown …\n/g)];
+    expect(skipped.length).toBeGreaterThan(0);
+    const streamedLines = streamed.replace(/\n… [\d,]+ more lines? \([\d,]+ bytes\) not shown …\n/g, '').split('\n').length - 1;
+    expect(streamedLines + skipped.reduce((sum, match) => sum + Number(match[1]!.replace(/,/g, '')), 0)).toBe(200000);
+    expect(events).toBeLessThan(200);
   });
 
   it('detects binary output and does not pass it on', async () => {
@@ -121,7 +183,7 @@ describe('the runner (real processes)', () => {
     expect(result.binary).toBe(true);
     expect(result.output).toBe('');
     const tool = createExecuteCommandTool();
-    const viaTool = await tool.execute({ command: 'printf "a\\0b"' }, { cwd: workspace, signal: new AbortController().signal, readOnly: false });
+    const viaTool = await tool.execute({ command: 'printf "a\\0b"' }, { cwd: workspace, signal: new AbortController().signal, readOnly: sandbox, sandbox });
     expect(viaTool.type === 'tool-success' && viaTool.forModel).toMatch(/binary output, 3 bytes, not shown/);
   });
 

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { AuditLog, ConfigError, type ConfigFile, loadConfig, type ResolvedConfig, stateDirectory } from '@riskgate/core';
 import type { AnyTool } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
-import { assessContextFromConfig, type ChatToolKind, createChatTools, createSqlTools } from '../session/tools-from-config.js';
+import { assessContextFromConfig, type ChatToolKind, createChatTools, createSqlTools, sandboxFromConfig } from '../session/tools-from-config.js';
 import { VERSION } from '../version.js';
 
 export const MCP_HELP = `riskgate mcp — the gated tools as an MCP server over stdio
@@ -133,12 +133,14 @@ export async function runMcp(argv: readonly string[], io: { stdout: NodeJS.Writa
     tools.push(...(await createSqlTools(config, connection)));
   }
   tools.push(...(await createChatTools(config, args.chatTools)));
+  const sandbox = args.chatTools.includes('commands') ? await sandboxFromConfig(config) : { available: false };
+  if (sandbox.notice !== undefined) io.stderr.write(`riskgate mcp: ${sandbox.notice}\n`);
 
   const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./mcp-server.js')]);
   const server = createMcpServer({
     tools,
     policy: config.policy,
-    assess: assessContextFromConfig(config, args.cwd, connection),
+    assess: assessContextFromConfig(config, args.cwd, connection, sandbox.available),
     audit: new AuditLog(join(stateDirectory(), 'audit.jsonl')),
     version: VERSION,
   });

@@ -11,13 +11,14 @@ import {
   stateDirectory,
   ToolRegistry,
   TranscriptWriter,
+  createOutputGuard,
   listSessions,
   configDirectory,
 } from '@riskgate/core';
 import { loadPrompt } from '@riskgate/prompt';
 import type { AnyTool, GatePolicy } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
-import { assessContextFromConfig, createChatTools, createSqlTools } from './tools-from-config.js';
+import { assessContextFromConfig, createChatTools, createSqlTools, sandboxFromConfig } from './tools-from-config.js';
 
 export type ConversationKind = 'sql' | 'chat';
 
@@ -27,6 +28,8 @@ export interface SessionInfo {
   readonly model: string;
   readonly mode: GatePolicy['mode'];
   readonly transcriptPath: string;
+  /** Set when whitelisted commands cannot run in the sandbox here: said once, at the start. */
+  readonly sandboxNotice?: string;
 }
 
 export interface Session {
@@ -93,6 +96,8 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
 
   let connection: SqlConnection | undefined;
   let database: string | undefined;
+  let sandboxAvailable = false;
+  let sandboxNotice: string | undefined;
   const tools: AnyTool[] = [];
   // Only the tools of this conversation's mode are loaded: start-up stays fast.
   const sql = kind === 'sql' ? await import('@riskgate/tools-sql') : undefined;
@@ -104,6 +109,9 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     connection = opened;
     tools.push(...(await createSqlTools(config, connection)));
   } else {
+    const sandbox = await sandboxFromConfig(config);
+    sandboxAvailable = sandbox.available;
+    if (sandbox.notice !== undefined) sandboxNotice = sandbox.notice;
     tools.push(...(await createChatTools(config)));
   }
   const registry = new ToolRegistry(tools);
@@ -141,7 +149,8 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     registry,
     policy: config.policy,
     confirmer: options.confirmer,
-    context: assessContextFromConfig(config, options.cwd, connection),
+    context: assessContextFromConfig(config, options.cwd, connection, sandboxAvailable),
+    outputGuard: createOutputGuard({ env: process.env, secretValues: config.apiKey === undefined ? [] : [config.apiKey] }),
     systemPrompt,
     maxSteps: config.maxSteps,
     transcript,
@@ -156,7 +165,14 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     ...(connection === undefined ? {} : { connection }),
     restored: resumed?.messages ?? [],
     auditPath,
-    info: { kind, ...(connection === undefined ? {} : { database: connection.label }), model: config.model, mode: config.policy.mode, transcriptPath: transcript.path },
+    info: {
+      kind,
+      ...(connection === undefined ? {} : { database: connection.label }),
+      model: config.model,
+      mode: config.policy.mode,
+      transcriptPath: transcript.path,
+      ...(sandboxNotice === undefined ? {} : { sandboxNotice }),
+    },
     id: transcript.session.id,
     close: async () => {
       await connection?.close();

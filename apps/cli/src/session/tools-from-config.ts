@@ -31,6 +31,10 @@ export async function createChatTools(config: ResolvedConfig, kinds: readonly Ch
       createExecuteCommandTool({
         ...(config.commands.timeoutMs === undefined ? {} : { defaultTimeoutMs: config.commands.timeoutMs }),
         ...(config.commands.maxOutputBytes === undefined ? {} : { maxOutputBytes: config.commands.maxOutputBytes }),
+        ...(config.commands.sandbox === 'always' ? { sandbox: 'always' as const } : {}),
+        passEnvironment: config.commands.passEnvironment ?? [],
+        // The configured key may come from the config file: no command sees it under any name.
+        secretValues: config.apiKey === undefined ? [] : [config.apiKey],
       }),
     );
   }
@@ -51,10 +55,25 @@ export async function createChatTools(config: ResolvedConfig, kinds: readonly Ch
   return tools;
 }
 
-/** What assessors and tools know of where calls run, from the config: one place for every host. */
-export function assessContextFromConfig(config: ResolvedConfig, cwd: string, connection?: SqlConnection): AssessContext {
+/**
+ * Whether whitelisted commands can run in the bubblewrap sandbox here (checked once per
+ * process), and the one line to tell the person when they cannot.
+ */
+export async function sandboxFromConfig(config: ResolvedConfig): Promise<{ readonly available: boolean; readonly notice?: string }> {
+  if (config.commands.sandbox === 'off') return { available: false, notice: 'sandbox off (commands.sandbox): only commands safe without it run unasked' };
+  const { probeSandbox } = await import('@riskgate/tools-command');
+  const status = await probeSandbox();
+  return status.available ? { available: true } : { available: false, notice: status.message };
+}
+
+/**
+ * What assessors and tools know of where calls run, from the config: one place for every host.
+ * `sandbox` (from sandboxFromConfig) lets command rows marked sandboxOnly be whitelisted.
+ */
+export function assessContextFromConfig(config: ResolvedConfig, cwd: string, connection?: SqlConnection, sandbox = false): AssessContext {
   return {
     cwd,
+    sandbox,
     // The judge reads which non-public addresses a read may reach from the context.
     network: { allowLoopback: config.http.allowLoopback ?? false, allowPrivate: config.http.allowPrivate ?? false },
     ...(connection === undefined ? {} : { dialect: connection.dialect }),

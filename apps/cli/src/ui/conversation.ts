@@ -117,7 +117,7 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       return updateTool(state, event.toolCallId, (item) => ({
         ...item,
         state: event.state,
-        result: { forModel: event.forModel, ...(event.data === undefined ? {} : { data: event.data }), durationMs: event.durationMs },
+        result: { forModel: event.forPerson ?? event.forModel, ...(event.data === undefined ? {} : { data: event.data }), durationMs: event.durationMs },
       }));
     case 'error':
       return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'error', text: event.message }], nextId: state.nextId + 1 };

@@ -16,6 +16,7 @@ import { gitProgram } from './git.js';
 import { copyOverNetworkProgram, curlProgram, hostToolProgram, wgetProgram } from './network-programs.js';
 import { READ_PROGRAMS } from './read-programs.js';
 import { awkProgram, jqProgram, sedProgram } from './scripts.js';
+import { SANDBOX_ONLY_PROGRAMS } from './sandbox-only-programs.js';
 import { SIDE_EFFECT_PROGRAMS } from './side-effect-programs.js';
 import { known } from './simple-command.js';
 import { always, type CallSite, connects, controls, type ProgramRow, row, runs } from './table.js';
@@ -188,6 +189,7 @@ const openssl = custom((site) => {
 const TABLE: Record<string, ProgramRow> = {
   ...READ_PROGRAMS,
   ...SIDE_EFFECT_PROGRAMS,
+  ...SANDBOX_ONLY_PROGRAMS,
   ps: custom(psProgram),
   getent: custom(getentProgram),
   printenv: custom(printenvProgram),

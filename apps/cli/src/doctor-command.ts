@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, configDirectory, loadConfig, projectConfigPath, type ResolvedConfig } from '@riskgate/core';
+import { isSecretEnvironmentName } from '@riskgate/risk';
+
+export interface DoctorIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+}
+
+type Check = { readonly name: string; readonly ok: boolean; readonly lines: readonly string[] };
+
+/**
+ * `riskgate doctor`: what works here, one section per part — the configuration layers and the
+ * project's trust, the sandbox, the model endpoint, the database, the environment commands get. Exit 0 when nothing
+ * is broken, 1 when something is (an invalid config, an unreachable model or database).
+ * A missing sandbox is not "broken": riskgate works without it and asks more often.
+ */
+export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<number> {
+  if (args.length > 0) {
+    io.stderr.write(`riskgate doctor: takes no arguments (got ${args.join(' ')})\n`);
+    return 1;
+  }
+  const env = io.env ?? process.env;
+  const cwd = io.cwd ?? process.cwd();
+  const checks: Check[] = [];
+  let config: ResolvedConfig | undefined;
+  const userPath = join(configDirectory(env), 'config.json');
+  const projectPath = projectConfigPath(cwd);
+  try {
+    config = loadConfig({ projectDirectory: cwd, env });
+    checks.push({
+      name: 'config',
+      ok: true,
+      lines: [
+        `user     ${userPath} (${existsSync(userPath) ? 'read' : 'absent'})`,
+        `project  ${projectPath} (${existsSync(projectPath) ? 'read' : 'absent'}; ${config.project.trusted ? 'trusted: applies in full' : 'not trusted: it may only tighten the gate ("riskgate trust")'})`,
+        ...(config.project.notice === undefined ? [] : [config.project.notice]),
+        `layers in force: ${config.sources.join(', ')}; mode ${config.mode}; ${config.policy.rules.length} rule(s)`,
+      ],
+    });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    checks.push({ name: 'config', ok: false, lines: [error.message] });
+  }
+
+  const { probeSandbox } = await import('@riskgate/tools-command');
+  const setting = config?.commands.sandbox ?? 'whitelisted';
+  const sandbox = setting === 'off' ? { available: false, message: 'off (commands.sandbox is "off")' } : await probeSandbox();
+  checks.push({
+    name: 'sandbox',
+    ok: true,
+    lines: [sandbox.available ? `${sandbox.message}; runs ${setting === 'always' ? 'every command' : 'whitelisted commands'}` : sandbox.message],
+  });
+
+  checks.push(await checkModel(config));
+  checks.push(await checkDatabase(config));
+
+  const withheld = Object.keys(env).filter((name) => isSecretEnvironmentName(name) && !(config?.commands.passEnvironment ?? []).includes(name)).sort();
+  checks.push({
+    name: 'environment',
+    ok: true,
+    lines: [
+      withheld.length === 0
+        ? 'commands get the whole environment (no secret-named variables here)'
+        : `commands do not get: ${withheld.join(', ')} (let one through with commands.passEnvironment)`,
+    ],
+  });
+
+  for (const check of checks) {
+    const [first, ...rest] = check.lines;
+    io.stdout.write(`${check.ok ? '✓' : '✗'} ${check.name.padEnd(12)}${first ?? ''}\n`);
+    for (const line of rest) io.stdout.write(`  ${''.padEnd(12)}${line}\n`);
+  }
+  return checks.every((check) => check.ok) ? 0 : 1;
+}
+
+async function checkModel(config: ResolvedConfig | undefined): Promise<Check> {
+  if (config === undefined) return { name: 'model', ok: false, lines: ['not checked: the configuration is invalid'] };
+  if (config.model === undefined || (config.apiKey === undefined && config.baseURL === undefined)) {
+    return { name: 'model', ok: false, lines: ['none configured: set RISKGATE_MODEL and OPENAI_API_KEY or OPENAI_BASE_URL (riskgate assess works without one)'] };
+  }
+  const baseURL = (config.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
+  const where = `${config.model} at ${baseURL}${config.apiKey === undefined ? '' : ' (with an API key)'}`;
+  try {
+    const response = await fetch(`${baseURL}/models`, {
+      headers: config.apiKey === undefined ? {} : { authorization: `Bearer ${config.apiKey}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    await response.body?.cancel();
+    if (response.status === 401 || response.status === 403) return { name: 'model', ok: false, lines: [where, `the endpoint refused the API key (HTTP ${response.status})`] };
+    return { name: 'model', ok: true, lines: [where, `reachable (GET /models: HTTP ${response.status})`] };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return { name: 'model', ok: false, lines: [where, `not reachable (${cause?.code ?? cause?.message ?? (error as Error).message})`] };
+  }
+}
+
+async function checkDatabase(config: ResolvedConfig | undefined): Promise<Check> {
+  const target = config?.sql.database;
+  if (target === undefined) return { name: 'database', ok: true, lines: ['none configured: "riskgate sql" opens the demo SQLite database'] };
+  const { isSqlFailure, openSqlConnection } = await import('@riskgate/tools-sql');
+  const opened = await openSqlConnection(target);
+  if (isSqlFailure(opened)) return { name: 'database', ok: false, lines: [`${target.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@')}: ${opened.message}`] };
+  const label = `${opened.dialect} ${opened.label}`;
+  await opened.close();
+  return { name: 'database', ok: true, lines: [`${label}: reachable`] };
+}

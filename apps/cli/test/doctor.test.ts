@@ -1,0 +1,93 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ScriptedModelServer, startScriptedModelServer } from '@riskgate/testing';
+import { probeSandbox } from '@riskgate/tools-command';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const home = mkdtempSync(join(tmpdir(), 'riskgate-doctor-'));
+const project = join(home, 'project');
+let server: ScriptedModelServer;
+// passEnvironment and sandbox are the person's settings: written to the user file, which a
+// project cannot override before it is trusted.
+const userConfig = join(home, 'config', 'riskgate', 'config.json');
+beforeAll(async () => {
+  mkdirSync(join(project, '.riskgate'), { recursive: true });
+  mkdirSync(join(home, 'config', 'riskgate'), { recursive: true });
+  server = await startScriptedModelServer([]);
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** A loopback port nothing listens on (one that was just free). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The built CLI with a clean environment: no key or model of the machine leaks in. */
+function doctor(env: Record<string, string>, args: string[] = []) {
+  const clean: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...env };
+  return runCli(['doctor', ...args], { env: clean, cwd: project });
+}
+
+describe('riskgate doctor', () => {
+  it('reports the config layers, the sandbox, the model endpoint, the database and what commands do not get', async () => {
+    writeFileSync(userConfig, '{"commands":{"passEnvironment":["GITHUB_TOKEN"]}}');
+    writeFileSync(join(project, '.riskgate', 'config.json'), '{"mode":"strict"}');
+    const result = await doctor({
+      RISKGATE_MODEL: 'scripted-model',
+      OPENAI_BASE_URL: server.baseURL,
+      RISKGATE_DATABASE: 'postgres://postgres@127.0.0.1:5432/postgres',
+      GITHUB_TOKEN: 'ghp_passed',
+      NPM_TOKEN: 'npm_withheld',
+    });
+    expect(result.stdout).toContain(`project  ${join(project, '.riskgate', 'config.json')} (read; not trusted: it may only tighten the gate ("riskgate trust"))`);
+    expect(result.stdout).toContain(`user     ${userConfig} (read)`);
+    expect(result.stdout).toMatch(new RegExp(`✓ model +scripted-model at ${server.baseURL.replace(/[.]/g, '\\.')}`));
+    expect(result.stdout).toMatch(/reachable \(GET \/models: HTTP 200\)/);
+    expect(result.stdout).toMatch(/✓ database +postgres .*127\.0\.0\.1.*: reachable/);
+    expect(result.stdout).toMatch(/commands do not get: .*NPM_TOKEN/);
+    expect(result.stdout).not.toMatch(/do not get: .*GITHUB_TOKEN/);
+    const sandbox = await probeSandbox();
+    expect(result.stdout).toContain(`sandbox     ${sandbox.message}`);
+    expect(result.code).toBe(0);
+  });
+
+  it('says what is broken and exits 1: an unreachable model, a database that does not answer', async () => {
+    rmSync(join(project, '.riskgate', 'config.json'), { force: true });
+    rmSync(userConfig, { force: true });
+    const port = await closedPort();
+    const result = await doctor({ RISKGATE_MODEL: 'm', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, RISKGATE_DATABASE: `postgres://postgres@127.0.0.1:${port}/x` });
+    expect(result.stdout).toMatch(new RegExp(`✗ model +m at http://127\\.0\\.0\\.1:${port}/v1\\n +not reachable \\(ECONNREFUSED\\)`));
+    expect(result.stdout).toMatch(/✗ database/);
+    expect(result.code).toBe(1);
+  });
+
+  it('names an invalid config file and the field', async () => {
+    writeFileSync(userConfig, '{"commands":{"sandbox":"sometimes"}}');
+    const result = await doctor({});
+    expect(result.stdout).toMatch(/✗ config +.*config\.json: commands\.sandbox: /);
+    expect(result.code).toBe(1);
+    rmSync(userConfig);
+  });
+
+  it('reports a sandbox the person switched off', async () => {
+    writeFileSync(userConfig, '{"commands":{"sandbox":"off"}}');
+    const result = await doctor({});
+    expect(result.stdout).toMatch(/✓ sandbox +off \(commands\.sandbox is "off"\)/);
+    rmSync(userConfig);
+  });
+
+  it('rejects arguments', async () => {
+    const result = await doctor({}, ['now']);
+    expect(result).toMatchObject({ code: 1, stderr: expect.stringMatching(/takes no arguments/) });
+  });
+});

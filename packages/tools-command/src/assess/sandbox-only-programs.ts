@@ -1,0 +1,35 @@
+import { READ_PROGRAMS } from './read-programs.js';
+import { type ProgramRow, row } from './table.js';
+
+/**
+ * Programs that read only, in the forms below, but that riskgate whitelists ONLY inside its
+ * sandbox (issue 12: a whitelist people do not fight). Each was run under strace -f in the
+ * sandbox (test/sandbox-only-commands.test.ts, examples in sandbox-only-commands.ts) and tried
+ * no write, connection or program start outside its row's allowed set. The sandbox is what
+ * makes them safe to whitelist without reading every option of theirs: a form this table gets
+ * wrong fails on the read-only filesystem instead of doing harm.
+ */
+export const SANDBOX_ONLY_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
+  // The silver searcher and ack search files like grep: the first operand is the pattern.
+  // --pager starts a program; ack's --output takes a Perl expression.
+  ag: row('read', { leading: 1, whenNone: '.', recursive: true, skipsHidden: true, sandboxOnly: true, options: { '--pager': 'run', '--hidden': 'hidden', '-u': 'hidden', '--unrestricted': 'hidden', '-G': 'data', '--ignore': 'data', '-A': 'data', '-B': 'data', '-C': 'data', '-m': 'data', '-p': 'read', '--path-to-ignore': 'read' } }),
+  ack: row('read', { leading: 1, whenNone: '.', recursive: true, skipsHidden: true, sandboxOnly: true, options: { '--pager': 'run', '--output': 'unknown', '--type': 'data', '-A': 'data', '-B': 'data', '-C': 'data', '-m': 'data', '--ackrc': 'read' } }),
+  // Debian's name for fd: the same row, in the sandbox only.
+  fdfind: { ...READ_PROGRAMS.fd!, sandboxOnly: true },
+  // PCI and USB listings read /sys; -F reads a dump file, -i/-p name a database.
+  lspci: row('data', { sandboxOnly: true, options: { '-F': 'read', '-i': 'read', '-p': 'read', '-s': 'data', '-d': 'data', '-A': 'data', '-O': 'data', '-H': 'unknown' } }),
+  lsusb: row('data', { sandboxOnly: true, options: { '-s': 'data', '-d': 'data', '-D': 'read' } }),
+  // The manual index.
+  whatis: row('data', { sandboxOnly: true, options: { '-M': 'read', '-C': 'read', '-s': 'data', '-m': 'data', '-L': 'data' } }),
+  apropos: row('data', { sandboxOnly: true, options: { '-M': 'read', '-C': 'read', '-s': 'data', '-m': 'data', '-L': 'data' } }),
+  // The process tree, from /proc (the sandbox's own processes only).
+  pstree: row('data', { sandboxOnly: true }),
+  // bat prints files; `bat cache --build|--clear` writes its cache, --pager starts a program.
+  ...Object.fromEntries(['bat', 'batcat'].map((name) => [name, row('read', { sandboxOnly: true, options: { '--pager': 'run', '--build': 'unknown', '-b': 'unknown', '--clear': 'unknown', '-c': 'unknown', '-l': 'data', '--language': 'data', '-r': 'data', '--line-range': 'data', '--style': 'data', '--theme': 'data', '-H': 'data', '--highlight-line': 'data', '--map-syntax': 'data', '--file-name': 'data', '--tabs': 'data', '--wrap': 'data', '--terminal-width': 'data', '--config-file': 'read' } })])),
+  // eza and exa list directories like ls.
+  ...Object.fromEntries(['eza', 'exa'].map((name) => [name, row('list', { whenNone: '.', sandboxOnly: true, options: { '-L': 'data', '--level': 'data', '-s': 'data', '--sort': 'data', '-I': 'data', '--ignore-glob': 'data', '--color': 'data', '--time-style': 'data', '-T': 'recursive', '--tree': 'recursive', '-R': 'recursive', '--recurse': 'recursive', '-a': 'hidden', '--all': 'hidden' } })])),
+  // Perl's checksum tool: reads its operands (-c reads a list of sums).
+  shasum: row('read', { sandboxOnly: true, options: { '-a': 'data', '--algorithm': 'data', '-c': 'flag' } }),
+  // The dpkg database by query; -f/--showformat is a format string.
+  'dpkg-query': row('data', { sandboxOnly: true, options: { '-f': 'data', '--showformat': 'data', '--admindir': 'read', '--root': 'read', '--load-avail': 'flag' } }),
+};

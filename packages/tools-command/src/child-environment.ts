@@ -1,0 +1,42 @@
+import { isSecretEnvironmentName } from '@riskgate/risk';
+
+export interface ChildEnvironmentOptions {
+  /** Secret-named variables the person lets through (config `commands.passEnvironment`). */
+  readonly pass?: readonly string[];
+  /**
+   * Values that must not reach a child under any name: riskgate's own credentials (the
+   * configured API key, which may come from the config file rather than the environment).
+   */
+  readonly secretValues?: readonly string[];
+}
+
+/** riskgate's own credentials: never passed on, whatever the person's pass list says. */
+const OWN_CREDENTIALS = new Set(['OPENAI_API_KEY', 'RISKGATE_API_KEY']);
+
+/** Values this short are compared whole; longer ones are also found inside other values. */
+const MIN_EMBEDDED_SECRET = 8;
+
+/**
+ * The environment a child process gets: riskgate's, without riskgate's own credentials, without
+ * any variable whose name says it holds a secret (`isSecretEnvironmentName`: tokens, passwords,
+ * keys, connection strings) unless the person named it in `pass`, and without any variable whose
+ * value holds a value in `secretValues` (`MY_KEY_COPY=$OPENAI_API_KEY` under an innocent name).
+ * Otherwise `jq -n env` or `echo $OPENAI_API_KEY` would hand the person's key to the model.
+ */
+export function childEnvironment(env: Readonly<Record<string, string | undefined>>, options: ChildEnvironmentOptions = {}): Record<string, string> {
+  const pass = new Set(options.pass ?? []);
+  const secrets = [
+    ...(options.secretValues ?? []),
+    ...[...OWN_CREDENTIALS].map((name) => env[name]).filter((value): value is string => value !== undefined),
+  ].filter((value) => value !== '');
+  const holdsSecret = (value: string) => secrets.some((secret) => value === secret || (secret.length >= MIN_EMBEDDED_SECRET && value.includes(secret)));
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (OWN_CREDENTIALS.has(name.toUpperCase())) continue;
+    if (isSecretEnvironmentName(name) && !pass.has(name)) continue;
+    if (holdsSecret(value)) continue;
+    result[name] = value;
+  }
+  return result;
+}

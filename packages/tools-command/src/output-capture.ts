@@ -1,0 +1,124 @@
+import { StringDecoder } from 'node:string_decoder';
+
+const NEWLINE = 0x0a;
+
+function countLines(buffer: Buffer): number {
+  let count = 0;
+  for (let at = buffer.indexOf(NEWLINE); at !== -1; at = buffer.indexOf(NEWLINE, at + 1)) count++;
+  return count;
+}
+
+/**
+ * Keeps the head and the tail of a stream: a command that prints a gigabyte costs a few
+ * kilobytes of memory, and the model sees how it began and how it ended, and how many lines
+ * were left out between them.
+ */
+export class HeadTail {
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  total = 0;
+  lines = 0;
+
+  constructor(private readonly half: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    this.lines += countLines(chunk);
+    if (this.headBytes < this.half) {
+      const take = chunk.subarray(0, this.half - this.headBytes);
+      this.head.push(take);
+      this.headBytes += take.length;
+      chunk = chunk.subarray(take.length);
+    }
+    if (chunk.length === 0) return;
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= this.half) {
+      this.tailBytes -= this.tail.shift()!.length;
+    }
+  }
+
+  result(): { head: Buffer; tail: Buffer; dropped: number; droppedLines: number } {
+    let tail = Buffer.concat(this.tail);
+    if (tail.length > this.half) tail = tail.subarray(tail.length - this.half);
+    const head = Buffer.concat(this.head);
+    const dropped = this.total - head.length - tail.length;
+    return { head, tail, dropped, droppedLines: dropped === 0 ? 0 : this.lines - countLines(head) - countLines(tail) };
+  }
+}
+
+/** "… 4,999,000 more lines (38,888,000 bytes) not shown …" */
+export function cutNotice(lines: number, bytes: number): string {
+  return `… ${lines.toLocaleString('en-US')} more line${lines === 1 ? '' : 's'} (${bytes.toLocaleString('en-US')} bytes) not shown …`;
+}
+
+/**
+ * Output for the screen as it arrives, bounded. The first `budget` bytes pass through as they
+ * come; after that, at most one update per `intervalMs`: a count of the lines skipped since the
+ * last update and the last few lines. Why: every chunk used to become an event for the screen
+ * (and a JSON line in `--output stream-json`), which for `seq 1 5000000` meant thousands of
+ * events carrying 38 MB that nobody reads; the screen shows the last lines anyway.
+ */
+export class LiveOutput {
+  private readonly decoder = new StringDecoder('utf8');
+  private sent = 0;
+  private skippedLines = 0;
+  private skippedBytes = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly emit: (text: string) => void,
+    private readonly budget = 64 * 1024,
+    private readonly intervalMs = 100,
+    private readonly tailBytes = 2 * 1024,
+  ) {}
+
+  push(chunk: Buffer): void {
+    if (this.sent < this.budget) {
+      const take = chunk.subarray(0, this.budget - this.sent);
+      this.sent += take.length;
+      const text = this.decoder.write(take);
+      if (text !== '') this.emit(text);
+      chunk = chunk.subarray(take.length);
+      if (chunk.length === 0) return;
+      const rest = this.decoder.end();
+      if (rest !== '') this.emit(rest);
+    }
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    while (this.pendingBytes - (this.pending[0]?.length ?? 0) >= this.tailBytes) {
+      const dropped = this.pending.shift()!;
+      this.pendingBytes -= dropped.length;
+      this.skippedBytes += dropped.length;
+      this.skippedLines += countLines(dropped);
+    }
+    this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+  }
+
+  /** Sends what is waiting (at the end, and on each tick). */
+  flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pendingBytes === 0) return;
+    let tail = Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingBytes = 0;
+    // After a skip, start at a line boundary: the screen shows whole lines.
+    if (this.skippedBytes > 0) {
+      const cut = tail.indexOf(NEWLINE);
+      if (cut !== -1 && cut < tail.length - 1) {
+        this.skippedBytes += cut + 1;
+        this.skippedLines += 1;
+        tail = tail.subarray(cut + 1);
+      }
+    }
+    const notice = this.skippedBytes > 0 ? `\n${cutNotice(this.skippedLines, this.skippedBytes)}\n` : '';
+    this.skippedBytes = 0;
+    this.skippedLines = 0;
+    this.emit(`${notice}${tail.toString('utf8')}`);
+  }
+}

@@ -1,0 +1,181 @@
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isInside } from '@riskgate/risk';
+import { execa } from 'execa';
+import { type HiddenPath, hiddenPaths } from './sandbox-hidden-paths.js';
+import { sandboxSeccompProgram } from './seccomp.js';
+
+/**
+ * The bubblewrap sandbox whitelisted commands run in (DESIGN.md, "Defence in depth"): if an
+ * assessor lets a writing command through, the write fails instead of doing damage.
+ *
+ * - `--ro-bind / /`: the whole filesystem read-only, the workspace included.
+ * - `--tmpfs /tmp`, `--dev /dev`, `--proc /proc`: a private /tmp, a minimal /dev, and a /proc
+ *   that shows only the sandbox's own processes (no other process's environment or memory).
+ * - `--unshare-all`: own network (loopback only, not the host's: 127.0.0.1 is unreachable),
+ *   PID, IPC, UTS and cgroup namespaces; nothing outside can be signalled or traced.
+ * - `--cap-drop ALL`: as root, bubblewrap keeps every capability by default, and with them
+ *   `mount -o remount,bind,rw /` makes the filesystem writable again (measured).
+ * - `--die-with-parent`: the sandbox dies with riskgate. Not `--new-session`: the runner starts
+ *   bubblewrap detached (a new session without a terminal, so no TIOCSTI keystroke injection),
+ *   and the command must stay in bubblewrap's process group. The runner's SIGTERM to that group
+ *   then reaches every process inside, and its SIGKILL after the grace period also reaches the
+ *   sandbox's PID 1 (forcibly delivered from outside), whose death ends every process in the
+ *   namespace, setsid ones included. With `--new-session`, a stop that arrived while bubblewrap
+ *   was still setting up left the sandbox running (measured).
+ * - the seccomp filter (seccomp.ts): no Unix sockets (PostgreSQL, MySQL, Docker, D-Bus listen
+ *   on them), no io_uring.
+ * - `/run` (and `/var/run`, its usual symlink) an empty tmpfs: the daemons' sockets and the
+ *   mounted container secrets are not there to find.
+ * - the secret paths of the knowledge base hidden (sandbox-hidden-paths.ts): an empty tmpfs
+ *   over each directory, /dev/null over each file.
+ */
+export interface SandboxProfile {
+  /** The directory the command runs in. */
+  readonly cwd: string;
+  /** The workspace: visible (read-only) even when it lies in /tmp or /run, which the sandbox empties. */
+  readonly workspace?: string;
+  readonly home?: string;
+}
+
+/**
+ * Set for commands in the sandbox: tools that check for updates on every run would try the
+ * network (measured: `pip list` looked up pypi.org and made ~/.cache/pip), which the sandbox
+ * refuses — after a DNS timeout. Switched off, they answer from what is installed.
+ */
+export const SANDBOX_ENVIRONMENT: Readonly<Record<string, string>> = {
+  PIP_DISABLE_PIP_VERSION_CHECK: '1',
+  PIP_NO_INPUT: '1',
+  NPM_CONFIG_UPDATE_NOTIFIER: 'false',
+  NO_UPDATE_NOTIFIER: '1',
+  HOMEBREW_NO_AUTO_UPDATE: '1',
+  DOTNET_CLI_TELEMETRY_OPTOUT: '1',
+  GIT_TERMINAL_PROMPT: '0',
+};
+
+/** Directories the sandbox replaces with empty ones. */
+const EMPTIED = ['/tmp', '/run'];
+
+export const BWRAP = 'bwrap';
+
+/** The fixed part of the sandbox: what every command gets. */
+const BASE_ARGUMENTS = [
+  '--ro-bind', '/', '/',
+  '--dev', '/dev',
+  '--proc', '/proc',
+  '--tmpfs', '/tmp',
+  '--tmpfs', '/run',
+  '--unshare-all',
+  '--cap-drop', 'ALL',
+  '--die-with-parent',
+] as const;
+
+/** File descriptor bubblewrap reads the seccomp filter from (after stdin, stdout, stderr). */
+export const SECCOMP_FD = 3;
+
+export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly HiddenPath[] = hiddenPaths(profile)): string[] {
+  const args: string[] = [...BASE_ARGUMENTS];
+  // A workspace in /tmp (scratch directories, tests) is shown again, read-only like the rest.
+  const shown = [...new Set([profile.workspace ?? profile.cwd, profile.cwd])].filter((directory) => EMPTIED.some((emptied) => isInside(directory, emptied)));
+  for (const directory of shown) args.push('--ro-bind', directory, directory);
+  for (const { path, kind } of hidden) {
+    const emptied = EMPTIED.some((directory) => isInside(path, directory)) && !shown.some((directory) => isInside(path, directory));
+    if (emptied) continue; // nothing there to hide
+    if (kind === 'directory') args.push('--tmpfs', path, '--remount-ro', path);
+    else args.push('--ro-bind', '/dev/null', path);
+  }
+  // The private /tmp and the hidden directories are the only writable places; the rest stays read-only.
+  args.push('--chdir', profile.cwd);
+  if (HAS_SECCOMP) args.push('--seccomp', String(SECCOMP_FD));
+  return args;
+}
+
+const SECCOMP_BYTES = sandboxSeccompProgram();
+/** Whether this architecture has a filter (without one the sandbox is not offered). */
+export const HAS_SECCOMP = SECCOMP_BYTES !== undefined;
+
+let seccompPath: string | undefined;
+
+/**
+ * A fresh read-only descriptor of the filter for one bubblewrap run; the caller closes it once
+ * the child is spawned. A file, not a pipe: bubblewrap reads fd 3 to its end before it starts
+ * the command, and a pipe that execa fills reaches its end only when Node's event loop gets
+ * round to closing it — measured at 1.3 s in a busy CLI. Each run opens its own descriptor so
+ * that runs side by side never share a file offset.
+ */
+export function openSeccompFilter(): number | undefined {
+  if (SECCOMP_BYTES === undefined) return undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (seccompPath === undefined) {
+      const directory = mkdtempSync(join(tmpdir(), 'riskgate-seccomp-'));
+      seccompPath = join(directory, 'filter.bpf');
+      writeFileSync(seccompPath, SECCOMP_BYTES, { mode: 0o400 });
+      process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+    }
+    try {
+      return openSync(seccompPath, 'r');
+    } catch {
+      seccompPath = undefined; // removed by a /tmp cleaner: write it again
+    }
+  }
+  return undefined;
+}
+
+export function closeSeccompFilter(fd: number | undefined): void {
+  if (fd !== undefined) closeSync(fd);
+}
+
+/** stdio for a bubblewrap run: the filter on fd 3 (execa passes a number through as the descriptor). */
+export function sandboxStdio(fd: number): ['ignore', 'pipe', 'pipe', never] {
+  return ['ignore', 'pipe', 'pipe', fd as never];
+}
+
+export interface SandboxStatus {
+  readonly available: boolean;
+  /** One line for the person: what works, or why not and what to do. */
+  readonly message: string;
+}
+
+let probed: Promise<SandboxStatus> | undefined;
+
+export interface ProbeOptions {
+  /** Probe again instead of answering from the first probe. */
+  readonly fresh?: boolean;
+  /** The bubblewrap program (tests point it at a missing or failing one). */
+  readonly bwrap?: string;
+}
+
+/**
+ * Whether the sandbox works here: bubblewrap installed and able to make its namespaces (a
+ * container may forbid them). Tried once per process with the real arguments and a trivial
+ * command; the answer is kept.
+ */
+export function probeSandbox(options: ProbeOptions = {}): Promise<SandboxStatus> {
+  if (options.bwrap !== undefined) return runProbe(options.bwrap);
+  if (probed === undefined || options.fresh === true) probed = runProbe(BWRAP);
+  return probed;
+}
+
+const FALLBACK = 'whitelisted commands run unsandboxed, and only the commands that are safe without it run unasked';
+
+async function runProbe(bwrap: string): Promise<SandboxStatus> {
+  if (process.platform !== 'linux') return { available: false, message: `no sandbox on ${process.platform} (bubblewrap is Linux only): ${FALLBACK}` };
+  // Without the filter, Unix sockets (databases, Docker, D-Bus) stay reachable: not a sandbox we vouch for.
+  const fd = openSeccompFilter();
+  if (fd === undefined) return { available: false, message: `no sandbox: no seccomp filter for ${process.arch}: ${FALLBACK}` };
+  let result: Awaited<ReturnType<typeof execa>>;
+  try {
+    result = await execa(bwrap, [...bubblewrapArguments({ cwd: '/' }, []), 'true'], { reject: false, timeout: 10_000, stdio: sandboxStdio(fd) });
+  } finally {
+    closeSeccompFilter(fd);
+  }
+  if (result.exitCode === 0) {
+    return { available: true, message: 'sandbox: bubblewrap (read-only filesystem, no network, own PID namespace, no Unix sockets, secret paths hidden)' };
+  }
+  if ((result as { code?: string }).code === 'ENOENT') {
+    return { available: false, message: `no sandbox: bubblewrap is not installed (apt-get install bubblewrap): ${FALLBACK}` };
+  }
+  const reason = String(result.stderr ?? '').trim().split('\n')[0] || String(result.shortMessage ?? `exit code ${result.exitCode}`);
+  return { available: false, message: `no sandbox: bubblewrap cannot create its namespaces here (${reason}): ${FALLBACK}` };
+}

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { childEnvironment, createExecuteCommandTool, probeSandbox } from '../src/index.js';
+
+const workspace = mkdtempSync(join(tmpdir(), 'riskgate-env-'));
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+const sandboxWorks = (await probeSandbox()).available;
+
+const KEY = 'sk-proj-RISKGATEOWNKEY1234567890abcdef';
+const CONFIG_KEY = 'cfg-key-from-config-file-0987654321';
+
+describe('childEnvironment', () => {
+  it.each([
+    ['OPENAI_API_KEY', KEY],
+    ['RISKGATE_API_KEY', KEY],
+    ['openai_api_key', KEY],
+    ['GITHUB_TOKEN', 'ghp_x'],
+    ['AWS_SECRET_ACCESS_KEY', 'x'],
+    ['PGPASSWORD', 'x'],
+    ['DATABASE_URL', 'postgres://u:p@h/d'],
+    ['NPM_TOKEN', 'x'],
+    ['SSH_AUTH_SOCK', '/run/agent'],
+    ['MY_SERVICE_APIKEY', 'x'],
+    ['STRIPE_PRIVATE_KEY', 'x'],
+    ['SLACK_WEBHOOK', 'https://hooks.slack.com/x'],
+  ])('drops the secret-named variable %s', (name, value) => {
+    expect(childEnvironment({ [name]: value, PATH: '/usr/bin' })).toEqual({ PATH: '/usr/bin' });
+  });
+
+  it.each([
+    ['an innocent name holding the key', { LLM: KEY }],
+    ['the key inside a longer value', { OPTS: `--key=${KEY} --verbose` }],
+    ['the configured key (from the config file) under any name', { SOMETHING: CONFIG_KEY }],
+  ])('drops %s', (_what, env) => {
+    expect(childEnvironment({ ...env, OPENAI_API_KEY: KEY, PATH: '/usr/bin' }, { secretValues: [CONFIG_KEY] })).toEqual({ PATH: '/usr/bin' });
+  });
+
+  it('keeps what is not secret: PATH, HOME, LANG, PWD, EDITOR, CA bundle paths', () => {
+    const env = {
+      PATH: '/usr/bin',
+      HOME: '/home/me',
+      LANG: 'C.UTF-8',
+      PWD: '/w',
+      OLDPWD: '/',
+      EDITOR: 'vi',
+      TERM: 'xterm',
+      KEYMAP: 'us',
+      // CA bundles: public, and TLS breaks without them where the system bundle is not used.
+      SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt',
+      SSL_CERT_DIR: '/etc/ssl/certs',
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt',
+      PIP_CERT: '/etc/ssl/certs/ca-certificates.crt',
+    };
+    expect(childEnvironment(env)).toEqual(env);
+  });
+
+  it('passes a secret-named variable the person named, and never riskgate own key', () => {
+    const env = { GITHUB_TOKEN: 'ghp_person', OPENAI_API_KEY: KEY, NPM_TOKEN: 'n' };
+    expect(childEnvironment(env, { pass: ['GITHUB_TOKEN', 'OPENAI_API_KEY'] })).toEqual({ GITHUB_TOKEN: 'ghp_person' });
+  });
+
+  it('does not let a passed variable carry riskgate own key', () => {
+    expect(childEnvironment({ GITHUB_TOKEN: KEY, OPENAI_API_KEY: KEY }, { pass: ['GITHUB_TOKEN'] })).toEqual({});
+  });
+
+  it('compares short configured values whole, so a short key does not empty the environment', () => {
+    expect(childEnvironment({ A: 'x', B: 'xyz' }, { secretValues: ['x'] })).toEqual({ B: 'xyz' });
+  });
+});
+
+describe.each([
+  { place: 'approved (unsandboxed)', readOnly: false, sandbox: false },
+  { place: 'whitelisted (in the sandbox)', readOnly: true, sandbox: true },
+])('no command sees riskgate credentials: $place', ({ readOnly, sandbox }) => {
+  const saved = { ...process.env };
+  beforeEach(() => {
+    process.env.OPENAI_API_KEY = KEY;
+    process.env.RISKGATE_API_KEY = KEY;
+    process.env.GITHUB_TOKEN = 'ghp_passedOnPurpose';
+    process.env.HIDDEN_COPY = KEY;
+    process.env.NPM_TOKEN = 'npm_notPassed';
+  });
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+  const tool = createExecuteCommandTool({ passEnvironment: ['GITHUB_TOKEN'], secretValues: [CONFIG_KEY] });
+  const run = async (command: string) => {
+    const result = await tool.execute({ command }, { cwd: workspace, signal: new AbortController().signal, readOnly, sandbox });
+    if (result.type !== 'tool-success') throw new Error(result.message);
+    return result.forModel;
+  };
+
+  it.each([
+    'echo $OPENAI_API_KEY $RISKGATE_API_KEY',
+    'printenv OPENAI_API_KEY',
+    'printenv',
+    'env',
+    'jq -n env',
+    'cat /proc/self/environ | tr "\\0" "\\n"',
+    'cat /proc/$$/environ',
+    'set',
+    'declare -p',
+    'export -p',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash indirect expansion, not a template.
+    'compgen -v | while read -r v; do echo "${!v}"; done',
+    'python3 -c "import os; print(dict(os.environ))"',
+    'bash -lc env',
+  ])('%s', async (command) => {
+    if (sandbox && !sandboxWorks) return;
+    const output = await run(command);
+    expect(output).not.toContain(KEY);
+    expect(output).not.toContain(CONFIG_KEY);
+    expect(output).not.toContain('npm_notPassed');
+  });
+
+  it('lets through the variable the person passed', async () => {
+    if (sandbox && !sandboxWorks) return;
+    expect(await run('printenv GITHUB_TOKEN')).toMatch(/^ghp_passedOnPurpose\n/);
+  });
+});
