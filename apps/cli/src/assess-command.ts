@@ -49,6 +49,8 @@ interface Defaults {
   readonly dialect: SqlDialect;
   readonly cwd: string;
   readonly rules: readonly Rule[];
+  /** Whitelisted commands would run in the sandbox (as in the assistant): rows marked sandboxOnly may be whitelisted. */
+  readonly sandbox?: boolean;
 }
 
 class UsageError extends Error {}
@@ -138,6 +140,7 @@ function parseAssessArgs(argv: readonly string[]): ParsedAssessArgs {
       ask: { type: 'string', multiple: true },
       deny: { type: 'string', multiple: true },
       config: { type: 'boolean', default: false },
+      'no-sandbox': { type: 'boolean', default: false },
     },
   });
   const mode = values.mode ?? DEFAULT_SAFETY_MODE;
@@ -161,7 +164,7 @@ function parseAssessArgs(argv: readonly string[]): ParsedAssessArgs {
     }
   }
   const cwd = resolve(values.cwd ?? '.');
-  const defaults: Defaults = { mode: mode as SafetyMode, dialect: dialect as SqlDialect, cwd, rules };
+  const defaults: Defaults = { mode: mode as SafetyMode, dialect: dialect as SqlDialect, cwd, rules, ...(values['no-sandbox'] ? { sandbox: false } : {}) };
   if (!values.config) return { jsonl: values.jsonl, json: values.json, positionals, defaults, db: values.db };
   // The gate as a session in --cwd would have it: the same layers and the same workspace trust.
   const config = loadConfig({
@@ -180,7 +183,9 @@ function parseAssessArgs(argv: readonly string[]): ParsedAssessArgs {
 
 async function judge(tool: AnyTool, args: unknown, defaults: Defaults): Promise<Decision> {
   const policy: GatePolicy = { mode: defaults.mode, rules: defaults.rules };
-  const evaluation = await evaluateToolCall(tool, args, { cwd: defaults.cwd, dialect: defaults.dialect }, policy);
+  // The assistant's verdict: commands are judged with the sandbox when this machine has one.
+  const sandbox = defaults.sandbox ?? (tool.name === 'execute_command' ? await sandboxHere() : false);
+  const evaluation = await evaluateToolCall(tool, args, { cwd: defaults.cwd, dialect: defaults.dialect, sandbox }, policy);
   return evaluation.decision;
 }
 
@@ -273,4 +278,11 @@ function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
     if (ok) resolveWrite();
     else stream.once('drain', () => resolveWrite());
   });
+}
+
+let sandboxProbe: Promise<boolean> | undefined;
+/** Whether whitelisted commands would run in the sandbox here (probed once per process). */
+function sandboxHere(): Promise<boolean> {
+  sandboxProbe ??= import('@riskgate/tools-command').then(async ({ probeSandbox }) => (await probeSandbox()).available).catch(() => false);
+  return sandboxProbe;
 }

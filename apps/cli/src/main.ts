@@ -49,9 +49,11 @@ Options of assess:
   --config            also apply the config in force for --cwd: mode and rules of your
                       config file, the project's (under workspace trust) and RISKGATE_MODE
   --json              print the single verdict as one JSON object
+  --no-sandbox        judge commands as if whitelisted ones could not run in the sandbox
+                      (by default assess probes for it once, as the assistant does)
   A "risk_level" inside the arguments is taken as the model's rating. --jsonl reads
   {"tool","args","dialect"?,"mode"?,"cwd"?} per line and writes one line
-  {"decision","source","level","whitelisted","reasons"} or {"error"} per input line.
+  {"decision","source","level","whitelisted","reasons","effects"} or {"error"} per input line.
 `;
 
 /** `riskgate <anything> --help` prints the help (assess its own part) instead of failing on it. */

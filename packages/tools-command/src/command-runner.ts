@@ -20,6 +20,8 @@ export interface RunCommandOptions {
    * sandbox works here: a missing bubblewrap is then reported as the command's failure.
    */
   readonly sandbox?: boolean;
+  /** In the sandbox, keep the host's process and network view (sandbox.ts hostViewLine). */
+  readonly hostView?: boolean;
   /** The workspace, which stays visible in the sandbox even under /tmp. Defaults to `cwd`. */
   readonly workspace?: string;
   /** The child's environment; by default riskgate's own, scrubbed of secrets (child-environment.ts). */
@@ -52,7 +54,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   let binary = false;
   const bash = ['bash', '--noprofile', '--norc', '-c', command];
   const seccomp = options.sandbox === true ? openSeccompFilter() : undefined;
-  const [file, ...args] = options.sandbox === true ? [BWRAP, ...bubblewrapArguments({ cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }) }), ...bash] : bash;
+  const [file, ...args] = options.sandbox === true ? [BWRAP, ...bubblewrapArguments({ cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }), ...(options.hostView === true ? { hostView: true } : {}) }), ...bash] : bash;
   const subprocess = execa(file!, args, {
     cwd: options.cwd,
     stdio: seccomp === undefined ? ['ignore', 'pipe', 'pipe'] : sandboxStdio(seccomp),

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
 import { childEnvironment } from './child-environment.js';
 import { type CommandRunResult, runCommand } from './command-runner.js';
+import { hostViewLine } from './sandbox.js';
 
 export const COMMAND_TOOL_NAME = 'execute_command';
 
@@ -60,6 +61,9 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
       if (!existsSync(directory) || !statSync(directory).isDirectory()) {
         return toolFailure('command-bad-cwd', `no directory at ${directory}`);
       }
+      const sandboxed = context.sandbox === true && (context.readOnly || options.sandbox === 'always');
+      // `ps aux`, `ip a`, `ss -tln`: readers of host state keep the host's process and network view.
+      const hostView = sandboxed && hostViewLine((await assessCommand(command, { cwd: directory, ...(context.home === undefined ? {} : { home: context.home }), sandbox: true })).subjects);
       const result = await runCommand(command, {
         cwd: directory,
         timeoutMs: timeout_ms ?? defaultTimeoutMs,
@@ -67,7 +71,8 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
         maxOutputBytes,
         // A whitelisted command runs in the sandbox whenever the host found one: the sandbox is
         // what makes the rows marked sandboxOnly safe to whitelist.
-        sandbox: context.sandbox === true && (context.readOnly || options.sandbox === 'always'),
+        sandbox: sandboxed,
+        ...(hostView ? { hostView: true } : {}),
         workspace: context.cwd,
         env: environment(),
         ...(context.onOutput === undefined ? {} : { onOutput: context.onOutput }),

@@ -7,5 +7,5 @@ export { COMMAND_TOOL_NAME, type CommandToolOptions, createExecuteCommandTool, e
 // (with risk_level) and the gate's verdict. Re-exported so an app can install this package alone.
 export { DEFAULT_POLICY, type Decision, evaluateToolCall, type GatePolicy, toolFunctionDefinition } from '@riskgate/risk';
 export { type ChildEnvironmentOptions, childEnvironment } from './child-environment.js';
-export { bubblewrapArguments, type ProbeOptions, probeSandbox, type SandboxStatus } from './sandbox.js';
+export { bubblewrapArguments, hostViewLine, type ProbeOptions, probeSandbox, type SandboxStatus } from './sandbox.js';
 export { type HiddenPath, hiddenPaths } from './sandbox-hidden-paths.js';

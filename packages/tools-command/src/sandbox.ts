@@ -37,6 +37,12 @@ export interface SandboxProfile {
   /** The workspace: visible (read-only) even when it lies in /tmp or /run, which the sandbox empties. */
   readonly workspace?: string;
   readonly home?: string;
+  /**
+   * The command reads the host's processes or network state (`ps`, `ip a`, `ss`): keep the
+   * host's PID and network namespaces so it sees them; the filesystem stays read-only and the
+   * secrets hidden. Only for lines made of such readers and plain filters (hostViewLine).
+   */
+  readonly hostView?: boolean;
 }
 
 /**
@@ -75,7 +81,8 @@ const BASE_ARGUMENTS = [
 export const SECCOMP_FD = 3;
 
 export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly HiddenPath[] = hiddenPaths(profile)): string[] {
-  const args: string[] = [...BASE_ARGUMENTS];
+  const args: string[] =
+    profile.hostView === true ? BASE_ARGUMENTS.flatMap((arg) => (arg === '--unshare-all' ? ['--unshare-user-try', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'] : [arg])) : [...BASE_ARGUMENTS];
   // A workspace in /tmp (scratch directories, tests) is shown again, read-only like the rest.
   const shown = [...new Set([profile.workspace ?? profile.cwd, profile.cwd])].filter((directory) => EMPTIED.some((emptied) => isInside(directory, emptied)));
   for (const directory of shown) args.push('--ro-bind', directory, directory);
@@ -178,4 +185,18 @@ async function runProbe(bwrap: string): Promise<SandboxStatus> {
   }
   const reason = String(result.stderr ?? '').trim().split('\n')[0] || String(result.shortMessage ?? `exit code ${result.exitCode}`);
   return { available: false, message: `no sandbox: bubblewrap cannot create its namespaces here (${reason}): ${FALLBACK}` };
+}
+
+/** Programs that only read the host's processes or network state: in a sandbox of their own they would see nothing. */
+const HOST_VIEW_PROGRAMS = new Set(['ps', 'pgrep', 'pidof', 'pstree', 'top', 'ip', 'ss', 'netstat', 'lsof', 'w', 'who', 'uptime', 'ifconfig', 'route', 'arp', 'hostname']);
+/** Filters that may share such a line (`ps aux | grep node | head`). */
+const LINE_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'head', 'tail', 'sort', 'uniq', 'wc', 'cut', 'awk', 'sed', 'tr', 'column', 'cat', 'less', 'more', 'nl', 'tac', 'rev']);
+
+/**
+ * Whether a whitelisted line only reads host state (by its rule subjects, one per simple
+ * command, the program first): at least one host-state reader, and nothing but plain filters.
+ */
+export function hostViewLine(subjects: readonly string[]): boolean {
+  const programs = subjects.map((subject) => subject.split(/\s+/)[0] ?? '');
+  return programs.some((program) => HOST_VIEW_PROGRAMS.has(program)) && programs.every((program) => HOST_VIEW_PROGRAMS.has(program) || LINE_FILTERS.has(program));
 }

@@ -73,7 +73,17 @@ describe('read-only command lines run unasked', () => {
 });
 
 describe('rows safe only inside the sandbox (issue 12)', () => {
-  it.each(['docker ps', 'docker images', 'systemctl status nginx', 'systemctl list-units', 'journalctl -u nginx -n 50', 'service nginx status'])(
+  // Daemons reached over Unix sockets (Docker, systemd's D-Bus) cannot be reached from inside
+  // the sandbox, and outside it nothing would contain a mistake: asked either way.
+  it.each(['docker ps', 'docker images', 'systemctl status nginx', 'systemctl list-units'])('%j is asked about, sandbox or not', async (command) => {
+    for (const sandbox of [true, false]) {
+      const decision = (await gate(fixture, { command }, { mode: 'smart', rules: [] }, sandbox)).decision;
+      expect(decision.action).toBe('confirm');
+      expect(decision.reasons.join('\n')).toMatch(/cannot reach: asked/);
+    }
+  });
+
+  it.each(['journalctl -u nginx -n 50', 'service nginx status'])(
     '%j runs unasked inside the sandbox and is asked about outside it',
     async (command) => {
       const inside = await gate(fixture, { command }, { mode: 'smart', rules: [] }, true);

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, sta
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bubblewrapArguments, hiddenPaths, probeSandbox, runCommand } from '../src/index.js';
+import { bubblewrapArguments, hiddenPaths, hostViewLine, probeSandbox, runCommand } from '../src/index.js';
 
 // Outside /tmp on purpose: the sandbox empties /tmp, which would make every "cannot see" pass for free.
 const root = mkdtempSync('/var/tmp/riskgate-sandbox-');
@@ -183,6 +183,26 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
   it('sees only its own processes', async () => {
     const result = await run('ps -e -o comm= | sort | uniq');
     expect(result.output).not.toMatch(/node|vitest|sleep/);
+  });
+
+  it('keeps the host view for readers of host state (ps, ip, ss), still read-only with secrets hidden', async () => {
+    const options = { cwd: workspace, timeoutMs: 20_000, signal: new AbortController().signal, maxOutputBytes: 1_000_000, sandbox: true, hostView: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } };
+    const processes = await runCommand('ps -e -o comm=', options);
+    expect(processes.output).toMatch(/node/);
+    const write = await runCommand(`touch ${join(workspace, 'host-view-write')}; cat ${join(home, '.ssh', 'id_ed25519')}`, options);
+    expect(existsSync(join(workspace, 'host-view-write'))).toBe(false);
+    expect(write.output).not.toContain('secret-ssh');
+  });
+
+  it.each([
+    [['ps aux', 'grep node'], true],
+    [['ip a'], true],
+    [['ss -tlnp', 'head -5'], true],
+    [['ls'], false],
+    [['ps aux', 'curl x'], false],
+    [['cat notes.txt', 'grep x'], false],
+  ])('keeps the host view only for lines of host-state readers and filters: %j → %s', (subjects, expected) => {
+    expect(hostViewLine(subjects)).toBe(expected);
   });
 
   it('hides the secret paths of the one table: directories by tmpfs, files by /dev/null', () => {

@@ -79,7 +79,7 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   // systemctl: status and listing verbs read (inside the sandbox only: issue 12); the rest control services.
   systemctl: row('data', {
     globalValues: ['-H', '--host', '-M', '--machine', '-t', '--type', '--state', '-p', '--property', '-n', '--lines', '-o', '--output'],
-    subcommands: Object.fromEntries(['', 'status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default', 'help'].map((verb) => [verb, row('data', { sandboxOnly: true })])),
+    subcommands: Object.fromEntries(['', 'status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'list-jobs', 'is-active', 'is-enabled', 'is-failed', 'is-system-running', 'get-default', 'help'].map((verb) => [verb, always({ kind: 'unknown', detail: 'systemctl asks systemd over D-Bus, which riskgate\'s sandbox cannot reach: asked' })])),
     otherSubcommands: always(controls('systemctl starts, stops or changes services', 'high')),
   }),
   // journalctl reads system logs (inside the sandbox only); -f never ends; --vacuum/--rotate delete logs.
