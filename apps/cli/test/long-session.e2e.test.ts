@@ -11,7 +11,7 @@ const wide = { toolCalls: [{ name: 'execute_sql', arguments: { sql: 'SELECT id, 
 describe('a long session in a real terminal', () => {
   it('every turn is printed once; old results are trimmed to the context budget and the person is told', async () => {
     const replies = Array.from({ length: 4 }, (_, turn) => [wide, { text: `Answer ${turn}.` }]).flat();
-    const { directory, env, server } = await scene.start(replies);
+    const { directory, env } = await scene.start(replies);
     const database = join(directory, 'notes.sqlite');
     const db = new Database(database);
     db.exec(`CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) INSERT INTO notes SELECT i, printf('%02000d', i) FROM n;`);
