@@ -50,6 +50,7 @@ export type AgentEvent =
       readonly state: 'succeeded' | 'failed' | 'denied' | 'cancelled';
       readonly forModel: string;
       readonly data?: unknown;
+      /** How long the tool ran: 0 when it did not run; the time the person took to answer is not in it. */
       readonly durationMs: number;
     }
   | { readonly type: 'error'; readonly kind: string; readonly message: string }
