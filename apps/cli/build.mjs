@@ -37,7 +37,10 @@ await build({
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __riskgateCreateRequire } from 'node:module'; const require = __riskgateCreateRequire(import.meta.url);",
   },
-  define: { RISKGATE_VERSION: JSON.stringify(manifest.version) },
+  // React's production build: without it React 19 (development) records a performance.measure
+  // with the changed props of every render, kept by Node's timeline forever (0.4 MB per turn of
+  // a long session, bench/long-session.bench.ts), and renders slower.
+  define: { RISKGATE_VERSION: JSON.stringify(manifest.version), 'process.env.NODE_ENV': '"production"' },
   // The workspace packages are bundled from their TypeScript source (see their exports maps).
   conditions: ['@riskgate/source'],
   plugins: [promptTemplatesBesideBundle],

@@ -25,7 +25,10 @@ export interface AuditEntry {
   readonly answer: 'approve' | 'deny' | 'always' | 'edit' | 'not-asked';
   readonly outcome: 'succeeded' | 'failed' | 'denied' | 'cancelled';
   readonly errorCode?: string;
+  /** How long the operation ran (0 when it did not run); the person's answer is not in it. */
   readonly durationMs: number;
+  /** When the person was asked: how long they took to answer. */
+  readonly waitedMs?: number;
 }
 
 export class AuditLog {

@@ -52,6 +52,7 @@ export type AgentEvent =
       /** The result as it was, for the screen, when the output guard withheld part of it from the model. */
       readonly forPerson?: string;
       readonly data?: unknown;
+      /** How long the tool ran: 0 when it did not run; the time the person took to answer is not in it. */
       readonly durationMs: number;
     }
   | { readonly type: 'error'; readonly kind: string; readonly message: string }

@@ -99,7 +99,6 @@ function parseArguments(input: ToolCallInput['arguments']): { ok: true; value: u
  * Never throws for bad input or a tool's failure: those are results the model can act on.
  */
 export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): Promise<GatedCallOutcome> {
-  const started = performance.now();
   const signal = gate.signal ?? new AbortController().signal;
   const emit = gate.onEvent ?? (() => {});
   const argumentsText = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
@@ -109,6 +108,9 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
   // What the audit line says ran instead of rawArgs (the person's edit), and their note.
   let ranArgs: unknown;
   let note: string | undefined;
+  // Durations are the operation's own: the time the person took to answer is counted apart.
+  let executionMs = 0;
+  let waitedMs: number | undefined;
 
   // The one exit: every outcome emits its state and result and writes one audit line.
   const finish = (outcome: { state: GatedCallState; forModel: string; forPerson?: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState }): GatedCallOutcome => {
@@ -121,9 +123,9 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       forModel: outcome.forModel,
       ...(outcome.forPerson === undefined ? {} : { forPerson: outcome.forPerson }),
       ...(outcome.data === undefined ? {} : { data: outcome.data }),
-      durationMs: performance.now() - started,
+      durationMs: executionMs,
     });
-    gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: outcome.state, errorCode: outcome.errorCode, started, session: gate.session }));
+    gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: outcome.state, errorCode: outcome.errorCode, executionMs, waitedMs, session: gate.session }));
     return {
       state: outcome.state,
       forModel: outcome.forModel,
@@ -175,11 +177,13 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args, description, decision, subjects: evaluation.assessment.subjects, ruleStyle: tool.ruleStyle };
     emit({ type: 'tool-approval-request', request });
     let reply: ApprovalAnswer;
+    const asked = performance.now();
     try {
       reply = await gate.confirm(request, signal);
     } catch (error) {
       reply = { type: 'deny', note: signal.aborted ? 'cancelled' : `the confirmation failed: ${(error as Error).message}` };
     }
+    waitedMs = performance.now() - asked;
     emit({ type: 'tool-approval-answer', toolCallId: call.id, answer: reply });
     answer = reply.type;
     if (signal.aborted) return finish({ state: 'cancelled', forModel: 'not run: the person cancelled.' });
@@ -211,12 +215,14 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
 
   emit({ type: 'tool-state', toolCallId: call.id, state: 'executing' });
   let result: ToolResult<unknown>;
+  const executing = performance.now();
   try {
     result = await tool.execute(args, { ...gate.assess, signal, readOnly, onOutput: (chunk: string) => emit({ type: 'tool-output', toolCallId: call.id, chunk }) });
   } catch (error) {
     // Tools return expected failures as values; a throw is a fault, reported to the model all the same.
     result = { type: 'tool-error', code: 'tool-crashed', message: `${tool.name} failed unexpectedly: ${(error as Error).message}` };
   }
+  executionMs = performance.now() - executing;
   const state: GatedCallState = signal.aborted ? 'cancelled' : result.type === 'tool-success' ? 'succeeded' : 'failed';
   // Content from outside the person's trust may steer the model from here on: guarded mode
   // stops taking its `low` for the rest of the turn.
@@ -226,7 +232,7 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     emit({ type: 'untrusted-content', toolCallId: call.id, source: evaluation.assessment.untrusted });
   }
   const edited = answer === 'edit' ? `The person edited the operation before it ran; it ran as: ${JSON.stringify(args)}\n` : '';
-  const { forModel, forPerson } = guardToolResult(gate.outputGuard ?? defaultOutputGuard(), answer !== 'not-asked', edited + (result.type === 'tool-success' ? result.forModel : `error (${result.code}): ${result.message}`));
+  const { forModel, forPerson } = guardToolResult(gate.outputGuard ?? defaultOutputGuard(), answer !== 'not-asked', edited + (result.type === 'tool-success' ? result.forModel : failureText(result.code, result.message)));
   return finish({
     state,
     forModel,
@@ -235,6 +241,15 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     ...(ruleAdded === undefined ? {} : { ruleAdded }),
     ...(turn === undefined ? {} : { turn }),
   });
+}
+
+/**
+ * "error (code): message" with the code once: some tools' messages start with their code
+ * already (tools-sql's "sql-syntax-error: near …"), which read "sql-syntax-error: sql-syntax-error".
+ */
+function failureText(code: string, message: string): string {
+  const prefix = `${code}: `;
+  return `error (${code}): ${message.startsWith(prefix) ? message.slice(prefix.length) : message}`;
 }
 
 function auditEntry(entry: {
@@ -247,7 +262,8 @@ function auditEntry(entry: {
   answer: AuditEntry['answer'];
   outcome: AuditEntry['outcome'];
   errorCode: string | undefined;
-  started: number;
+  executionMs: number;
+  waitedMs: number | undefined;
   session: string | undefined;
 }): AuditEntry {
   const { decision } = entry;
@@ -271,7 +287,8 @@ function auditEntry(entry: {
     answer: entry.answer,
     outcome: entry.outcome,
     ...(entry.errorCode === undefined ? {} : { errorCode: entry.errorCode }),
-    durationMs: Math.round(performance.now() - entry.started),
+    durationMs: Math.round(entry.executionMs),
+    ...(entry.waitedMs === undefined ? {} : { waitedMs: Math.round(entry.waitedMs) }),
   };
 }
 
