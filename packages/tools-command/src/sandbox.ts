@@ -190,7 +190,7 @@ async function runProbe(bwrap: string): Promise<SandboxStatus> {
 /** Programs that only read the host's processes or network state: in a sandbox of their own they would see nothing. */
 const HOST_VIEW_PROGRAMS = new Set(['ps', 'pgrep', 'pidof', 'pstree', 'top', 'ip', 'ss', 'netstat', 'lsof', 'w', 'who', 'uptime', 'ifconfig', 'route', 'arp', 'hostname']);
 /** Filters that may share such a line (`ps aux | grep node | head`). */
-const LINE_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'head', 'tail', 'sort', 'uniq', 'wc', 'cut', 'awk', 'sed', 'tr', 'column', 'cat', 'less', 'more', 'nl', 'tac', 'rev']);
+const TEXT_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'head', 'tail', 'sort', 'uniq', 'wc', 'cut', 'awk', 'sed', 'tr', 'column', 'cat', 'less', 'more', 'nl', 'tac', 'rev']);
 
 /**
  * Whether a whitelisted line only reads host state (by its rule subjects, one per simple
@@ -198,5 +198,5 @@ const LINE_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'head', 'tail', 'sort', 
  */
 export function hostViewLine(subjects: readonly string[]): boolean {
   const programs = subjects.map((subject) => subject.split(/\s+/)[0] ?? '');
-  return programs.some((program) => HOST_VIEW_PROGRAMS.has(program)) && programs.every((program) => HOST_VIEW_PROGRAMS.has(program) || LINE_FILTERS.has(program));
+  return programs.some((program) => HOST_VIEW_PROGRAMS.has(program)) && programs.every((program) => HOST_VIEW_PROGRAMS.has(program) || TEXT_FILTERS.has(program));
 }
