@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { OutputFormat } from './headless.js';
 import type { AssistantOptions } from './run-assistant.js';
+import { modeFromFlags } from './mode-flag.js';
 
-const MODES = ['strict', 'smart', 'guarded'];
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 
 /** `riskgate [sql|chat] [options] [question…]` into what the assistant needs, or an error. */
@@ -40,15 +40,15 @@ export function parseAssistantArgs(argv: readonly string[]): AssistantOptions | 
     database = positionals[0];
     positionals = positionals.slice(1);
   }
-  if (values.mode !== undefined && !MODES.includes(values.mode)) return { error: `--mode must be strict, smart or guarded, not "${values.mode}" (use --yolo for yolo)` };
-  if (values.yolo === true && values.mode !== undefined) return { error: '--yolo and --mode together: choose one' };
+  const chosenMode = modeFromFlags(values);
+  if ('error' in chosenMode) return chosenMode;
   if (values.output !== undefined && values['output-format'] !== undefined && values.output !== values['output-format']) return { error: '--output and --output-format disagree: give one' };
   const output = values['output-format'] ?? values.output;
   if (output !== undefined && !(FORMATS as readonly string[]).includes(output)) return { error: `--output-format must be text, json or stream-json, not "${output}"` };
   if (values.db !== undefined && kind !== 'sql') kind = 'sql';
   const print = values.print === true || output !== undefined || values.yes === true;
   if (!print && positionals.length > 0) return { error: `unexpected argument "${positionals[0]}" (a question goes after -p)` };
-  const mode = values.yolo === true ? 'yolo' : values.mode;
+  const { mode } = chosenMode;
   return {
     kind,
     ...(database === undefined ? {} : { database }),
@@ -56,7 +56,7 @@ export function parseAssistantArgs(argv: readonly string[]): AssistantOptions | 
     flags: {
       ...(values.model === undefined ? {} : { model: values.model }),
       ...(values['base-url'] === undefined ? {} : { baseURL: values['base-url'] }),
-      ...(mode === undefined ? {} : { mode: mode as 'strict' }),
+      ...(mode === undefined ? {} : { mode }),
     },
     ...(print
       ? { print: { ...(positionals.length === 0 ? {} : { prompt: positionals.join(' ') }), format: (output ?? 'text') as OutputFormat, yes: values.yes === true } }

@@ -35,7 +35,7 @@ export {
   userConfigPath,
   userPromptsDirectory,
 } from './paths.js';
-export { isStricterMode, isTrustedProject, MODE_STRICTNESS, realDirectory, restrictUntrustedProject, UNTRUSTED_PROJECT_FIELDS } from './project-trust.js';
+export { isStricterMode, isTrustedProject, realDirectory, restrictUntrustedProject, UNTRUSTED_PROJECT_FIELDS } from './project-trust.js';
 export { addTrustedProject, listTrustedProjects, removeTrustedProject, type TrustChange } from './trust-store.js';
 export { describeProviderError, type ProviderErrorKind, type ProviderProblem } from './provider-errors.js';
 export { createOutputGuard, type GuardResult, guardToolResult, type OutputGuard, type OutputGuardOptions, withheldMarker } from './output-guard.js';

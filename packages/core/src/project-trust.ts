@@ -1,13 +1,8 @@
 import { readdirSync, realpathSync } from 'node:fs';
-import type { SafetyMode } from '@riskgate/risk';
+import { MODE_STRICTNESS, type SafetyMode } from '@riskgate/risk';
 import type { ConfigFile } from './config.js';
 
-/**
- * The modes from loosest to strictest. A project that has not been trusted may move the mode
- * only to the right of the person's own.
- */
-export const MODE_STRICTNESS: readonly SafetyMode[] = ['yolo', 'smart', 'guarded', 'strict'];
-
+/** A project that has not been trusted may move the mode only to the right of the person's own (MODE_STRICTNESS). */
 export function isStricterMode(candidate: SafetyMode, than: SafetyMode): boolean {
   return MODE_STRICTNESS.indexOf(candidate) > MODE_STRICTNESS.indexOf(than);
 }

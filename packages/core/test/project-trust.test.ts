@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPrompt } from '@riskgate/prompt';
-import type { SafetyMode } from '@riskgate/risk';
+import { MODE_STRICTNESS, type SafetyMode } from '@riskgate/risk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ConfigFile, loadConfig, MODE_STRICTNESS, type ResolvedConfig } from '../src/index.js';
+import { type ConfigFile, loadConfig, type ResolvedConfig } from '../src/index.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'riskgate-trust-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

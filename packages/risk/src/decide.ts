@@ -19,6 +19,8 @@ export type EffectLine = Pick<JudgedEffect, 'text' | 'verdict' | 'level'>;
 export type SafetyMode = 'strict' | 'smart' | 'guarded' | 'yolo';
 export const SAFETY_MODES: readonly SafetyMode[] = ['strict', 'smart', 'guarded', 'yolo'];
 export const DEFAULT_SAFETY_MODE: SafetyMode = 'smart';
+/** From the loosest to the strictest: a project's .riskgate/ may only move a person's mode rightwards. */
+export const MODE_STRICTNESS: readonly SafetyMode[] = ['yolo', 'smart', 'guarded', 'strict'];
 
 export type DecisionAction = 'execute' | 'confirm' | 'deny';
 

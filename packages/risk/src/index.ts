@@ -2,6 +2,7 @@ export { looksBinary } from './binary.js';
 export {
   DEFAULT_POLICY,
   DEFAULT_SAFETY_MODE,
+  MODE_STRICTNESS,
   type Decision,
   type DecisionAction,
   type DecisionSource,
@@ -95,4 +96,3 @@ export {
   report,
   toolFailure,
 } from './tool.js';
-export { type LegacyVerdict, legacyReport } from './legacy-verdict.js';

@@ -5,6 +5,7 @@ import type { AnyTool } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
 import { assessContextFromConfig, type ChatToolKind, createChatTools, createSqlTools, sandboxFromConfig } from '../session/tools-from-config.js';
 import { VERSION } from '../version.js';
+import { modeFromFlags } from '../mode-flag.js';
 
 export const MCP_HELP = `riskgate mcp — the gated tools as an MCP server over stdio
 
@@ -48,19 +49,17 @@ export function parseMcpArgs(argv: readonly string[]): McpArgs | { help: true } 
   const { values, positionals } = parsed;
   if (values.help === true) return { help: true };
   if (positionals.length > 0) return { error: `unexpected argument "${positionals[0]}"` };
-  if (values.mode !== undefined && !['strict', 'smart', 'guarded'].includes(values.mode)) {
-    return { error: `--mode must be strict, smart or guarded, not "${values.mode}" (use --yolo for yolo)` };
-  }
-  if (values.yolo === true && values.mode !== undefined) return { error: '--yolo and --mode together: choose one' };
+  const chosenMode = modeFromFlags(values);
+  if ('error' in chosenMode) return chosenMode;
   const chosen = (['commands', 'files', 'http'] as const).filter((kind) => values[kind] === true);
   const chatTools = chosen.length === 0 && values.db === undefined ? (['commands', 'files', 'http'] as const) : chosen;
-  const mode = values.yolo === true ? 'yolo' : values.mode;
+  const { mode } = chosenMode;
   const rules = { allow: values.allow ?? [], ask: values.ask ?? [], deny: values.deny ?? [] };
   return {
     ...(values.db === undefined ? {} : { database: values.db }),
     chatTools,
     cwd: resolve(values.cwd ?? '.'),
-    flags: { ...(mode === undefined ? {} : { mode: mode as 'strict' }), rules },
+    flags: { ...(mode === undefined ? {} : { mode }), rules },
   };
 }
 
