@@ -64,8 +64,23 @@ const SECRET_SETTINGS = new Set([
   'all',
 ]);
 
+/**
+ * Whether a setting's value may be a secret. Besides the server's own (SECRET_SETTINGS), every
+ * custom setting — a name with a dot, `app.settings.jwt_secret` — is: applications keep their
+ * secrets there (Supabase and PostgREST keep the JWT secret in one), and nothing in PostgreSQL
+ * says what such a value holds. Extensions' settings share that form (`pg_stat_statements.max`)
+ * and are asked too: reading them is rare, leaking a JWT secret is not.
+ */
 export function isSecretSetting(name: string): boolean {
-  return SECRET_SETTINGS.has(name.toLowerCase());
+  const lower = name.toLowerCase();
+  return SECRET_SETTINGS.has(lower) || lower.includes('.');
+}
+
+/** What the person is told a secret setting may hold. */
+export function secretSettingHolds(name: string): string {
+  const lower = name.toLowerCase();
+  if (lower === 'all') return 'every setting, including primary_conninfo with its password';
+  return lower.includes('.') ? 'a custom setting, where applications keep secrets (a JWT secret, an API key)' : 'a connection string or command with credentials';
 }
 
 /** Catalogs whose rows hold secrets: a plain SELECT of them is a secret read. */
@@ -81,9 +96,18 @@ export const PG_SECRET_RELATIONS = new Map([
   ['pg_settings', 'every server setting, including primary_conninfo with its password'],
   ['pg_largeobject', 'the content of every large object, whoever owns it'],
   ['pg_statistic', 'sampled values of every column, whoever may read the table'],
+  ['pg_db_role_setting', 'per-database and per-role settings, custom settings holding secrets among them'],
+]);
+
+/** information_schema views whose rows hold secrets: a foreign data wrapper's user mappings carry passwords. */
+const INFORMATION_SCHEMA_SECRETS = new Map([
+  ['user_mapping_options', 'passwords for foreign servers (user mapping options)'],
+  ['user_mappings', 'passwords for foreign servers'],
+  ['_pg_user_mappings', 'passwords for foreign servers'],
 ]);
 
 export function secretRelation(schema: string | undefined, name: string): string | undefined {
+  if (schema === 'information_schema') return INFORMATION_SCHEMA_SECRETS.get(name.toLowerCase());
   if (schema !== undefined && schema !== 'pg_catalog') return undefined;
   return PG_SECRET_RELATIONS.get(name.toLowerCase());
 }
@@ -101,7 +125,7 @@ export function pgFunctionEffects(name: string, schema: string | undefined, lite
   }
   if (lower === 'current_setting') {
     if (literal === undefined) return [unknownEffect('calls current_setting with a name riskgate cannot read (it may be a secret setting)')];
-    return isSecretSetting(literal) ? [{ kind: 'read-db', object: `the setting ${literal}`, secret: 'a connection string or command with credentials' }] : [];
+    return isSecretSetting(literal) ? [{ kind: 'read-db', object: `the setting ${literal}`, secret: secretSettingHolds(literal) }] : [];
   }
   for (const [pattern, make] of PG_FUNCTION_EFFECTS) if (pattern.test(lower)) return make(lower, literal);
   if (catalog.userFunctions.has(name)) {

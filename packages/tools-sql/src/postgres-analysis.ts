@@ -1,7 +1,7 @@
 import type { Effect, EffectSeverity } from '@riskgate/risk';
 import type { PgCatalog } from './pg-catalog.js';
 import { displayName, type Findings, inspect, type Node, quotedName, type RelationUse } from './pg-inspect.js';
-import { isSecretSetting, pgFunctionEffects, secretRelation } from './pg-knowledge.js';
+import { isSecretSetting, pgFunctionEffects, secretRelation, secretSettingHolds } from './pg-knowledge.js';
 import { isReadOnly, reads, type StatementAnalysis, statement, unknownEffect, writeDb } from './statement-analysis.js';
 
 export interface PgAnalysisContext {
@@ -115,7 +115,7 @@ export async function analyzePostgresStatement(tree: Node, subject: string, verb
     }
     case 'VariableShowStmt': {
       const name = String(node.name ?? '');
-      return statement(subject, [isSecretSetting(name) ? { kind: 'read-db', object: `the setting ${name}`, secret: name === 'all' ? 'every setting, including primary_conninfo with its password' : 'a connection string or command with credentials' } : { kind: 'read-db', object: `the setting ${name}` }]);
+      return statement(subject, [isSecretSetting(name) ? { kind: 'read-db', object: `the setting ${name}`, secret: secretSettingHolds(name) } : { kind: 'read-db', object: `the setting ${name}` }]);
     }
     case 'ExplainStmt': {
       const inner = await analyzePostgresStatement((node.query ?? {}) as Node, subject, 'statement', context);
