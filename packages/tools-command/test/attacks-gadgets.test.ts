@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -205,10 +205,58 @@ describe("secrets in a repository's history and tracked files", () => {
     'git show',
     'git diff HEAD~1 HEAD',
     'git whatchanged -p',
+    'git cat-file -p HEAD~1:.env',
+    'git cat-file blob HEAD~1:.env',
+    'git cat-file -p HEAD~1',
+    'git cat-file --batch-all-objects --batch',
+    'git cat-file --textconv HEAD~1:.env',
+    'git reflog -p',
+    'git reflog show -p',
+    'git reflog --patch',
   ])('asks before %j when the history held a secret file', async (command) => {
     const decision = (await gate(fixture, { command, cwd: repo })).decision;
     expect(decision.action).toBe('confirm');
     expect(decision.effects.some((effect) => effect.verdict === 'secret' && effect.text.includes('.env'))).toBe(true);
+  });
+
+  // A secret only a stash holds (kept with -u), and one only the reflog holds (committed, then
+  // amended away): `git log --all` alone reaches neither.
+  const stashed = join(fixture.root, 'stashed');
+  mkdirSync(stashed, { recursive: true });
+  const inStashed = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: stashed });
+  inStashed('init', '-q');
+  writeFileSync(join(stashed, 'README.md'), 'hello\n');
+  inStashed('add', 'README.md');
+  inStashed('commit', '-qm', 'first');
+  writeFileSync(join(stashed, '.env'), 'API_KEY=sk-live-stashed-1234567890\n');
+  inStashed('stash', 'push', '-q', '-u');
+  const amended = join(fixture.root, 'amended');
+  mkdirSync(amended, { recursive: true });
+  const inAmended = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: amended });
+  inAmended('init', '-q');
+  writeFileSync(join(amended, 'README.md'), 'hello\n');
+  writeFileSync(join(amended, '.env'), 'API_KEY=sk-live-amended-1234567890\n');
+  inAmended('add', 'README.md', '.env');
+  inAmended('commit', '-qm', 'first');
+  inAmended('rm', '-q', '--cached', '.env');
+  inAmended('commit', '-q', '--amend', '-m', 'first, without the secret');
+  rmSync(join(amended, '.env'));
+
+  it.each(['git stash show -p', 'git stash show -p -u', 'git stash show --include-untracked', 'git stash show --only-untracked -p stash@{0}', 'git log -p --all'])(
+    'asks before %j when only a stash holds a secret file',
+    async (command) => {
+      const decision = (await gate(fixture, { command, cwd: stashed })).decision;
+      expect(decision.action).toBe('confirm');
+    },
+  );
+
+  it.each(['git reflog -p', 'git log -p --all', 'git log -p -g', 'git cat-file -p HEAD@{1}'])('asks before %j when only the reflog holds a secret file', async (command) => {
+    const decision = (await gate(fixture, { command, cwd: amended })).decision;
+    expect(decision.action).toBe('confirm');
+  });
+
+  it.each(['git stash show', 'git stash list', 'git reflog', 'git cat-file -t HEAD', 'git cat-file -s HEAD'])('runs %j unasked where only a stash holds a secret: names and sizes only', async (command) => {
+    expect((await gate(fixture, { command, cwd: stashed })).decision.action).toBe('execute');
   });
 
   it('asks before git grep over tracked files when one of them is secret', async () => {

@@ -75,12 +75,7 @@ export function gitProgram(site: CallSite): void {
     // What git reads beyond its operands: the tracked files (git grep), or every file the history
     // ever held (a patch, a search of the history, a revision). Git's own lists say which files
     // those are; a secret among them (a committed .env, deleted since) is a secret read.
-    const scope = contentScope(name, options, paths, site.cwd);
-    if (scope !== undefined) {
-      const found = secretInRepository(site.cwd, scope);
-      if (found === 'unchecked') site.emit({ kind: 'unknown', detail: `${via} reads ${scope === 'history' ? "the repository's history" : 'every tracked file'}, which riskgate could not check for secrets`, via });
-      else if (found !== undefined) site.path('read', known(found), { via, note: `${via} reads ${scope === 'history' ? "the repository's history, which holds" : 'the tracked file'} ${found}` });
-    }
+    checkContent(site, via, contentScope(name, options, paths, site.cwd));
     for (const word of paths) {
       // `REV:path` names a file as committed: reading it reads that file.
       const text = word.value;
@@ -97,8 +92,16 @@ export function gitProgram(site: CallSite): void {
   if (listing !== undefined && operands.length === 0 && options.every((option) => listing.test(option))) return;
   if (name === 'remote' && (value(operands[0]) === 'get-url' || value(operands[0]) === 'show' && options.includes('-n'))) return;
   if ((name === 'stash' || name === 'worktree') && value(operands[0]) === 'list') return;
-  if (name === 'stash' && value(operands[0]) === 'show') return;
-  if (name === 'reflog' && (operands.length === 0 || value(operands[0]) === 'show')) return;
+  // A stash's patch (and the untracked files `-u` kept in it) and the reflog's patches print
+  // contents the branches may no longer hold: checked like the history, which the list includes.
+  if (name === 'stash' && value(operands[0]) === 'show') {
+    if (options.some((option) => STASH_CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history');
+    return;
+  }
+  if (name === 'reflog' && (operands.length === 0 || value(operands[0]) === 'show')) {
+    if (options.some((option) => CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history');
+    return;
+  }
   if (CONNECT.has(name) || (name === 'remote' && value(operands[0]) === 'update') || (name === 'submodule' && /^(update|add|sync|foreach)$/.test(value(operands[0])))) {
     const force = options.some((option) => /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes|--mirror|--delete|-d|--prune)$/.test(option)) || operands.some((word) => value(word).startsWith('+') || value(word).startsWith(':'));
     site.emit({ kind: 'connect', host: `a git remote (${value(operands[0]) || 'the default'})`, via, ...(force ? { severity: 'high' as const, note: `${via} --force rewrites or deletes history on the remote` } : {}) });
@@ -302,6 +305,23 @@ function findGitDirectory(start: string): string | undefined {
 /** Options that make log/whatchanged print or search file contents, not just commit metadata. */
 const CONTENT_OPTIONS = /^(-p|-u|--patch|-G.*|-S.*|--pickaxe-all|--word-diff.*|--full-diff|-L.*|--patch-with-stat|--patch-with-raw|--textconv)$/;
 
+/** `git stash show` options that print the stash's contents, not only the names it changed. */
+const STASH_CONTENT_OPTIONS = /^(-p|--patch|-u|--include-untracked|--only-untracked|--word-diff.*|--textconv|--patch-with-stat|--patch-with-raw)$/;
+
+/**
+ * What git reads beyond its operands: the tracked files (git grep), or every file the history
+ * ever held (a patch, a search of the history, a revision, an object, a stash, the reflog). Git's
+ * own lists say which files those are; a secret among them (a committed .env, deleted since) is a
+ * secret read.
+ */
+function checkContent(site: CallSite, via: string, scope: 'tracked' | 'history' | undefined): void {
+  if (scope === undefined) return;
+  const found = secretInRepository(site.cwd, scope);
+  const what = scope === 'history' ? "the repository's history" : 'every tracked file';
+  if (found === 'unchecked') site.emit({ kind: 'unknown', detail: `${via} reads ${what}, which riskgate could not check for secrets`, via });
+  else if (found !== undefined) site.path('read', known(found), { via, note: `${via} reads ${scope === 'history' ? "the repository's history, which holds" : 'the tracked file'} ${found}` });
+}
+
 /** Whether a read subcommand reaches the tracked files or the whole history, beyond its operands. */
 function contentScope(name: string, options: readonly string[], paths: readonly WordValue[], cwd: string | undefined): 'tracked' | 'history' | undefined {
   const revisions = paths.some((word) => {
@@ -321,6 +341,10 @@ function contentScope(name: string, options: readonly string[], paths: readonly 
       return revisions || options.some((option) => /^--(cached|staged)$/.test(option)) ? 'history' : undefined;
     case 'grep':
       return revisions || options.some((option) => /^--(cached|no-index|untracked)$/.test(option)) ? 'history' : paths.length === 0 ? 'tracked' : undefined;
+    case 'cat-file':
+      // `-t`, `-s`, `-e` tell an object's type, size or existence; `-p`, a type name and the batch
+      // modes print its content — a blob of a deleted .env by its hash as much as by REV:path.
+      return options.every((option) => /^-[tse]$/.test(option)) && paths.length <= 1 ? undefined : 'history';
     default:
       return undefined;
   }
@@ -339,14 +363,18 @@ function secretInRepository(cwd: string | undefined, scope: 'tracked' | 'history
   if (gitDirectory === undefined) return undefined;
   let state = '';
   try {
-    state = `${statSync(join(gitDirectory, 'index')).mtimeMs}:${statSync(join(gitDirectory, 'HEAD')).mtimeMs}`;
+    // The reflog and the stash hold commits the branches may have dropped: their logs are part of the state.
+    state = ['index', 'HEAD', 'logs/HEAD', 'logs/refs/stash', 'packed-refs'].map((file) => mtimeOf(join(gitDirectory, file))).join(':');
   } catch {
     state = 'none';
   }
   const cacheKey = `${scope}\u0000${gitDirectory}`;
   const cached = repositoryLists.get(cacheKey);
   if (cached !== undefined && cached.key === state) return cached.secret;
-  const args = scope === 'tracked' ? ['ls-files', '-z'] : ['log', '--all', '--name-only', '--format=', '--no-renames', '-z'];
+  // The history is every commit a branch, tag, stash or reflog entry reaches (an amended-away
+  // commit lives on in the reflog; an older stash only in the stash's reflog); a merge lists what it
+  // changed against its first parent, which is how a stash records the working tree.
+  const args = scope === 'tracked' ? ['ls-files', '-z'] : ['log', '--all', '--reflog', '--diff-merges=first-parent', '--name-only', '--format=', '--no-renames', '-z'];
   let output: string;
   try {
     // Settings that could run programs are switched off for riskgate's own look.
@@ -375,4 +403,12 @@ function secretInRepository(cwd: string | undefined, scope: 'tracked' | 'history
   const result = secret ?? (names.length > 100_000 ? 'unchecked' : undefined);
   repositoryLists.set(cacheKey, { key: state, secret: result });
   return result;
+}
+
+function mtimeOf(path: string): string {
+  try {
+    return String(statSync(path).mtimeMs);
+  } catch {
+    return '-';
+  }
 }
