@@ -45,6 +45,7 @@ export {
   type CompiledRow,
   compiledRows,
   displayPath,
+  existingPaths,
   existingPathsOf,
   expandBraces,
   expandPattern,

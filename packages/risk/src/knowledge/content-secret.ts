@@ -84,10 +84,10 @@ interface ContextRule {
 const NAME = String.raw`[A-Za-z_][\w.-]*`;
 
 const CONTEXT_RULES: readonly ContextRule[] = [
-  // A bare value to the end of the line (env, ini, properties, YAML, TOML, mutt/Makefile `set`,
-  // `:=`, `?=`): `DB_PASSWORD=s3cr3t`, `password: hunter22`, `export API_TOKEN=…`.
+  // A bare value to the end of the line (env, ini, properties, YAML and its lists, TOML,
+  // mutt/Makefile `set`, `:=`, `?=`): `DB_PASSWORD=s3cr3t`, `password: hunter22`, `- PASS=…`.
   {
-    pattern: new RegExp(String.raw`^[ \t]*(?:export[ \t]+|set[ \t]+|setenv[ \t]+)?(${NAME})[ \t]*(?:[:?.+]?=|:(?=[ \t]))[ \t]*([^\s"'\`,;(){}\[\]<>]+)[ \t]*(?:[#;].*)?$`, 'gm'),
+    pattern: new RegExp(String.raw`^[ \t]*(?:-[ \t]+)?(?:export[ \t]+|set[ \t]+|setenv[ \t]+)?(${NAME})[ \t]*(?:[:?.+]?=|:(?=[ \t]))[ \t]*([^\s"'\`,;(){}\[\]<>]+)[ \t]*(?:[#;].*)?$`, 'gm'),
     judge: (match) => assigned(match[1]!, match[2]!),
   },
   // A quoted value anywhere (JSON, YAML, code, XML attributes, PHP arrays): `"password": "…"`,
@@ -95,6 +95,21 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   {
     pattern: new RegExp(String.raw`["']?(${NAME})["']?[ \t]*(?::=|=>|[:=])[ \t]*(["'])([^"'\s]+)\2`, 'g'),
     judge: (match) => assigned(match[1]!, match[3]!),
+  },
+  // `NAME=value` among other words (Ansible inventories, `PGPASSWORD=… psql`): no space around `=`.
+  {
+    pattern: new RegExp(String.raw`(?:^|[ \t])(${NAME})=([^\s"'\`,;(){}\[\]<>]+)(?=[ \t]|$)`, 'gm'),
+    judge: (match) => assigned(match[1]!, match[2]!),
+  },
+  // Connection strings (ADO.NET, ODBC, JDBC properties): `…;User Id=sa;Password=…;`.
+  {
+    pattern: /(?:^|[;"'\s])(Password|Pwd)\s*=\s*([^;"'\s]+)/gi,
+    judge: (match) => assigned(match[1]!, match[2]!),
+  },
+  // Key and value as attributes (NuGet, .NET appSettings): `<add key="ClearTextPassword" value="…" />`.
+  {
+    pattern: /key\s*=\s*"([^"]+)"\s+value\s*=\s*"([^"\s]+)"/gi,
+    judge: (match) => assigned(match[1]!, match[2]!),
   },
   // PHP constants: `define('DB_PASSWORD', '…')` (wp-config.php).
   {

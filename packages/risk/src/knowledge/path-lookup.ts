@@ -338,8 +338,13 @@ function lstatOk(path: string): boolean {
  * below may match, so that directory is the thing to hide).
  */
 export function existingPathsOf(row: CompiledRow): string[] {
+  return existingPaths(row.segments);
+}
+
+/** The existing paths an absolute glob names, given as its segments (the same semantics as the rows). */
+export function existingPaths(segments: readonly string[]): string[] {
   let current = ['/'];
-  for (const segment of row.segments) {
+  for (const segment of segments) {
     if (segment === '**') return current;
     if (!ROW_GLOB_CHARS.test(segment)) {
       current = current.map((base) => join(base, segment));
