@@ -35,14 +35,22 @@ export function contentHoldsSecret(text: string): string | undefined {
 
 /** Values that stand for a secret without being one. */
 const PLACEHOLDER =
-  /^(?:true|false|yes|no|on|off|null|none|nil|undefined|required|optional|string|number|boolean|secret|password|passwd|token|example|sample|dummy|test|todo|tbd|placeholder|redacted|hidden|changeme|change_?me|replace_?me\S*|your\S*|my[-_]?(?:password|secret|token|key)\S*|x{3,}|\*+|\.{3,}|<[^>]*>|\[[^\]]*\]|\d{1,5})$/i;
-const INDIRECT = /\$\{|\{\{|%\(|\$\(|process\.env|os\.environ|getenv|ENV\[|^\$[A-Za-z_]|^@|^!/;
+  /^(?:true|false|yes|no|on|off|null|none|nil|undefined|required|optional|string|number|boolean|secret|password|passwd|token|example|sample|dummy|test|todo|tbd|placeholder|redacted|hidden|changeme|change_?me|replace_?me\S*|your\S*|my[-_]?(?:password|secret|token|key)\S*|x{3,}|\*+)$/i;
+/** References, templates, URIs and elisions: `${DB_PASS}`, `{{ .Values.pw }}`, `urn:…`, `sk-…`. */
+const INDIRECT = /\$\{|\{\{|%\(|\$\(|process\.env|os\.environ|getenv|ENV\[|^\$[A-Za-z_]|^@|^!|[[\]<>]|^\{[A-Za-z_]+\}$|\.\.\.|\u2026|\\u2026|^[a-z][a-z0-9+.-]*:/i;
 const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 
-/** A literal that looks like a credential, not a setting, a reference or a placeholder. */
+/**
+ * A literal that looks like a credential, not a setting, a reference, a placeholder or a name:
+ * it holds a digit or a symbol (`test-key`, `needs-trust`, `ProgressTokenSchema` do not), and a
+ * number alone is a setting unless it is long (`AUTH = 524288` is a flag).
+ */
 function credentialValue(value: string, minLength = 6): boolean {
   if (value.length < minLength || PLACEHOLDER.test(value) || INDIRECT.test(value) || DOTTED_IDENTIFIER.test(value)) return false;
-  return /\d/.test(value) || /[^A-Za-z_]/.test(value) || value.length >= 16;
+  if (/^\d+$/.test(value)) return value.length >= 12;
+  // A path or a reverse-DNS name in lower-case words (`io.example/related-task`) names a thing.
+  if (/^[a-z.-]+(?:\/[a-z.-]+)+$/.test(value)) return false;
+  return /\d/.test(value) || /[^A-Za-z0-9_-]/.test(value);
 }
 
 /** Names alone too vague to call secret (`key: name`, `session: 3`): they need a long value. */
@@ -122,10 +130,15 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     pattern: new RegExp(String.raw`<(${NAME})(?:\s[^>]*)?>([^<\s]+)</\1>`, 'g'),
     judge: (match) => assigned(match[1]!, match[2]!),
   },
-  // netrc, msmtp, lftp: `machine h login u password p`, `password p` with a space, no `=`.
+  // netrc: `machine h login u password p`, over one line or several.
   {
-    pattern: /(?:^|\s)(?:password|passwd|passphrase|secret|auth_pass)[ \t]+(?!=)([^\s"']+)/gim,
-    judge: (match) => (credentialValue(match[1]!) ? 'a saved password (netrc-like)' : undefined),
+    pattern: /(?:^|\s)machine\s+\S+(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+(\S+)/g,
+    judge: (match) => (credentialValue(match[1]!, 4) ? 'a saved password (netrc)' : undefined),
+  },
+  // msmtp, mbsync, lftp: a line that is only `password p` (prose has more words on the line).
+  {
+    pattern: /^[ \t]*(?:password|passwd|pass|passphrase|auth_pass)[ \t]+([^\s"']+)[ \t]*$/gim,
+    judge: (match) => (credentialValue(match[1]!) ? 'a saved password' : undefined),
   },
   // URL user info: `https://user:token@host`.
   { pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@"']*:[^@\s/"']+@/gi, judge: (match) => urlPassword(match[0]) },

@@ -177,7 +177,8 @@ export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF
   if (head[0] === 0x05 && head[1] === 0x02 && /\.keytab$|keytab/i.test(path)) return [{ class: 'secret', what: 'a Kerberos keytab' }];
   const text = head.toString('latin1');
   const facts: PathFact[] = [];
-  const secret = contentHoldsSecret(text);
+  // UTF-8 for the content test: an ellipsis (`sk-…` in a README) is one character, not three.
+  const secret = contentHoldsSecret(head.toString('utf8'));
   if (secret !== undefined) facts.push({ class: 'secret', what: `${secret} (by its content)` });
   for (const row of contentRows) {
     if (row.test(path) && row.content.test(text)) facts.push({ class: 'secret', what: row.what });
