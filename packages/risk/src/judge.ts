@@ -162,12 +162,12 @@ function facts_(effect: PathEffect, namer: Namer): PathFacts {
     if (!expanded.complete) unchecked = `${display(effect.path, namer)} matches too many files to check`;
     paths = expanded.paths;
   }
-  let privateHome = [effect.path, ...paths].find((path) => isPrivateHomePath(path, { home, workspace: namer.workspace }));
+  const privacy = { home, workspace: namer.workspace };
+  let privateHome = [effect.path, ...paths].find((path) => isPrivateHomePath(path, privacy));
   for (const path of paths) {
     // A recursive read of a directory that holds the home (`grep -r KEY /home`) reaches all of it.
-    if (effect.recursive === true && privateHome === undefined && isPrivateHomePath(home, { home, workspace: namer.workspace }) && isInside(realPathOf(home), realPathOf(path))) {
-      privateHome = home;
-    }
+    const holdsHome = effect.recursive === true && isInside(realPathOf(home), realPathOf(path));
+    if (holdsHome && privateHome === undefined && isPrivateHomePath(home, privacy)) privateHome = home;
     for (const fact of pathFacts(path, { home })) facts.push({ ...fact, path });
     // A recursive read reaches every file below; a recursive listing only names them.
     if (effect.recursive === true && effect.kind === 'read-path') {

@@ -38,6 +38,7 @@ describe('content that holds a secret', () => {
 describe('content that does not', () => {
   it.each([
     ['an example env', 'DATABASE_URL=postgres://user:password@localhost:5432/app\nSECRET_KEY=changeme\nAPI_TOKEN=\n'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell reference in an env file, not a template
     ['placeholders', 'API_KEY=your-api-key-here\nTOKEN=<token>\nPASSWORD=xxxxxxxx\nSECRET=${SECRET}\n'],
     ['a reference to the environment', "password = os.environ['DB_PASSWORD']\ntoken = process.env.TOKEN\n"],
     ['code that passes a password along', "def login(password):\n    token = sign(password)\n    return token\n"],
