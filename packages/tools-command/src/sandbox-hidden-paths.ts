@@ -59,10 +59,11 @@ export function hiddenPaths(options: HiddenPathOptions): HiddenPath[] {
     if (row.segments[0] === 'proc' || row.segments[0] === 'dev') continue;
     for (const path of existingPathsOf(row)) add(path);
   }
-  const scanned = [workspace];
-  if (!isInside(options.cwd, workspace) && !(privateHome && isInside(options.cwd, home))) scanned.push(options.cwd);
-  for (const directory of scanned) {
-    for (const file of secretFilesBelow(directory, { home }).files) add(file.path, file.kind);
+  for (const file of secretFilesBelow(workspace, { home }).files) add(file.path, file.kind);
+  // A command directory outside the workspace (`/srv/app`, `/`) gets a short walk: a whole
+  // system tree before every command would cost seconds; the judge still checks what is read.
+  if (!isInside(options.cwd, workspace) && !(privateHome && isInside(options.cwd, home))) {
+    for (const file of secretFilesBelow(options.cwd, { home, maxEntries: 2_000, budgetMs: 200 }).files) add(file.path, file.kind);
   }
   return [...found.values()].sort((a, b) => a.path.localeCompare(b.path));
 }
