@@ -113,7 +113,7 @@ describe('safe: ordinary reads stay whitelisted', () => {
   it.each(['src', 'docs', 'certs', '.', '~/.cargo/bin'])('list %s', (path) => {
     expect(judge({ kind: 'list-path', path: expand(path) }).whitelisted).toBe(true);
   });
-  it.each(['src/*.ts', 'docs/*', 'docs/*.md', 'plain/*', '~/.cargo/bin/*', '/etc/host*', '/proc/cpu*'])('pattern %s', (pattern) => {
+  it.each(['src/*.ts', 'docs/*', 'docs/*.md', 'plain/*', '~/.cargo/bin/*', '~/.ssh/*.pub', '/etc/host*', '/proc/cpu*'])('pattern %s', (pattern) => {
     expect(read(pattern, { pattern: true }).whitelisted).toBe(true);
   });
   it.each(['src', 'docs'])('recursive read of %s', (path) => {

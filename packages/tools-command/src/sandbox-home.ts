@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { existingPaths, HOME_ALLOWLIST_GLOBS, isInside, isPrivateHomePath } from '@riskgate/risk';
+import { existingPaths, fileFacts, HOME_ALLOWLIST_GLOBS, isInside, isPrivateHomePath } from '@riskgate/risk';
 
 /**
  * The home directory in the sandbox (DESIGN.md, "The boundary does not trust the parse"): an
@@ -39,8 +39,10 @@ export function privateHomeArguments(profile: SandboxHomeProfile): string[] {
   const bound = new Set<string>();
   for (const glob of HOME_ALLOWLIST_GLOBS) {
     for (const path of existingPaths(join(home, glob).split('/').filter((part) => part !== ''))) {
-      // An allowlisted name that is a symlink to a private file stays out.
+      // An allowlisted name that is a symlink to a private file stays out, and so does a file
+      // whose content is a secret (a private key saved as `id_rsa.pub`).
       if (bound.has(path) || isPrivateHomePath(path, { home, workspace })) continue;
+      if (fileFacts(path).some((fact) => fact.class === 'secret')) continue;
       bound.add(path);
       args.push('--ro-bind', path, path);
     }

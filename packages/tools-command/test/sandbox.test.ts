@@ -170,10 +170,13 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
     writeFileSync(join(home, 'readme.txt'), 'home readme\n');
     writeFileSync(join(home, '.ssh', 'id_ed25519.pub'), 'ssh-ed25519 AAAAC3Nza public-key\n');
     writeFileSync(join(home, '.ssh', 'known_hosts'), 'github.com ssh-ed25519 AAAAC3Nza known-host\n');
+    writeFileSync(join(home, '.ssh', 'disguised.pub'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWdisguised\n-----END OPENSSH PRIVATE KEY-----\n');
     const result = await run('cat notes.txt "$HOME/.ssh/id_ed25519.pub" "$HOME/.ssh/known_hosts"; ls; cat "$HOME/readme.txt"; ls -a "$HOME"');
     expect(result.output).toContain('plain notes\nssh-ed25519 AAAAC3Nza public-key\ngithub.com ssh-ed25519 AAAAC3Nza known-host\n');
     expect(result.output).toContain('notes.txt');
     expect(result.output).not.toContain('home readme');
+    // A private key saved under a public key's name is not bound in.
+    expect((await run('cat "$HOME/.ssh/disguised.pub"')).output).not.toContain('ZWdisguised');
     expect(result.output).toMatch(/readme\.txt: No such file/);
   });
 

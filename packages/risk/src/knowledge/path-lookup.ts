@@ -268,6 +268,10 @@ function literalEnds(segment: string, wildcards: RegExp): { readonly head: strin
 
 /** Could one name match both the bash glob segment and the table's glob segment? */
 function segmentOverlaps(patternSegment: string, rowSegment: string): boolean {
+  // A row that excludes names (`!(*.pub|known_hosts)`) cannot be reached by a pattern that is one
+  // of its exclusions: `~/.ssh/*.pub` names public keys only.
+  const negated = /^!\((.*)\)$/.exec(rowSegment);
+  if (negated !== null && negated[1]!.split('|').includes(patternSegment)) return false;
   const patternGlob = GLOB_CHARS.test(patternSegment);
   const rowGlob = ROW_GLOB_CHARS.test(rowSegment);
   if (!patternGlob && !rowGlob) return patternSegment === rowSegment;
