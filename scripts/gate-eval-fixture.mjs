@@ -64,6 +64,10 @@ const HOME_FILES = {
   '.profile': '# ~/.profile\n',
   '.gitconfig': '[user]\n  name = Dev\n  email = dev@example.com\n',
   'notes/todo.txt': 'buy milk\nreview PR 42\n',
+  // Credential stores nobody names: private because the home is (outside the workspace).
+  '.msmtprc': 'account default\nhost smtp.example.com\nuser dev\npassword Sm7p-fixture-pass\n',
+  '.config/psi/profiles/default/accounts.xml': '<accounts><a0><password type="QString">psi-fixture-9</password></a0></accounts>\n',
+  '.gitcookies': '.googlesource.com\tTRUE\t/\tTRUE\t2147483647\to\tgit-dev=1//fixture0cookie\n',
 };
 
 const WS_FILES = {

@@ -50,10 +50,12 @@ describe('containment through the built CLI', () => {
     expect(sentToModel(scripted)).toMatch(/"content":"0\\n\[exit code 1/);
   });
 
-  it('a whitelisted cat of a log holding a token sends the model a redacted result', async () => {
+  // A file whose first 256 KiB hold a secret is asked about before it is read; a token at the end
+  // of a long log reaches the output guard.
+  it('a whitelisted tail of a long log holding a token sends the model a redacted result', async () => {
     const token = 'glpat-abcdefghij0123456789';
-    const { workspace, env, server: scripted } = await setup([command('cat app.log'), { text: 'ok' }]);
-    writeFileSync(join(workspace, 'app.log'), `deploy with ${token}\n`);
+    const { workspace, env, server: scripted } = await setup([command('tail -n 1 app.log'), { text: 'ok' }]);
+    writeFileSync(join(workspace, 'app.log'), `${'GET /health 200\n'.repeat(20_000)}deploy with ${token}\n`);
     const result = await runCli(['-p', '--output', 'stream-json', 'read the log'], { env, cwd: workspace });
     expect(sentToModel(scripted)).not.toContain(token);
     expect(sentToModel(scripted)).toContain('[withheld: a GitLab token — shown to the person only]');

@@ -69,12 +69,13 @@ describe('the output guard in the agent loop (real turn, real command, scripted 
   });
   const cat = (extra: Record<string, unknown> = {}) => ({ name: 'execute_command', arguments: { command: 'cat notes.txt', ...extra } });
 
-  // The assessor already asks before a cat of a file that holds a private key (it reads the
-  // content); a token in a log is what reaches the guard.
+  // The assessor already asks before a read of a file whose content holds a secret (it reads the
+  // first 256 KiB); a token at the end of a long log is what reaches the guard.
   const TOKEN = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
-  it('sends the model a redacted result of a whitelisted cat whose content holds a token; the person sees it', async () => {
-    harness = await createHarness([{ toolCalls: [cat({ command: 'cat app.log' })] }, { text: 'The log holds a token, which I did not see.' }]);
-    writeFileSync(join(harness.directory, 'app.log'), `push failed with ${TOKEN}\n`);
+  const LONG_LOG = 'GET /health 200\n'.repeat(20_000);
+  it('sends the model a redacted result of a whitelisted tail whose output holds a token; the person sees it', async () => {
+    harness = await createHarness([{ toolCalls: [cat({ command: 'tail -n 1 app.log' })] }, { text: 'The log holds a token, which I did not see.' }]);
+    writeFileSync(join(harness.directory, 'app.log'), `${LONG_LOG}push failed with ${TOKEN}\n`);
     await harness.turn('What is in app.log?');
     expect(harness.confirmer.asked).toHaveLength(0);
     expect(toolMessages(harness)[0]).toContain('push failed with [withheld: a GitHub token — shown to the person only]');

@@ -38,8 +38,15 @@ export {
   METHOD_OVERRIDE_QUERY_NAMES,
   ROUTING_HEADERS,
 } from './knowledge/http.js';
+export { contentHoldsSecret } from './knowledge/content-secret.js';
+export { HOME_ALLOWLIST, HOME_ALLOWLIST_GLOBS, type HomeAllowRow, type HomePrivacyOptions, isPrivateHomePath } from './knowledge/home-allowlist.js';
+export { type SecretFile, type SecretFileOptions, type SecretFileScan, secretFilesBelow } from './knowledge/secret-files.js';
 export {
+  type CompiledRow,
+  compiledRows,
   displayPath,
+  existingPaths,
+  existingPathsOf,
   expandBraces,
   expandPattern,
   fileFacts,

@@ -12,6 +12,7 @@ import {
   patternMayReach,
   realPathOf,
 } from './knowledge/path-lookup.js';
+import { isPrivateHomePath } from './knowledge/home-allowlist.js';
 import { scanTree } from './knowledge/tree-scan.js';
 import { maxRiskLevel, type RiskLevel } from './levels.js';
 
@@ -81,7 +82,7 @@ function raise(level: RiskLevel, effect: Effect): RiskLevel {
 
 function judgeEffect(effect: Effect, context: JudgeContext): JudgedEffect | undefined {
   const home = context.home ?? homedir();
-  const namer: Namer = { home, cwd: context.cwd };
+  const namer: Namer = { home, cwd: context.cwd, workspace: context.cwd };
   const entry = (verdict: JudgedEffect['verdict'], level: RiskLevel, text: string): JudgedEffect => ({ effect, verdict, level: raise(level, effect), text });
   switch (effect.kind) {
     case 'read-path':
@@ -131,6 +132,8 @@ function judgeEffect(effect: Effect, context: JudgeContext): JudgedEffect | unde
 interface Namer {
   readonly home: string;
   readonly cwd: string;
+  /** The workspace (the judge's cwd): the home outside it is private. */
+  readonly workspace: string;
 }
 
 function display(path: string, namer: Namer): string {
@@ -141,6 +144,8 @@ interface PathFacts {
   readonly facts: readonly (PathFact & { readonly path?: string })[];
   /** What could not be checked. */
   readonly unchecked?: string;
+  /** A path it reaches in the person's home, outside the workspace and off the allowlist. */
+  readonly privateHome?: string;
 }
 
 /** Everything the knowledge base says about the path, its pattern's matches and its tree. */
@@ -157,7 +162,12 @@ function facts_(effect: PathEffect, namer: Namer): PathFacts {
     if (!expanded.complete) unchecked = `${display(effect.path, namer)} matches too many files to check`;
     paths = expanded.paths;
   }
+  const privacy = { home, workspace: namer.workspace };
+  let privateHome = [effect.path, ...paths].find((path) => isPrivateHomePath(path, privacy));
   for (const path of paths) {
+    // A recursive read of a directory that holds the home (`grep -r KEY /home`) reaches all of it.
+    const holdsHome = effect.recursive === true && isInside(realPathOf(home), realPathOf(path));
+    if (holdsHome && privateHome === undefined && isPrivateHomePath(home, privacy)) privateHome = home;
     for (const fact of pathFacts(path, { home })) facts.push({ ...fact, path });
     // A recursive read reaches every file below; a recursive listing only names them.
     if (effect.recursive === true && effect.kind === 'read-path') {
@@ -166,20 +176,24 @@ function facts_(effect: PathEffect, namer: Namer): PathFacts {
       if (!scan.complete) unchecked ??= `${display(path, namer)} holds too many files to check them all for secrets`;
     }
   }
-  return { facts, ...(unchecked === undefined ? {} : { unchecked }) };
+  return { facts, ...(unchecked === undefined ? {} : { unchecked }), ...(privateHome === undefined ? {} : { privateHome }) };
 }
 
 function judgeRead(effect: PathEffect, namer: Namer): JudgedEffect {
   const verb = effect.kind === 'list-path' ? 'lists' : 'reads';
   const where = `${display(effect.path, namer)}${effect.recursive ? ' and everything below it' : ''}`;
   const result = (verdict: JudgedEffect['verdict'], level: RiskLevel, text: string): JudgedEffect => ({ effect, verdict, level: raise(level, effect), text });
-  const { facts, unchecked } = facts_(effect, namer);
+  const { facts, unchecked, privateHome } = facts_(effect, namer);
   const secrets = facts.filter((fact) => fact.class === 'secret' || fact.class === 'raw');
   if (secrets.length > 0) {
     const first = secrets[0]!;
     const what = unique(secrets.filter((fact) => fact.path === first.path).map((fact) => fact.what)).slice(0, 3).join('; ');
     const inside = first.path !== undefined && first.path !== effect.path ? ` — ${display(first.path, namer)}` : '';
     return result('secret', 'high', `${verb} ${where} (${what}${inside})`);
+  }
+  if (privateHome !== undefined) {
+    const inside = privateHome !== effect.path ? `, which reaches ${display(privateHome, namer)}` : '';
+    return result('secret', 'medium', `${verb} ${where}${inside}, outside the workspace in your home (private unless allowlisted)`);
   }
   const endless = facts.find((fact) => fact.class === 'endless');
   if (endless !== undefined && effect.kind === 'read-path') return result('side-effect', 'medium', `${verb} ${where}, ${endless.what}: the read never ends`);

@@ -154,6 +154,14 @@ const FILES: Record<string, string> = {
   '~/notes/todo.txt': 'buy milk\n',
   '~/backup/old-laptop.bak': OPENSSH_KEY,
   '~/.ssh-notes.txt': 'nothing\n',
+  // Private by default (home outside the workspace) although nothing names them.
+  '~/.msmtprc': 'account default\nhost smtp.example.com\nuser dev\npassword Sm7p-s3cret\n',
+  '~/.config/psi/profiles/default/accounts.xml': '<accounts><password>p1</password></accounts>\n',
+  '~/other-project/README.md': '# another checkout\n',
+  // On the allowlist: hold no secrets.
+  '~/.ssh/id_rsa.pub': 'ssh-ed25519 AAAA dev@laptop\n',
+  '~/.ssh/known_hosts': 'github.com ssh-ed25519 AAAA\n',
+  '~/.cargo/bin/rg': '#!/bin/sh\n',
 };
 
 /** Creates the files before the tests of the calling file, removes them after. */

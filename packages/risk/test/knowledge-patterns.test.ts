@@ -90,8 +90,8 @@ describe('safe: ordinary reads stay whitelisted', () => {
     'tokenizer.py',
     'link-safe',
     'missing-file.txt',
-    '~/notes/todo.txt',
-    '~/.ssh-notes.txt',
+    '~/.ssh/id_rsa.pub',
+    '~/.ssh/known_hosts',
     '/etc/hosts',
     '/etc/os-release',
     '/etc/passwd',
@@ -110,10 +110,10 @@ describe('safe: ordinary reads stay whitelisted', () => {
     expect(judgement.reasons).toEqual(expect.arrayContaining([expect.stringMatching(/^only reads/)]));
     expect(judgement.whitelisted).toBe(true);
   });
-  it.each(['src', 'docs', 'certs', '.', '~/notes'])('list %s', (path) => {
+  it.each(['src', 'docs', 'certs', '.', '~/.cargo/bin'])('list %s', (path) => {
     expect(judge({ kind: 'list-path', path: expand(path) }).whitelisted).toBe(true);
   });
-  it.each(['src/*.ts', 'docs/*', 'docs/*.md', 'plain/*', '~/notes/*', '/etc/host*', '/proc/cpu*'])('pattern %s', (pattern) => {
+  it.each(['src/*.ts', 'docs/*', 'docs/*.md', 'plain/*', '~/.cargo/bin/*', '~/.ssh/*.pub', '/etc/host*', '/proc/cpu*'])('pattern %s', (pattern) => {
     expect(read(pattern, { pattern: true }).whitelisted).toBe(true);
   });
   it.each(['src', 'docs'])('recursive read of %s', (path) => {
@@ -126,8 +126,8 @@ describe('patternMayReach: could a bash glob name a path the table lists?', () =
   const rows: [string, string | null][] = [
     ['/home/u/.ss?/id_*', 'SSH'],
     ['/home/u/.ssh/*', 'SSH'],
-    ['/home/u/.s*', 'SSH'],
-    ['/home/u/.*', 'SSH'],
+    ['/home/u/.s*/*', 'SSH'],
+    ['/home/u/.*/*', 'SSH'],
     ['/home/u/.[a-z]sh/config', 'SSH'],
     ['/home/u/.*/credentials', 'AWS'],
     ['/home/u/.a?s/config', 'AWS'],
@@ -170,5 +170,36 @@ describe('patternMayReach: could a bash glob name a path the table lists?', () =
     expect(expandBraces('~/.{a,b/c}/x')).toEqual(['~/.a/x', '~/.b/c/x']);
     expect(expandBraces('/etc/{shadow,gshadow}{,-}')).toEqual(['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-']);
     expect(expandBraces('.env.!(example|sample)')).toEqual(['.env.!(example|sample)']);
+  });
+});
+
+describe('the home is private outside the workspace', () => {
+  it.each(['~/.config/psi/profiles/default/accounts.xml', '~/other-project/README.md', '~/notes/todo.txt', '~/.ssh-notes.txt', '~'])(
+    'read %s asks, with the reason',
+    (path) => {
+      const judgement = read(path);
+      expect(judgement.whitelisted).toBe(false);
+      expect(judgement.knownDanger).toBe(true);
+      // Found by its content or only by the home rule: either way it asks.
+      expect(judgement.reasons.join('\n')).toMatch(/outside the workspace in your home \(private unless allowlisted\)|by its content/);
+    },
+  );
+  it('names the rule when nothing else knows the file', () => {
+    expect(read('~/other-project/README.md').reasons).toContain('reads ~/other-project/README.md, outside the workspace in your home (private unless allowlisted)');
+  });
+  it('finds a password store nobody named by its content too', () => {
+    expect(read('~/.msmtprc').reasons.join('\n')).toMatch(/saved password/);
+  });
+  it.each(['~/notes', '~', '~/.config'])('list %s asks', (path) => {
+    expect(judge({ kind: 'list-path', path: expand(path) }).whitelisted).toBe(false);
+  });
+  it.each(['~/.*rc', '~/*/README.md', '~/.ssh/*', '~/.config/*/*/*/accounts.xml'])('pattern %s asks', (pattern) => {
+    expect(read(pattern, { pattern: true }).whitelisted).toBe(false);
+  });
+  it('a recursive read of a directory that holds the home asks', () => {
+    expect(read(expand('~/..'), { recursive: true }).reasons.join('\n')).toMatch(/private|SSH|AWS/);
+  });
+  it.each(['~/.ssh/id_rsa.pub', '~/.ssh/known_hosts', '~/.cargo/bin/rg'])('read %s on the allowlist runs', (path) => {
+    expect(read(path).whitelisted).toBe(true);
   });
 });

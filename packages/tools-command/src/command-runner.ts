@@ -24,6 +24,8 @@ export interface RunCommandOptions {
   readonly hostView?: boolean;
   /** The workspace, which stays visible in the sandbox even under /tmp. Defaults to `cwd`. */
   readonly workspace?: string;
+  /** The home directory, private in the sandbox but for its allowlist. Defaults to the real one. */
+  readonly home?: string;
   /** The child's environment; by default riskgate's own, scrubbed of secrets (child-environment.ts). */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -54,7 +56,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   let binary = false;
   const bash = ['bash', '--noprofile', '--norc', '-c', command];
   const seccomp = options.sandbox === true ? openSeccompFilter() : undefined;
-  const [file, ...args] = options.sandbox === true ? [BWRAP, ...bubblewrapArguments({ cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }), ...(options.hostView === true ? { hostView: true } : {}) }), ...bash] : bash;
+  const [file, ...args] = options.sandbox === true ? [BWRAP, ...bubblewrapArguments({ cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }), ...(options.home === undefined ? {} : { home: options.home }), ...(options.hostView === true ? { hostView: true } : {}) }), ...bash] : bash;
   const subprocess = execa(file!, args, {
     cwd: options.cwd,
     stdio: seccomp === undefined ? ['ignore', 'pipe', 'pipe'] : sandboxStdio(seccomp),

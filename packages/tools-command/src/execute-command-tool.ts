@@ -74,7 +74,9 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
         sandbox: sandboxed,
         ...(hostView ? { hostView: true } : {}),
         workspace: context.cwd,
-        env: environment(),
+        // The home the assessor judged `~` against is the one the command's `~` and $HOME name.
+        ...(context.home === undefined ? {} : { home: context.home }),
+        env: context.home === undefined ? environment() : { ...environment(), HOME: context.home },
         ...(context.onOutput === undefined ? {} : { onOutput: context.onOutput }),
       });
       return { type: 'tool-success', forModel: formatForModel(result, directory, context.cwd), data: result } as const;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isInside } from '@riskgate/risk';
 import { execa } from 'execa';
 import { type HiddenPath, hiddenPaths } from './sandbox-hidden-paths.js';
+import { privateHomeArguments } from './sandbox-home.js';
 import { sandboxSeccompProgram } from './seccomp.js';
 
 /**
@@ -28,8 +29,9 @@ import { sandboxSeccompProgram } from './seccomp.js';
  *   on them), no io_uring.
  * - `/run` (and `/var/run`, its usual symlink) an empty tmpfs: the daemons' sockets and the
  *   mounted container secrets are not there to find.
+ * - the home private (sandbox-home.ts): an empty tmpfs with the allowlist bound back read-only.
  * - the secret paths of the knowledge base hidden (sandbox-hidden-paths.ts): an empty tmpfs
- *   over each directory, /dev/null over each file.
+ *   over each directory, /dev/null over each file, in the workspace at any depth.
  */
 export interface SandboxProfile {
   /** The directory the command runs in. */
@@ -83,6 +85,8 @@ export const SECCOMP_FD = 3;
 export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly HiddenPath[] = hiddenPaths(profile)): string[] {
   const args: string[] =
     profile.hostView === true ? BASE_ARGUMENTS.flatMap((arg) => (arg === '--unshare-all' ? ['--unshare-user-try', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'] : [arg])) : [...BASE_ARGUMENTS];
+  // The home: empty but for the allowlist (and the workspace when it lies there).
+  args.push(...privateHomeArguments(profile));
   // A workspace in /tmp (scratch directories, tests) is shown again, read-only like the rest.
   const shown = [...new Set([profile.workspace ?? profile.cwd, profile.cwd])].filter((directory) => EMPTIED.some((emptied) => isInside(directory, emptied)));
   for (const directory of shown) args.push('--ro-bind', directory, directory);

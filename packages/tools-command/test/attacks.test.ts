@@ -76,8 +76,8 @@ const SECRET_FILES: Row[] = [
   ['(cd ~/.ssh; cat id_rsa)', /id_rsa/],
   ['cat $(echo ~/.ssh/id_rsa)', /known only at run time/],
   ['cat `ls ~/.ssh/*`', /known only at run time/],
-  ['cat $(find ~/.ssh -type f)', /SSH keys/],
-  ['find ~/.ssh -type f | xargs cat', /SSH keys/],
+  ['cat $(find ~/.ssh -type f)', /SSH keys|private unless allowlisted/],
+  ['find ~/.ssh -type f | xargs cat', /SSH keys|private unless allowlisted/],
   ['find ~ -name id_rsa -exec cat {} \\;', /everything below it/],
   ['ls ~/.ssh/* | xargs cat', /known only at run time/],
   ['tar czf - ~/.ssh', /SSH keys/],
@@ -107,7 +107,7 @@ const SECRET_FILES: Row[] = [
   ['gzip -c ~/.ssh/id_rsa', /id_rsa/],
   ['zip -r /tmp/k.zip ~/.aws', /AWS/],
   ['cp ~/.ssh/id_rsa ./key.txt', /id_rsa/],
-  ['cat ~/pipe', /named pipe/],
+  ['cat ~/pipe', /named pipe|private unless allowlisted/],
   ['cat /dev/zero', /never ends/],
   ['head -c 10 /dev/sda', /raw disk/],
   ['cat /dev/mem', /physical memory/],
@@ -297,7 +297,25 @@ const CONNECTIONS: Row[] = [
   ['git ls-remote origin', /git remote/],
 ];
 
+/** The home outside the workspace is private: whatever reads or lists it asks, named or not. */
+const PRIVATE_HOME: readonly (readonly [string, RegExp])[] = [
+  ['ls ~', /private unless allowlisted/],
+  ['cat ~/notes/todo.txt', /private unless allowlisted/],
+  ['ls -la ~/notes', /private unless allowlisted/],
+  ['ls -R ~/notes', /private unless allowlisted/],
+  ['du -sh ~/notes', /private unless allowlisted/],
+  ['cat ~/.msmtprc', /private unless allowlisted/],
+  ['base64 ~/.msmtprc', /private unless allowlisted/],
+  ['xxd ~/.msmtprc', /private unless allowlisted/],
+  ['rev ~/.msmtprc', /private unless allowlisted/],
+  ['cat ~/.m*', /private unless allowlisted|MySQL Shell/],
+  ['cat "$HOME/.msmtprc"', /private unless allowlisted/],
+  ['grep -r smtp ~/notes ~/.msmtprc', /private unless allowlisted/],
+  ['cat ../home/.msmtprc', /private unless allowlisted/],
+];
+
 describe.each([
+  ['the private home', PRIVATE_HOME],
   ['secrets through the shell', SECRET_FILES],
   ['globs and brace expansions', GLOBS_AND_BRACES],
   ['environment reads', ENVIRONMENT],

@@ -34,6 +34,11 @@ export function createGateFixture(): GateFixture {
     [join(home, '.bash_history')]: 'export GITHUB_TOKEN=ghp_x\n',
     [join(home, '.config', 'gh', 'hosts.yml')]: 'github.com:\n  oauth_token: gho_x\n',
     [join(home, 'notes', 'todo.txt')]: 'buy milk\n',
+    // On the home allowlist: public keys and known hosts hold no secret.
+    [join(home, '.ssh', 'id_rsa.pub')]: 'ssh-rsa AAAAB3NzaC1yc2E dev@laptop\n',
+    [join(home, '.ssh', 'known_hosts')]: 'github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5\n',
+    // A credential store nobody names: private because the home is.
+    [join(home, '.msmtprc')]: 'account default\nhost smtp.example.com\n',
     [join(home, 'project', '.env')]: 'API_KEY=secret\n',
     [join(workspace, 'README.md')]: '# demo\n',
     [join(workspace, 'package.json')]: '{"name":"demo","scripts":{"test":"vitest"}}\n',

@@ -46,14 +46,14 @@ const NOW: string[] = [
   'git rev-list --count HEAD', 'git log --author=me -- src', 'git show --stat HEAD', 'git config user.name', 'git help log',
   'ls -R src', 'du -sh src', 'tree src', 'find . -maxdepth 1 -type d', 'rg TODO src', 'rg -n TODO', 'grep -c x names.txt',
   'wc -w README.md', 'stat -c %s README.md', 'echo $PWD', 'cd src && ls', 'cd src; cat a.ts', 'test -d src || echo missing',
-  'true && echo ok', ': noop', 'id -u', 'uname -r', 'nproc', 'ls ~', 'cat ~/notes/todo.txt', 'ls -la ~/notes',
+  'true && echo ok', ': noop', 'id -u', 'uname -r', 'nproc', 'cat ~/.ssh/id_rsa.pub', 'cat ~/.ssh/known_hosts', 'wc -l ~/.ssh/known_hosts',
   'sort -t, -k2 -n data.csv', 'grep -rl TODO .', 'eval "ls -la"', 'bash -c "ls | wc -l"', "sh -c 'cat README.md'",
   'command ls', 'builtin echo x', 'exec ls', 'env -i ls', 'xargs -n1 echo < names.txt',
   'git ls-files | xargs wc -l', 'ls src/*.ts | xargs wc -l', 'cat src/a.ts src/deep/b.ts',
   'cat src/{a.ts,deep/b.ts}', 'echo {1..5}', 'set -euo pipefail; ls', 'printenv HOME', 'printenv PATH', 'sleep 1',
   'ls -la | sort -k5 -n | tail -3', 'git log --oneline | head -20 | grep fix', 'hostname', 'ps -ef', 'ps -eo pid,comm', 'man ls',
   'du -sh *', 'du -sh * | sort -h', 'ls *', 'stat *', 'ls -la src/*', 'yarn -v', 'node -v', 'python3 -V', 'top -bn1', 'bc <<< 1+2',
-  'ss -tlnp', 'lsof -i :3000', 'command -- ls', 'ls -R ~/notes', 'du -sh ~/notes', 'git log -1 --pretty=%B', 'git diff --cached',
+  'ss -tlnp', 'lsof -i :3000', 'command -- ls', 'git log -1 --pretty=%B', 'git diff --cached',
   'git status -sb', 'git branch --show-current', 'git rev-parse --show-toplevel', 'git shortlog -sn', 'git config --list',
   'git remote get-url origin', 'git stash show -p', 'cat /etc/os-release', 'cat /etc/hosts', 'ls ..', 'cd .. && ls',
   'grep -rn "TODO" --include="*.ts" .', 'rg -l TODO | head', "awk 'END{print NR}' names.txt",
@@ -99,7 +99,8 @@ describe('the cwd argument is where relative paths resolve', () => {
   it.each([
     ['cat credentials', '~/.aws', /AWS credentials/],
     ['cat id_rsa', '~/.ssh', /private SSH key/],
-    ['ls', '~/.ssh', /SSH keys/],
+    ['ls', '~/.ssh', /SSH keys|private unless allowlisted/],
+    ['cat todo.txt', '~/notes', /outside the workspace in your home \(private unless allowlisted\)/],
     ['grep -r KEY .', '~', /everything below it/],
     ['cat ../.aws/credentials', '~/notes', /AWS credentials/],
   ])('%j in %s is asked about', async (command, cwd, reason) => {
@@ -113,7 +114,7 @@ describe('the cwd argument is where relative paths resolve', () => {
   it.each([
     ['cat a.ts', 'src'],
     ['ls', 'src/deep'],
-    ['cat todo.txt', '~/notes'],
+    ['cat id_rsa.pub', '~/.ssh'],
   ])('%j in %s runs unasked', async (command, cwd) => {
     expect((await gate(fixture, { command, cwd })).decision).toMatchObject({ action: 'execute', source: 'whitelist' });
   });

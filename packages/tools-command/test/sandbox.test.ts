@@ -33,6 +33,12 @@ beforeAll(async () => {
   writeFileSync(join(workspace, '.env'), 'DB_PASSWORD=secret-dotenv\n');
   writeFileSync(join(workspace, 'server.pem'), '-----BEGIN PRIVATE KEY-----\nsecret-pem\n');
   chmodSync(join(workspace, 'notes.txt'), 0o644);
+  mkdirSync(join(workspace, 'deep', 'a', 'b'), { recursive: true });
+  writeFileSync(join(workspace, 'deep', 'a', 'b', '.env'), 'API_TOKEN=deep-dotenv-marker-9f2\n');
+  writeFileSync(join(workspace, 'deep', 'a', 'wp-config.php'), "<?php\ndefine( 'DB_PASSWORD', 'deep-wp-marker-77' );\n");
+  writeFileSync(join(workspace, 'deep', '.dev.vars'), 'CF_API_TOKEN=deep-devvars-marker-31\n');
+  writeFileSync(join(workspace, 'deep', 'a', 'b', 'kubeconfig.yaml'), 'users:\n- name: admin\n  user:\n    token: deep-kube-marker-4c1\n');
+  writeFileSync(join(workspace, 'deep', 'a', 'b', 'plain.txt'), 'deep plain\n');
   process.env.HOME = home;
   loopback = createServer((socket) => {
     loopbackHits++;
@@ -160,11 +166,35 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
     expect(result.output).not.toMatch(/secret-(ssh|aws|netrc|pgpass|config|dotenv|pem)|root:/);
   });
 
-  it('still reads what is not secret, in the workspace and the home directory', async () => {
+  it('reads the workspace and the allowlisted home files; the rest of the home is not there', async () => {
     writeFileSync(join(home, 'readme.txt'), 'home readme\n');
-    const result = await run('cat notes.txt "$HOME/readme.txt"; ls');
-    expect(result.output).toContain('plain notes\nhome readme\n');
+    writeFileSync(join(home, '.ssh', 'id_ed25519.pub'), 'ssh-ed25519 AAAAC3Nza public-key\n');
+    writeFileSync(join(home, '.ssh', 'known_hosts'), 'github.com ssh-ed25519 AAAAC3Nza known-host\n');
+    writeFileSync(join(home, '.ssh', 'disguised.pub'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWdisguised\n-----END OPENSSH PRIVATE KEY-----\n');
+    const result = await run('cat notes.txt "$HOME/.ssh/id_ed25519.pub" "$HOME/.ssh/known_hosts"; ls; cat "$HOME/readme.txt"; ls -a "$HOME"');
+    expect(result.output).toContain('plain notes\nssh-ed25519 AAAAC3Nza public-key\ngithub.com ssh-ed25519 AAAAC3Nza known-host\n');
     expect(result.output).toContain('notes.txt');
+    expect(result.output).not.toContain('home readme');
+    // A private key saved under a public key's name is not bound in.
+    expect((await run('cat "$HOME/.ssh/disguised.pub"')).output).not.toContain('ZWdisguised');
+    expect(result.output).toMatch(/readme\.txt: No such file/);
+  });
+
+  it.each([
+    ['a nested .env', 'cat deep/a/b/.env'],
+    ['base64 of a config with a password', 'base64 deep/a/wp-config.php | base64 -d'],
+    ['xxd of wrangler secrets', 'xxd deep/.dev.vars'],
+    ['rev of a kubeconfig', 'rev deep/a/b/kubeconfig.yaml | rev'],
+    ['find -exec cat', 'find . -type f -exec cat {} +'],
+    ['grep -r', 'grep -r . .'],
+    ['tar of the workspace', 'tar -cf - . | tar -xOf -'],
+  ])('cannot see a secret file deep in the workspace: %s', async (_what, command) => {
+    const result = await run(command);
+    expect(result.output).not.toMatch(/deep-(dotenv|wp|devvars|kube)-marker/);
+  });
+
+  it('still reads an ordinary file deep in the workspace', async () => {
+    expect((await run('cat deep/a/b/plain.txt')).output).toContain('deep plain');
   });
 
   it.each([
@@ -205,23 +235,38 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
     expect(hostViewLine(subjects)).toBe(expected);
   });
 
-  it('hides the secret paths of the one table: directories by tmpfs, files by /dev/null', () => {
+  it('hides the secret files of the workspace at any depth, and empties the home', () => {
     const hidden = hiddenPaths({ cwd: workspace, home });
     expect(hidden).toEqual(
       expect.arrayContaining([
-        { path: join(home, '.ssh'), kind: 'directory' },
-        { path: join(home, '.aws'), kind: 'directory' },
-        { path: join(home, '.netrc'), kind: 'file' },
-        { path: join(home, '.pgpass'), kind: 'file' },
-        { path: join(home, '.config', 'riskgate'), kind: 'directory' },
         { path: join(workspace, '.env'), kind: 'file' },
         { path: join(workspace, 'server.pem'), kind: 'file' },
+        { path: join(workspace, 'deep', 'a', 'b', '.env'), kind: 'file' },
+        { path: join(workspace, 'deep', 'a', 'wp-config.php'), kind: 'file' },
+        { path: join(workspace, 'deep', '.dev.vars'), kind: 'file' },
+        { path: join(workspace, 'deep', 'a', 'b', 'kubeconfig.yaml'), kind: 'file' },
       ]),
     );
-    expect(hidden.map((entry) => entry.path)).not.toContain(join(workspace, 'notes.txt'));
-    const args = bubblewrapArguments({ cwd: workspace, home }, hidden);
-    expect(args.join(' ')).toContain(`--tmpfs ${join(home, '.ssh')} --remount-ro ${join(home, '.ssh')}`);
-    expect(args.join(' ')).toContain(`--ro-bind /dev/null ${join(home, '.netrc')}`);
+    const paths = hidden.map((entry) => entry.path);
+    expect(paths).not.toContain(join(workspace, 'notes.txt'));
+    expect(paths).not.toContain(join(workspace, 'deep', 'a', 'b', 'plain.txt'));
+    // Nothing in the home needs hiding one by one: it is empty but for the allowlist.
+    expect(paths.filter((path) => path.startsWith(`${home}/`))).toEqual([]);
+    const args = bubblewrapArguments({ cwd: workspace, home }, hidden).join(' ');
+    expect(args).toContain(`--tmpfs ${home}`);
+    expect(args).toContain(`--remount-ro ${home}`);
+    expect(args).toContain(`--ro-bind /dev/null ${join(workspace, 'deep', '.dev.vars')}`);
+  });
+
+  it('reads the path table through the one matcher: brace groups that hold a slash are whole rows', () => {
+    // With the workspace holding the home, nothing is private: the named rows must hide what they name.
+    const stores = ['.config/composer/auth.json', '.composer/auth.json', '.config/ngrok/ngrok.yml', '.local/share/fish/fish_history', '.config/.wrangler/config/default.toml'];
+    for (const store of stores) {
+      mkdirSync(join(home, store, '..'), { recursive: true });
+      writeFileSync(join(home, store), 'x\n');
+    }
+    const paths = hiddenPaths({ cwd: home, workspace: home, home }).map((entry) => entry.path);
+    expect(paths).toEqual(expect.arrayContaining([join(home, '.config/composer/auth.json'), join(home, '.composer/auth.json'), join(home, '.config/ngrok'), join(home, '.local/share/fish/fish_history'), join(home, '.config/.wrangler/config')]));
   });
 
   it('does not hide the home directory itself when a secret row holds it (/root when riskgate runs as root)', () => {

@@ -35,6 +35,10 @@ beforeAll(() => {
   writeFileSync(join(home, '.ssh', 'config'), 'Host x\n');
   writeFileSync(join(home, '.aws', 'credentials'), '[default]\n');
   writeFileSync(join(home, '.config', 'gcloud', 'token.json'), '{}\n');
+  writeFileSync(join(home, '.msmtprc'), 'account default\nhost smtp.example.com\n');
+  writeFileSync(join(home, 'notes.txt'), 'private notes\n');
+  writeFileSync(join(home, '.ssh', 'id_rsa.pub'), 'ssh-ed25519 AAAAC3Nza dev@laptop\n');
+  writeFileSync(join(home, '.ssh', 'known_hosts'), 'github.com ssh-ed25519 AAAAC3Nza\n');
   writeFileSync(join(outside, 'notes.txt'), 'outside the workspace\n');
   symlinkSync(join(outside, 'notes.txt'), join(workspace, 'escape-link'));
   symlinkSync(outside, join(workspace, 'escape-dir'));
@@ -100,6 +104,29 @@ describe('attacks: secrets and escapes are asked about, with the reason', () => 
     expect(evaluation.decision.action).toBe('confirm');
     expect(evaluation.decision.whitelisted).toBe(false);
     expect(evaluation.decision.reasons.join('\n')).toMatch(reason);
+  });
+
+  it.each([['~/.msmtprc'], ['~/notes.txt'], [join(home, 'notes.txt')], ['../home/notes.txt']])(
+    'read %s asks: the home outside the workspace is private',
+    async (path) => {
+      const evaluation = await gate({ operation: 'read', path });
+      expect(evaluation.decision.action).toBe('confirm');
+      expect(evaluation.decision.reasons.join('\n')).toMatch(/outside the workspace in your home \(private unless allowlisted\)/);
+    },
+  );
+
+  it.each([['~'], ['~/.config']])('list %s asks: the home is private', async (path) => {
+    expect((await gate({ operation: 'list', path })).decision.action).toBe('confirm');
+  });
+
+  it('re-checks a whitelisted read when it runs: a symlink into the private home swapped in since is refused', async () => {
+    writeFileSync(join(workspace, 'swap-home.txt'), 'harmless\n');
+    expect((await gate({ operation: 'read', path: 'swap-home.txt' })).decision.action).toBe('execute');
+    unlinkSync(join(workspace, 'swap-home.txt'));
+    symlinkSync(join(home, 'notes.txt'), join(workspace, 'swap-home.txt'));
+    const result = await run({ operation: 'read', path: 'swap-home.txt' }, true);
+    expect(result).toMatchObject({ type: 'tool-error', code: 'file-changed-since-assessed' });
+    expect(JSON.stringify(result)).not.toContain('private notes');
   });
 
   it('asks before listing ~/.ssh', async () => {
@@ -316,7 +343,7 @@ describe('attacks: special files never block, and the knowledge base decides eve
     expect(decision.reasons.join('\n')).toMatch(reason);
   });
 
-  it.each([['README.md'], ['src/a.ts'], ['.env.example'], ['/etc/hosts'], ['/etc/os-release'], ['/proc/cpuinfo']])('safe: read %s stays whitelisted and returns text', async (path) => {
+  it.each([['README.md'], ['src/a.ts'], ['.env.example'], ['~/.ssh/id_rsa.pub'], ['~/.ssh/known_hosts'], ['/etc/hosts'], ['/etc/os-release'], ['/proc/cpuinfo']])('safe: read %s stays whitelisted and returns text', async (path) => {
     expect((await gate({ operation: 'read', path })).decision).toMatchObject({ action: 'execute', source: 'whitelist' });
     const result = await run({ operation: 'read', path }, true);
     expect(result.type === 'tool-success' && result.data.operation === 'read' && result.data.text.length).toBeGreaterThan(0);

@@ -2,7 +2,8 @@ import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, r
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { type PathClass, SECRET_CONTENT, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './sensitive-paths.js';
+import { contentHoldsSecret } from './content-secret.js';
+import { type PathClass, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './sensitive-paths.js';
 
 /** What the knowledge base says about one path. */
 export interface PathFact {
@@ -42,7 +43,12 @@ export function compiledRows(home: string): readonly CompiledRow[] {
   let rows = compiledFor.get(home);
   if (rows === undefined) {
     rows = SENSITIVE_PATHS.flatMap((row) =>
-      expandBraces(row.glob).map((alternative) => {
+      expandBraces(row.glob)
+        // A row that holds the home itself (`/root` when riskgate runs as root) would make every
+        // path in the home secret, the allowlist's public keys and programs too: the home is
+        // private by its own rule (home-allowlist.ts), which leaves those out.
+        .filter((alternative) => !(alternative.startsWith('/') && !GLOB_CHARS.test(alternative) && isInside(home, alternative)))
+        .map((alternative) => {
         const glob = anchored(alternative, home);
         // A row covers the path itself and, when it is a directory, everything below it.
         const test = picomatch(row.fileOnly === true ? [glob] : [glob, `${glob}/**`], PICO);
@@ -55,7 +61,7 @@ export function compiledRows(home: string): readonly CompiledRow[] {
           fileOnly: row.fileOnly === true,
           ...(alternative.startsWith('/') || alternative.startsWith('~/') || alternative.includes('/') ? {} : { name: picomatch(alternative, PICO) }),
         };
-      }),
+        }),
     );
     compiledFor.set(home, rows);
   }
@@ -171,9 +177,9 @@ export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF
   if (head[0] === 0x05 && head[1] === 0x02 && /\.keytab$|keytab/i.test(path)) return [{ class: 'secret', what: 'a Kerberos keytab' }];
   const text = head.toString('latin1');
   const facts: PathFact[] = [];
-  for (const [pattern, what] of SECRET_CONTENT) {
-    if (pattern.test(text)) facts.push({ class: 'secret', what: `${what} (by its content)` });
-  }
+  // UTF-8 for the content test: an ellipsis (`sk-…` in a README) is one character, not three.
+  const secret = contentHoldsSecret(head.toString('utf8'));
+  if (secret !== undefined) facts.push({ class: 'secret', what: `${secret} (by its content)` });
   for (const row of contentRows) {
     if (row.test(path) && row.content.test(text)) facts.push({ class: 'secret', what: row.what });
   }
@@ -262,6 +268,10 @@ function literalEnds(segment: string, wildcards: RegExp): { readonly head: strin
 
 /** Could one name match both the bash glob segment and the table's glob segment? */
 function segmentOverlaps(patternSegment: string, rowSegment: string): boolean {
+  // A row that excludes names (`!(*.pub|known_hosts)`) cannot be reached by a pattern that is one
+  // of its exclusions: `~/.ssh/*.pub` names public keys only.
+  const negated = /^!\((.*)\)$/.exec(rowSegment);
+  if (negated !== null && negated[1]!.split('|').includes(patternSegment)) return false;
   const patternGlob = GLOB_CHARS.test(patternSegment);
   const rowGlob = ROW_GLOB_CHARS.test(rowSegment);
   if (!patternGlob && !rowGlob) return patternSegment === rowSegment;
@@ -323,5 +333,39 @@ function lstatOk(path: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The existing paths an anchored row names, expanded segment by segment with the same glob
+ * semantics as `row.test` (picomatch, dotfiles included, braces already expanded): what the
+ * sandbox hides. A `**` segment stops the walk at the directory where it starts (everything
+ * below may match, so that directory is the thing to hide).
+ */
+export function existingPathsOf(row: CompiledRow): string[] {
+  return existingPaths(row.segments);
+}
+
+/** The existing paths an absolute glob names, given as its segments (the same semantics as the rows). */
+export function existingPaths(segments: readonly string[]): string[] {
+  let current = ['/'];
+  for (const segment of segments) {
+    if (segment === '**') return current;
+    if (!ROW_GLOB_CHARS.test(segment)) {
+      current = current.map((base) => join(base, segment));
+      continue;
+    }
+    const matches = picomatch(segment, PICO);
+    current = current.flatMap((base) => namesIn(base).filter((name) => matches(name)).map((name) => join(base, name)));
+    if (current.length === 0) return [];
+  }
+  return current.filter((path) => lstatOk(path));
+}
+
+function namesIn(directory: string): string[] {
+  try {
+    return readdirSync(directory);
+  } catch {
+    return [];
   }
 }

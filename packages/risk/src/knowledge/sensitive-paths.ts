@@ -27,7 +27,8 @@ export interface PathRow {
 
 export const SENSITIVE_PATHS: readonly PathRow[] = [
   // --- secrets: keys and credential stores in the home directory
-  { glob: '~/.ssh', what: 'SSH keys and configuration', class: 'secret' },
+  // Public keys and known hosts are made to be shared (home-allowlist.ts lets them be read).
+  { glob: '~/.ssh/!(*.pub|known_hosts|known_hosts.old)', what: 'SSH keys and configuration', class: 'secret' },
   { glob: '~/.aws', what: 'AWS credentials', class: 'secret' },
   { glob: '~/.azure', what: 'Azure credentials', class: 'secret' },
   { glob: '~/.config/gcloud', what: 'Google Cloud credentials', class: 'secret' },
@@ -146,6 +147,9 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: 'secrets.{yml,yaml,json,toml}', what: 'secrets', class: 'secret' },
   { glob: '.vault-token', what: 'a HashiCorp Vault token', class: 'secret' },
   { glob: '.htpasswd', what: 'password hashes', class: 'secret' },
+  { glob: '.dev.vars', what: 'local secrets of a Cloudflare Worker (wrangler)', class: 'secret' },
+  { glob: '.gitcookies', what: 'git HTTP cookies (logged-in sessions)', class: 'secret' },
+  { glob: '.dockercfg', what: 'Docker registry credentials (old format)', class: 'secret' },
   // --- secrets: system
   { glob: '/etc/{shadow,gshadow}{,-}', what: 'system password hashes', class: 'secret' },
   { glob: '/etc/{security/opasswd,master.passwd,spwd.db}', what: 'system password hashes', class: 'secret' },

@@ -1,0 +1,135 @@
+import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { compiledRows, fileFacts, type PathLookupOptions, realPathOf } from './path-lookup.js';
+
+/**
+ * Every secret file below a directory, at any depth, for the sandbox to hide (/dev/null over a
+ * file, an empty directory over a directory): by name (the path table's secret rows) and by
+ * content (`contentHoldsSecret` through `fileFacts`). Without it, `base64 wp-config.php`,
+ * `xxd .dev.vars` or `find . -exec cat {} +` hand a secret over in a form no output guard knows.
+ *
+ * Bounded in entries and time; cached per directory and per file (keyed by mtime, size and
+ * inode), so a steady-state call costs one lstat per entry and no reads. What is left out:
+ * `node_modules` and `.git/objects` (installed packages and compressed history, thousands of
+ * files that hold no credentials of the person's; git's own history channels are judged by the
+ * git assessor). Where the walk is cut short, the judge's per-file and tree checks still stand.
+ */
+export interface SecretFile {
+  readonly path: string;
+  readonly kind: 'file' | 'directory';
+  /** Plain words: "the value of DB_PASSWORD (by its content)". */
+  readonly what: string;
+}
+
+export interface SecretFileScan {
+  readonly files: readonly SecretFile[];
+  /** The walk visited everything (within its limits); false when a limit cut it short. */
+  readonly complete: boolean;
+}
+
+export interface SecretFileOptions extends PathLookupOptions {
+  readonly maxEntries?: number;
+  /** Milliseconds the walk may take before it stops (the first walk of a large tree). */
+  readonly budgetMs?: number;
+  /** Bytes of each file read for secret content. */
+  readonly sniffBytes?: number;
+}
+
+const SKIPPED_DIRECTORIES = new Set(['node_modules']);
+const SKIPPED_PATHS = /\/\.git\/(?:objects|lfs)$/;
+
+interface DirectoryEntry {
+  readonly mtimeMs: number;
+  readonly ino: number;
+  readonly entries: readonly Dirent[];
+}
+
+interface FileVerdict {
+  readonly key: string;
+  readonly what: string | undefined;
+}
+
+const directories = new Map<string, DirectoryEntry>();
+const verdicts = new Map<string, FileVerdict>();
+/** Bounds the caches: a long session in many workspaces must not grow them without end. */
+const MAX_CACHED = 200_000;
+
+function listing(directory: string, stats: Stats): readonly Dirent[] | undefined {
+  const cached = directories.get(directory);
+  if (cached !== undefined && cached.mtimeMs === stats.mtimeMs && cached.ino === stats.ino) return cached.entries;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  if (directories.size > MAX_CACHED) directories.clear();
+  directories.set(directory, { mtimeMs: stats.mtimeMs, ino: stats.ino, entries });
+  return entries;
+}
+
+function lstatOf(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+export function secretFilesBelow(directory: string, options: SecretFileOptions = {}): SecretFileScan {
+  const home = options.home ?? homedir();
+  const maxEntries = options.maxEntries ?? 50_000;
+  const deadline = performance.now() + (options.budgetMs ?? 2_000);
+  const sniffBytes = options.sniffBytes ?? 64 * 1024;
+  const rows = compiledRows(home).filter((row) => row.class === 'secret');
+  const byName = rows.filter((row) => row.name !== undefined);
+  // Rows that name a path in any directory with a `/` in it (`.docker/config.json`).
+  const byPath = rows.filter((row) => row.name === undefined && !row.anchored);
+  const files: SecretFile[] = [];
+  let visited = 0;
+  const queue = [realPathOf(directory)];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    const stats = lstatOf(current);
+    if (stats === undefined || !stats.isDirectory()) continue;
+    const entries = listing(current, stats);
+    if (entries === undefined) continue;
+    for (const entry of entries) {
+      if (++visited > maxEntries || performance.now() > deadline) return { files, complete: false };
+      const path = join(current, entry.name);
+      // Symlinks are not followed: their targets are judged where they lie (the home is private,
+      // system secrets are hidden by their anchored rows, workspace targets by this walk).
+      if (entry.isSymbolicLink()) continue;
+      const isDirectory = entry.isDirectory();
+      const named = [...byName, ...byPath].find(
+        (row) => !(row.fileOnly && isDirectory) && (row.name === undefined ? row.test(path) : row.name(entry.name)),
+      );
+      if (named !== undefined) {
+        files.push({ path, kind: isDirectory ? 'directory' : 'file', what: named.what });
+        continue;
+      }
+      if (isDirectory) {
+        if (!SKIPPED_DIRECTORIES.has(entry.name) && !SKIPPED_PATHS.test(path)) queue.push(path);
+        continue;
+      }
+      if (!entry.isFile()) continue;
+      const what = contentVerdict(path, sniffBytes);
+      if (what !== undefined) files.push({ path, kind: 'file', what });
+    }
+  }
+  return { files, complete: true };
+}
+
+/** A file's content verdict, read again only when the file changed. */
+function contentVerdict(path: string, sniffBytes: number): string | undefined {
+  const stats = lstatOf(path);
+  if (stats === undefined || !stats.isFile()) return undefined;
+  const key = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  const cached = verdicts.get(path);
+  if (cached?.key === key) return cached.what;
+  const what = fileFacts(path, stats, sniffBytes).find((fact) => fact.class === 'secret')?.what;
+  if (verdicts.size > MAX_CACHED) verdicts.clear();
+  verdicts.set(path, { key, what });
+  return what;
+}
