@@ -259,6 +259,28 @@ describe("secrets in a repository's history and tracked files", () => {
     expect((await gate(fixture, { command, cwd: stashed })).decision.action).toBe('execute');
   });
 
+  // A tracked file secret by its content only (no secret name): the sandbox hides it, so in there
+  // `git diff` would print its whole committed copy as removed lines.
+  const byContent = join(fixture.root, 'by-content');
+  mkdirSync(byContent, { recursive: true });
+  const inByContent = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: byContent });
+  inByContent('init', '-q');
+  writeFileSync(join(byContent, 'settings.py'), `DEBUG = False\nGITHUB = "ghp_${'A1b2C3d4E5'.repeat(3)}Zz9Yy8"\n`);
+  writeFileSync(join(byContent, 'README.md'), 'hello\n');
+  inByContent('add', '.');
+  inByContent('commit', '-qm', 'first');
+
+  it.each(['git diff', 'git diff -- settings.py', 'git log -p', 'git show', 'git show HEAD:settings.py', 'git grep GITHUB', 'git cat-file -p HEAD:settings.py'])(
+    'asks before %j when a tracked file holds a secret by its content',
+    async (command) => {
+      expect((await gate(fixture, { command, cwd: byContent })).decision.action).toBe('confirm');
+    },
+  );
+
+  it.each(['git status', 'git diff --stat', 'git diff --name-only', 'git log --oneline'])('runs %j unasked there: names only', async (command) => {
+    expect((await gate(fixture, { command, cwd: byContent })).decision.action).toBe('execute');
+  });
+
   it('asks before git grep over tracked files when one of them is secret', async () => {
     expect((await gate(fixture, { command: 'git grep token', cwd: tracked })).decision.action).toBe('confirm');
   });

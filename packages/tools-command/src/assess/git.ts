@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { tableFacts } from '@riskgate/risk';
+import { secretFilesBelow, tableFacts } from '@riskgate/risk';
 import { dirname, join, resolve } from 'node:path';
 import { known } from './simple-command.js';
 import type { CallSite } from './table.js';
@@ -305,6 +305,9 @@ function findGitDirectory(start: string): string | undefined {
 /** Options that make log/whatchanged print or search file contents, not just commit metadata. */
 const CONTENT_OPTIONS = /^(-p|-u|--patch|-G.*|-S.*|--pickaxe-all|--word-diff.*|--full-diff|-L.*|--patch-with-stat|--patch-with-raw|--textconv)$/;
 
+/** Options that make a diff print names or counts, not lines. */
+const NAMES_ONLY = /^(--stat.*|--name-only|--name-status|--numstat|--shortstat|--summary|--quiet|--exit-code|--dirstat.*|--raw)$/;
+
 /** `git stash show` options that print the stash's contents, not only the names it changed. */
 const STASH_CONTENT_OPTIONS = /^(-p|--patch|-u|--include-untracked|--only-untracked|--word-diff.*|--textconv|--patch-with-stat|--patch-with-raw)$/;
 
@@ -338,7 +341,10 @@ function contentScope(name: string, options: readonly string[], paths: readonly 
     case 'diff':
     case 'diff-tree':
     case 'range-diff':
-      return revisions || options.some((option) => /^--(cached|staged)$/.test(option)) ? 'history' : undefined;
+      if (revisions || options.some((option) => /^--(cached|staged)$/.test(option))) return 'history';
+      // The working tree against the index prints the committed lines of every changed tracked
+      // file — in the sandbox, a hidden secret file looks emptied, so all of its committed copy.
+      return options.some((option) => NAMES_ONLY.test(option)) ? undefined : 'tracked';
     case 'grep':
       return revisions || options.some((option) => /^--(cached|no-index|untracked)$/.test(option)) ? 'history' : paths.length === 0 ? 'tracked' : undefined;
     case 'cat-file':
@@ -394,11 +400,18 @@ function secretInRepository(cwd: string | undefined, scope: 'tracked' | 'history
   const root = dirname(gitDirectory);
   let secret: string | undefined;
   for (const name of names.slice(0, 100_000)) {
-    // By name only: a file the history held may not exist any more.
+    // By name: a file the history held may not exist any more.
     if (tableFacts(join(root, name)).some((fact) => fact.class === 'secret')) {
       secret = join(root, name);
       break;
     }
+  }
+  // By content, for the names still in the working tree: a tracked settings file holding a
+  // password is as secret in the history as on disk (the sandbox hides the file; git would print
+  // its committed copy). The workspace scan is the sandbox's own, cached per file.
+  if (secret === undefined) {
+    const byContent = new Set(secretFilesBelow(root).files.map((file) => file.path));
+    secret = names.map((name) => join(root, name)).find((path) => byContent.has(path));
   }
   const result = secret ?? (names.length > 100_000 ? 'unchecked' : undefined);
   repositoryLists.set(cacheKey, { key: state, secret: result });
