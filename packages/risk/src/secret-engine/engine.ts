@@ -1,0 +1,99 @@
+import { SECRET_PATTERNS } from '../secrets.js';
+import { findInContext } from './context-rules.js';
+import { findTokens } from './token-rules.js';
+import type { SecretFinding } from './types.js';
+
+/**
+ * The secret engine (docs/decisions/0008-secret-engine.md): gitleaks' maintained token rules, the
+ * private-key blocks of `SECRET_PATTERNS` (also cut off by a head/tail cap), riskgate's context rules
+ * (assignments, URLs, headers, markup, netrc, Kubernetes Secrets…) and the same again inside base64
+ * (`base64 id_rsa`, a JWT wrapped once more). One call for the output guard, the child-process
+ * environment, the sandbox's workspace scan and the judge.
+ */
+
+/** Private-key blocks only: the other token formats of SECRET_PATTERNS are gitleaks' rules' job. */
+const KEY_BLOCKS = SECRET_PATTERNS.filter(([, what]) => what.includes('private key')).map(
+  ([pattern, what]) => [new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`), what] as const,
+);
+
+function findKeyBlocks(text: string): SecretFinding[] {
+  if (!text.includes('PRIVATE KEY') && !text.includes('PuTTY-User-Key-File')) return [];
+  const findings: SecretFinding[] = [];
+  for (const [pattern, what] of KEY_BLOCKS) {
+    for (const match of text.matchAll(pattern)) {
+      if (match[0].length > 0) findings.push({ start: match.index, end: match.index + match[0].length, what, rule: 'private-key-block' });
+    }
+  }
+  return findings;
+}
+
+/**
+ * Runs of base64 long enough to wrap a token (40 characters, or lines of a wrapped block): decoded
+ * and scanned once more. Hex digests and random ids decode to binary and are left alone.
+ */
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{40,}={0,2}[ \t]*\r?\n[ \t]*)*[A-Za-z0-9+/_-]{40,}={0,2}/g;
+
+function decodedText(run: string): string | undefined {
+  const compact = run.replace(/\s+/g, '');
+  const decoded = Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64').toString('latin1');
+  if (decoded.length < 20) return undefined;
+  let printable = 0;
+  for (let index = 0; index < decoded.length; index++) {
+    const code = decoded.charCodeAt(index);
+    if ((code >= 32 && code < 127) || code === 9 || code === 10 || code === 13) printable++;
+  }
+  return printable / decoded.length >= 0.85 ? decoded : undefined;
+}
+
+function findInPlainText(text: string): SecretFinding[] {
+  const lower = text.toLowerCase();
+  return [...findKeyBlocks(text), ...findTokens(text, lower), ...findInContext(text)];
+}
+
+function findInBase64(text: string): SecretFinding[] {
+  const findings: SecretFinding[] = [];
+  for (const match of text.matchAll(BASE64_RUN)) {
+    const decoded = decodedText(match[0]);
+    if (decoded === undefined) continue;
+    const inner = findInPlainText(decoded);
+    if (inner.length > 0) findings.push({ start: match.index, end: match.index + match[0].length, what: `${inner[0]!.what} in base64`, rule: `base64:${inner[0]!.rule}` });
+  }
+  return findings;
+}
+
+/** Overlapping findings become one; the earliest names it. */
+function merged(findings: SecretFinding[]): SecretFinding[] {
+  const sorted = findings.sort((a, b) => a.start - b.start || b.end - a.end);
+  const result: SecretFinding[] = [];
+  for (const finding of sorted) {
+    const last = result[result.length - 1];
+    if (last !== undefined && finding.start < last.end) {
+      if (finding.end > last.end) result[result.length - 1] = { ...last, end: finding.end };
+      continue;
+    }
+    result.push(finding);
+  }
+  return result;
+}
+
+/** The secrets in `text`, in order, not overlapping: each the exact characters of one secret value. */
+export function findSecretsIn(text: string): SecretFinding[] {
+  if (text.length === 0) return [];
+  return merged([...findInPlainText(text), ...findInBase64(text)]);
+}
+
+/** Whether `text` holds a secret: for hiding workspace files by content and dropping environment variables by value. */
+export function textHoldsSecret(text: string): boolean {
+  return findSecretsIn(text).length > 0;
+}
+
+/** `text` with every finding replaced by `marker(what)`; everything around a secret stays as it was. */
+export function replaceFindings(text: string, findings: readonly SecretFinding[], marker: (what: string) => string): string {
+  let result = '';
+  let at = 0;
+  for (const finding of findings) {
+    result += text.slice(at, finding.start) + marker(finding.what);
+    at = finding.end;
+  }
+  return result + text.slice(at);
+}
