@@ -68,7 +68,20 @@ export function guardToolResult(guard: OutputGuard, approved: boolean, forModel:
   if (approved) return { forModel };
   const { text, withheld } = guard(forModel);
   if (withheld.length === 0) return { forModel };
-  return { forModel: text, forPerson: `${forModel}\n[withheld from the model: ${withheld.join(', ')}]` };
+  return { forModel: text, forPerson: `${forModel}${WITHHELD_NOTE}${withheld.join(', ')}]` };
+}
+
+/** The line under the person's copy of a result that says what the model did not get. */
+const WITHHELD_NOTE = '\n[withheld from the model: ';
+
+/**
+ * The original of a result the guard withheld from, and what it withheld; undefined when nothing
+ * was. For `/send` (the person sends the original to the model on purpose) and the screens.
+ */
+export function withheldOriginal(forPerson: string): { readonly original: string; readonly withheld: string } | undefined {
+  const at = forPerson.lastIndexOf(WITHHELD_NOTE);
+  if (at < 0 || !forPerson.endsWith(']')) return undefined;
+  return { original: forPerson.slice(0, at), withheld: forPerson.slice(at + WITHHELD_NOTE.length, -1) };
 }
 
 let defaultGuard: OutputGuard | undefined;
