@@ -11,9 +11,9 @@ import type { SecretFinding } from './types.js';
 type Found = (start: number, end: number, what: string, rule: string) => void;
 
 /** A name: `DB_PASSWORD`, `spring.datasource.password`, `$db_pass`, `apiKey`, `x-api-key`. */
-const NAME = String.raw`[A-Za-z_$@][\w.$@-]*`;
-/** Separators of every syntax: `=`, `:`, `:=`, `?=`, `.=`, `+=`, `||=`, `=>`, `->`, `<-`. */
-const OPERATOR = String.raw`:=|\?=|\.=|\+=|\|\|=|=>|->|<-|==?|:(?![:/\\])`;
+const NAME = String.raw`[A-Za-z_$@][\w.$-]*`;
+/** Separators of every syntax: `=`, `:`, `:=`, `?=`, `.=`, `+=`, `||=`, `=>` (not `==`, a comparison, nor `->`, a dereference). */
+const OPERATOR = String.raw`:=|\?=|\.=|\+=|\|\|=|=>|=(?!=)|:(?![:/\\])`;
 
 /**
  * `NAME <op> value`, the name maybe quoted or indexed (`"password": `, `ENV["API_TOKEN"] =`,
@@ -22,7 +22,7 @@ const OPERATOR = String.raw`:=|\?=|\.=|\+=|\|\|=|=>|->|<-|==?|:(?![:/\\])`;
  * required, so `path:12:DB_PASSWORD=…` (grep -rn, rg, git grep) is found like `DB_PASSWORD=…`.
  */
 const ASSIGNMENT = new RegExp(
-  String.raw`(?<![\w$@.-])(?<name>${NAME})(?:\\?["'\x60]?\]?)(?:[ \t]+(?:string|String|str|const|final|char\s*\*?|\[\]byte))?[ \t]*(?<op>${OPERATOR})[ \t]*(?<open>\\?["'\x60]|)`,
+  String.raw`(?<![\w$@.-])(?<!\$\{)(?<name>${NAME})(?:\\?["'\x60]?\]?)(?:[ \t]+(?:string|String|str|const|final|char\s*\*?|\[\]byte))?[ \t]*(?<op>${OPERATOR})[ \t]*(?<open>\\?["'\x60]|)`,
   'g',
 );
 
@@ -63,6 +63,21 @@ function secretValue(name: string, value: string): boolean {
   return true;
 }
 
+/**
+ * Code and prose where a value goes: a call (`password = os.getenv("X")`, unquoted and followed by
+ * `(`), a dotted reference (`token = request.headers.get`), a shell command substitution
+ * (`KEY=\`etcdctl get /x\``), a YAML sentence (`password: Forgot your password?`).
+ */
+function fetchesSecret(text: string, open: string, value: string, end: number, op: string): boolean {
+  if (open === '`') return /\s/.test(value);
+  if (open !== '') return false;
+  if (text[end] === '(' || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return true;
+  if (op !== ':') return false;
+  const lineEnd = text.indexOf('\n', end);
+  const rest = text.slice(end - value.length, lineEnd < 0 ? text.length : lineEnd).trim();
+  return rest !== value && isPlaceholderValue(rest);
+}
+
 function assignments(text: string, found: Found): void {
   ASSIGNMENT.lastIndex = 0;
   for (let match = ASSIGNMENT.exec(text); match !== null; match = ASSIGNMENT.exec(text)) {
@@ -70,7 +85,7 @@ function assignments(text: string, found: Found): void {
     const start = match.index + match[0].length;
     const end = valueEnd(text, start, open);
     const value = end < 0 ? '' : text.slice(start, end);
-    if (end > start && secretValue(name, value)) {
+    if (end > start && !fetchesSecret(text, open, value, end, match.groups?.op ?? '') && secretValue(name, value)) {
       found(start, end, `the value of ${name.replace(/^[$@]+/, '')}`, 'assignment');
       ASSIGNMENT.lastIndex = end;
     } else {
@@ -99,7 +114,7 @@ function callArguments(text: string, found: Found): void {
 /** `scheme://user:password@host`: the password (a connection string, a git remote, a proxy). */
 const URL_USERINFO = /\b[A-Za-z][\w+.-]*:\/\/[^\s/:@'"<>]*:(?<password>[^\s/@'"<>]+)@/g;
 /** `curl -u user:password`, `--user`, `--proxy-user`, `-U`; `mysql -pSECRET`, `--password=…`. */
-const USER_OPTION = /(?<![\w-])(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)?(?<q>["']?)[^\s"':]*:(?<password>[^\s"']+)\k<q>/g;
+const USER_OPTION = /(?<![\w-])(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)?(?<q>["']?)[^\s"':<>]*:(?<password>[^\s"'<>]+)\k<q>/g;
 /** Secret-named options: `--password=…`, `--api-token …`, `-pSECRET` (mysql). */
 const SECRET_OPTION = /(?<![\w-])(?<name>--[A-Za-z][\w-]*)(?:=|[ \t]+)(?<q>["']?)(?<value>[^\s"'-][^\s"']*)\k<q>/g;
 const MYSQL_PASSWORD = /(?<![\w-])(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]*?[ \t]-p(?<value>[^\s"']{3,})/g;
@@ -132,7 +147,7 @@ function commandLines(text: string, found: Found): void {
 
 /** `Authorization: Bearer …`, `Basic …`, `token …`; `Proxy-Authorization`; `Cookie:` / `Set-Cookie:` values. */
 const AUTHORIZATION =
-  /\b(?:proxy-)?authorization\b["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|digest|negotiate|ntlm|bot|apikey|api-key|sso-key|key|jwt)[ \t]+)?(?<value>[^\s"',;]{8,})/gi;
+  /\b(?:proxy-)?authorization\b["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|digest|negotiate|ntlm|bot|apikey|api-key|sso-key|key|jwt)[ \t]+)?(?<value>[^\s"',;<{$][^\s"',;]{7,})/gi;
 const COOKIE = /^[ \t]*(?:[<>] )?(?:set-)?cookie:[ \t]*(?<value>[^\r\n]{8,})/gim;
 
 function headers(text: string, found: Found): void {
@@ -183,7 +198,7 @@ function markup(text: string, found: Found): void {
  * only, and on one line alone or after netrc's words, so prose ("Password incorrect") passes.
  */
 const NETRC = /(?<![\w-])(?:password|passwd|passphrase|account)[ \t]+(?<value>\S+)/g;
-const KEYWORD_LINE = /^[ \t]*(?:password|passwd|passphrase|secret|token|auth_token|api_key|apikey|passwordeval)[ \t]+(?<value>[^\s#][^\r\n]*?)[ \t]*$/gm;
+const KEYWORD_LINE = /^[ \t]*(?:password|passwd|passphrase|secret|token|auth_token|api_key|apikey|passwordeval)[ \t]+(?<value>[^\s#=:][^\r\n]*?)[ \t]*$/gm;
 const DOCKER_ENV = /^[ \t]*ENV[ \t]+(?<name>[A-Za-z_]\w*)[ \t]+(?<value>[^\s=][^\r\n]*?)[ \t]*$/gm;
 
 function keywordLines(text: string, found: Found): void {
@@ -197,7 +212,8 @@ function keywordLines(text: string, found: Found): void {
   }
   for (const match of text.matchAll(KEYWORD_LINE)) {
     const value = match.groups!.value!;
-    if (isPlaceholderValue(value)) continue;
+    // "password combination." is prose that wrapped, not a configuration line.
+    if (isPlaceholderValue(value) || /[.,;:!?]$/.test(value)) continue;
     const start = match.index + match[0].lastIndexOf(value);
     found(start, start + value.length, 'a password in a configuration file', 'keyword-line');
   }

@@ -1,5 +1,6 @@
 import { SECRET_PATTERNS } from '../secrets.js';
 import { findInContext } from './context-rules.js';
+import { isPlaceholderToken } from './placeholders.js';
 import { findTokens } from './token-rules.js';
 import type { SecretFinding } from './types.js';
 
@@ -21,7 +22,9 @@ function findKeyBlocks(text: string): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const [pattern, what] of KEY_BLOCKS) {
     for (const match of text.matchAll(pattern)) {
-      if (match[0].length > 0) findings.push({ start: match.index, end: match.index + match[0].length, what, rule: 'private-key-block' });
+      // A header and footer round nothing (`-----BEGIN PRIVATE KEY-----\nanything\n-----END…`) is an example.
+      const body = match[0].replace(/-----[^-]+-----/g, '').replace(/[^A-Za-z0-9+/=]/g, '');
+      if (body.length >= 32 || what.includes('PuTTY')) findings.push({ start: match.index, end: match.index + match[0].length, what, rule: 'private-key-block' });
     }
   }
   return findings;
@@ -45,9 +48,20 @@ function decodedText(run: string): string | undefined {
   return printable / decoded.length >= 0.85 ? decoded : undefined;
 }
 
+/**
+ * gitleaks' rules end a token at a quote, a space or `;`: in JSON inside a string (`\"tok\"`), an
+ * XML element (`<a>tok</a>`) or a query (`?k=tok&page=2`) they find nothing. The token rules run
+ * on a copy where those ends are spaces; the copy has the text's length, so positions hold.
+ */
+function tokenView(text: string): string {
+  return text.replace(/\\(["'])/g, ' $1').replace(/<\//g, '  ').replace(/&/g, ' ');
+}
+
 function findInPlainText(text: string): SecretFinding[] {
-  const lower = text.toLowerCase();
-  return [...findKeyBlocks(text), ...findTokens(text, lower), ...findInContext(text)];
+  const view = tokenView(text);
+  // A token rule's match that is masked or an example (`ghp_xxxx…`, `AKIA…EXAMPLE`) is a placeholder.
+  const tokens = findTokens(view, view.toLowerCase()).filter((finding) => !isPlaceholderToken(text.slice(finding.start, finding.end)));
+  return [...findKeyBlocks(text), ...tokens, ...findInContext(text)];
 }
 
 function findInBase64(text: string): SecretFinding[] {
@@ -76,10 +90,59 @@ function merged(findings: SecretFinding[]): SecretFinding[] {
   return result;
 }
 
+/**
+ * `path:12:`, `path-12-` (context lines), `path:` — what `grep -rn`, `rg`, `git grep` put before
+ * each line. Line-anchored rules (`ENV NAME value`, netrc, plists, Kubernetes data, wrapped base64)
+ * need the line without it.
+ */
+const SEARCH_PREFIX = /^(?:[^\s:]+:\d+:|[^\s:]+-\d+-|[^\s:]*[/.][^\s:]*:)/;
+
+/** The text without search prefixes, and where each of its lines starts in the text; undefined when no line has one. */
+function withoutSearchPrefixes(text: string): { stripped: string; starts: number[]; removed: number[] } | undefined {
+  const lines = text.split('\n');
+  let prefixed = 0;
+  const stripped: string[] = [];
+  const starts: number[] = [];
+  const removed: number[] = [];
+  let original = 0;
+  let at = 0;
+  for (const line of lines) {
+    const prefix = SEARCH_PREFIX.exec(line)?.[0] ?? '';
+    if (prefix !== '') prefixed++;
+    starts.push(at);
+    removed.push(original + prefix.length - at);
+    stripped.push(line.slice(prefix.length));
+    at += line.length - prefix.length + 1;
+    original += line.length + 1;
+  }
+  return prefixed === 0 ? undefined : { stripped: stripped.join('\n'), starts, removed };
+}
+
+function findInSearchOutput(text: string): SecretFinding[] {
+  const view = withoutSearchPrefixes(text);
+  if (view === undefined) return [];
+  const { stripped, starts, removed } = view;
+  const toOriginal = (position: number) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= position) low = middle;
+      else high = middle - 1;
+    }
+    return position + removed[low]!;
+  };
+  return [...findInPlainText(stripped), ...findInBase64(stripped)].map((finding) => ({
+    ...finding,
+    start: toOriginal(finding.start),
+    end: toOriginal(finding.end - 1) + 1,
+  }));
+}
+
 /** The secrets in `text`, in order, not overlapping: each the exact characters of one secret value. */
 export function findSecretsIn(text: string): SecretFinding[] {
   if (text.length === 0) return [];
-  return merged([...findInPlainText(text), ...findInBase64(text)]);
+  return merged([...findInPlainText(text), ...findInBase64(text), ...findInSearchOutput(text)]);
 }
 
 /** Whether `text` holds a secret: for hiding workspace files by content and dropping environment variables by value. */

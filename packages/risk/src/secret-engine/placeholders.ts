@@ -22,7 +22,22 @@ const NOT_THE_SECRET_WORDS = new Set([
 ]);
 
 /** Words anywhere in a name that make it public: `public_key`, `publishableKey`, `csrf_token`. */
-const PUBLIC_WORDS = /(?:^|_)(?:PUBLIC|PUB|PUBLISHABLE|CSRF|XSRF|ANON|ANONYMOUS|NEXT_PUBLIC|VITE|REACT_APP)(?:_|$)/;
+const PUBLIC_WORDS = /(?:^|_)(?:PUBLIC|PUB|PUBLISHABLE|CSRF|XSRF|AUTHENTICITY|ANON|ANONYMOUS|NEXT_PUBLIC|VITE|REACT_APP)(?:_|$)/;
+
+/** `KEY` after these is a lookup key, not a credential: `bucket_key`, `schemaKey`, `sort_key`, `idempotency_key`. */
+const LOOKUP_KEY_WORDS = new Set([
+  'BUCKET', 'FOREIGN', 'PRIMARY', 'SCHEMA', 'SEQUENCE', 'SORT', 'PARTITION', 'HASH', 'RANGE', 'CACHE', 'IDX', 'INDEX',
+  'NATURAL', 'HOT', 'ROUTING', 'MAP', 'DICT', 'LOOKUP', 'SHORTCUT', 'I18N', 'TRANSLATION', 'MESSAGE', 'OBJECT', 'IDEMPOTENCY',
+  'QUERY', 'UNIQUE', 'COMPOSITE', 'SURROGATE', 'DEDUP', 'DEDUPLICATION', 'GROUP', 'LABEL', 'META', 'METADATA', 'PROPERTY',
+  'RESOURCE', 'ROW', 'SETTING', 'CONFIG', 'STATE', 'TABLE', 'COLUMN', 'FIELD', 'VALUE', 'SEARCH', 'LOCALE', 'CURSOR',
+  'PAGINATION', 'RATE', 'LOCK', 'REDIS', 'S3', 'STORAGE_OBJECT', 'DOCUMENT', 'ITEM', 'ENTRY', 'TOGGLE', 'FLAG', 'FEATURE',
+]);
+
+/** Secret words other than `KEY`: when `KEY` is the only one, where it stands decides (`KEY_PRESSED` is not a secret). */
+function onlyKeyWord(words: readonly string[]): boolean {
+  const secretWords = words.filter((word) => isSecretEnvironmentName(word));
+  return secretWords.length > 0 && secretWords.every((word) => word === 'KEY' || word === 'KEYS');
+}
 
 /** `dbPassword`, `db.password`, `db-password`, `$db_password` → `DB_PASSWORD`. */
 export function normaliseName(name: string): string {
@@ -38,15 +53,28 @@ export function normaliseName(name: string): string {
 export function namesSecret(name: string): boolean {
   const normal = normaliseName(name);
   if (normal === '' || !isSecretEnvironmentName(normal)) return false;
-  if (PUBLIC_WORDS.test(normal)) return false;
+  if (PUBLIC_WORDS.test(normal) || /TOKENI[SZ]/.test(normal)) return false;
   const words = normal.split('_');
+  // A word after the last secret word that makes it about the secret: `SECRET_MANAGER_PROJECT`, `PASSWORD_RESET_URL`.
+  const lastSecret = words.findLastIndex((word) => isSecretEnvironmentName(word));
+  if (lastSecret >= 0 && words.slice(lastSecret + 1).some((word) => NOT_THE_SECRET_WORDS.has(word))) return false;
   const last = words[words.length - 1]!;
+  // Written together (`APIKEY`, `SECRETKEY`) the words are not split; only a lone `KEY` is weighed.
+  if (onlyKeyWord(words) && !SECRET_FRAGMENT_IN_WORDS.test(normal)) {
+    if (last !== 'KEY') return false;
+    if (words.length > 1 && LOOKUP_KEY_WORDS.has(words[words.length - 2]!)) return false;
+  }
   // A whole name that is a word of NOT_THE_SECRET_WORDS (`SECRETS`, `KEYS`) names a collection, not a value.
   return !NOT_THE_SECRET_WORDS.has(last);
 }
 
+const SECRET_FRAGMENT_IN_WORDS = /API_KEY|ACCESS_KEY|PRIVATE_KEY|SECRET|TOKEN|PASSW|APIKEY/;
+
 /** Names that say secret only loosely when alone: `"key": "user.name"`, `"session": "abc"`. */
 export const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set(['KEY', 'SESSION', 'SIG', 'SIGNATURE', 'CERT', 'AUTH', 'PRIVATE', 'SALT', 'OTP', 'PASS']);
+
+/** Words only a placeholder holds: `sha256~XXXX_PUT_YOUR_TOKEN_HERE`, `AKIA…EXAMPLE`, a value cut off with `...`. */
+const PLACEHOLDER_INSIDE = /EXAMPLE|YOUR[_-]|[_-]HERE\b|^<|>$|^\{|\}$|\.\.+$|…|\[redacted\]|0123456|1234567|2345678|3456789|abcdefg|bcdefgh/i;
 
 const SETTING_VALUES = /^(?:true|false|yes|no|on|off|null|nil|none|undefined|required|optional|enabled|disabled|empty|default|auto|n\/a)$/i;
 /** Words that people write where the real value goes. */
@@ -60,12 +88,21 @@ const CODE_REFERENCE = /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*\(.*\)|(?:
 /** Paths to a secret file are not the secret: `/run/secrets/db`, `./certs/key.pem`, `~/.ssh/id_rsa`. */
 const PATH_VALUE = /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)[-\w./\\]*$|^[\w./-]+\.(?:pem|key|crt|cer|p12|pfx|json|txt|yaml|yml|jks|keystore|gpg|asc)$/;
 
-/** A run of one masking character (`xxxx`, `****`, `....`, `0000`, `####`) making most of the value. */
+/**
+ * Masked: a run of masking characters (`xxxxxx`, `****`, `####`) or one character eight times
+ * (`AIzaaaaaaaa…`, `glc_1111…`). A generated secret holds such a run with negligible chance.
+ */
 function masked(value: string): boolean {
-  const run = /(x{4,}|X{4,}|\*{3,}|\.{3,}|0{6,}|#{4,}|_{4,}|-{4,}|•{3,}|…)/.exec(value);
-  if (run === null) return false;
-  return run[0].length * 2 >= value.length || value.replace(run[0], '').length <= 8;
+  return /x{6,}|X{6,}|\*{4,}|#{4,}|•{3,}|(.)\1{7,}/.test(value) || /^(?:x{4,}|X{4,}|\*{3,})$/.test(value);
 }
+
+/** A token's value that is a placeholder although its form is a token's: masked, templated, an example. */
+export function isPlaceholderToken(value: string): boolean {
+  return masked(value) || PLACEHOLDER_INSIDE.test(value) || TEMPLATE.test(value) || PUBLIC_TOKEN.test(value);
+}
+
+/** Tokens that are public by design: Stripe publishable keys, Mapbox public tokens. */
+const PUBLIC_TOKEN = /^(?:pk_(?:live|test)_|pk\.ey)/;
 
 /** Prose, not a secret: "Enter your password", "Forgot password?". */
 const PROSE = /^[A-Za-z][A-Za-z' ,.?!-]*\s[A-Za-z' ,.?!-]*$/;
@@ -77,17 +114,21 @@ export function isPlaceholderValue(value: string): boolean {
   if (trimmed.length < 4) return true;
   if (SETTING_VALUES.test(trimmed) || /^-?\d{1,6}(?:\.\d+)?$/.test(trimmed)) return true;
   if (PLACEHOLDER_WORDS.test(trimmed) || TEMPLATE.test(trimmed) || CODE_REFERENCE.test(trimmed) || PATH_VALUE.test(trimmed)) return true;
-  if (/^(.)\1+$/.test(trimmed) || masked(trimmed)) return true;
+  if (/^(.)\1+$/.test(trimmed) || masked(trimmed) || PLACEHOLDER_INSIDE.test(trimmed)) return true;
+  // `ACCESS_TOKEN`, `YOUR_API_KEY`: a constant's name where the value goes.
+  if (/^[A-Z]+(?:_[A-Z]+)+$/.test(trimmed)) return true;
+  // An artifact and its version (`jjwt-jackson-0.11.2`, `org.slf4j:slf4j-api:1.7.8`).
+  if (/^[A-Za-z][\w.:-]*[-:]\d+(?:\.\d+)+(?:[-.][A-Za-z]\w*)?$/.test(trimmed)) return true;
   if (trimmed.startsWith('[withheld:') || trimmed.startsWith('[redacted')) return true;
   if (PROSE.test(trimmed) && PROSE_WORDS.test(trimmed)) return true;
-  // A value made of template references and text (`${PREFIX}_${SUFFIX}`) is composed at run time.
-  if (/\$\{[^}]+\}|\{\{[^}]+\}\}/.test(trimmed) && trimmed.replace(/\$\{[^}]*\}|\{\{[^}]*\}\}/g, '').length <= 8) return true;
+  // A value with template references (`${PREFIX}/${ENV}/password`) is composed at run time.
+  if (/\$\{[^}]+\}|\{\{[^}]+\}\}/.test(trimmed)) return true;
   return false;
 }
 
 /** Looks machine-made: long enough and varied enough that a loosely named field holds a real secret. */
 export function looksRandom(value: string): boolean {
-  if (value.length < 16) return false;
+  if (value.length < 16 || /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+$/.test(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((pattern) => pattern.test(value)).length;
-  return classes >= 2 && new Set(value).size >= 10;
+  return classes >= 2 && /\d/.test(value) && new Set(value).size >= 12;
 }

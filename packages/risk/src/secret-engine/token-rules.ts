@@ -107,7 +107,12 @@ export function findTokens(text: string, lower = text.toLowerCase()): SecretFind
       if (group === undefined) group = match.findIndex((value, index) => index > 0 && value !== undefined && value !== '');
       const span = group !== undefined && group > 0 ? indices[group] : indices[0];
       if (span === undefined) continue;
-      const [start, end] = span;
+      let [start, end] = span;
+      // Some rules take the quotes with the value (`"…"`): the quotes are the text's, not the secret's.
+      if (end - start > 2 && /["'`]/.test(text[start]!) && text[end - 1] === text[start]) {
+        start++;
+        end--;
+      }
       const secret = text.slice(start, end);
       if (rule.entropy !== undefined && shannonEntropy(secret) <= rule.entropy) continue;
       const targets = { secret, match: match[0].replace(/^\n+|\n+$/g, ''), line: lineAround(text, indices[0]![0], indices[0]![1]) };
