@@ -120,7 +120,7 @@ const SECRET_OPTION = /(?<![\w-])(?<name>--[A-Za-z][\w-]*)(?:=|[ \t]+)(?<q>["']?
 const MYSQL_PASSWORD = /(?<![\w-])(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]*?[ \t]-p(?<value>[^\s"']{3,})/g;
 
 function commandLines(text: string, found: Found): void {
-  for (const match of text.matchAll(URL_USERINFO)) {
+  for (const match of text.includes('://') ? text.matchAll(URL_USERINFO) : []) {
     const password = match.groups!.password!;
     if (isPlaceholderValue(password)) continue;
     const start = match.index + match[0].length - 1 - password.length;

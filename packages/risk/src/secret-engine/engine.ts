@@ -95,7 +95,7 @@ function merged(findings: SecretFinding[]): SecretFinding[] {
  * each line. Line-anchored rules (`ENV NAME value`, netrc, plists, Kubernetes data, wrapped base64)
  * need the line without it.
  */
-const SEARCH_PREFIX = /^(?:[^\s:]+:\d+:|[^\s:]+-\d+-|[^\s:]*[/.][^\s:]*:)/;
+const SEARCH_PREFIX = /^(?:[^\s:\d][^\s:]*:\d+:|[^\s:\d][^\s:]*-\d+-|[^\s:\d][^\s:]*[/.][^\s:]*:)/;
 
 /** The text without search prefixes, and where each of its lines starts in the text; undefined when no line has one. */
 function withoutSearchPrefixes(text: string): { stripped: string; starts: number[]; removed: number[] } | undefined {
@@ -115,7 +115,9 @@ function withoutSearchPrefixes(text: string): { stripped: string; starts: number
     at += line.length - prefix.length + 1;
     original += line.length + 1;
   }
-  return prefixed === 0 ? undefined : { stripped: stripped.join('\n'), starts, removed };
+  // Search output has a prefix on (nearly) every line; a stray match in prose is no reason for a second pass.
+  const nonEmpty = lines.filter((line) => line !== '').length;
+  return prefixed === 0 || prefixed * 2 < nonEmpty ? undefined : { stripped: stripped.join('\n'), starts, removed };
 }
 
 function findInSearchOutput(text: string): SecretFinding[] {

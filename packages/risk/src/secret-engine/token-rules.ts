@@ -11,11 +11,21 @@ import type { SecretFinding } from './types.js';
  * `secretGroup` or else its first non-empty capture group, else the whole match.
  */
 
+const LEADING_WORD = String.raw`[\w.-]{0,50}?`;
+
+/** Where the match of a rule begun with LEADING_WORD would start: up to 50 word characters back. */
+function wordStart(text: string, start: number): number {
+  let at = start;
+  while (at > 0 && start - at < 50 && /[\w.-]/.test(text[at - 1]!)) at--;
+  return at;
+}
+
 interface CompiledAllowlist {
   readonly and: boolean;
   readonly target: 'secret' | 'match' | 'line';
   readonly regexes: readonly RegExp[];
-  readonly stopwords: readonly string[];
+  /** All stopwords as one regex (gitleaks has 1,500 for its generic rule): one test per finding. */
+  readonly stopwords: RegExp | undefined;
   /** Paths were part of an AND list: output has no path, so the list never holds. */
   readonly neverHolds: boolean;
 }
@@ -23,6 +33,8 @@ interface CompiledAllowlist {
 interface CompiledRule {
   readonly id: string;
   readonly regex: RegExp;
+  /** The rule began with `[\w.-]{0,50}?` (the word before a keyword), left out for speed: see compileRule. */
+  readonly leadingWord: boolean;
   readonly secretGroup: number | undefined;
   readonly entropy: number | undefined;
   readonly keywords: readonly string[];
@@ -35,16 +47,26 @@ function compileAllowlist(list: GitleaksAllowlist): CompiledAllowlist {
     and,
     target: list.regexTarget === 'match' || list.regexTarget === 'line' ? list.regexTarget : 'secret',
     regexes: (list.regexes ?? []).map((source) => new RegExp(translateGoRegex(source))),
-    stopwords: list.stopwords ?? [],
+    stopwords:
+      list.stopwords === undefined || list.stopwords.length === 0
+        ? undefined
+        : new RegExp(list.stopwords.map((word) => word.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|')),
     neverHolds: and && list.hasPaths === true,
   };
 }
 
 /** Compiles one rule; exported for the test that proves every rule compiles. */
 export function compileRule(rule: GitleaksRule): CompiledRule {
+  // gitleaks' keyword rules start with `[\w.-]{0,50}?`: it only stretches the match back over the
+  // word before the keyword (`bucket_key`), never changes the secret, and tried at every
+  // position it is most of the guard's time. It is left out, and the word is put back for
+  // allowlists that test the whole match.
+  const source = translateGoRegex(rule.regex);
+  const leadingWord = source.startsWith(LEADING_WORD);
   return {
     id: rule.id,
-    regex: new RegExp(translateGoRegex(rule.regex), 'gd'),
+    regex: new RegExp(leadingWord ? source.slice(LEADING_WORD.length) : source, 'gd'),
+    leadingWord,
     secretGroup: rule.secretGroup,
     entropy: rule.entropy,
     keywords: rule.keywords,
@@ -52,11 +74,45 @@ export function compileRule(rule: GitleaksRule): CompiledRule {
   };
 }
 
-let compiled: { rules: readonly CompiledRule[]; global: CompiledAllowlist } | undefined;
+interface Compiled {
+  readonly rules: readonly CompiledRule[];
+  readonly global: CompiledAllowlist;
+  /** Every keyword at once, longest first, as a lookahead: one pass finds where each keyword starts. */
+  readonly keywordScan: RegExp;
+  /** For each keyword, the keywords it starts with (`key` → `ke`): present whenever it is. */
+  readonly prefixes: ReadonlyMap<string, readonly string[]>;
+}
 
-function rules() {
-  compiled ??= { rules: GITLEAKS_RULES.rules.map(compileRule), global: compileAllowlist(GITLEAKS_RULES.allowlist) };
+let compiled: Compiled | undefined;
+
+function rules(): Compiled {
+  if (compiled !== undefined) return compiled;
+  const keywords = [...new Set(GITLEAKS_RULES.rules.flatMap((rule) => rule.keywords))].sort((a, b) => b.length - a.length);
+  const escaped = keywords.map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
+  compiled = {
+    rules: GITLEAKS_RULES.rules.map(compileRule),
+    global: compileAllowlist(GITLEAKS_RULES.allowlist),
+    keywordScan: new RegExp(`(?=(${escaped.join('|')}))`, 'g'),
+    prefixes: new Map(keywords.map((keyword) => [keyword, keywords.filter((other) => keyword.startsWith(other))])),
+  };
   return compiled;
+}
+
+/**
+ * The keywords present in `lower`, in one pass (the prefilter: a rule runs only on text holding
+ * one of its keywords). At each position the longest keyword starting there is found; the
+ * shorter ones it starts with are then present too; those starting later are found at their own
+ * position.
+ */
+function presentKeywords(lower: string, { keywordScan, prefixes }: Compiled): Set<string> {
+  const present = new Set<string>();
+  keywordScan.lastIndex = 0;
+  for (const match of lower.matchAll(keywordScan)) {
+    const longest = match[1]!;
+    if (present.has(longest)) continue;
+    for (const keyword of prefixes.get(longest) ?? [longest]) present.add(keyword);
+  }
+  return present;
 }
 
 /** Shannon entropy in bits per character, as gitleaks computes it. */
@@ -72,16 +128,13 @@ export function shannonEntropy(text: string): number {
   return entropy;
 }
 
-function allowed(list: CompiledAllowlist, targets: { secret: string; match: string; line: string }): boolean {
-  if (list.neverHolds) return false;
-  const checks: boolean[] = [];
-  if (list.regexes.length > 0) checks.push(list.regexes.some((regex) => regex.test(targets[list.target])));
-  if (list.stopwords.length > 0) {
-    const lower = targets.secret.toLowerCase();
-    checks.push(list.stopwords.some((word) => lower.includes(word)));
-  }
-  if (checks.length === 0) return false;
-  return list.and ? checks.every(Boolean) : checks.some(Boolean);
+function allowed(list: CompiledAllowlist, targets: () => { secret: string; match: string; line: string }): boolean {
+  if (list.neverHolds || (list.regexes.length === 0 && list.stopwords === undefined)) return false;
+  const target = targets();
+  const byRegex = () => list.regexes.length > 0 && list.regexes.some((regex) => regex.test(target[list.target]));
+  const byStopword = () => list.stopwords !== undefined && list.stopwords.test(target.secret.toLowerCase());
+  if (!list.and) return byRegex() || byStopword();
+  return (list.regexes.length === 0 || byRegex()) && (list.stopwords === undefined || byStopword());
 }
 
 function lineAround(text: string, start: number, end: number): string {
@@ -92,10 +145,12 @@ function lineAround(text: string, start: number, end: number): string {
 
 /** The secrets gitleaks' rules find in `text`; `lower` is `text.toLowerCase()` when the caller has it. */
 export function findTokens(text: string, lower = text.toLowerCase()): SecretFinding[] {
-  const { rules: all, global } = rules();
+  const compiledRules = rules();
+  const { rules: all, global } = compiledRules;
+  const present = presentKeywords(lower, compiledRules);
   const findings: SecretFinding[] = [];
   for (const rule of all) {
-    if (rule.keywords.length > 0 && !rule.keywords.some((keyword) => lower.includes(keyword))) continue;
+    if (rule.keywords.length > 0 && !rule.keywords.some((keyword) => present.has(keyword))) continue;
     rule.regex.lastIndex = 0;
     for (let match = rule.regex.exec(text); match !== null; match = rule.regex.exec(text)) {
       if (match[0].length === 0) {
@@ -115,8 +170,14 @@ export function findTokens(text: string, lower = text.toLowerCase()): SecretFind
       }
       const secret = text.slice(start, end);
       if (rule.entropy !== undefined && shannonEntropy(secret) <= rule.entropy) continue;
-      const targets = { secret, match: match[0].replace(/^\n+|\n+$/g, ''), line: lineAround(text, indices[0]![0], indices[0]![1]) };
-      if (allowed(global, targets) || rule.allowlists.some((list) => allowed(list, targets))) continue;
+      let targets: { secret: string; match: string; line: string } | undefined;
+      const lazyTargets = () => {
+        const matchStart = rule.leadingWord ? wordStart(text, indices[0]![0]) : indices[0]![0];
+        const whole = text.slice(matchStart, indices[0]![1]);
+        targets ??= { secret, match: whole.replace(/^\n+|\n+$/g, ''), line: lineAround(text, matchStart, indices[0]![1]) };
+        return targets;
+      };
+      if (allowed(global, lazyTargets) || rule.allowlists.some((list) => allowed(list, lazyTargets))) continue;
       findings.push({ start, end, what: `a secret (${rule.id})`, rule: rule.id });
     }
   }
