@@ -51,7 +51,7 @@ describe('containment through the built CLI', () => {
   });
 
   it('a whitelisted cat of a log holding a token sends the model a redacted result', async () => {
-    const token = 'glpat-abcdefghij0123456789';
+    const token = 'glpat-Zx9Qw8Er7Ty6Ui5Op4As';
     const { workspace, env, server: scripted } = await setup([command('cat app.log'), { text: 'ok' }]);
     writeFileSync(join(workspace, 'app.log'), `deploy with ${token}\n`);
     const result = await runCli(['-p', '--output', 'stream-json', 'read the log'], { env, cwd: workspace });
@@ -63,7 +63,7 @@ describe('containment through the built CLI', () => {
   });
 
   it('headless text shows the person the original of a withheld result, with the mark', async () => {
-    const token = 'glpat-abcdefghij0123456789';
+    const token = 'glpat-Zx9Qw8Er7Ty6Ui5Op4As';
     const { workspace, env, server: scripted } = await setup([command('cat app.log'), { text: 'ok' }]);
     writeFileSync(join(workspace, 'app.log'), `deploy with ${token}\n`);
     const result = await runCli(['-p', 'read the log'], { env, cwd: workspace });

@@ -49,7 +49,7 @@ describe('childEnvironment', () => {
     ['VAULT_ADDR_AND_HVS', 'hvs.CAESIJlU2vNiR4KPpFv1uqD1XQ1Ofk5ZR8RNhwXy4e8mYZIGGh4KHGh2cy5kZWZhdWx0V0xvUXVDZ1BZeXcwSlZQRGw'],
     ['CI_UPLOADER', 'glpat-Zx9Qw8Er7Ty6Ui5Op4As'],
     ['DEPLOY_HOOK', 'https://hooks.slack.com/services/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'],
-    ['LEGACY', 'xoxb-123456789012-1234567890123-Zx9Qw8Er7Ty6Ui5Op4As3Df2'],
+    ['LEGACY', 'xoxb-284619375023-5830174629381-Zx9Qw8Er7Ty6Ui5Op4As3Df2'],
     ['SOME_JSON', '{"user":"app","password":"js0n-env-pw-8"}'],
   ])('drops %s, whose value holds a secret', (name, value) => {
     expect(childEnvironment({ [name]: value, PATH: '/usr/bin' })).toEqual({ PATH: '/usr/bin' });

@@ -24,7 +24,7 @@ function findKeyBlocks(text: string): SecretFinding[] {
     for (const match of text.matchAll(pattern)) {
       // A header and footer round nothing (`-----BEGIN PRIVATE KEY-----\nanything\n-----END…`) is an example.
       const body = match[0].replace(/-----[^-]+-----/g, '').replace(/[^A-Za-z0-9+/=]/g, '');
-      if (body.length >= 32 || what.includes('PuTTY')) findings.push({ start: match.index, end: match.index + match[0].length, what, rule: 'private-key-block' });
+      if (body.length >= 12 || what.includes('PuTTY')) findings.push({ start: match.index, end: match.index + match[0].length, what, rule: 'private-key-block' });
     }
   }
   return findings;
@@ -61,7 +61,8 @@ function findInPlainText(text: string): SecretFinding[] {
   const view = tokenView(text);
   // A token rule's match that is masked or an example (`ghp_xxxx…`, `AKIA…EXAMPLE`) is a placeholder.
   const tokens = findTokens(view, view.toLowerCase()).filter((finding) => !isPlaceholderToken(text.slice(finding.start, finding.end)));
-  return [...findKeyBlocks(text), ...tokens, ...findInContext(text)];
+  // Context findings first: where two name the same span, "the value of DB_PASSWORD" says more than a rule id.
+  return [...findKeyBlocks(text), ...findInContext(text), ...tokens];
 }
 
 function findInBase64(text: string): SecretFinding[] {

@@ -74,7 +74,13 @@ const SECRET_FRAGMENT_IN_WORDS = /API_KEY|ACCESS_KEY|PRIVATE_KEY|SECRET|TOKEN|PA
 export const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set(['KEY', 'SESSION', 'SIG', 'SIGNATURE', 'CERT', 'AUTH', 'PRIVATE', 'SALT', 'OTP', 'PASS']);
 
 /** Words only a placeholder holds: `sha256~XXXX_PUT_YOUR_TOKEN_HERE`, `AKIA…EXAMPLE`, a value cut off with `...`. */
-const PLACEHOLDER_INSIDE = /EXAMPLE|YOUR[_-]|[_-]HERE\b|^<|>$|^\{|\}$|\.\.+$|…|\[redacted\]|0123456|1234567|2345678|3456789|abcdefg|bcdefgh/i;
+const PLACEHOLDER_INSIDE = /EXAMPLE|YOUR[_-]|[_-]HERE\b|^<|>$|^\{|\}$|\.\.+$|…|\[redacted\]/i;
+/**
+ * A machine-made token with a run of seven in sequence (`xoxp-1234567890`, `sk-ant-…abcdefg…`) is
+ * a documentation example: generated secrets hold one with negligible chance. Not applied to
+ * passwords under a name: people do choose `hunter1234567`.
+ */
+const SEQUENCE = /0123456|1234567|2345678|3456789|abcdefg|bcdefgh|cdefghi/i;
 
 const SETTING_VALUES = /^(?:true|false|yes|no|on|off|null|nil|none|undefined|required|optional|enabled|disabled|empty|default|auto|n\/a)$/i;
 /** Words that people write where the real value goes. */
@@ -98,7 +104,7 @@ function masked(value: string): boolean {
 
 /** A token's value that is a placeholder although its form is a token's: masked, templated, an example. */
 export function isPlaceholderToken(value: string): boolean {
-  return masked(value) || PLACEHOLDER_INSIDE.test(value) || TEMPLATE.test(value) || PUBLIC_TOKEN.test(value);
+  return masked(value) || PLACEHOLDER_INSIDE.test(value) || SEQUENCE.test(value) || TEMPLATE.test(value) || PUBLIC_TOKEN.test(value);
 }
 
 /** Tokens that are public by design: Stripe publishable keys, Mapbox public tokens. */
