@@ -72,11 +72,21 @@ function fetchesSecret(text: string, open: string, value: string, end: number, o
   if (open === '`') return /\s/.test(value);
   if (open !== '') return false;
   if (text[end] === '(' || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return true;
-  if (op !== ':') return false;
   const lineEnd = text.indexOf('\n', end);
-  const rest = text.slice(end - value.length, lineEnd < 0 ? text.length : lineEnd).trim();
-  return rest !== value && isPlaceholderValue(rest);
+  const after = text.slice(end, lineEnd < 0 ? text.length : lineEnd);
+  // A word of code: `tokens = language === 'sql'`, `const session = useRef<…>`, `tokens: readonly Token[]`.
+  if (/^[A-Za-z_$][A-Za-z_$]*$/.test(value) && (CODE_WORDS.has(value) || /^\s*(?:[<(.[?,;})\]]|===?|!==?|&&|\|\||\?\?)/.test(after))) return true;
+  if (op !== ':') return false;
+  // `password: Forgot your password?`, `tokens: command names, operators`: a sentence, not a value.
+  const rest = `${value}${after}`.trim();
+  return rest !== value && (isPlaceholderValue(rest) || (/^[A-Za-z]+$/.test(value) && /^\s+[A-Za-z]+[\s,.]/.test(after)));
 }
+
+/** Words that stand where a value would in typed code: `token: string`, `password: readonly …`. */
+const CODE_WORDS: ReadonlySet<string> = new Set([
+  'string', 'number', 'boolean', 'any', 'unknown', 'never', 'void', 'object', 'readonly', 'typeof', 'keyof', 'new',
+  'await', 'async', 'function', 'this', 'self', 'str', 'int', 'bytes', 'bool', 'Optional', 'String', 'Promise',
+]);
 
 function assignments(text: string, found: Found): void {
   ASSIGNMENT.lastIndex = 0;
@@ -112,7 +122,7 @@ function callArguments(text: string, found: Found): void {
 }
 
 /** `scheme://user:password@host`: the password (a connection string, a git remote, a proxy). */
-const URL_USERINFO = /\b[A-Za-z][\w+.-]*:\/\/[^\s/:@'"<>]*:(?<password>[^\s/@'"<>]+)@/g;
+const URL_USERINFO = /\b[A-Za-z][\w+.-]*:\/\/[^\s/:@'"<>]*:(?<password>[^\s/@'"<>[\]]+)@/g;
 /** `curl -u user:password`, `--user`, `--proxy-user`, `-U`; `mysql -pSECRET`, `--password=…`. */
 const USER_OPTION = /(?<![\w-])(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)?(?<q>["']?)[^\s"':<>]*:(?<password>[^\s"'<>]+)\k<q>/g;
 /** Secret-named options: `--password=…`, `--api-token …`, `-pSECRET` (mysql). */
@@ -140,6 +150,7 @@ function commandLines(text: string, found: Found): void {
   }
   for (const match of text.matchAll(MYSQL_PASSWORD)) {
     const value = match.groups!.value!;
+    if (isPlaceholderValue(value)) continue;
     const start = match.index + match[0].length - value.length;
     found(start, start + value.length, 'a password in a command line', 'option');
   }
@@ -198,7 +209,7 @@ function markup(text: string, found: Found): void {
  * only, and on one line alone or after netrc's words, so prose ("Password incorrect") passes.
  */
 const NETRC = /(?<![\w-])(?:password|passwd|passphrase|account)[ \t]+(?<value>\S+)/g;
-const KEYWORD_LINE = /^[ \t]*(?:password|passwd|passphrase|secret|token|auth_token|api_key|apikey|passwordeval)[ \t]+(?<value>[^\s#=:][^\r\n]*?)[ \t]*$/gm;
+const KEYWORD_LINE = /^[ \t]*(?:password|passwd|passphrase|secret|token|auth_token|api_key|apikey)[ \t]+(?<value>[^\s#=:]\S*)[ \t]*$/gm;
 const DOCKER_ENV = /^[ \t]*ENV[ \t]+(?<name>[A-Za-z_]\w*)[ \t]+(?<value>[^\s=][^\r\n]*?)[ \t]*$/gm;
 
 function keywordLines(text: string, found: Found): void {

@@ -82,7 +82,8 @@ const PLACEHOLDER_INSIDE = /EXAMPLE|YOUR[_-]|[_-]HERE\b|^<|>$|^\{|\}$|\.\.+$|…
  */
 const SEQUENCE = /0123456|1234567|2345678|3456789|abcdefg|bcdefgh|cdefghi/i;
 
-const SETTING_VALUES = /^(?:true|false|yes|no|on|off|null|nil|none|undefined|required|optional|enabled|disabled|empty|default|auto|n\/a)$/i;
+const SETTING_VALUES =
+  /^(?:true|false|yes|no|on|off|null|nil|none|undefined|required|optional|enabled|disabled|empty|default|auto|n\/a|low|medium|high|critical)$/i;
 /** Words that people write where the real value goes. */
 const PLACEHOLDER_WORDS =
   /^(?:change[-_ ]?me|changeit|replace[-_ ]?me|example|sample|dummy|placeholder|redacted|hidden|masked|secret|password|passwd|pass|token|test|testing|foobar|foo|bar|todo|tbd|fixme|insert[-_ ].*|enter[-_ ].*|(?:your|my|the)[-_ ]?(?:[a-z]+[-_ ]?)?(?:key|token|secret|password|pass|pwd)(?:[-_ ]?here)?)$/i;
@@ -118,7 +119,7 @@ const PROSE_WORDS = /\b(?:your|the|enter|please|is|are|to|a|an|for|of|not|must|b
 export function isPlaceholderValue(value: string): boolean {
   const trimmed = value.trim();
   if (trimmed.length < 4) return true;
-  if (SETTING_VALUES.test(trimmed) || /^-?\d{1,6}(?:\.\d+)?$/.test(trimmed)) return true;
+  if (SETTING_VALUES.test(trimmed) || /^-?\d{1,6}(?:\.\d+)?$/.test(trimmed) || /^\d{1,3}(?:_\d{3})+$/.test(trimmed)) return true;
   if (PLACEHOLDER_WORDS.test(trimmed) || TEMPLATE.test(trimmed) || CODE_REFERENCE.test(trimmed) || PATH_VALUE.test(trimmed)) return true;
   if (/^(.)\1+$/.test(trimmed) || masked(trimmed) || PLACEHOLDER_INSIDE.test(trimmed)) return true;
   // `ACCESS_TOKEN`, `YOUR_API_KEY`: a constant's name where the value goes.
