@@ -132,7 +132,7 @@ function allowed(list: CompiledAllowlist, targets: () => { secret: string; match
   if (list.neverHolds || (list.regexes.length === 0 && list.stopwords === undefined)) return false;
   const target = targets();
   const byRegex = () => list.regexes.length > 0 && list.regexes.some((regex) => regex.test(target[list.target]));
-  const byStopword = () => list.stopwords !== undefined && list.stopwords.test(target.secret.toLowerCase());
+  const byStopword = () => list.stopwords?.test(target.secret.toLowerCase()) === true;
   if (!list.and) return byRegex() || byStopword();
   return (list.regexes.length === 0 || byRegex()) && (list.stopwords === undefined || byStopword());
 }
