@@ -11,9 +11,9 @@ import type { SecretFinding } from './types.js';
  * `secretGroup` or else its first non-empty capture group, else the whole match.
  */
 
-const LEADING_WORD = String.raw`[\w.-]{0,50}?`;
+const LEADING = /^((?:\(\?:)*)\[\\w\.-\]\{0,50\}\?/;
 
-/** Where the match of a rule begun with LEADING_WORD would start: up to 50 word characters back. */
+/** Where the match of a rule begun with `[\w.-]{0,50}?` would start: up to 50 word characters back. */
 function wordStart(text: string, start: number): number {
   let at = start;
   while (at > 0 && start - at < 50 && /[\w.-]/.test(text[at - 1]!)) at--;
@@ -61,11 +61,16 @@ export function compileRule(rule: GitleaksRule): CompiledRule {
   // word before the keyword (`bucket_key`), never changes the secret, and tried at every
   // position it is most of the guard's time. It is left out, and the word is put back for
   // allowlists that test the whole match.
-  const source = translateGoRegex(rule.regex);
-  const leadingWord = source.startsWith(LEADING_WORD);
+  let source = translateGoRegex(rule.regex);
+  let leadingWord = false;
+  // Also inside leading groups (`(?i:[\w.-]{0,50}?…`), and twice over (privateai's rule has two).
+  for (let stripped = LEADING.exec(source); stripped !== null; stripped = LEADING.exec(source)) {
+    source = `${stripped[1]}${source.slice(stripped[0].length)}`;
+    leadingWord = true;
+  }
   return {
     id: rule.id,
-    regex: new RegExp(leadingWord ? source.slice(LEADING_WORD.length) : source, 'gd'),
+    regex: new RegExp(source, 'gd'),
     leadingWord,
     secretGroup: rule.secretGroup,
     entropy: rule.entropy,
