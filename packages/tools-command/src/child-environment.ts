@@ -13,6 +13,24 @@ export interface ChildEnvironmentOptions {
 /** riskgate's own credentials: never passed on, whatever the person's pass list says. */
 const OWN_CREDENTIALS = new Set(['OPENAI_API_KEY', 'RISKGATE_API_KEY']);
 
+/**
+ * The secret engine's verdict per value: the environment is the same for every command of a
+ * session, and scanning its ~50 values costs ~10 ms; remembered, a command pays it once.
+ * Bounded, so a process whose environment keeps changing does not grow without end.
+ */
+const verdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 4_096;
+
+function valueHoldsSecret(value: string): boolean {
+  let verdict = verdicts.get(value);
+  if (verdict === undefined) {
+    verdict = textHoldsSecret(value);
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(value, verdict);
+  }
+  return verdict;
+}
+
 /** Values this short are compared whole; longer ones are also found inside other values. */
 const MIN_EMBEDDED_SECRET = 8;
 
@@ -39,7 +57,7 @@ export function childEnvironment(env: Readonly<Record<string, string | undefined
     if (OWN_CREDENTIALS.has(name.toUpperCase())) continue;
     if (isSecretEnvironmentName(name) && !pass.has(name)) continue;
     if (holdsSecret(value)) continue;
-    if (!pass.has(name) && textHoldsSecret(value)) continue;
+    if (!pass.has(name) && valueHoldsSecret(value)) continue;
     result[name] = value;
   }
   return result;
