@@ -215,7 +215,7 @@ function secretGuardSection(run) {
     '',
     `The guard alone on the model's copy: ${fixed(run.guardOnModelCopyMs, 2)} ms; on the whole 10 MB (not what runs today): ${fixed(run.guardOnWholeLogMs)} ms.`,
     '',
-    'The difference of two medians swings by more than the guard costs on this shared machine (it has come out at −14% and +38% in runs minutes apart, at a load average of 12 on 2 cores); what the guard adds is its own time, timed inside each guarded call, over the unguarded call\'s median.',
+    'The difference of two medians swings by more than the guard costs on this shared machine (it has come out at −14% and +38% in runs minutes apart, at a load average of 12–15 on 2 cores); what the guard adds is its own time, timed inside each guarded call, over the unguarded call\'s median.',
   ];
 }
 
