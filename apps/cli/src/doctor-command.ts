@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, configDirectory, loadConfig, projectConfigPath, type ResolvedConfig } from '@riskgate/core';
-import { isSecretEnvironmentName } from '@riskgate/risk';
 
 export interface DoctorIo {
   readonly stdout: NodeJS.WritableStream;
@@ -46,7 +45,7 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
     checks.push({ name: 'config', ok: false, lines: [error.message] });
   }
 
-  const { probeSandbox } = await import('@riskgate/tools-command');
+  const { childEnvironment, probeSandbox } = await import('@riskgate/tools-command');
   const setting = config?.commands.sandbox ?? 'whitelisted';
   const sandbox = setting === 'off' ? { available: false, message: 'off (commands.sandbox is "off")' } : await probeSandbox();
   checks.push({
@@ -58,13 +57,15 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
   checks.push(await checkModel(config));
   checks.push(await checkDatabase(config));
 
-  const withheld = Object.keys(env).filter((name) => isSecretEnvironmentName(name) && !(config?.commands.passEnvironment ?? []).includes(name)).sort();
+  // What commands really get (by name and by value: a URL with a password under any name).
+  const passed = childEnvironment(env, { pass: config?.commands.passEnvironment ?? [] });
+  const withheld = Object.keys(env).filter((name) => env[name] !== undefined && !(name in passed)).sort();
   checks.push({
     name: 'environment',
     ok: true,
     lines: [
       withheld.length === 0
-        ? 'commands get the whole environment (no secret-named variables here)'
+        ? 'commands get the whole environment (no variable here is secret by its name or value)'
         : `commands do not get: ${withheld.join(', ')} (let one through with commands.passEnvironment)`,
     ],
   });

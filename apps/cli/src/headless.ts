@@ -67,7 +67,10 @@ interface HeadlessCall {
   arguments: string;
   decision?: { action: string; source: string; level: string | null; reasons: readonly string[]; effects: Decision['effects'] };
   state?: string;
+  /** What the model got. */
   result?: string;
+  /** The original with the note of what was withheld from the model, when the output guard withheld something. */
+  original?: string;
 }
 
 /** Lines of a result headless text mode prints; longer ones are folded and say so. */
@@ -79,7 +82,8 @@ const HEADLESS_RESULT_LINES = 12;
  */
 function formatCall(call: HeadlessCall, decision: Decision | undefined): string {
   const unasked = ranUnasked(decision);
-  const folded = foldLines(call.result ?? '', HEADLESS_RESULT_LINES);
+  // The person sees the original, with the note of what the model did not get (issue 17).
+  const folded = foldLines(call.original ?? call.result ?? '', HEADLESS_RESULT_LINES);
   const indent = (lines: readonly string[]) => lines.map((line) => `    ${line}\n`).join('');
   return [
     `[${call.tool}] ${argumentsSummary(call.arguments).replace(/\s+/g, ' ').trim()}\n`,
@@ -131,6 +135,7 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
         if (call !== undefined) {
           call.state = event.state;
           call.result = event.forModel;
+          if (event.forPerson !== undefined) call.original = event.forPerson;
           if (options.format === 'text') {
             // A reply in progress ends its line first, so the operation stands on lines of its own.
             if (!endedOnLine) options.stdout.write('\n');

@@ -53,15 +53,25 @@ describe('containment through the built CLI', () => {
   // A file whose first 256 KiB hold a secret is asked about before it is read; a token at the end
   // of a long log reaches the output guard.
   it('a whitelisted tail of a long log holding a token sends the model a redacted result', async () => {
-    const token = 'glpat-abcdefghij0123456789';
+    const token = 'glpat-Zx9Qw8Er7Ty6Ui5Op4As';
     const { workspace, env, server: scripted } = await setup([command('tail -n 1 app.log'), { text: 'ok' }]);
     writeFileSync(join(workspace, 'app.log'), `${'GET /health 200\n'.repeat(20_000)}deploy with ${token}\n`);
     const result = await runCli(['-p', '--output', 'stream-json', 'read the log'], { env, cwd: workspace });
     expect(sentToModel(scripted)).not.toContain(token);
-    expect(sentToModel(scripted)).toContain('[withheld: a GitLab token — shown to the person only]');
+    expect(sentToModel(scripted)).toContain('[withheld: a secret (gitlab-pat) — shown to the person only]');
     // The person's copy (the tool-result event) has it, and says what was withheld.
     const event = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((line) => line.type === 'tool-result');
     expect(event).toMatchObject({ forPerson: expect.stringContaining(token) });
+  });
+
+  it('headless text shows the person the original of a withheld result, with the mark', async () => {
+    const token = 'glpat-Zx9Qw8Er7Ty6Ui5Op4As';
+    const { workspace, env, server: scripted } = await setup([command('cat app.log'), { text: 'ok' }]);
+    writeFileSync(join(workspace, 'app.log'), `deploy with ${token}\n`);
+    const result = await runCli(['-p', 'read the log'], { env, cwd: workspace });
+    expect(sentToModel(scripted)).not.toContain(token);
+    expect(result.stderr).toContain(`deploy with ${token}`);
+    expect(result.stderr).toContain('[withheld from the model: a secret (gitlab-pat)]');
   });
 
   it('asks before a cat of a file that holds a private key (the assessor reads the content)', async () => {

@@ -48,6 +48,7 @@ describe('riskgate doctor', () => {
       RISKGATE_DATABASE: 'postgres://postgres@127.0.0.1:5432/postgres',
       GITHUB_TOKEN: 'ghp_passed',
       NPM_TOKEN: 'npm_withheld',
+      CELERY_BROKER_URL: 'amqp://celery:c3l3ry-pw-99@rabbit:5672/vhost',
     });
     expect(result.stdout).toContain(`project  ${join(project, '.riskgate', 'config.json')} (read; not trusted: it may only tighten the gate ("riskgate trust"))`);
     expect(result.stdout).toContain(`user     ${userConfig} (read)`);
@@ -55,6 +56,8 @@ describe('riskgate doctor', () => {
     expect(result.stdout).toMatch(/reachable \(GET \/models: HTTP 200\)/);
     expect(result.stdout).toMatch(/✓ database +postgres .*127\.0\.0\.1.*: reachable/);
     expect(result.stdout).toMatch(/commands do not get: .*NPM_TOKEN/);
+    // By value: an innocent name whose value is a URL with a password.
+    expect(result.stdout).toMatch(/commands do not get: .*CELERY_BROKER_URL/);
     expect(result.stdout).not.toMatch(/do not get: .*GITHUB_TOKEN/);
     const sandbox = await probeSandbox();
     expect(result.stdout).toContain(`sandbox     ${sandbox.message}`);

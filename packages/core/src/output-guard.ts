@@ -1,4 +1,4 @@
-import { isSecretEnvironmentName, SECRET_PATTERNS } from '@riskgate/risk';
+import { findSecretsIn, isSecretEnvironmentName, replaceFindings } from '@riskgate/risk';
 
 /**
  * The output guard (DESIGN.md, "Defence in depth"): what an operation that ran unasked returns
@@ -26,18 +26,6 @@ export interface OutputGuardOptions {
 /** Shorter values are not looked for: "1" or "true" would withhold half of every output. */
 const MIN_SECRET_VALUE = 8;
 
-/**
- * `NAME=value`, `NAME: value`, `"name": "value"` where the name says secret (the same test as the
- * environment scrubber: `isSecretEnvironmentName`): a committed .env, `docker inspect`'s Env, a
- * YAML file's password. The value is withheld, the name stays so the model knows what is there.
- */
-const ASSIGNMENT = /(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_.-]*)(["']?[ \t]*[=:][ \t]*["']?)([^\s"'`,;}\]]{4,})/g;
-/** Values that are settings, not secrets: `PasswordAuthentication=no`, `token_count: 1234`. */
-const NOT_A_SECRET = /^(?:true|false|yes|no|on|off|null|none|nil|undefined|required|optional|\d{1,5}|\*+|x+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)$/i;
-
-/** Bare words that name secrets inside longer names (API_KEY) but mostly mean something else alone (`"key": "user.name"`). */
-const AMBIGUOUS_ALONE = new Set(['KEY', 'KEYS', 'SESSION', 'SIG', 'SIGNATURE', 'CERT', 'AUTH', 'PRIVATE', 'SALT', 'OTP']);
-
 /** What a secret becomes in the model's copy. */
 export function withheldMarker(what: string): string {
   return `[withheld: ${what} — shown to the person only]`;
@@ -53,7 +41,6 @@ export function createOutputGuard(options: OutputGuardOptions = {}): OutputGuard
   }
   // Longest first: a value that contains another is withheld whole.
   const exact = [...values.entries()].sort(([a], [b]) => b.length - a.length);
-  const patterns = SECRET_PATTERNS.map(([pattern, what]) => [new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`), what] as const);
   return (text) => {
     const withheld = new Set<string>();
     let guarded = text;
@@ -62,18 +49,13 @@ export function createOutputGuard(options: OutputGuardOptions = {}): OutputGuard
       withheld.add(what);
       guarded = guarded.split(value).join(withheldMarker(what));
     }
-    for (const [pattern, what] of patterns) {
-      guarded = guarded.replace(pattern, () => {
-        withheld.add(what);
-        return withheldMarker(what);
-      });
-    }
-    guarded = guarded.replace(ASSIGNMENT, (whole, name: string, separator: string, value: string) => {
-      if (!isSecretEnvironmentName(name) || AMBIGUOUS_ALONE.has(name.toUpperCase()) || NOT_A_SECRET.test(value) || value.startsWith('[withheld:')) return whole;
-      const what = `the value of ${name}`;
-      withheld.add(what);
-      return `${name}${separator}${withheldMarker(what)}`;
-    });
+    // The secret engine of @riskgate/risk: gitleaks' token rules, private keys, and riskgate's
+    // context rules (assignments in every syntax, URLs, headers, markup, netrc, Kubernetes
+    // Secrets, base64). Each finding is exactly the secret's characters: names, quotes and
+    // delimiters around it stay, so the model still reads the structure.
+    const findings = findSecretsIn(guarded).filter((finding) => !guarded.slice(finding.start, finding.end).includes('[withheld:'));
+    for (const finding of findings) withheld.add(finding.what);
+    guarded = replaceFindings(guarded, findings, withheldMarker);
     return { text: guarded, withheld: [...withheld] };
   };
 }
@@ -86,7 +68,20 @@ export function guardToolResult(guard: OutputGuard, approved: boolean, forModel:
   if (approved) return { forModel };
   const { text, withheld } = guard(forModel);
   if (withheld.length === 0) return { forModel };
-  return { forModel: text, forPerson: `${forModel}\n[withheld from the model: ${withheld.join(', ')}]` };
+  return { forModel: text, forPerson: `${forModel}${WITHHELD_NOTE}${withheld.join(', ')}]` };
+}
+
+/** The line under the person's copy of a result that says what the model did not get. */
+const WITHHELD_NOTE = '\n[withheld from the model: ';
+
+/**
+ * The original of a result the guard withheld from, and what it withheld; undefined when nothing
+ * was. For `/send` (the person sends the original to the model on purpose) and the screens.
+ */
+export function withheldOriginal(forPerson: string): { readonly original: string; readonly withheld: string } | undefined {
+  const at = forPerson.lastIndexOf(WITHHELD_NOTE);
+  if (at < 0 || !forPerson.endsWith(']')) return undefined;
+  return { original: forPerson.slice(0, at), withheld: forPerson.slice(at + WITHHELD_NOTE.length, -1) };
 }
 
 let defaultGuard: OutputGuard | undefined;

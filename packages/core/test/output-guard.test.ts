@@ -20,17 +20,17 @@ describe('the output guard', () => {
     ["riskgate's own key in another variable's dump", `LLM=${OWN_KEY}`, OWN_KEY, 'the value of OPENAI_API_KEY'],
     ['the configured key (from the config file)', 'x cfg-key-0123456789 y', 'cfg-key-0123456789', "riskgate's API key"],
     ["a secret variable's value from riskgate's environment", 'conn ok as correct-horse-battery', 'correct-horse-battery', 'the value of MY_DB_PASSWORD'],
-    ['a GitHub token in a log', 'push with ghp_0123456789abcdefghijABCDEFGHIJ012345 failed', 'ghp_0123456789abcdefghij', 'a GitHub token'],
-    ['an AWS access key id', 'key AKIAIOSFODNN7EXAMPLE', 'AKIAIOSFODNN7EXAMPLE', 'an AWS access key'],
-    ['a GitLab token', 'glpat-abcdefghij0123456789', 'glpat-abcdefghij0123456789', 'a GitLab token'],
-    ['an npm token', 'npm_abcdefghijABCDEFGHIJ0123456789abcdef', 'npm_abcdefghijABCDEFGHIJ0123456789abcdef', 'an npm token'],
-    ['a JWT', 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', 'dozjgNryP4J3jVmNHl0w5N', 'a JSON Web Token'],
+    ['a GitHub token in a log', 'push with ghp_7Rk2Qw9Zp4Lm8Xv3Nc6Tb1Hy5Jd0Fs2Ga9Ke4 failed', 'ghp_7Rk2Qw9Zp4Lm8Xv3Nc6T', 'a secret (github-pat)'],
+    ['an AWS access key id', 'key AKIAZ7QX3PLMN4RT2VWY', 'AKIAZ7QX3PLMN4RT2VWY', 'a secret (aws-access-token)'],
+    ['a GitLab token', 'glpat-Zx9Qw8Er7Ty6Ui5Op4As', 'glpat-Zx9Qw8Er7Ty6Ui5Op4As', 'a secret (gitlab-pat)'],
+    ['an npm token', 'npm_Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lm9Nb8', 'npm_Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lm9Nb8', 'a secret (npm-access-token)'],
+    ['a JWT', 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', 'dozjgNryP4J3jVmNHl0w5N', 'an Authorization header'],
     ['a committed .env', 'DB_HOST=localhost\nDB_PASSWORD=hunter2!\nSTRIPE_SECRET_KEY=whsec_abcdef\n', 'hunter2!', 'the value of DB_PASSWORD'],
     ['an exported secret', 'export GITHUB_TOKEN="tok-in-quotes"', 'tok-in-quotes', 'the value of GITHUB_TOKEN'],
     ['docker inspect Env', '"Env": ["POSTGRES_PASSWORD=pg-secret-pw", "PATH=/usr/bin"]', 'pg-secret-pw', 'the value of POSTGRES_PASSWORD'],
     ['a YAML password', 'database:\n  password: yaml-secret-pw\n', 'yaml-secret-pw', 'the value of password'],
     ['a JSON client secret', '{"client_secret": "json-secret-value"}', 'json-secret-value', 'the value of client_secret'],
-    ['AWS credentials file', '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'wJalrXUtnFEMI', 'the value of aws_secret_access_key'],
+    ['AWS credentials file', '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = 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', 'wJalrXUtnFEMI', 'the value of aws_secret_access_key'],
   ])('withholds %s', (_what, output, secret, what) => {
     const result = guard(output);
     expect(result.text).not.toContain(secret);
@@ -71,20 +71,20 @@ describe('the output guard in the agent loop (real turn, real command, scripted 
 
   // The assessor already asks before a read of a file whose content holds a secret (it reads the
   // first 256 KiB); a token at the end of a long log is what reaches the guard.
-  const TOKEN = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+  const TOKEN = 'ghp_7Rk2Qw9Zp4Lm8Xv3Nc6Tb1Hy5Jd0Fs2Ga9Ke4';
   const LONG_LOG = 'GET /health 200\n'.repeat(20_000);
   it('sends the model a redacted result of a whitelisted tail whose output holds a token; the person sees it', async () => {
     harness = await createHarness([{ toolCalls: [cat({ command: 'tail -n 1 app.log' })] }, { text: 'The log holds a token, which I did not see.' }]);
     writeFileSync(join(harness.directory, 'app.log'), `${LONG_LOG}push failed with ${TOKEN}\n`);
     await harness.turn('What is in app.log?');
     expect(harness.confirmer.asked).toHaveLength(0);
-    expect(toolMessages(harness)[0]).toContain('push failed with [withheld: a GitHub token — shown to the person only]');
+    expect(toolMessages(harness)[0]).toContain('push failed with [withheld: a secret (github-pat) — shown to the person only]');
     // What went over the wire to the model.
     const sent = JSON.stringify(harness.server.requests[1]!.body.messages);
     expect(sent).not.toContain(TOKEN);
     const result = harness.events.find((event) => event.type === 'tool-result');
     expect(result).toMatchObject({ forPerson: expect.stringContaining(TOKEN) });
-    expect(result).toMatchObject({ forPerson: expect.stringContaining('[withheld from the model: a GitHub token]') });
+    expect(result).toMatchObject({ forPerson: expect.stringContaining('[withheld from the model: a secret (github-pat)]') });
   });
 
   it('passes what the person approved unchanged', async () => {

@@ -103,3 +103,6 @@ export {
   report,
   toolFailure,
 } from './tool.js';
+export { findSecretsIn, replaceFindings, textHoldsSecret } from './secret-engine/engine.js';
+export type { SecretFinding } from './secret-engine/types.js';
+export { tokenRuleCount } from './secret-engine/token-rules.js';

@@ -1,7 +1,7 @@
-import { isSecretEnvironmentName } from '@riskgate/risk';
+import { isSecretEnvironmentName, textHoldsSecret } from '@riskgate/risk';
 
 export interface ChildEnvironmentOptions {
-  /** Secret-named variables the person lets through (config `commands.passEnvironment`). */
+  /** Variables the person lets through although their name or value says secret (config `commands.passEnvironment`). */
   readonly pass?: readonly string[];
   /**
    * Values that must not reach a child under any name: riskgate's own credentials (the
@@ -13,6 +13,24 @@ export interface ChildEnvironmentOptions {
 /** riskgate's own credentials: never passed on, whatever the person's pass list says. */
 const OWN_CREDENTIALS = new Set(['OPENAI_API_KEY', 'RISKGATE_API_KEY']);
 
+/**
+ * The secret engine's verdict per value: the environment is the same for every command of a
+ * session, and scanning its ~50 values costs ~10 ms; remembered, a command pays it once.
+ * Bounded, so a process whose environment keeps changing does not grow without end.
+ */
+const verdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 4_096;
+
+function valueHoldsSecret(value: string): boolean {
+  let verdict = verdicts.get(value);
+  if (verdict === undefined) {
+    verdict = textHoldsSecret(value);
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(value, verdict);
+  }
+  return verdict;
+}
+
 /** Values this short are compared whole; longer ones are also found inside other values. */
 const MIN_EMBEDDED_SECRET = 8;
 
@@ -20,8 +38,11 @@ const MIN_EMBEDDED_SECRET = 8;
  * The environment a child process gets: riskgate's, without riskgate's own credentials, without
  * any variable whose name says it holds a secret (`isSecretEnvironmentName`: tokens, passwords,
  * keys, connection strings) unless the person named it in `pass`, and without any variable whose
- * value holds a value in `secretValues` (`MY_KEY_COPY=$OPENAI_API_KEY` under an innocent name).
- * Otherwise `jq -n env` or `echo $OPENAI_API_KEY` would hand the person's key to the model.
+ * value holds a value in `secretValues` (`MY_KEY_COPY=$OPENAI_API_KEY` under an innocent name), and
+ * without any variable whose value holds a secret by the secret engine (`textHoldsSecret`: a
+ * URL with a password such as `POSTGRES_PRISMA_URL`, `CELERY_BROKER_URL`; a known token format)
+ * unless named in `pass`. Otherwise `jq -n env` or `echo $POSTGRES_PRISMA_URL` would hand the
+ * person's credentials to the model.
  */
 export function childEnvironment(env: Readonly<Record<string, string | undefined>>, options: ChildEnvironmentOptions = {}): Record<string, string> {
   const pass = new Set(options.pass ?? []);
@@ -36,6 +57,7 @@ export function childEnvironment(env: Readonly<Record<string, string | undefined
     if (OWN_CREDENTIALS.has(name.toUpperCase())) continue;
     if (isSecretEnvironmentName(name) && !pass.has(name)) continue;
     if (holdsSecret(value)) continue;
+    if (!pass.has(name) && valueHoldsSecret(value)) continue;
     result[name] = value;
   }
   return result;

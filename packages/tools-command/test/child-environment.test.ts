@@ -37,6 +37,42 @@ describe('childEnvironment', () => {
     expect(childEnvironment({ ...env, OPENAI_API_KEY: KEY, PATH: '/usr/bin' }, { secretValues: [CONFIG_KEY] })).toEqual({ PATH: '/usr/bin' });
   });
 
+  // Innocent names, secret values: connection strings with a password and known token formats
+  // (issue 17: `echo $POSTGRES_PRISMA_URL` printed the database password).
+  it.each([
+    ['POSTGRES_PRISMA_URL', 'postgres://app:Pr1sma-pw-77@db.internal:5432/app?pgbouncer=true'],
+    ['REDIS_TLS_URL', 'rediss://:r3dis-S3cret-Value@redis.example.com:6380'],
+    ['CELERY_BROKER_URL', 'amqp://celery:c3l3ry-pw-99@rabbit:5672/vhost'],
+    ['MONGO_CONNECTION', 'mongodb+srv://admin:m0ng0-pw-11@cluster0.example.net/db'],
+    ['HTTPS_PROXY', 'http://proxyuser:pr0xy-pw-42@proxy.corp:3128'],
+    ['GIT_REMOTE', 'https://x-access-token:gh0-r3mote-pw-5@github.com/org/repo.git'],
+    ['VAULT_ADDR_AND_HVS', 'hvs.CAESIJlU2vNiR4KPpFv1uqD1XQ1Ofk5ZR8RNhwXy4e8mYZIGGh4KHGh2cy5kZWZhdWx0V0xvUXVDZ1BZeXcwSlZQRGw'],
+    ['CI_UPLOADER', 'glpat-Zx9Qw8Er7Ty6Ui5Op4As'],
+    ['DEPLOY_HOOK', 'https://hooks.slack.com/services/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'],
+    ['LEGACY', 'xoxb-284619375023-5830174629381-Zx9Qw8Er7Ty6Ui5Op4As3Df2'],
+    ['SOME_JSON', '{"user":"app","password":"js0n-env-pw-8"}'],
+  ])('drops %s, whose value holds a secret', (name, value) => {
+    expect(childEnvironment({ [name]: value, PATH: '/usr/bin' })).toEqual({ PATH: '/usr/bin' });
+  });
+
+  it('keeps a variable whose value holds a secret when the person passed it', () => {
+    const env = { POSTGRES_PRISMA_URL: 'postgres://app:Pr1sma-pw-77@db/app', PATH: '/usr/bin' };
+    expect(childEnvironment(env, { pass: ['POSTGRES_PRISMA_URL'] })).toEqual(env);
+  });
+
+  it('keeps URLs, lists and settings that hold no secret', () => {
+    const env = {
+      API_BASE: 'https://api.example.com/v1',
+      DB_HOST_URL: 'postgres://app@db.internal:5432/app',
+      LS_COLORS: 'rs=0:di=01;34:ln=01;36:mh=00:pi=40;33:so=01;35:do=01;35:bd=40;33;01',
+      MANPATH: '/usr/share/man:/usr/local/share/man',
+      NODE_OPTIONS: '--max-old-space-size=4096',
+      GIT_SHA: '3f2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a',
+      BUILD_ID: '550e8400-e29b-41d4-a716-446655440000',
+    };
+    expect(childEnvironment(env)).toEqual(env);
+  });
+
   it('keeps what is not secret: PATH, HOME, LANG, PWD, EDITOR, CA bundle paths', () => {
     const env = {
       PATH: '/usr/bin',
@@ -81,6 +117,7 @@ describe.each([
     process.env.GITHUB_TOKEN = 'ghp_passedOnPurpose';
     process.env.HIDDEN_COPY = KEY;
     process.env.NPM_TOKEN = 'npm_notPassed';
+    process.env.POSTGRES_PRISMA_URL = 'postgres://app:Pr1sma-pw-77@db.internal:5432/app';
   });
   afterEach(() => {
     process.env = { ...saved };
@@ -107,12 +144,14 @@ describe.each([
     'compgen -v | while read -r v; do echo "${!v}"; done',
     'python3 -c "import os; print(dict(os.environ))"',
     'bash -lc env',
+    'echo $POSTGRES_PRISMA_URL',
   ])('%s', async (command) => {
     if (sandbox && !sandboxWorks) return;
     const output = await run(command);
     expect(output).not.toContain(KEY);
     expect(output).not.toContain(CONFIG_KEY);
     expect(output).not.toContain('npm_notPassed');
+    expect(output).not.toContain('Pr1sma-pw-77');
   });
 
   it('lets through the variable the person passed', async () => {

@@ -187,8 +187,9 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
           if (sessions.length === 0) notice('no earlier conversation to resume', 'error');
           else setPicker(sessions);
         },
+        sendMessage: (text) => void runTurn(text),
       }),
-    [exit, notice, session, grants, switchTo, conversation, clearScreen],
+    [exit, notice, session, grants, switchTo, conversation, clearScreen, runTurn],
   );
 
   const submit = useCallback(

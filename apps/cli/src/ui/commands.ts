@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { AuditEntry } from '@riskgate/core';
+import { type AuditEntry, withheldOriginal } from '@riskgate/core';
 import { formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
 import { argumentsSummary } from '../operation-text.js';
 import type { ConversationKind, Session } from '../session/create-session.js';
@@ -16,6 +16,8 @@ export const HELP_TEXT = `Commands:
   /rules         list rules; /rules revoke N removes an "always allow" grant
   /audit         the last decisions and why
   /view [N]      show tool result N (the last without N) whole, in $PAGER
+  /send [N]      send the model the original of result N, of which secrets were withheld
+                 (the last such result without N)
   /resume [id]   continue an earlier conversation (a picker without an id)
   /clear         clear the screen and start a new conversation (the old one can be resumed)
   /help          this help
@@ -43,6 +45,25 @@ export interface CommandContext {
   readonly clearScreen: () => void;
   readonly switchTo: (request: OpenRequest) => Promise<void>;
   readonly openPicker: () => void;
+  /** Starts a turn with this text as the person's message. */
+  readonly sendMessage: (text: string) => void;
+}
+
+type ToolItem = Extract<ConversationState['done'][number], { kind: 'tool' }>;
+
+/**
+ * The person's message that hands the model the original of a result the output guard withheld
+ * from: `/send` (the last such result) or `/send N`. The person chose to; like an approval, what
+ * they send is not guarded. Undefined with the reason when there is nothing to send.
+ */
+export function sendWithheldText(conversation: ConversationState, argument: string): { text: string } | { error: string } {
+  const items = [...conversation.archive, ...conversation.done, ...conversation.live].filter((item): item is ToolItem => item.kind === 'tool');
+  const withheld = (item: ToolItem) => (item.result === undefined ? undefined : withheldOriginal(item.result.forModel));
+  const wanted = argument === '' ? items.findLast((item) => withheld(item) !== undefined) : items.find((item) => item.id === Number(argument));
+  if (wanted === undefined) return { error: argument === '' ? 'no result had anything withheld from the model' : `no tool result number ${argument}` };
+  const found = withheld(wanted);
+  if (found === undefined) return { error: `nothing of result ${wanted.id} was withheld from the model` };
+  return { text: `Here is the whole result of ${wanted.toolName} (#${wanted.id}), with what was withheld from you (${found.withheld}):\n\n${found.original}` };
 }
 
 /** The operation of an audit line in a few words. */
@@ -152,6 +173,12 @@ export function runSlashCommand(line: string, context: CommandContext): void {
       }
       const failure = openInPager(fullText(wanted));
       if (failure !== undefined) notice(failure, 'error');
+      return;
+    }
+    case 'send': {
+      const sent = sendWithheldText(context.conversation, argument);
+      if ('error' in sent) notice(sent.error, 'error');
+      else context.sendMessage(sent.text);
       return;
     }
     case 'resume':
