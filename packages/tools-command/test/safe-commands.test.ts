@@ -62,9 +62,9 @@ const NOW: string[] = [
   'echo $PATH', 'git remote -v', 'npm ls --depth=0', 'cat -- README.md', 'cat - < README.md', 'echo ~/.ssh/*',
 ];
 
-describe('read-only command lines run unasked', () => {
+describe('read-only command lines run unasked in the sandbox', () => {
   it.each([...BEFORE, ...NOW])('%j', async (command) => {
-    const evaluation = await gate(fixture, { command });
+    const evaluation = await gate(fixture, { command }, { mode: 'smart', rules: [] }, true);
     expect(evaluation.valid).toBe(true);
     if (!evaluation.valid) return;
     expect(evaluation.assessment.reasons).toEqual([expect.stringMatching(/^(only reads|does nothing riskgate needs to check)/)]);

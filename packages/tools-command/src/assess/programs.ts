@@ -28,6 +28,8 @@ import { always, type CallSite, connects, controls, type ProgramRow, row, runs }
  */
 
 const custom = (judge: (site: CallSite) => void): ProgramRow => row('data', { custom: judge });
+/** A judge in code that reads every option it accepts: whitelisted without the sandbox too (table.ts). */
+const coreCustom = (judge: (site: CallSite) => void): ProgramRow => row('data', { custom: judge, core: true });
 
 /** Disk tools: -l (and parted's print) list; otherwise they rewrite the device. */
 const diskTool = custom((site) => {
@@ -194,12 +196,12 @@ const TABLE: Record<string, ProgramRow> = {
   ...SANDBOX_ONLY_PROGRAMS,
   ps: custom(psProgram),
   getent: custom(getentProgram),
-  printenv: custom(printenvProgram),
-  hostname: custom(hostnameProgram),
+  printenv: coreCustom(printenvProgram),
+  hostname: coreCustom(hostnameProgram),
   less: custom(pagerProgram(READ_PROGRAMS.less!)),
   more: custom(pagerProgram(READ_PROGRAMS.more!)),
-  date: custom(dateProgram),
-  find: custom(findProgram),
+  date: coreCustom(dateProgram),
+  find: coreCustom(findProgram),
   sed: custom(sedProgram),
   gsed: custom(sedProgram),
   awk: custom(awkProgram),
@@ -207,7 +209,7 @@ const TABLE: Record<string, ProgramRow> = {
   mawk: custom(awkProgram),
   nawk: custom(awkProgram),
   jq: custom(jqProgram),
-  git: custom(gitProgram),
+  git: coreCustom(gitProgram),
   dd: custom(ddProgram),
   tar: custom(tarProgram),
   split: splitter,
@@ -224,8 +226,6 @@ const TABLE: Record<string, ProgramRow> = {
   fdisk: diskTool,
   parted: diskTool,
   ...Object.fromEntries(['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', 'lz4', 'compress', 'uncompress', 'lzma', 'unlzma'].map((name) => [name, compressor])),
-  // bc computes (it cannot run commands); its operands are files of expressions.
-  bc: row('read', { options: { '-f': 'read', '--file': 'read', '-e': 'data', '--expression': 'data' } }),
   // Readers of compressed files: like cat.
   ...Object.fromEntries(['zcat', 'bzcat', 'xzcat', 'zstdcat', 'lz4cat', 'zgrep', 'zless', 'zmore', 'zdiff'].map((name) => [name, row('read', name === 'zgrep' ? { leading: 1 } : {})])),
   // Shells: `-c SCRIPT` is judged as its own line.
