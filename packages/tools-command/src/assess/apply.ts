@@ -96,16 +96,24 @@ function applyRowTo(walk: Walk, name: string, row: ProgramRow, args: readonly Wo
     // Options before the subcommand: the parent row's own, failing closed like any other.
     const table = optionTable(row);
     let index = 0;
+    const unlisted: string[] = [];
     while (index < args.length && (args[index]!.value ?? '').startsWith('-')) {
       const option = args[index]!.value!;
       const key = option.includes('=') ? option.slice(0, option.indexOf('=')) : option;
       const use = row.globalValues?.includes(key) ? 'data' : table[key];
-      if (use === undefined) site.emit(unlistedEffect(name, option));
+      if (use === undefined) unlisted.push(option);
       index += use !== undefined && use !== 'flag' && !option.includes('=') ? 2 : 1;
     }
     const subcommand = args[index];
+    if (subcommand === undefined && row.subcommands !== undefined && Object.hasOwn(row.subcommands, '')) {
+      // No subcommand (`npm -v`, `yarn --frozen-lockfile`): the '' row judges the options itself.
+      applyRowTo(walk, name, row.subcommands['']!, args);
+      return;
+    }
+    for (const option of unlisted) site.emit(unlistedEffect(name, option));
     const key = subcommand === undefined ? '' : (subcommand.value ?? '\u0000');
-    const subRow = row.subcommands?.[key] ?? row.otherSubcommands;
+    // Own keys only: `npm constructor` is not Object.prototype's.
+    const subRow = (row.subcommands !== undefined && Object.hasOwn(row.subcommands, key) ? row.subcommands[key] : undefined) ?? row.otherSubcommands;
     if (subRow === undefined) {
       site.emit({ kind: 'unknown', detail: `riskgate does not know what ${name} ${subcommand?.raw ?? ''} does`.trim() });
       return;
@@ -170,6 +178,12 @@ export function applyOperands(site: CallSite, row: ProgramRow): void {
         break;
       case 'unknown':
         site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate does not read what ${via} does`, via });
+        break;
+      case 'connects':
+        site.emit({ kind: 'connect', host: `the servers ${site.name} asks`, via });
+        break;
+      case 'changes':
+        site.emit({ kind: 'run-program', program: `${via}, which changes what ${site.name} manages`, via });
         break;
       case 'unlisted':
         site.emit(unlistedEffect(site.name, option.name));

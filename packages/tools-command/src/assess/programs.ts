@@ -14,10 +14,12 @@ import {
 } from './custom-programs.js';
 import { gitProgram } from './git.js';
 import { copyOverNetworkProgram, curlProgram, hostToolProgram, wgetProgram } from './network-programs.js';
+import { PACKAGE_PROGRAMS } from './package-programs.js';
 import { READ_PROGRAMS } from './read-programs.js';
 import { awkProgram, jqProgram, sedProgram } from './scripts.js';
 import { SANDBOX_ONLY_PROGRAMS } from './sandbox-only-programs.js';
 import { SIDE_EFFECT_PROGRAMS } from './side-effect-programs.js';
+import { SYSTEM_PACKAGE_PROGRAMS } from './system-package-programs.js';
 import { known } from './simple-command.js';
 import { always, type CallSite, connects, controls, type ProgramRow, row, runs } from './table.js';
 
@@ -55,24 +57,6 @@ const credentialTool = (store: string, connectsTo?: string): ProgramRow =>
     site.path('read', known(store.replace(/^~/, site.home)), { via: site.name });
     if (connectsTo !== undefined) site.emit({ kind: 'connect', host: connectsTo, via: site.name });
     site.emit({ kind: 'run-program', program: site.name, via: site.name });
-  });
-
-/**
- * Package managers: installing runs the packages' scripts (high); other verbs run project
- * scripts or connect. `config` is never a read verb: `npm config get …:_authToken` prints tokens.
- */
-const packageManager = (installs: readonly string[], reads: readonly string[]): ProgramRow =>
-  custom((site) => {
-    const verb = site.args.find((word) => !(word.value ?? '').startsWith('-'))?.value ?? '';
-    if (reads.includes(verb) || site.args.length === 0) return;
-    // `yarn -v`, `pnpm --help`: options that only ask about the tool.
-    if (verb === '' && site.args.every((word) => /^(-v|-V|--version|-h|--help)$/.test(word.value ?? ''))) return;
-    if (installs.includes(verb) || site.args.some((word) => /^-S|^-U|^-R/.test(word.value ?? '') && site.name === 'pacman')) {
-      site.emit({ kind: 'run-program', program: `the install scripts of what ${site.name} ${verb} installs`, severity: 'high', via: `${site.name} ${verb}` });
-      site.emit({ kind: 'connect', host: 'a package registry', via: site.name });
-      return;
-    }
-    site.emit({ kind: 'run-program', program: `${site.name} ${verb}`.trim(), via: site.name });
   });
 
 /** docker and podman: listing verbs read (inside the sandbox only); inspect shows containers' environments. */
@@ -240,31 +224,10 @@ const TABLE: Record<string, ProgramRow> = {
   ...Object.fromEntries(['ssh', 'sftp', 'nc', 'ncat', 'netcat', 'telnet', 'ftp', 'ping', 'ping6', 'dig', 'nslookup', 'host', 'traceroute', 'tracepath', 'mtr', 'whois', 'nmap', 'http', 'https', 'xh', 'aria2c', 'httpie'].map((name) => [name, custom(hostToolProgram)])),
   scp: custom(copyOverNetworkProgram),
   rsync: custom(copyOverNetworkProgram),
-  // Package managers: the verbs that install, and those that only list.
-  npm: packageManager(['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'update', 'up', 'upgrade', 'exec', 'x', 'publish', 'link', 'rebuild', 'dedupe', 'prune', 'init', 'create'], ['ls', 'list', 'll', 'view', 'info', 'show', 'outdated', 'why', 'explain', 'help', 'root', 'prefix', 'bin', 'search', 'ping', 'version', '-v']),
-  pnpm: packageManager(['install', 'i', 'add', 'remove', 'rm', 'update', 'up', 'dlx', 'exec', 'publish', 'link', 'rebuild', 'dedupe', 'prune', 'import', 'create'], ['ls', 'list', 'll', 'view', 'info', 'outdated', 'why', 'help', 'root', 'bin', 'store', '-v']),
-  yarn: packageManager(['install', 'add', 'remove', 'upgrade', 'up', 'dlx', 'publish', 'link', 'create', ''], ['list', 'info', 'why', 'outdated', 'help', 'bin', '-v']),
   bun: custom(interpreterProgram),
-  pip: packageManager(['install', 'uninstall', 'download', 'wheel'], ['list', 'show', 'freeze', 'check', 'help', 'search', 'debug', 'inspect', 'index', 'cache']),
-  pip3: packageManager(['install', 'uninstall', 'download', 'wheel'], ['list', 'show', 'freeze', 'check', 'help', 'debug', 'inspect', 'index', 'cache']),
-  uv: packageManager(['add', 'remove', 'sync', 'pip', 'tool', 'run', 'lock', 'venv', 'init', 'build', 'publish'], ['tree', 'version', 'help']),
-  poetry: packageManager(['install', 'add', 'remove', 'update', 'lock', 'build', 'publish', 'run', 'shell', 'init', 'new'], ['show', 'check', 'version', 'help', 'env']),
-  gem: packageManager(['install', 'uninstall', 'update', 'build', 'push'], ['list', 'info', 'search', 'query', 'specification', 'environment', 'help', 'contents', 'which', 'outdated']),
-  bundle: packageManager(['install', 'update', 'add', 'remove', 'exec', 'package'], ['list', 'show', 'info', 'outdated', 'check', 'help']),
-  cargo: packageManager(['install', 'uninstall', 'publish', 'add', 'remove', 'update', 'build', 'run', 'test', 'bench', 'fetch', 'new', 'init', 'fix', 'clean'], ['tree', 'metadata', 'search', 'help', 'version', 'locate-project', 'pkgid', 'read-manifest', 'verify-project']),
-  go: packageManager(['install', 'get', 'build', 'run', 'test', 'generate', 'mod', 'clean', 'work', 'tool', 'fix', 'vet'], ['version', 'env', 'list', 'doc', 'help']),
-  apt: packageManager(['install', 'remove', 'purge', 'upgrade', 'full-upgrade', 'autoremove', 'update', 'reinstall', 'source', 'build-dep', 'download'], ['list', 'show', 'search', 'policy', 'depends', 'rdepends', 'showsrc', 'changelog']),
-  'apt-get': packageManager(['install', 'remove', 'purge', 'upgrade', 'dist-upgrade', 'autoremove', 'update', 'source', 'build-dep', 'download', 'clean', 'autoclean'], ['check', 'changelog']),
-  'apt-cache': row('data'),
-  dpkg: packageManager(['-i', '--install', '-r', '--remove', '-P', '--purge', '--configure', '--unpack'], ['-l', '--list', '-L', '--listfiles', '-s', '--status', '-S', '--search', '--print-architecture', '--get-selections']),
-  dnf: packageManager(['install', 'remove', 'upgrade', 'update', 'erase', 'reinstall', 'downgrade', 'autoremove', 'swap'], ['list', 'info', 'search', 'repolist', 'provides', 'history', 'check-update', 'repoquery', 'help']),
-  yum: packageManager(['install', 'remove', 'upgrade', 'update', 'erase', 'reinstall', 'downgrade', 'autoremove', 'swap'], ['list', 'info', 'search', 'repolist', 'provides', 'history', 'check-update', 'help']),
-  brew: packageManager(['install', 'uninstall', 'upgrade', 'reinstall', 'tap', 'untap', 'link', 'unlink', 'cleanup', 'update', 'services', 'bundle'], ['list', 'info', 'search', 'outdated', 'deps', 'uses', 'config', 'doctor', 'leaves', 'home', '--prefix', 'help']),
-  pacman: packageManager([], ['-Q', '-Qi', '-Ql', '-Qs', '-Ss', '-Si']),
-  apk: packageManager(['add', 'del', 'upgrade', 'update', 'fix'], ['info', 'search', 'list', 'policy', 'version']),
-  snap: packageManager(['install', 'remove', 'refresh', 'revert', 'enable', 'disable', 'run'], ['list', 'info', 'find', 'version', 'services', 'changes']),
-  conda: packageManager(['install', 'remove', 'uninstall', 'update', 'upgrade', 'create', 'env', 'run'], ['list', 'info', 'search']),
-  composer: packageManager(['install', 'require', 'remove', 'update', 'create-project', 'run-script', 'exec', 'global'], ['show', 'info', 'outdated', 'licenses', 'depends', 'why', 'validate', 'diagnose', 'search']),
+  // Package managers and toolchains: tables of verbs (package-programs.ts, system-package-programs.ts).
+  ...PACKAGE_PROGRAMS,
+  ...SYSTEM_PACKAGE_PROGRAMS,
   docker: containerTool,
   podman: containerTool,
   nerdctl: containerTool,

@@ -70,6 +70,10 @@ export type OptionUse =
   | 'runs'
   /** Flag: writes files beside its operands (tree -R writes 00Tree.html in every directory). */
   | 'writes'
+  /** Flag: asks the network (pip list --outdated, gem list --remote). */
+  | 'connects'
+  /** Flag: changes the program's own settings or state (go env -w, npm version patch): a program run. */
+  | 'changes'
   /** Flag or value whose effect riskgate does not model: never whitelisted. */
   | 'unknown'
   /** Not in the row (options fail closed): an `unknown` effect. parseArgs gives it, rows never list it. */
@@ -78,7 +82,7 @@ export type OptionUse =
 /** Uses that take the next word (or the rest after `=`) as their value. */
 export const TAKES_VALUE: ReadonlySet<OptionUse> = new Set(['data', 'read', 'list', 'write', 'run', 'pattern', 'pattern-file']);
 /** Uses that make a program do more than read: an input word could turn into one (xargs). */
-export const RISKY_USES: ReadonlySet<OptionUse> = new Set(['write', 'run', 'in-place', 'runs', 'writes', 'unknown', 'environment', 'follow', 'unlisted']);
+export const RISKY_USES: ReadonlySet<OptionUse> = new Set(['write', 'run', 'in-place', 'runs', 'writes', 'unknown', 'environment', 'follow', 'unlisted', 'connects', 'changes']);
 
 /** What a call site offers a custom judge. */
 export interface CallSite {
