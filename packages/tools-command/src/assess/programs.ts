@@ -116,11 +116,28 @@ const sysctl = custom((site) => {
   if (site.args.some((word) => /^-[a-zA-Z]*[wp]|^--(write|load|system)|=/.test(word.value ?? '='))) site.emit({ kind: 'control-process', detail: 'sysctl changes kernel settings', severity: 'high' });
 });
 
-/** ip: show/list forms read; add, del, set, flush and the rest change the network. */
+/**
+ * ip: `ip [OPTIONS] OBJECT [show|list|get …]` reads; every other command (add, del, set, flush,
+ * exec, monitor, …) changes the network or runs a program, and options fail closed: -b/-batch
+ * and -force read commands from a file, -n/-netns enter another namespace.
+ */
+const IP_OPTIONS = /^-(4|6|0|B|M|s|stats|statistics|d|details|h|human|human-readable|r|resolve|o|oneline|j|json|p|pretty|c|color|br|brief|a|all|t|timestamp|ts|tshort|iec|N|numeric|f|family|l|loops|color=\w+|help|Version|V)$/;
+const IP_OBJECTS = /^(a|ad|add|addr|addre|addres|address|r|ro|rou|rout|route|l|li|lin|link|n|ne|nei|neigh|neighbor|neighbour|ru|rule|maddr|maddress|ntable|tunnel|tunl|netconf|token|mr|mroute|nexthop|nh|stats)$/;
 const ip = custom((site) => {
-  if (site.args.some((word) => /^(add|del|delete|set|change|replace|flush|append|prepend|exec|up|down|save|restore|attach|detach|monitor)$/.test(word.value ?? 'set'))) {
-    site.emit({ kind: 'control-process', detail: 'ip changes network settings', severity: 'high' });
+  const words = site.args.map((word) => word.value ?? '\u0000');
+  let index = 0;
+  for (; index < words.length && words[index]!.startsWith('-'); index++) {
+    if (/^-(f|family|l|loops)$/.test(words[index]!)) index++;
+    else if (!IP_OPTIONS.test(words[index]!)) {
+      site.emit({ kind: 'unknown', severity: 'high', detail: `ip ${words[index]} is not among the options riskgate knows to keep ip a read (-b and -force read commands from a file)` });
+      return;
+    }
   }
+  const object = words[index];
+  const command = words[index + 1];
+  // `ip a`, `ip route get 1.1.1.1`, `ip -br link show dev eth0`: an object, then a reading command or none.
+  if (object === undefined || (IP_OBJECTS.test(object) && (command === undefined || /^(show|sh|sho|list|lst|ls|get|dev)$/.test(command)))) return;
+  site.emit({ kind: 'control-process', detail: 'ip changes network settings or runs a command', severity: 'high' });
 });
 
 /** service NAME status reads (in the sandbox only); other verbs start or stop services. */
