@@ -118,7 +118,8 @@ function applyRowTo(walk: Walk, name: string, row: ProgramRow, args: readonly Wo
       site.emit({ kind: 'unknown', detail: `riskgate does not know what ${name} ${subcommand?.raw ?? ''} does`.trim() });
       return;
     }
-    applyRowTo(walk, subcommand === undefined ? name : `${name} ${subcommand.raw}`, subRow, args.slice(index + 1));
+    // The options before the subcommand go with it: the sub-row judges them (`pip --log F list` writes F).
+    applyRowTo(walk, subcommand === undefined ? name : `${name} ${subcommand.raw}`, subRow, [...args.slice(0, index), ...args.slice(index + 1)]);
     return;
   }
   if (row.custom !== undefined) {
