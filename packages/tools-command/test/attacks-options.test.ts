@@ -92,7 +92,7 @@ describe.each([
 ] as const)('%s', (_class, rows, askedInSandbox) => {
   it.skipIf(!sandboxWorks).each(rows)('%j run as an unasked call in the sandbox changes nothing', { timeout: 20_000 }, async (command, cwd) => {
     const before = snapshot();
-    const result = await runUnasked(command, cwd);
+    const result = await runUnasked(String(command), cwd);
     expect(result.type).toBe('tool-success');
     expect(snapshot()).toEqual(before);
     rmSync(join(workspace, 'MARKER'), { force: true });

@@ -116,14 +116,14 @@ function run(command: string, cwd: string | undefined, sandbox: boolean) {
 describe('another repository named any way gets the repository-configuration check', () => {
   it.each(OTHER_REPOSITORY)('%j (cwd %s): the attack is real when approved', async (command, cwd) => {
     rmSync(marker, { force: true });
-    await run(command, cwd, false);
+    await run(String(command), cwd, false);
     expect(existsSync(marker)).toBe(true);
     rmSync(marker, { force: true });
   });
 
   it.skipIf(!sandboxWorks).each(OTHER_REPOSITORY)('%j (cwd %s): run as an unasked call, the marker is never written', async (command, cwd) => {
     rmSync(marker, { force: true });
-    const result = await run(command, cwd, true);
+    const result = await run(String(command), cwd, true);
     expect(result.type).toBe('tool-success');
     expect(existsSync(marker)).toBe(false);
   });

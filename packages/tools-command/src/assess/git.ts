@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { tableFacts } from '@riskgate/risk';
 import { dirname, join, resolve } from 'node:path';
+import { GIT_READ_OPTIONS } from './git-options.js';
 import { findGitDirectory, programsInRepositoryConfig } from './git-repository.js';
 import { unlistedEffect } from './options.js';
 import { known } from './simple-command.js';
@@ -90,6 +91,7 @@ export function gitProgram(site: CallSite): void {
     if (configured !== undefined) site.emit({ kind: 'run-program', program: `what the repository's configuration names (${configured})`, via, note: `${repository} sets ${configured}` });
   }
   everySubcommand(site, name, rest);
+  if (READ.has(name)) unlistedOptions(site, name, rest);
   const options = rest.map(value).filter((text) => text.startsWith('-'));
   const operands = rest.filter((word) => !value(word).startsWith('-'));
   const repositoryWord = known(gitDir ?? '.git');
@@ -203,6 +205,27 @@ export function gitProgram(site: CallSite): void {
     default:
       // An alias (`alias.x = !sh …`) or a git-NAME program on the PATH: either can run anything.
       site.emit({ kind: 'run-program', program: `git ${name} (an alias or a git-${name} program)`, via });
+  }
+}
+
+const readTables = new Map<string, { readonly short: ReadonlySet<string>; readonly long: ReadonlySet<string> }>();
+
+/** Options of a read subcommand that git-options.ts does not list: asked (options fail closed, issue 18). */
+function unlistedOptions(site: CallSite, name: string, rest: readonly WordValue[]): void {
+  const listed = GIT_READ_OPTIONS[name];
+  if (listed === undefined) return;
+  let table = readTables.get(name);
+  if (table === undefined) {
+    const tokens = listed.split(' ');
+    table = { short: new Set(tokens[0]!.slice(1)), long: new Set(['--help', ...tokens.slice(1)]) };
+    readTables.set(name, table);
+  }
+  for (const word of rest) {
+    const option = word.value;
+    if (option === '--') return;
+    if (option === undefined || !option.startsWith('-') || option === '-') continue;
+    const known = option.startsWith('--') ? table.long.has(option.split('=')[0]!) : table.short.has(option[1]!);
+    if (!known) site.emit(unlistedEffect(`git ${name}`, option));
   }
 }
 
