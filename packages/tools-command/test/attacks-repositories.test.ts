@@ -61,6 +61,12 @@ beforeAll(() => {
   // A linked worktree: its configuration is the main repository's (commondir).
   repository(join(workspace, 'main'), `[core]\n\tfsmonitor = ${fsmonitor}`);
   git(join(workspace, 'main'), 'worktree', 'add', '-q', join(workspace, 'wt'));
+  // A submodule whose own configuration (.git/modules/sub/config) runs the script: git status recurses.
+  repository(join(fixture.root, 'subseed'), '');
+  repository(join(workspace, 'super'), '');
+  git(join(workspace, 'super'), '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', join(fixture.root, 'subseed'), 'sub');
+  git(join(workspace, 'super'), 'commit', '-qm', 'sub');
+  writeFileSync(join(workspace, 'super', '.git', 'modules', 'sub', 'config'), `[core]\n\tfsmonitor = ${fsmonitor}\n`, { flag: 'a' });
   // A bare repository nested in the workspace, found by walking up (safe.bareRepository=all).
   repository(join(fixture.root, 'seed'), '');
   execFileSync('git', ['clone', '-q', '--bare', join(fixture.root, 'seed'), join(workspace, 'evil.git')]);
@@ -98,6 +104,8 @@ const OTHER_REPOSITORY: Row[] = [
   ['git status', 'wt'],
   ['git -C oneline status'],
   ['git -C included status'],
+  ['git -C super status'],
+  ['cd super && git diff'],
   ['git -C evil.git diff HEAD~1 HEAD'],
   ['cd evil.git && git diff HEAD~1 HEAD'],
   ['cd evil.git/refs && git diff HEAD~1 HEAD'],

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /**
@@ -65,15 +65,35 @@ export function findGitDirectory(start: string): string | undefined {
   }
 }
 
-/** The configuration files git reads for a git directory (a linked worktree's include its main repository's). */
+/**
+ * The configuration files git reads for a git directory (a linked worktree's include its main
+ * repository's), and those of its submodules (`modules/…`, a few levels deep): `git status`
+ * and `git diff` run git inside every submodule, with that submodule's configuration.
+ */
 function configFiles(gitDirectory: string): string[] {
   const files = [join(gitDirectory, 'config'), join(gitDirectory, 'config.worktree')];
+  let common = gitDirectory;
   try {
-    const common = resolve(gitDirectory, readFileSync(join(gitDirectory, 'commondir'), 'utf8').trim());
+    common = resolve(gitDirectory, readFileSync(join(gitDirectory, 'commondir'), 'utf8').trim());
     files.push(join(common, 'config'), join(common, 'config.worktree'));
   } catch {
     // not a linked worktree
   }
+  const submodules = (directory: string, depth: number): void => {
+    if (depth > 3) return;
+    let entries: string[];
+    try {
+      entries = readdirSync(join(directory, 'modules'));
+    } catch {
+      return;
+    }
+    for (const entry of entries.slice(0, 200)) {
+      const module = join(directory, 'modules', entry);
+      files.push(join(module, 'config'));
+      submodules(module, depth + 1);
+    }
+  };
+  submodules(common, 0);
   return files;
 }
 
