@@ -55,7 +55,7 @@ export function gitProgram(site: CallSite): void {
     }
     if (!option.startsWith('-')) break;
     const [long, attached] = option.startsWith('--') && option.includes('=') ? [option.slice(0, option.indexOf('=')), option.slice(option.indexOf('=') + 1)] : [option, undefined];
-    const valueOf = (): WordValue => (attached !== undefined ? known(attached) : (args[++index] ?? known('')));
+    const nextValue = (): WordValue => (attached !== undefined ? known(attached) : (args[++index] ?? known('')));
     if (option === '-C') site.chdir(args[++index] ?? known('.'));
     else if (option === '-c' || long === '--config-env') {
       // core.pager, core.fsmonitor, alias.x=!cmd, diff.external: configuration that runs programs.
@@ -63,12 +63,12 @@ export function gitProgram(site: CallSite): void {
       if (attached === undefined) index++;
     } else if (long === '--exec-path' && attached !== undefined) site.emit({ kind: 'run-program', program: 'git programs from another directory', via: 'git --exec-path' });
     else if (long === '--git-dir') {
-      const word = valueOf();
+      const word = nextValue();
       if (word.value === undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `git --git-dir names a repository known only at run time (${word.raw})` });
       else gitDir = resolve(site.cwd ?? '.', word.value);
     } else if (long === '--work-tree') {
       // The work tree is read like any directory git lists; the repository's configuration is still checked.
-      site.path('list', valueOf(), { recursive: true, via: 'git --work-tree' });
+      site.path('list', nextValue(), { recursive: true, via: 'git --work-tree' });
     } else if (option === '--bare') bare = true;
     else if (GLOBAL_VALUES.has(long)) {
       if (attached === undefined) index++;

@@ -141,7 +141,6 @@ const uv = manager('uv', { flags: `${UV} -V -h`, options: UV_OPTIONS }, {
 
 const POETRY = '-q -v -vv -vvv -n --quiet --verbose --no-interaction --no-ansi --ansi --no-plugins --no-cache';
 const POETRY_OPTIONS: Record<string, OptionUse> = { '-C': 'data', '--directory': 'data', '-P': 'data', '--project': 'data' };
-const POETRY_READ = reads(POETRY, POETRY_OPTIONS);
 const poetry = manager('poetry', { flags: `${POETRY} -V -h`, options: POETRY_OPTIONS }, {
   '': reads(`${POETRY} -V -h`, POETRY_OPTIONS),
   ...verbs(['about', 'help', 'list', 'check'], reads(`${POETRY} --lock --strict`, POETRY_OPTIONS)),
@@ -155,7 +154,6 @@ const poetry = manager('poetry', { flags: `${POETRY} -V -h`, options: POETRY_OPT
 // cargo: --config and -Z can name any program (build.rustc); metadata and tree run the toolchain.
 const CARGO = '-v -vv -q --verbose --quiet --frozen --locked --offline';
 const CARGO_OPTIONS: Record<string, OptionUse> = { '--color': 'data', '-C': 'data', '--manifest-path': 'read' };
-const CARGO_READ = reads(CARGO, CARGO_OPTIONS);
 const cargo = manager('cargo', { flags: `${CARGO} -V -h --list`, options: CARGO_OPTIONS }, {
   '': reads(`${CARGO} -V -h --list`, CARGO_OPTIONS),
   ...verbs(['version', 'help', 'locate-project'], reads(`${CARGO} --workspace`, { ...CARGO_OPTIONS, '--message-format': 'data' })),
