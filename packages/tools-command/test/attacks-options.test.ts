@@ -110,3 +110,16 @@ describe.each([
     else expect(evaluation.decision.action === 'execute' || !/not available here/.test(evaluation.decision.reasons.join('\n'))).toBe(true);
   });
 });
+
+describe('the harms issue 18 measured are known dangers: guarded mode asks whatever the model says', () => {
+  it.each([
+    'dmesg -C', 'dmesg --clear', 'dmesg -HC', 'dmesg --read-clear', 'ss -K', 'ss --kill', 'ss -tK', 'ss -D out.bin', 'ss --diag=out.bin', 'ip -b cmds.txt',
+    'ip -batch cmds.txt', 'ionice -p 1', 'npm version patch', 'npm --prefix . version minor', 'pip list --log ~/.bashrc', 'pip --log ~/.bashrc list',
+    'pip cache purge', 'pnpm store prune', 'cargo metadata', 'go env -w GOFLAGS=-x', 'go env --w GOFLAGS=-x', 'free -s 1', 'shuf -r -e a',
+  ])('%j', async (command) => {
+    for (const sandbox of [true, false]) {
+      const guarded = await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] }, sandbox);
+      expect(guarded.decision).toMatchObject({ action: 'confirm', source: 'guard' });
+    }
+  });
+});
