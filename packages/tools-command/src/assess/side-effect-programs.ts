@@ -46,12 +46,22 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   patch: row('write', { last: 'read', whenNone: '.', recursive: true, options: { '-i': 'read', '--input': 'read', '-o': 'write', '--output': 'write', '-r': 'write', '--reject-file': 'write', '-d': 'data', '--directory': 'data', '-p': 'data', '--strip': 'data', '-B': 'data', '-z': 'data', '-D': 'data', '-F': 'data', '-V': 'data' } }),
   // Disks and filesystems: their operands are devices, rewritten whole.
   ...Object.fromEntries(['sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'wipefs', 'mkswap', 'blkdiscard', 'resize2fs', 'tune2fs', 'e2fsck', 'fsck', 'badblocks', 'cryptsetup', 'losetup', 'pvcreate', 'vgcreate', 'lvcreate', 'lvremove', 'vgremove', 'pvremove', 'mdadm', 'zpool', 'hdparm'].map((name) => [name, row('write', { severity: 'high' })])),
-  mount: always(controls('mount attaches or changes filesystems', 'high')),
+  // mount alone (or -l, -t TYPE without a device) lists the mounted filesystems; anything else mounts.
+  mount: row('data', { custom: (site) => {
+    const words = site.args.map((word) => word.value ?? '\u0000');
+    const lists = words.every((word, index) => /^(-l|--show-labels|-t|--types)$/.test(word) || /^(-t|--types)$/.test(words[index - 1] ?? ''));
+    if (!lists) site.emit(controls('mount attaches or changes filesystems', 'high'));
+  } }),
   umount: always(controls('umount detaches filesystems', 'high')),
   swapon: always(controls('swapon changes swap space', 'high')),
   swapoff: always(controls('swapoff changes swap space', 'high')),
   // Processes and the machine.
-  kill: always(controls('kill sends signals to processes', 'high')),
+  // kill -l / -L list the signals' names (with a number, that signal's name); anything else signals.
+  kill: row('data', { custom: (site) => {
+    const words = site.args.map((word) => word.value ?? '\u0000');
+    if (/^(-l|-L|--list|--table)$/.test(words[0] ?? '') && words.slice(1).every((word) => /^\d+$/.test(word))) return;
+    site.emit(controls('kill sends signals to processes', 'high'));
+  } }),
   pkill: always(controls('pkill sends signals to processes', 'high')),
   killall: always(controls('killall sends signals to processes', 'high')),
   skill: always(controls('skill sends signals to processes', 'high')),
