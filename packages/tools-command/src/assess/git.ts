@@ -251,6 +251,9 @@ function everySubcommand(site: CallSite, name: string, rest: readonly WordValue[
   }
 }
 
+/** git config's other options that only shape what a get or list prints (or are the writes judged below). */
+const CONFIG_OPTIONS = /^(--show-origin|--show-scope|-z|--null|--name-only|--type=.*|--bool|--int|--bool-or-int|--path|--expiry-date|--default=.*|--includes|--no-includes|--fixed-value|--add|--unset|--unset-all|--replace-all|--edit|-e|--rename-section|--remove-section|--all|--regexp|--url=.*|--value=.*)$/;
+
 /** git config: get and list forms read (a `--file` among them); everything else writes configuration. */
 function configSubcommand(site: CallSite, rest: readonly WordValue[]): void {
   let file: WordValue | undefined;
@@ -265,6 +268,7 @@ function configSubcommand(site: CallSite, rest: readonly WordValue[]): void {
     else if (option === '--blob') index++;
     else if (/^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list|get|list)$/.test(option)) reads = true;
     else if (option === '--global' || option === '--system' || option === '--local' || option === '--worktree') scope = option;
+    else if (option.startsWith('-') && !CONFIG_OPTIONS.test(option)) site.emit(unlistedEffect('git config', option));
   }
   const writes = rest.some((word) => /^(--add|--unset|--unset-all|--replace-all|--edit|-e|--rename-section|--remove-section|set|unset|edit|rename-section|remove-section)$/.test(value(word)));
   const target = file ?? (scope === '--global' ? known(`${site.home}/.gitconfig`) : scope === '--system' ? known('/etc/gitconfig') : known('.git/config'));

@@ -1,3 +1,4 @@
+import { applyOperands } from './apply.js';
 import { always, connects, controls, endless, type ProgramRow, privilege, row, runs } from './table.js';
 
 /**
@@ -12,6 +13,9 @@ const RECURSIVE = { '-r': 'recursive', '-R': 'recursive', '--recursive': 'recurs
 
 /** A program that changes users, groups or privileges whatever its words. */
 const privileges = (what: string) => always(privilege(what));
+
+/** top's options (procps-ng 4): batch output, counts, delays, filters. */
+const TOP = row('data', { flags: '-bcHiSs1 --batch', options: { '-n': 'data', '-d': 'data', '-p': 'data', '-u': 'data', '-U': 'data', '-o': 'data', '-O': 'flag', '-w': 'data', '-E': 'data', '-e': 'data' } });
 
 export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   // Delete their operands (rm -r whole trees).
@@ -107,7 +111,10 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   // Endless output or screens.
   yes: always(endless('yes prints for ever')),
   // top refreshes until stopped, unless told how many times (-n).
-  top: row('data', { custom: (site) => { if (!site.args.some((word) => /^-[a-zA-Z]*n/.test(word.value ?? ''))) site.emit(endless('top refreshes until it is stopped')); } }),
+  top: row('data', { custom: (site) => {
+    applyOperands(site, TOP);
+    if (!site.args.some((word) => /^-[a-zA-Z]*n/.test(word.value ?? ''))) site.emit(endless('top refreshes until it is stopped'));
+  } }),
   htop: always(endless('htop refreshes until it is stopped')),
   // Keys and agents: ssh-add talks to the agent that signs as the person.
   'ssh-add': always({ kind: 'read-env', names: ['SSH_AUTH_SOCK'] }),
