@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { tableFacts } from '@riskgate/risk';
 import { dirname, join, resolve } from 'node:path';
+import { NEEDS_SANDBOX } from './apply.js';
 import { GIT_READ_OPTIONS } from './git-options.js';
 import { findGitDirectory, programsInRepositoryConfig } from './git-repository.js';
 import { unlistedEffect } from './options.js';
@@ -98,6 +99,8 @@ export function gitProgram(site: CallSite): void {
   if (READ.has(name)) {
     if (name === 'help') {
       if (options.some((option) => /^(-w|--web|-i|--info|-m|--man)$/.test(option))) site.emit({ kind: 'run-program', program: 'a browser, info or man (git help)', via });
+      // git help PAGE starts man: not core (the fallback, issue 18).
+      else if (!site.sandbox && operands.length > 0) site.emit({ kind: 'unknown', detail: `git help ${NEEDS_SANDBOX}`, via });
       return;
     }
     const paths = name === 'grep' && !options.some((option) => /^(-e|-f|--file)$/.test(option)) ? operands.slice(1) : operands;
