@@ -55,6 +55,9 @@ const UNLISTED_OPTIONS: Row[] = [
   ['ionice -p 1'], ['ionice -c3 -p 1'], ['shuf -r -e a'], ['free -s 1'], ['netstat -c'], ['ls --zzz'], ['ls -la --zzz=1'], ['cat -Z README.md'],
   ['head --unknown README.md'], ['grep -Y x README.md'], ['rg --unknown-flag x'], ['tree --xyz'], ['wc -Q README.md'], ['find . -newerXY x'],
   ['find . -fancy'], ['date --fancy'], ['hostname -F cmds.txt'], ['git --bogus status'], ['git --list-cmdsx status'], ['stat --zzz README.md'],
+  ['sysctl -f cmds.txt'], ['sysctl -p'], ['sysctl --system'], ['sysctl -w vm.swappiness=1'], ['crontab -l -r'], ['crontab -r -l'], ['top -bn1 -Z'],
+  ['git config --zzz user.name'], ['git log --bogus'], ['git status --recurse-submodules'], ['git blame --contents ~/.bashrc README.md'], ['kill -l -9 1'],
+  ['mount -o remount,rw /'],
 ];
 
 /** Verbs of package managers and toolchains that write, run project code, or change settings. */

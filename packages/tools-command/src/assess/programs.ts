@@ -113,7 +113,12 @@ const ln = custom((site) => {
 
 /** sysctl prints kernel settings; -w, NAME=VALUE, -p and --system change them. */
 const sysctl = custom((site) => {
-  if (site.args.some((word) => /^-[a-zA-Z]*[wp]|^--(write|load|system)|=/.test(word.value ?? '='))) site.emit({ kind: 'control-process', detail: 'sysctl changes kernel settings', severity: 'high' });
+  // Only the reading options (procps-ng 4); -w, -p/-f FILE, --system, NAME=VALUE and any other change settings.
+  const reads = /^(-[aAXnNeqbdr]+|--(all|values|names|ignore|quiet|binary|deprecated|pattern(=.*)?)|-h|--help|-V|--version)$/;
+  const words = site.args.map((word) => word.value ?? '=');
+  if (words.some((word, index) => (word.startsWith('-') ? !reads.test(word) : word.includes('=') && !/^(-r|--pattern)$/.test(words[index - 1] ?? '')))) {
+    site.emit({ kind: 'control-process', detail: 'sysctl changes kernel settings', severity: 'high' });
+  }
 });
 
 /**
@@ -152,7 +157,9 @@ const service = custom((site) => {
 
 /** crontab -l lists; anything else installs or removes scheduled jobs. */
 const crontab = custom((site) => {
-  if (site.args.some((word) => word.value === '-l')) return;
+  // -l alone (for this user, or -u USER) lists; with -r, -e, -i or a file it changes the table.
+  const words = site.args.map((word) => word.value ?? '\u0000');
+  if (words.includes('-l') && words.every((word, index) => word === '-l' || word === '-u' || words[index - 1] === '-u')) return;
   site.path(site.args.some((word) => word.value === '-r') ? 'delete' : 'write', known('/var/spool/cron/crontabs'), { via: 'crontab' });
 });
 
