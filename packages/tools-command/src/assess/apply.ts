@@ -1,7 +1,7 @@
 import type { Effect } from '@riskgate/risk';
 import { optionTable, parseArgs, unlistedEffect } from './options.js';
 import { known, runWords } from './simple-command.js';
-import type { CallSite, OperandUse, PathExtra, ProgramRow } from './table.js';
+import { type CallSite, type OperandUse, type PathExtra, type ProgramRow, TAKES_VALUE } from './table.js';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
 import type { WordValue } from './words.js';
@@ -102,7 +102,7 @@ function applyRowTo(walk: Walk, name: string, row: ProgramRow, args: readonly Wo
       const key = option.includes('=') ? option.slice(0, option.indexOf('=')) : option;
       const use = row.globalValues?.includes(key) ? 'data' : table[key];
       if (use === undefined) unlisted.push(option);
-      index += use !== undefined && use !== 'flag' && !option.includes('=') ? 2 : 1;
+      index += use !== undefined && TAKES_VALUE.has(use) && !option.includes('=') ? 2 : 1;
     }
     const subcommand = args[index];
     if (subcommand === undefined && row.subcommands !== undefined && Object.hasOwn(row.subcommands, '')) {

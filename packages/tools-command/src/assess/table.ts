@@ -7,7 +7,7 @@ import type { WordValue } from './words.js';
  *
  * ```ts
  * // why: one line on what the program does with its words
- * head: row('read', { options: { '-n': 'data', '-c': 'data' } }),
+ * head: row('read', { core: true, flags: '-qvz --quiet --verbose', options: { '-n': 'data', '-c': 'data' } }),
  * ```
  *
  * - `operands`: what the words that are not options are — files it `read`s, `list`s (names and
