@@ -6,9 +6,9 @@
  * person's choosing (a path, a unit, a package), `...` for any further arguments that are not
  * options. Anything not listed — another option, another subcommand — is not whitelisted here.
  *
- * Wiring: the assessor's table (src/assess/) holds the rows. Most programs here were already
- * rows of the effects walk (some whitelisted even without the sandbox, by its authors' call);
- * those it did not know are in src/assess/sandbox-only-programs.ts, marked `sandboxOnly`. This
+ * Wiring: the assessor's table (src/assess/) holds the rows; since issue 18 every row not marked
+ * `core` needs the sandbox (those added for issue 12 are in src/assess/sandbox-only-programs.ts,
+ * marked `sandboxOnly`, and the package managers in package-programs.ts). This
  * file is the verification data: test/sandbox-only-commands.test.ts runs every example whose
  * program exists on the machine inside the sandbox under strace and checks that it writes,
  * connects and starts nothing outside an allowed set.
