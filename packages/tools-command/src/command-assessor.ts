@@ -15,7 +15,7 @@ export interface CommandAssessOptions {
   readonly cwd: string;
   /** The home directory (`~`); defaults to the real one. */
   readonly home?: string;
-  /** The call will run inside riskgate's sandbox (rows marked sandboxOnly may be whitelisted). */
+  /** The call will run inside riskgate's sandbox: rows not marked core may then be whitelisted (without it, only core rows). */
   readonly sandbox?: boolean;
 }
 

@@ -6,9 +6,9 @@
  * person's choosing (a path, a unit, a package), `...` for any further arguments that are not
  * options. Anything not listed — another option, another subcommand — is not whitelisted here.
  *
- * Wiring: the assessor's table (src/assess/) holds the rows. Most programs here were already
- * rows of the effects walk (some whitelisted even without the sandbox, by its authors' call);
- * those it did not know are in src/assess/sandbox-only-programs.ts, marked `sandboxOnly`. This
+ * Wiring: the assessor's table (src/assess/) holds the rows; since issue 18 every row not marked
+ * `core` needs the sandbox (those added for issue 12 are in src/assess/sandbox-only-programs.ts,
+ * marked `sandboxOnly`, and the package managers in package-programs.ts). This
  * file is the verification data: test/sandbox-only-commands.test.ts runs every example whose
  * program exists on the machine inside the sandbox under strace and checks that it writes,
  * connects and starts nothing outside an allowed set.
@@ -44,11 +44,11 @@ export const SANDBOX_ONLY_COMMANDS: readonly SandboxOnlyRow[] = [
   { program: '*', forms: ['--help', '-h', '--version', '-V', 'help'], why: 'prints usage or version; the sandbox contains a program that does more', examples: ['ls --help', 'grep --version', 'tar --help', 'git --version', 'seq --help'] },
   // journalctl reads the journal files; --follow never ends, --vacuum-*, --rotate, --flush write.
   { program: 'journalctl', forms: ['-u *', '--unit *', '-b', '--list-boots', '-p *', '--since *'], options: ['-n', '--lines', '--no-pager', '-o', '--output', '-r', '--reverse', '-q', '--utc'], why: 'reads journal files; without --follow, --vacuum-*, --rotate, --flush, --setup-keys', examples: ['journalctl -u ssh -n 5 --no-pager', 'journalctl --list-boots --no-pager'] },
-  { program: 'pip', forms: ['list', 'show *', 'freeze'], options: ['--format', '--outdated', '-v', '--not-required', '--user'], why: 'reads installed metadata; its update check goes to the network (the sandbox switches it off: SANDBOX_ENVIRONMENT), --outdated too (refused there)',
+  { program: 'pip', forms: ['list', 'show *', 'freeze', 'cache dir', 'config list'], options: ['--format', '--outdated', '-v', '--not-required', '--user'], why: 'reads installed metadata; its update check goes to the network (the sandbox switches it off: SANDBOX_ENVIRONMENT), --outdated too (refused there)',
     // pyenv's shim is a tree of shell scripts that find the real pip.
     starts: ['pyenv*', 'readlink', 'basename', 'dirname', 'python*', 'pip*', 'cat', 'head', 'sed', 'grep', 'tr', 'sort', 'uname', 'mkdir', 'ls'],
-    examples: ['pip list', 'pip show pip', 'pip freeze'] },
-  { program: 'npm', forms: ['ls', 'ls *', 'list', 'view *', 'config list'], options: ['--depth', '--all', '--json', '--long', '-g', '--global'], why: 'reads node_modules and package.json; npm tries to write its logs, which the sandbox refuses', starts: ['node'], writes: ['~/.npm'], examples: ['npm ls --depth=0', 'npm config list'] },
+    examples: ['pip list', 'pip show pip', 'pip freeze', 'pip cache dir', 'pip config list'] },
+  { program: 'npm', forms: ['ls', 'ls *', 'list', 'config list', 'config get *', 'version', 'root', 'prefix'], options: ['--depth', '--all', '--json', '--long', '-g', '--global'], why: 'reads node_modules and package.json; npm tries to write its logs, which the sandbox refuses', starts: ['node'], writes: ['~/.npm'], examples: ['npm ls --depth=0', 'npm config list', 'npm config get registry', 'npm version', 'npm root -g'] },
   { program: 'apt', forms: ['list', 'list *', 'show *', 'policy', 'policy *', 'search *'], options: ['--installed', '--upgradable', '-a'], why: 'reads the package lists (apt warns its CLI is unstable, nothing more)', starts: ['dpkg'], examples: ['apt list --installed bash', 'apt show bash', 'apt policy bash'] },
   { program: 'apt-cache', forms: ['show *', 'policy *', 'search *', 'depends *', 'rdepends *', 'madison *'], why: 'reads the package cache', starts: ['dpkg'], examples: ['apt-cache policy bash', 'apt-cache depends bash'] },
   { program: 'dpkg', forms: ['-l', '-l *', '-L *', '-s *', '-S *', '--get-selections'], why: 'reads the dpkg database (other options install or remove)', starts: ['dpkg-query'], examples: ['dpkg -l bash', 'dpkg -L bash', 'dpkg -S /bin/ls'] },

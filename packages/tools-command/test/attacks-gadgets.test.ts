@@ -172,8 +172,8 @@ describe('tracers, debuggers, database clients and word-split command names', ()
     expect((await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] })).decision.action).toBe('confirm');
   });
 
-  it.each(['java -version', 'psql --version', 'x=ls; $x'])('runs %j unasked', async (command) => {
-    expect((await gate(fixture, { command })).decision.action).toBe('execute');
+  it.each(['java -version', 'psql --version', 'x=ls; $x'])('runs %j unasked in the sandbox', async (command) => {
+    expect((await gate(fixture, { command }, { mode: 'smart', rules: [] }, true)).decision.action).toBe('execute');
   });
 });
 

@@ -62,13 +62,32 @@ const NOW: string[] = [
   'echo $PATH', 'git remote -v', 'npm ls --depth=0', 'cat -- README.md', 'cat - < README.md', 'echo ~/.ssh/*',
 ];
 
-describe('read-only command lines run unasked', () => {
+describe('read-only command lines run unasked in the sandbox', () => {
   it.each([...BEFORE, ...NOW])('%j', async (command) => {
-    const evaluation = await gate(fixture, { command });
+    const evaluation = await gate(fixture, { command }, { mode: 'smart', rules: [] }, true);
     expect(evaluation.valid).toBe(true);
     if (!evaluation.valid) return;
     expect(evaluation.assessment.reasons).toEqual([expect.stringMatching(/^(only reads|does nothing riskgate needs to check)/)]);
     expect(evaluation.decision).toMatchObject({ action: 'execute', source: 'whitelist', whitelisted: true, level: 'low' });
+  });
+});
+
+/** The core whitelist (issue 18): rows whose every option is listed run unasked without a sandbox too. */
+const CORE: string[] = [
+  'ls', 'ls -la src', 'cat README.md', 'head -n 20 file.txt', 'tail -5 log.txt', 'wc -l *.ts', 'grep -rn TODO src', 'rg -n TODO src', 'rg --files',
+  'find . -name "*.ts" -type f', 'find src -maxdepth 2 -print', 'sort -r names.txt | uniq -c | sort -rn | head', 'cut -d, -f1 data.csv', 'diff -u a.txt b.txt',
+  'stat -c %s README.md', 'file -b --mime-type README.md', 'du -sh .', 'df -h', 'tree -L 2', 'date +%Y-%m-%d', 'uname -a', 'whoami', 'id -u', 'hostname',
+  'printenv HOME', 'pwd', 'echo hello', 'git status', 'git log --oneline -10', 'git diff --stat', 'git show HEAD:README.md', 'git branch -a', 'git -C src status',
+  'sha256sum README.md', 'base64 README.md', 'xxd README.md | head', 'basename $(pwd)', 'realpath .', 'seq 1 3', 'tr a-z A-Z < names.txt', 'nl -ba names.txt',
+  'ls --version', 'grep --help', 'free -h', 'uptime', 'which node', 'column -t -s, data.csv', 'comm -12 a.txt b.txt', 'cat src/*.ts | wc -l',
+];
+
+describe('the core whitelist runs unasked without the sandbox', () => {
+  it.each(CORE)('%j', async (command) => {
+    for (const sandbox of [false, true]) {
+      const evaluation = await gate(fixture, { command }, { mode: 'smart', rules: [] }, sandbox);
+      expect(evaluation.decision).toMatchObject({ action: 'execute', source: 'whitelist' });
+    }
   });
 });
 

@@ -1,13 +1,19 @@
 import type { Effect } from '@riskgate/risk';
-import { parseArgs } from './options.js';
+import { optionTable, parseArgs, unlistedEffect } from './options.js';
 import { known, runWords } from './simple-command.js';
-import type { CallSite, OperandUse, PathExtra, ProgramRow } from './table.js';
+import { type CallSite, type OperandUse, type PathExtra, type ProgramRow, TAKES_VALUE } from './table.js';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
 import type { WordValue } from './words.js';
 
 /** Words that only ask a known program about itself. */
 const ABOUT_ITSELF = new Set(['--version', '--help', '-V']);
+
+/** Effects a row may yield and still run unasked: the fallback asks about those only (issue 18). */
+const READS: ReadonlySet<Effect['kind']> = new Set(['read-path', 'list-path', 'read-env']);
+
+/** Why a row that is not core is asked about when the call will not run in the sandbox. */
+export const NEEDS_SANDBOX = "runs unasked only inside riskgate's sandbox, which is not available here";
 
 /**
  * The call site a row judge sees. A class, not an object of closures: a line of 2,500 commands
@@ -63,7 +69,6 @@ export function makeSite(walk: Walk, name: string, args: readonly WordValue[]): 
 
 /** Apply a program row to the words after the program's name. */
 export function applyRow(walk: Walk, name: string, row: ProgramRow, args: readonly WordValue[]): void {
-  if (args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? '')) return;
   const saved = walk.scope.cwd;
   try {
     applyTo(walk, name, row, args);
@@ -74,22 +79,47 @@ export function applyRow(walk: Walk, name: string, row: ProgramRow, args: readon
 }
 
 function applyTo(walk: Walk, name: string, row: ProgramRow, args: readonly WordValue[]): void {
-  const site = makeSite(walk, name, args);
-  if (row.sandboxOnly === true && !site.sandbox) {
-    site.emit({ kind: 'unknown', detail: `${name} runs unasked only inside riskgate's sandbox, which this call would not use` });
+  const before = walk.effects.length;
+  // `X --version` only asks X about itself (in the sandbox for a row that is not core).
+  if (!(args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? ''))) applyRowTo(walk, name, row, args);
+  // The fallback (issue 18): without the sandbox only core rows run unasked. A row that already
+  // does more than read is asked about for that; one that would be whitelisted gets this reason.
+  if (!walk.options.sandbox && row.core !== true && walk.effects.slice(before).every((effect) => READS.has(effect.kind))) {
+    walk.emit({ kind: 'unknown', detail: `${name} ${NEEDS_SANDBOX}`, via: name });
   }
+}
+
+function applyRowTo(walk: Walk, name: string, row: ProgramRow, args: readonly WordValue[]): void {
+  const site = makeSite(walk, name, args);
   for (const effect of row.effects ?? []) site.emit({ ...effect, via: effect.via ?? name } as Effect);
   if (row.subcommands !== undefined || row.otherSubcommands !== undefined) {
+    // Options before the subcommand: the parent row's own, failing closed like any other.
+    const table = optionTable(row);
     let index = 0;
-    while (index < args.length && (args[index]!.value ?? '').startsWith('-')) index += row.globalValues?.includes(args[index]!.value!) ? 2 : 1;
+    const unlisted: string[] = [];
+    while (index < args.length && (args[index]!.value ?? '').startsWith('-')) {
+      const option = args[index]!.value!;
+      const key = option.includes('=') ? option.slice(0, option.indexOf('=')) : option;
+      const use = row.globalValues?.includes(key) ? 'data' : table[key];
+      if (use === undefined) unlisted.push(option);
+      index += use !== undefined && TAKES_VALUE.has(use) && !option.includes('=') ? 2 : 1;
+    }
     const subcommand = args[index];
+    if (subcommand === undefined && row.subcommands !== undefined && Object.hasOwn(row.subcommands, '')) {
+      // No subcommand (`npm -v`, `yarn --frozen-lockfile`): the '' row judges the options itself.
+      applyRowTo(walk, name, row.subcommands['']!, args);
+      return;
+    }
+    for (const option of unlisted) site.emit(unlistedEffect(name, option));
     const key = subcommand === undefined ? '' : (subcommand.value ?? '\u0000');
-    const subRow = row.subcommands?.[key] ?? row.otherSubcommands;
+    // Own keys only: `npm constructor` is not Object.prototype's.
+    const subRow = (row.subcommands !== undefined && Object.hasOwn(row.subcommands, key) ? row.subcommands[key] : undefined) ?? row.otherSubcommands;
     if (subRow === undefined) {
       site.emit({ kind: 'unknown', detail: `riskgate does not know what ${name} ${subcommand?.raw ?? ''} does`.trim() });
       return;
     }
-    applyTo(walk, subcommand === undefined ? name : `${name} ${subcommand.raw}`, subRow, args.slice(index + 1));
+    // The options before the subcommand go with it: the sub-row judges them (`pip --log F list` writes F).
+    applyRowTo(walk, subcommand === undefined ? name : `${name} ${subcommand.raw}`, subRow, [...args.slice(0, index), ...args.slice(index + 1)]);
     return;
   }
   if (row.custom !== undefined) {
@@ -149,6 +179,15 @@ export function applyOperands(site: CallSite, row: ProgramRow): void {
         break;
       case 'unknown':
         site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate does not read what ${via} does`, via });
+        break;
+      case 'connects':
+        site.emit({ kind: 'connect', host: `the servers ${site.name} asks`, via });
+        break;
+      case 'changes':
+        site.emit({ kind: 'run-program', program: `${via}, which changes what ${site.name} manages`, via });
+        break;
+      case 'unlisted':
+        site.emit(unlistedEffect(site.name, option.name));
         break;
       default:
         break;

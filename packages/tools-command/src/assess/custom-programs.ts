@@ -1,5 +1,5 @@
 import { applyOperands } from './apply.js';
-import { parseArgs } from './options.js';
+import { parseArgs, reportUnlisted, unlistedEffect } from './options.js';
 import { known } from './simple-command.js';
 import { type CallSite, type ProgramRow, row } from './table.js';
 import type { WordValue } from './words.js';
@@ -9,6 +9,13 @@ import type { WordValue } from './words.js';
  * `+FORMAT` and `-f FILE`, ps's BSD letters, dd's `if=`/`of=`, tar's modes, shells and
  * interpreters. Each judge says why in its comment.
  */
+
+/** find's tests, actions, operators and options that take no value and only read or print (GNU findutils 4.9). */
+const FIND_PLAIN = new Set([
+  '-print', '-print0', '-ls', '-prune', '-quit', '-true', '-false', '-empty', '-readable', '-writable', '-executable', '-not', '-a', '-and', '-o',
+  '-or', '-depth', '-d', '-follow', '-mount', '-xdev', '-noleaf', '-nouser', '-nogroup', '-daystart', '-ignore_readdir_race',
+  '-noignore_readdir_race', '-warn', '-nowarn', '-help', '--help', '-version', '--version', '(', ')', '!', ',',
+]);
 
 const FIND_VALUES = new Set([
   '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-regextype', '-type', '-xtype', '-size',
@@ -64,13 +71,18 @@ export function findProgram(site: CallSite): void {
     } else if (value === '-files0-from') {
       const file = args[++index];
       if (file !== undefined) site.path('read', file, { via: 'find -files0-from' });
-    } else if (FIND_VALUES.has(value) || /^-newer[a-zBmctA]{2}$/.test(value)) index++;
+    } else if (FIND_VALUES.has(value) || /^-newer[aBcm][aBcmt]$/.test(value)) index++;
+    // Options fail closed (issue 18): a predicate riskgate does not know could run or write.
+    else if (!FIND_PLAIN.has(value)) site.emit(unlistedEffect('find', value));
   }
 }
 
+const DATE = row('data', { flags: '-uRI --utc --universal --rfc-email --rfc-822 --rfc-2822 --iso-8601 --debug', options: { '-d': 'data', '--date': 'data', '-f': 'read', '--file': 'read', '-r': 'list', '--reference': 'list', '-s': 'unknown', '--set': 'unknown', '--rfc-3339': 'data', '--resolution': 'flag' } });
+
 /** date: `-f FILE` reads FILE (and prints each line it cannot parse); `-s` or an MMDDhhmm operand sets the clock. */
 export function dateProgram(site: CallSite): void {
-  const parsed = parseArgs(row('data', { options: { '-d': 'data', '--date': 'data', '-f': 'read', '--file': 'read', '-r': 'list', '--reference': 'list', '-s': 'unknown', '--set': 'unknown', '-I': 'flag', '--iso-8601': 'flag', '--rfc-3339': 'data' } }), site.args, site);
+  const parsed = parseArgs(DATE, site.args, site);
+  reportUnlisted(site, parsed);
   for (const option of parsed.options) {
     if ((option.use === 'read' || option.use === 'list') && option.value !== undefined) site.path(option.use, option.value, { via: `date ${option.name}` });
     if (option.use === 'unknown') site.emit({ kind: 'control-process', detail: 'date -s sets the system clock', via: 'date' });
@@ -102,9 +114,10 @@ export function printenvProgram(site: CallSite): void {
   else site.emit({ kind: 'read-env', names: names.map((word) => word.value!), via: 'printenv' });
 }
 
-/** hostname alone prints the name; with a name (or -F/-b) it sets it. */
+/** hostname alone prints the name; with a name (or -F/-b, or any option not listed as printing) it sets it. */
 export function hostnameProgram(site: CallSite): void {
-  if (site.args.some((word) => !(word.value ?? 'x').startsWith('-') || /^-(F|b)$|^--(file|boot)/.test(word.value ?? ''))) {
+  const prints = /^-[aAdfiIsy]+$|^--(alias|all-fqdns|domain|fqdn|long|ip-address|all-ip-addresses|short|yp|nis|help|version)$/;
+  if (site.args.some((word) => !prints.test(word.value ?? 'x'))) {
     site.emit({ kind: 'control-process', detail: "hostname with a name sets the machine's name", via: 'hostname' });
   }
 }

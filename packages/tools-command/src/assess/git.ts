@@ -1,7 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { secretFilesBelow, tableFacts } from '@riskgate/risk';
 import { dirname, join, resolve } from 'node:path';
+import { NEEDS_SANDBOX } from './apply.js';
+import { GIT_READ_OPTIONS } from './git-options.js';
+import { findGitDirectory, programsInRepositoryConfig } from './git-repository.js';
+import { unlistedEffect } from './options.js';
 import { known } from './simple-command.js';
 import type { CallSite } from './table.js';
 import type { WordValue } from './words.js';
@@ -20,8 +24,13 @@ const READ = new Set([
   'name-rev', 'merge-base', 'for-each-ref', 'show-ref', 'check-ignore', 'check-attr', 'count-objects', 'whatchanged', 'show-branch', 'var',
   'annotate', 'cherry', 'diff-tree', 'diff-files', 'diff-index', 'version', 'range-diff', 'verify-commit', 'verify-tag', 'fsck', 'help',
 ]);
-/** Global options that take a value. */
-const GLOBAL_VALUES = new Set(['--git-dir', '--work-tree', '--namespace', '--super-prefix', '--list-cmds', '--attr-source']);
+/** Global options that take a value and change nothing riskgate judges. */
+const GLOBAL_VALUES = new Set(['--namespace', '--super-prefix', '--list-cmds', '--attr-source']);
+/** Global flags that change nothing riskgate judges (git 2.45). Any other global option is asked about. */
+const GLOBAL_FLAGS = new Set([
+  '-p', '--paginate', '-P', '--no-pager', '--no-replace-objects', '--no-lazy-fetch', '--no-optional-locks', '--no-advice', '--literal-pathspecs',
+  '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--html-path', '--man-path', '--info-path', '--version', '--help', '-v', '-h',
+]);
 /** Subcommands that talk to a remote. */
 const CONNECT = new Set(['push', 'fetch', 'pull', 'clone', 'ls-remote', 'archive', 'request-pull', 'send-email', 'svn', 'p4']);
 /** Listing forms: allowed options, and what the subcommand does otherwise. */
@@ -35,6 +44,9 @@ const value = (word: WordValue | undefined): string => word?.value ?? '';
 
 export function gitProgram(site: CallSite): void {
   const args = site.args;
+  // Every way of naming another repository (issue 18): --git-dir, --work-tree, --bare, -C.
+  let gitDir: string | undefined;
+  let bare = false;
   let index = 0;
   for (; index < args.length; index++) {
     const option = args[index]!.value;
@@ -43,13 +55,25 @@ export function gitProgram(site: CallSite): void {
       return;
     }
     if (!option.startsWith('-')) break;
+    const [long, attached] = option.startsWith('--') && option.includes('=') ? [option.slice(0, option.indexOf('=')), option.slice(option.indexOf('=') + 1)] : [option, undefined];
+    const nextValue = (): WordValue => (attached !== undefined ? known(attached) : (args[++index] ?? known('')));
     if (option === '-C') site.chdir(args[++index] ?? known('.'));
-    else if (option === '-c' || option === '--config-env' || option.startsWith('--config-env=')) {
+    else if (option === '-c' || long === '--config-env') {
       // core.pager, core.fsmonitor, alias.x=!cmd, diff.external: configuration that runs programs.
       site.emit({ kind: 'run-program', program: 'programs git configuration can name (git -c)', via: `git ${option} ${value(args[index + 1])}`.slice(0, 60) });
-      if (!option.includes('=')) index++;
-    } else if (option.startsWith('--exec-path=')) site.emit({ kind: 'run-program', program: 'git programs from another directory', via: 'git --exec-path' });
-    else if (GLOBAL_VALUES.has(option)) index++;
+      if (attached === undefined) index++;
+    } else if (long === '--exec-path' && attached !== undefined) site.emit({ kind: 'run-program', program: 'git programs from another directory', via: 'git --exec-path' });
+    else if (long === '--git-dir') {
+      const word = nextValue();
+      if (word.value === undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `git --git-dir names a repository known only at run time (${word.raw})` });
+      else gitDir = resolve(site.cwd ?? '.', word.value);
+    } else if (long === '--work-tree') {
+      // The work tree is read like any directory git lists; the repository's configuration is still checked.
+      site.path('list', nextValue(), { recursive: true, via: 'git --work-tree' });
+    } else if (option === '--bare') bare = true;
+    else if (GLOBAL_VALUES.has(long)) {
+      if (attached === undefined) index++;
+    } else if (!GLOBAL_FLAGS.has(option)) site.emit(unlistedEffect('git', option));
   }
   const subcommand = args[index];
   if (subcommand === undefined) return;
@@ -60,22 +84,30 @@ export function gitProgram(site: CallSite): void {
     return;
   }
   const via = `git ${name}`;
-  const configured = programsInRepositoryConfig(site.cwd);
-  if (configured !== undefined) site.emit({ kind: 'run-program', program: `what the repository's configuration names (${configured})`, via });
+  const repository = gitDir ?? (site.cwd === undefined ? undefined : bare ? resolve(site.cwd) : findGitDirectory(site.cwd));
+  if (gitDir === undefined && site.cwd === undefined) {
+    site.emit({ kind: 'unknown', severity: 'high', detail: `${via} runs in a directory known only at run time, whose repository configuration riskgate cannot check`, via });
+  } else if (repository !== undefined && name !== 'version' && name !== 'help') {
+    const configured = programsInRepositoryConfig(repository);
+    if (configured !== undefined) site.emit({ kind: 'run-program', program: `what the repository's configuration names (${configured})`, via, note: `${repository} sets ${configured}` });
+  }
   everySubcommand(site, name, rest);
+  if (READ.has(name)) unlistedOptions(site, name, rest);
   const options = rest.map(value).filter((text) => text.startsWith('-'));
   const operands = rest.filter((word) => !value(word).startsWith('-'));
-  const repository = known('.git');
+  const repositoryWord = known(gitDir ?? '.git');
   if (READ.has(name)) {
     if (name === 'help') {
       if (options.some((option) => /^(-w|--web|-i|--info|-m|--man)$/.test(option))) site.emit({ kind: 'run-program', program: 'a browser, info or man (git help)', via });
+      // git help PAGE starts man: not core (the fallback, issue 18).
+      else if (!site.sandbox && operands.length > 0) site.emit({ kind: 'unknown', detail: `git help ${NEEDS_SANDBOX}`, via });
       return;
     }
     const paths = name === 'grep' && !options.some((option) => /^(-e|-f|--file)$/.test(option)) ? operands.slice(1) : operands;
     // What git reads beyond its operands: the tracked files (git grep), or every file the history
     // ever held (a patch, a search of the history, a revision). Git's own lists say which files
     // those are; a secret among them (a committed .env, deleted since) is a secret read.
-    checkContent(site, via, contentScope(name, options, paths, site.cwd));
+    checkContent(site, via, contentScope(name, options, paths, site.cwd), repository);
     for (const word of paths) {
       // `REV:path` names a file as committed: reading it reads that file.
       const text = word.value;
@@ -95,11 +127,11 @@ export function gitProgram(site: CallSite): void {
   // A stash's patch (and the untracked files `-u` kept in it) and the reflog's patches print
   // contents the branches may no longer hold: checked like the history, which the list includes.
   if (name === 'stash' && value(operands[0]) === 'show') {
-    if (options.some((option) => STASH_CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history');
+    if (options.some((option) => STASH_CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history', repository);
     return;
   }
   if (name === 'reflog' && (operands.length === 0 || value(operands[0]) === 'show')) {
-    if (options.some((option) => CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history');
+    if (options.some((option) => CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history', repository);
     return;
   }
   if (CONNECT.has(name) || (name === 'remote' && value(operands[0]) === 'update') || (name === 'submodule' && /^(update|add|sync|foreach)$/.test(value(operands[0])))) {
@@ -107,7 +139,7 @@ export function gitProgram(site: CallSite): void {
     site.emit({ kind: 'connect', host: `a git remote (${value(operands[0]) || 'the default'})`, via, ...(force ? { severity: 'high' as const, note: `${via} --force rewrites or deletes history on the remote` } : {}) });
     if (name === 'clone') site.path('write', operands[1] ?? known('.'), { via });
     if (name === 'pull') site.path('write', known('.'), { recursive: true, via });
-    if (name === 'fetch' || name === 'pull' || name === 'push') site.path('write', repository, { via });
+    if (name === 'fetch' || name === 'pull' || name === 'push') site.path('write', repositoryWord, { via });
     if (name === 'submodule' && value(operands[0]) === 'foreach') site.script(value(operands[operands.length - 1]) || undefined, 'git submodule foreach');
     return;
   }
@@ -121,7 +153,7 @@ export function gitProgram(site: CallSite): void {
     case 'reset':
       if (options.includes('--hard') || options.includes('--merge') || options.includes('--keep')) {
         site.path('write', known('.'), { recursive: true, severity: 'high', note: 'git reset --hard discards uncommitted changes', via });
-      } else site.path('write', repository, { via });
+      } else site.path('write', repositoryWord, { via });
       return;
     case 'clean':
       if (options.some((option) => /^-[a-zA-Z]*n|^--dry-run$/.test(option))) return;
@@ -136,7 +168,7 @@ export function gitProgram(site: CallSite): void {
     }
     case 'rm':
       for (const word of operands) site.path('delete', word, { via, ...(options.some((option) => /^-[a-zA-Z]*r/.test(option)) ? { recursive: true } : {}) });
-      site.path('write', repository, { via });
+      site.path('write', repositoryWord, { via });
       return;
     case 'rebase':
     case 'bisect':
@@ -174,11 +206,32 @@ export function gitProgram(site: CallSite): void {
     case 'sparse-checkout':
     case 'lfs':
     case 'maintenance':
-      site.path('write', name === 'apply' || name === 'am' || name === 'merge' || name === 'cherry-pick' || name === 'revert' || name === 'stash' || name === 'mv' ? known('.') : repository, { via, ...(name === 'apply' || name === 'stash' || name === 'merge' ? { recursive: true } : {}) });
+      site.path('write', name === 'apply' || name === 'am' || name === 'merge' || name === 'cherry-pick' || name === 'revert' || name === 'stash' || name === 'mv' ? known('.') : repositoryWord, { via, ...(name === 'apply' || name === 'stash' || name === 'merge' ? { recursive: true } : {}) });
       return;
     default:
       // An alias (`alias.x = !sh …`) or a git-NAME program on the PATH: either can run anything.
       site.emit({ kind: 'run-program', program: `git ${name} (an alias or a git-${name} program)`, via });
+  }
+}
+
+const readTables = new Map<string, { readonly short: ReadonlySet<string>; readonly long: ReadonlySet<string> }>();
+
+/** Options of a read subcommand that git-options.ts does not list: asked (options fail closed, issue 18). */
+function unlistedOptions(site: CallSite, name: string, rest: readonly WordValue[]): void {
+  const listed = GIT_READ_OPTIONS[name];
+  if (listed === undefined) return;
+  let table = readTables.get(name);
+  if (table === undefined) {
+    const tokens = listed.split(' ');
+    table = { short: new Set(tokens[0]!.slice(1)), long: new Set(['--help', ...tokens.slice(1)]) };
+    readTables.set(name, table);
+  }
+  for (const word of rest) {
+    const option = word.value;
+    if (option === '--') return;
+    if (option === undefined || !option.startsWith('-') || option === '-') continue;
+    const known = option.startsWith('--') ? table.long.has(option.split('=')[0]!) : table.short.has(option[1]!);
+    if (!known) site.emit(unlistedEffect(`git ${name}`, option));
   }
 }
 
@@ -204,6 +257,9 @@ function everySubcommand(site: CallSite, name: string, rest: readonly WordValue[
   }
 }
 
+/** git config's other options that only shape what a get or list prints (or are the writes judged below). */
+const CONFIG_OPTIONS = /^(--show-origin|--show-scope|-z|--null|--name-only|--type=.*|--bool|--int|--bool-or-int|--path|--expiry-date|--default=.*|--includes|--no-includes|--fixed-value|--add|--unset|--unset-all|--replace-all|--edit|-e|--rename-section|--remove-section|--all|--regexp|--url=.*|--value=.*)$/;
+
 /** git config: get and list forms read (a `--file` among them); everything else writes configuration. */
 function configSubcommand(site: CallSite, rest: readonly WordValue[]): void {
   let file: WordValue | undefined;
@@ -218,6 +274,7 @@ function configSubcommand(site: CallSite, rest: readonly WordValue[]): void {
     else if (option === '--blob') index++;
     else if (/^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list|get|list)$/.test(option)) reads = true;
     else if (option === '--global' || option === '--system' || option === '--local' || option === '--worktree') scope = option;
+    else if (option.startsWith('-') && !CONFIG_OPTIONS.test(option)) site.emit(unlistedEffect('git config', option));
   }
   const writes = rest.some((word) => /^(--add|--unset|--unset-all|--replace-all|--edit|-e|--rename-section|--remove-section|set|unset|edit|rename-section|remove-section)$/.test(value(word)));
   const target = file ?? (scope === '--global' ? known(`${site.home}/.gitconfig`) : scope === '--system' ? known('/etc/gitconfig') : known('.git/config'));
@@ -227,79 +284,6 @@ function configSubcommand(site: CallSite, rest: readonly WordValue[]): void {
     return;
   }
   site.path('write', target, { via: 'git config' });
-}
-
-/**
- * Repository configuration that makes git run programs on read commands: a repository that
- * came from elsewhere (an unpacked archive, a shared folder) can carry `core.fsmonitor = ./x`,
- * which `git status` runs. Section → keys (`*` for every key); values true/false are settings.
- */
-const RUNS_PROGRAMS: Readonly<Record<string, readonly string[]>> = {
-  core: ['fsmonitor', 'pager', 'editor', 'sshcommand', 'askpass', 'hookspath', 'gitproxy'],
-  pager: ['*'],
-  diff: ['external', 'textconv', 'command'],
-  difftool: ['cmd', 'path'],
-  mergetool: ['cmd', 'path'],
-  filter: ['clean', 'smudge', 'process'],
-  merge: ['driver'],
-  credential: ['helper'],
-  gpg: ['program'],
-  sequence: ['editor'],
-  uploadpack: ['packobjectshook'],
-  // Included files could say anything.
-  include: ['path'],
-  includeif: ['path'],
-};
-
-/** The first setting of the repository around `directory` that runs a program, if any. */
-export function programsInRepositoryConfig(directory: string | undefined): string | undefined {
-  if (directory === undefined) return undefined;
-  const gitDirectory = findGitDirectory(directory);
-  if (gitDirectory === undefined) return undefined;
-  for (const file of ['config', 'config.worktree']) {
-    let text: string;
-    try {
-      text = readFileSync(join(gitDirectory, file), 'utf8');
-    } catch {
-      continue;
-    }
-    let section = '';
-    for (const rawLine of text.split(/\r?\n/)) {
-      const line = rawLine.replace(/[#;].*$/, '').trim();
-      const header = /^\[\s*([A-Za-z0-9.-]+)/.exec(line);
-      if (header !== null) {
-        section = header[1]!.toLowerCase().split('.')[0]!;
-        continue;
-      }
-      const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
-      if (setting === null) continue;
-      const key = setting[1]!.toLowerCase();
-      const keys = RUNS_PROGRAMS[section];
-      const value = (setting[2] ?? '').trim().toLowerCase();
-      if (keys === undefined || !(keys.includes('*') || keys.includes(key))) continue;
-      if (['true', 'false', 'yes', 'no', 'on', 'off', '0', '1', ''].includes(value) && !(section === 'include' || section === 'includeif')) continue;
-      return `${section}.${key}`;
-    }
-  }
-  return undefined;
-}
-
-function findGitDirectory(start: string): string | undefined {
-  let cursor = resolve(start);
-  for (;;) {
-    const candidate = join(cursor, '.git');
-    try {
-      const stats = statSync(candidate);
-      if (stats.isDirectory()) return candidate;
-      const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(candidate, 'utf8'));
-      return pointer === null ? undefined : resolve(cursor, pointer[1]!.trim());
-    } catch {
-      // not here: look in the parent
-    }
-    const parent = dirname(cursor);
-    if (parent === cursor) return undefined;
-    cursor = parent;
-  }
 }
 
 /** Options that make log/whatchanged print or search file contents, not just commit metadata. */
@@ -317,9 +301,9 @@ const STASH_CONTENT_OPTIONS = /^(-p|--patch|-u|--include-untracked|--only-untrac
  * own lists say which files those are; a secret among them (a committed .env, deleted since) is a
  * secret read.
  */
-function checkContent(site: CallSite, via: string, scope: 'tracked' | 'history' | undefined): void {
+function checkContent(site: CallSite, via: string, scope: 'tracked' | 'history' | undefined, repository: string | undefined): void {
   if (scope === undefined) return;
-  const found = secretInRepository(site.cwd, scope);
+  const found = secretInRepository(site.cwd, scope, repository);
   const what = scope === 'history' ? "the repository's history" : 'every tracked file';
   if (found === 'unchecked') site.emit({ kind: 'unknown', detail: `${via} reads ${what}, which riskgate could not check for secrets`, via });
   else if (found !== undefined) site.path('read', known(found), { via, note: `${via} reads ${scope === 'history' ? "the repository's history, which holds" : 'the tracked file'} ${found}` });
@@ -363,9 +347,8 @@ const repositoryLists = new Map<string, { readonly key: string; readonly secret:
  * secret, by git's own list of names: `git ls-files`, or `git log --all --name-only`. Bounded in
  * time and size; what cannot be listed in time is 'unchecked'. Cached per repository state.
  */
-function secretInRepository(cwd: string | undefined, scope: 'tracked' | 'history'): string | undefined | 'unchecked' {
+function secretInRepository(cwd: string | undefined, scope: 'tracked' | 'history', gitDirectory: string | undefined): string | undefined | 'unchecked' {
   if (cwd === undefined) return 'unchecked';
-  const gitDirectory = findGitDirectory(cwd);
   if (gitDirectory === undefined) return undefined;
   let state = '';
   try {
@@ -384,7 +367,7 @@ function secretInRepository(cwd: string | undefined, scope: 'tracked' | 'history
   let output: string;
   try {
     // Settings that could run programs are switched off for riskgate's own look.
-    output = execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '--no-pager', ...args], {
+    output = execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '--no-pager', `--git-dir=${gitDirectory}`, ...args], {
       cwd,
       encoding: 'utf8',
       timeout: 2_000,

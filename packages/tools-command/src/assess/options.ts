@@ -15,6 +15,28 @@ export interface ParsedArgs {
 
 const known = (text: string): WordValue => ({ raw: text, texts: [text], value: text, unknown: false, glob: false });
 
+/** Flags every program row accepts: they print usage or a version and stop (issue 18: run in the sandbox). */
+const ABOUT_ITSELF: Readonly<Record<string, OptionUse>> = { '--help': 'flag', '--version': 'flag' };
+
+const tables = new WeakMap<ProgramRow, Readonly<Record<string, OptionUse>>>();
+
+/**
+ * A row's whole option table: its `options`, its `flags` string spread into `flag` entries, and
+ * --help/--version. Anything not in it is `unlisted` (options fail closed, issue 18).
+ */
+export function optionTable(row: ProgramRow): Readonly<Record<string, OptionUse>> {
+  const cached = tables.get(row);
+  if (cached !== undefined) return cached;
+  const table: Record<string, OptionUse> = { ...ABOUT_ITSELF };
+  for (const token of (row.flags ?? '').split(/\s+/)) {
+    if (token.startsWith('--')) table[token] = 'flag';
+    else if (token.startsWith('-')) for (const letter of token.slice(1)) table[`-${letter}`] = 'flag';
+  }
+  Object.assign(table, row.options ?? {});
+  tables.set(row, table);
+  return table;
+}
+
 /**
  * Split words into options and operands the way getopt does: `--` ends options, `-abc` is a
  * cluster whose first value-taking letter takes the rest (or the next word), `--name=value`
@@ -24,7 +46,7 @@ const known = (text: string): WordValue => ({ raw: text, texts: [text], value: t
 export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: CallSite): ParsedArgs {
   const options: ParsedOption[] = [];
   const operands: WordValue[] = [];
-  const table = row.options ?? {};
+  const table = optionTable(row);
   let ended = false;
   for (let index = 0; index < args.length; index++) {
     const word = args[index]!;
@@ -60,7 +82,7 @@ export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: Ca
     }
     for (let letter = 1; letter < text.length; letter++) {
       const name = `-${text[letter]}`;
-      const use = table[name] ?? 'flag';
+      const use: OptionUse = table[name] ?? 'unlisted';
       if (TAKES_VALUE.has(use)) {
         const rest = text.slice(letter + 1);
         const value = rest !== '' ? known(rest) : args[++index];
@@ -73,16 +95,29 @@ export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: Ca
   return { options, operands };
 }
 
-/** `--out` is `--output` when it can only be that; a prefix of a risky option counts as it. */
+/**
+ * `--out` is `--output` when it can only be that; a prefix of a risky option counts as it. A
+ * prefix of options with different uses, or of none, is unlisted: the program may know an
+ * option the row does not (fail closed).
+ */
 function longUse(table: Readonly<Record<string, OptionUse>>, name: string): { name: string; use: OptionUse } {
   const exact = table[name];
   if (exact !== undefined) return { name, use: exact };
-  if (name.length < 4) return { name, use: 'flag' };
+  if (name.length < 4) return { name, use: 'unlisted' };
   const candidates = Object.entries(table).filter(([option]) => option.startsWith('--') && option.startsWith(name));
   const risky = candidates.find(([, use]) => RISKY_USES.has(use) || use === 'read' || use === 'pattern-file');
   if (risky !== undefined) return { name: risky[0], use: risky[1] };
-  if (candidates.length === 1) return { name: candidates[0]![0], use: candidates[0]![1] };
-  return { name, use: 'flag' };
+  if (candidates.length > 0 && candidates.every(([, use]) => use === candidates[0]![1])) return { name: candidates[0]![0], use: candidates[0]![1] };
+  return { name, use: 'unlisted' };
+}
+
+/** Options that fail closed, as `unknown` effects (for judges that read parseArgs themselves). */
+export function reportUnlisted(site: CallSite, parsed: ParsedArgs): void {
+  for (const option of parsed.options) if (option.use === 'unlisted') site.emit(unlistedEffect(site.name, option.name));
+}
+
+export function unlistedEffect(program: string, option: string): { kind: 'unknown'; detail: string; via: string } {
+  return { kind: 'unknown', detail: `${program} ${option} is not among the options riskgate knows to keep ${program} a read`, via: `${program} ${option}` };
 }
 
 function riskyUnknown(row: ProgramRow, word: WordValue, site: CallSite | undefined): void {

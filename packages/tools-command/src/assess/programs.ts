@@ -14,10 +14,12 @@ import {
 } from './custom-programs.js';
 import { gitProgram } from './git.js';
 import { copyOverNetworkProgram, curlProgram, hostToolProgram, wgetProgram } from './network-programs.js';
+import { PACKAGE_PROGRAMS } from './package-programs.js';
 import { READ_PROGRAMS } from './read-programs.js';
 import { awkProgram, jqProgram, sedProgram } from './scripts.js';
 import { SANDBOX_ONLY_PROGRAMS } from './sandbox-only-programs.js';
 import { SIDE_EFFECT_PROGRAMS } from './side-effect-programs.js';
+import { SYSTEM_PACKAGE_PROGRAMS } from './system-package-programs.js';
 import { known } from './simple-command.js';
 import { always, type CallSite, connects, controls, type ProgramRow, row, runs } from './table.js';
 
@@ -28,6 +30,8 @@ import { always, type CallSite, connects, controls, type ProgramRow, row, runs }
  */
 
 const custom = (judge: (site: CallSite) => void): ProgramRow => row('data', { custom: judge });
+/** A judge in code that reads every option it accepts: whitelisted without the sandbox too (table.ts). */
+const coreCustom = (judge: (site: CallSite) => void): ProgramRow => row('data', { custom: judge, core: true });
 
 /** Disk tools: -l (and parted's print) list; otherwise they rewrite the device. */
 const diskTool = custom((site) => {
@@ -53,24 +57,6 @@ const credentialTool = (store: string, connectsTo?: string): ProgramRow =>
     site.path('read', known(store.replace(/^~/, site.home)), { via: site.name });
     if (connectsTo !== undefined) site.emit({ kind: 'connect', host: connectsTo, via: site.name });
     site.emit({ kind: 'run-program', program: site.name, via: site.name });
-  });
-
-/**
- * Package managers: installing runs the packages' scripts (high); other verbs run project
- * scripts or connect. `config` is never a read verb: `npm config get …:_authToken` prints tokens.
- */
-const packageManager = (installs: readonly string[], reads: readonly string[]): ProgramRow =>
-  custom((site) => {
-    const verb = site.args.find((word) => !(word.value ?? '').startsWith('-'))?.value ?? '';
-    if (reads.includes(verb) || site.args.length === 0) return;
-    // `yarn -v`, `pnpm --help`: options that only ask about the tool.
-    if (verb === '' && site.args.every((word) => /^(-v|-V|--version|-h|--help)$/.test(word.value ?? ''))) return;
-    if (installs.includes(verb) || site.args.some((word) => /^-S|^-U|^-R/.test(word.value ?? '') && site.name === 'pacman')) {
-      site.emit({ kind: 'run-program', program: `the install scripts of what ${site.name} ${verb} installs`, severity: 'high', via: `${site.name} ${verb}` });
-      site.emit({ kind: 'connect', host: 'a package registry', via: site.name });
-      return;
-    }
-    site.emit({ kind: 'run-program', program: `${site.name} ${verb}`.trim(), via: site.name });
   });
 
 /** docker and podman: listing verbs read (inside the sandbox only); inspect shows containers' environments. */
@@ -127,14 +113,36 @@ const ln = custom((site) => {
 
 /** sysctl prints kernel settings; -w, NAME=VALUE, -p and --system change them. */
 const sysctl = custom((site) => {
-  if (site.args.some((word) => /^-[a-zA-Z]*[wp]|^--(write|load|system)|=/.test(word.value ?? '='))) site.emit({ kind: 'control-process', detail: 'sysctl changes kernel settings', severity: 'high' });
+  // Only the reading options (procps-ng 4); -w, -p/-f FILE, --system, NAME=VALUE and any other change settings.
+  const reads = /^(-[aAXnNeqbdr]+|--(all|values|names|ignore|quiet|binary|deprecated|pattern(=.*)?)|-h|--help|-V|--version)$/;
+  const words = site.args.map((word) => word.value ?? '=');
+  if (words.some((word, index) => (word.startsWith('-') ? !reads.test(word) : word.includes('=') && !/^(-r|--pattern)$/.test(words[index - 1] ?? '')))) {
+    site.emit({ kind: 'control-process', detail: 'sysctl changes kernel settings', severity: 'high' });
+  }
 });
 
-/** ip: show/list forms read; add, del, set, flush and the rest change the network. */
+/**
+ * ip: `ip [OPTIONS] OBJECT [show|list|get …]` reads; every other command (add, del, set, flush,
+ * exec, monitor, …) changes the network or runs a program, and options fail closed: -b/-batch
+ * and -force read commands from a file, -n/-netns enter another namespace.
+ */
+const IP_OPTIONS = /^-(4|6|0|B|M|s|stats|statistics|d|details|h|human|human-readable|r|resolve|o|oneline|j|json|p|pretty|c|color|br|brief|a|all|t|timestamp|ts|tshort|iec|N|numeric|f|family|l|loops|color=\w+|help|Version|V)$/;
+const IP_OBJECTS = /^(a|ad|add|addr|addre|addres|address|r|ro|rou|rout|route|l|li|lin|link|n|ne|nei|neigh|neighbor|neighbour|ru|rule|maddr|maddress|ntable|tunnel|tunl|netconf|token|mr|mroute|nexthop|nh|stats)$/;
 const ip = custom((site) => {
-  if (site.args.some((word) => /^(add|del|delete|set|change|replace|flush|append|prepend|exec|up|down|save|restore|attach|detach|monitor)$/.test(word.value ?? 'set'))) {
-    site.emit({ kind: 'control-process', detail: 'ip changes network settings', severity: 'high' });
+  const words = site.args.map((word) => word.value ?? '\u0000');
+  let index = 0;
+  for (; index < words.length && words[index]!.startsWith('-'); index++) {
+    if (/^-(f|family|l|loops)$/.test(words[index]!)) index++;
+    else if (!IP_OPTIONS.test(words[index]!)) {
+      site.emit({ kind: 'unknown', severity: 'high', detail: `ip ${words[index]} is not among the options riskgate knows to keep ip a read (-b and -force read commands from a file)` });
+      return;
+    }
   }
+  const object = words[index];
+  const command = words[index + 1];
+  // `ip a`, `ip route get 1.1.1.1`, `ip -br link show dev eth0`: an object, then a reading command or none.
+  if (object === undefined || (IP_OBJECTS.test(object) && (command === undefined || /^(show|sh|sho|list|lst|ls|get|dev)$/.test(command)))) return;
+  site.emit({ kind: 'control-process', detail: 'ip changes network settings or runs a command', severity: 'high' });
 });
 
 /** service NAME status reads (in the sandbox only); other verbs start or stop services. */
@@ -149,7 +157,9 @@ const service = custom((site) => {
 
 /** crontab -l lists; anything else installs or removes scheduled jobs. */
 const crontab = custom((site) => {
-  if (site.args.some((word) => word.value === '-l')) return;
+  // -l alone (for this user, or -u USER) lists; with -r, -e, -i or a file it changes the table.
+  const words = site.args.map((word) => word.value ?? '\u0000');
+  if (words.includes('-l') && words.every((word, index) => word === '-l' || word === '-u' || words[index - 1] === '-u')) return;
   site.path(site.args.some((word) => word.value === '-r') ? 'delete' : 'write', known('/var/spool/cron/crontabs'), { via: 'crontab' });
 });
 
@@ -194,12 +204,12 @@ const TABLE: Record<string, ProgramRow> = {
   ...SANDBOX_ONLY_PROGRAMS,
   ps: custom(psProgram),
   getent: custom(getentProgram),
-  printenv: custom(printenvProgram),
-  hostname: custom(hostnameProgram),
+  printenv: coreCustom(printenvProgram),
+  hostname: coreCustom(hostnameProgram),
   less: custom(pagerProgram(READ_PROGRAMS.less!)),
   more: custom(pagerProgram(READ_PROGRAMS.more!)),
-  date: custom(dateProgram),
-  find: custom(findProgram),
+  date: coreCustom(dateProgram),
+  find: coreCustom(findProgram),
   sed: custom(sedProgram),
   gsed: custom(sedProgram),
   awk: custom(awkProgram),
@@ -207,7 +217,7 @@ const TABLE: Record<string, ProgramRow> = {
   mawk: custom(awkProgram),
   nawk: custom(awkProgram),
   jq: custom(jqProgram),
-  git: custom(gitProgram),
+  git: coreCustom(gitProgram),
   dd: custom(ddProgram),
   tar: custom(tarProgram),
   split: splitter,
@@ -224,8 +234,6 @@ const TABLE: Record<string, ProgramRow> = {
   fdisk: diskTool,
   parted: diskTool,
   ...Object.fromEntries(['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', 'lz4', 'compress', 'uncompress', 'lzma', 'unlzma'].map((name) => [name, compressor])),
-  // bc computes (it cannot run commands); its operands are files of expressions.
-  bc: row('read', { options: { '-f': 'read', '--file': 'read', '-e': 'data', '--expression': 'data' } }),
   // Readers of compressed files: like cat.
   ...Object.fromEntries(['zcat', 'bzcat', 'xzcat', 'zstdcat', 'lz4cat', 'zgrep', 'zless', 'zmore', 'zdiff'].map((name) => [name, row('read', name === 'zgrep' ? { leading: 1 } : {})])),
   // Shells: `-c SCRIPT` is judged as its own line.
@@ -240,31 +248,10 @@ const TABLE: Record<string, ProgramRow> = {
   ...Object.fromEntries(['ssh', 'sftp', 'nc', 'ncat', 'netcat', 'telnet', 'ftp', 'ping', 'ping6', 'dig', 'nslookup', 'host', 'traceroute', 'tracepath', 'mtr', 'whois', 'nmap', 'http', 'https', 'xh', 'aria2c', 'httpie'].map((name) => [name, custom(hostToolProgram)])),
   scp: custom(copyOverNetworkProgram),
   rsync: custom(copyOverNetworkProgram),
-  // Package managers: the verbs that install, and those that only list.
-  npm: packageManager(['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'update', 'up', 'upgrade', 'exec', 'x', 'publish', 'link', 'rebuild', 'dedupe', 'prune', 'init', 'create'], ['ls', 'list', 'll', 'view', 'info', 'show', 'outdated', 'why', 'explain', 'help', 'root', 'prefix', 'bin', 'search', 'ping', 'version', '-v']),
-  pnpm: packageManager(['install', 'i', 'add', 'remove', 'rm', 'update', 'up', 'dlx', 'exec', 'publish', 'link', 'rebuild', 'dedupe', 'prune', 'import', 'create'], ['ls', 'list', 'll', 'view', 'info', 'outdated', 'why', 'help', 'root', 'bin', 'store', '-v']),
-  yarn: packageManager(['install', 'add', 'remove', 'upgrade', 'up', 'dlx', 'publish', 'link', 'create', ''], ['list', 'info', 'why', 'outdated', 'help', 'bin', '-v']),
   bun: custom(interpreterProgram),
-  pip: packageManager(['install', 'uninstall', 'download', 'wheel'], ['list', 'show', 'freeze', 'check', 'help', 'search', 'debug', 'inspect', 'index', 'cache']),
-  pip3: packageManager(['install', 'uninstall', 'download', 'wheel'], ['list', 'show', 'freeze', 'check', 'help', 'debug', 'inspect', 'index', 'cache']),
-  uv: packageManager(['add', 'remove', 'sync', 'pip', 'tool', 'run', 'lock', 'venv', 'init', 'build', 'publish'], ['tree', 'version', 'help']),
-  poetry: packageManager(['install', 'add', 'remove', 'update', 'lock', 'build', 'publish', 'run', 'shell', 'init', 'new'], ['show', 'check', 'version', 'help', 'env']),
-  gem: packageManager(['install', 'uninstall', 'update', 'build', 'push'], ['list', 'info', 'search', 'query', 'specification', 'environment', 'help', 'contents', 'which', 'outdated']),
-  bundle: packageManager(['install', 'update', 'add', 'remove', 'exec', 'package'], ['list', 'show', 'info', 'outdated', 'check', 'help']),
-  cargo: packageManager(['install', 'uninstall', 'publish', 'add', 'remove', 'update', 'build', 'run', 'test', 'bench', 'fetch', 'new', 'init', 'fix', 'clean'], ['tree', 'metadata', 'search', 'help', 'version', 'locate-project', 'pkgid', 'read-manifest', 'verify-project']),
-  go: packageManager(['install', 'get', 'build', 'run', 'test', 'generate', 'mod', 'clean', 'work', 'tool', 'fix', 'vet'], ['version', 'env', 'list', 'doc', 'help']),
-  apt: packageManager(['install', 'remove', 'purge', 'upgrade', 'full-upgrade', 'autoremove', 'update', 'reinstall', 'source', 'build-dep', 'download'], ['list', 'show', 'search', 'policy', 'depends', 'rdepends', 'showsrc', 'changelog']),
-  'apt-get': packageManager(['install', 'remove', 'purge', 'upgrade', 'dist-upgrade', 'autoremove', 'update', 'source', 'build-dep', 'download', 'clean', 'autoclean'], ['check', 'changelog']),
-  'apt-cache': row('data'),
-  dpkg: packageManager(['-i', '--install', '-r', '--remove', '-P', '--purge', '--configure', '--unpack'], ['-l', '--list', '-L', '--listfiles', '-s', '--status', '-S', '--search', '--print-architecture', '--get-selections']),
-  dnf: packageManager(['install', 'remove', 'upgrade', 'update', 'erase', 'reinstall', 'downgrade', 'autoremove', 'swap'], ['list', 'info', 'search', 'repolist', 'provides', 'history', 'check-update', 'repoquery', 'help']),
-  yum: packageManager(['install', 'remove', 'upgrade', 'update', 'erase', 'reinstall', 'downgrade', 'autoremove', 'swap'], ['list', 'info', 'search', 'repolist', 'provides', 'history', 'check-update', 'help']),
-  brew: packageManager(['install', 'uninstall', 'upgrade', 'reinstall', 'tap', 'untap', 'link', 'unlink', 'cleanup', 'update', 'services', 'bundle'], ['list', 'info', 'search', 'outdated', 'deps', 'uses', 'config', 'doctor', 'leaves', 'home', '--prefix', 'help']),
-  pacman: packageManager([], ['-Q', '-Qi', '-Ql', '-Qs', '-Ss', '-Si']),
-  apk: packageManager(['add', 'del', 'upgrade', 'update', 'fix'], ['info', 'search', 'list', 'policy', 'version']),
-  snap: packageManager(['install', 'remove', 'refresh', 'revert', 'enable', 'disable', 'run'], ['list', 'info', 'find', 'version', 'services', 'changes']),
-  conda: packageManager(['install', 'remove', 'uninstall', 'update', 'upgrade', 'create', 'env', 'run'], ['list', 'info', 'search']),
-  composer: packageManager(['install', 'require', 'remove', 'update', 'create-project', 'run-script', 'exec', 'global'], ['show', 'info', 'outdated', 'licenses', 'depends', 'why', 'validate', 'diagnose', 'search']),
+  // Package managers and toolchains: tables of verbs (package-programs.ts, system-package-programs.ts).
+  ...PACKAGE_PROGRAMS,
+  ...SYSTEM_PACKAGE_PROGRAMS,
   docker: containerTool,
   podman: containerTool,
   nerdctl: containerTool,

@@ -1,3 +1,4 @@
+import { applyOperands } from './apply.js';
 import { always, connects, controls, endless, type ProgramRow, privilege, row, runs } from './table.js';
 
 /**
@@ -12,6 +13,9 @@ const RECURSIVE = { '-r': 'recursive', '-R': 'recursive', '--recursive': 'recurs
 
 /** A program that changes users, groups or privileges whatever its words. */
 const privileges = (what: string) => always(privilege(what));
+
+/** top's options (procps-ng 4): batch output, counts, delays, filters. */
+const TOP = row('data', { flags: '-bcHiSs1 --batch', options: { '-n': 'data', '-d': 'data', '-p': 'data', '-u': 'data', '-U': 'data', '-o': 'data', '-O': 'flag', '-w': 'data', '-E': 'data', '-e': 'data' } });
 
 export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   // Delete their operands (rm -r whole trees).
@@ -46,12 +50,22 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   patch: row('write', { last: 'read', whenNone: '.', recursive: true, options: { '-i': 'read', '--input': 'read', '-o': 'write', '--output': 'write', '-r': 'write', '--reject-file': 'write', '-d': 'data', '--directory': 'data', '-p': 'data', '--strip': 'data', '-B': 'data', '-z': 'data', '-D': 'data', '-F': 'data', '-V': 'data' } }),
   // Disks and filesystems: their operands are devices, rewritten whole.
   ...Object.fromEntries(['sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'wipefs', 'mkswap', 'blkdiscard', 'resize2fs', 'tune2fs', 'e2fsck', 'fsck', 'badblocks', 'cryptsetup', 'losetup', 'pvcreate', 'vgcreate', 'lvcreate', 'lvremove', 'vgremove', 'pvremove', 'mdadm', 'zpool', 'hdparm'].map((name) => [name, row('write', { severity: 'high' })])),
-  mount: always(controls('mount attaches or changes filesystems', 'high')),
+  // mount alone (or -l, -t TYPE without a device) lists the mounted filesystems; anything else mounts.
+  mount: row('data', { custom: (site) => {
+    const words = site.args.map((word) => word.value ?? '\u0000');
+    const lists = words.every((word, index) => /^(-l|--show-labels|-t|--types)$/.test(word) || /^(-t|--types)$/.test(words[index - 1] ?? ''));
+    if (!lists) site.emit(controls('mount attaches or changes filesystems', 'high'));
+  } }),
   umount: always(controls('umount detaches filesystems', 'high')),
   swapon: always(controls('swapon changes swap space', 'high')),
   swapoff: always(controls('swapoff changes swap space', 'high')),
   // Processes and the machine.
-  kill: always(controls('kill sends signals to processes', 'high')),
+  // kill -l / -L list the signals' names (with a number, that signal's name); anything else signals.
+  kill: row('data', { custom: (site) => {
+    const words = site.args.map((word) => word.value ?? '\u0000');
+    if (/^(-l|-L|--list|--table)$/.test(words[0] ?? '') && words.slice(1).every((word) => /^\d+$/.test(word))) return;
+    site.emit(controls('kill sends signals to processes', 'high'));
+  } }),
   pkill: always(controls('pkill sends signals to processes', 'high')),
   killall: always(controls('killall sends signals to processes', 'high')),
   skill: always(controls('skill sends signals to processes', 'high')),
@@ -83,7 +97,7 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     otherSubcommands: always(controls('systemctl starts, stops or changes services', 'high')),
   }),
   // journalctl reads system logs (inside the sandbox only); -f never ends; --vacuum/--rotate delete logs.
-  journalctl: row('data', { sandboxOnly: true, options: { '-f': 'follow', '--follow': 'follow', '--vacuum-size': 'unknown', '--vacuum-time': 'unknown', '--vacuum-files': 'unknown', '--rotate': 'unknown', '--flush': 'unknown', '-u': 'data', '--unit': 'data', '-n': 'data', '--lines': 'data', '-S': 'data', '--since': 'data', '-U': 'data', '--until': 'data', '-p': 'data', '-o': 'data', '-t': 'data', '-b': 'data', '-D': 'read', '--directory': 'read', '--file': 'read', '-g': 'data', '--grep': 'data' } }),
+  journalctl: row('data', { sandboxOnly: true, flags: '-rqxeakmlNh --reverse --quiet --catalog --pager-end --all --dmesg --merge --full --no-full --no-pager --utc --no-hostname --list-boots --system --user --disk-usage --header --no-tail --show-cursor --fields --list-catalog --list-namespaces --verify', options: { '--output-fields': 'data', '-M': 'data', '--machine': 'data', '--namespace': 'data', '-F': 'data', '--field': 'data', '--cursor': 'data', '--after-cursor': 'data', '--boot': 'data', '-T': 'data', '--identifier': 'data', '--user-unit': 'data', '--priority': 'data', '--facility': 'data', '--output': 'data', '-c': 'data', '--case-sensitive': 'data', '-f': 'follow', '--follow': 'follow', '--vacuum-size': 'unknown', '--vacuum-time': 'unknown', '--vacuum-files': 'unknown', '--rotate': 'unknown', '--flush': 'unknown', '-u': 'data', '--unit': 'data', '-n': 'data', '--lines': 'data', '-S': 'data', '--since': 'data', '-U': 'data', '--until': 'data', '-p': 'data', '-o': 'data', '-t': 'data', '-b': 'flag', '-D': 'read', '--directory': 'read', '--file': 'read', '-g': 'data', '--grep': 'data' } }),
   // Users, groups and privileges.
   ...Object.fromEntries(['passwd', 'chpasswd', 'useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'groupadd', 'groupdel', 'groupmod', 'addgroup', 'delgroup', 'gpasswd', 'visudo', 'vipw', 'vigr', 'chsh', 'chfn', 'chage', 'newgrp', 'sg', 'setcap', 'setpriv', 'capsh'].map((name) => [name, privileges(`${name} changes users, groups or privileges`)])),
   // Builds, task runners: they run recipes from files in the project.
@@ -93,11 +107,14 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   // Editors and openers run interactively or hand files to other programs.
   ...Object.fromEntries(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'ex', 'code', 'subl', 'xdg-open', 'open', 'gio', 'sensible-editor', 'editor', 'info', 'w3m', 'lynx'].map((name) => [name, always(runs(name))])),
   // man prints a manual page (riskgate runs it without a terminal, PAGER=cat); -P, -H and --html name programs it runs.
-  man: row('data', { options: { '-P': 'run', '--pager': 'run', '-H': 'runs', '--html': 'runs', '-l': 'read', '--local-file': 'read', '-M': 'data', '-S': 'data', '-s': 'data', '-L': 'data', '-m': 'data', '-C': 'read', '--config-file': 'read', '-E': 'data', '-R': 'data', '-T': 'runs', '-X': 'runs', '--gxditview': 'runs', '-Z': 'runs', '--ditroff': 'runs' } }),
+  man: row('data', { flags: '-afkwWKiIu7 --all --whatis --apropos --where --path --location --location-cat --where-cat --regex --wildcard --names-only --ignore-case --match-case --no-hyphenation --nh --no-justification --nj --no-subpages --ascii', options: { '-P': 'run', '--pager': 'run', '-H': 'runs', '--html': 'runs', '-l': 'read', '--local-file': 'read', '-M': 'data', '-S': 'data', '-s': 'data', '-L': 'data', '-m': 'data', '-C': 'read', '--config-file': 'read', '-E': 'data', '-R': 'data', '-T': 'runs', '-X': 'runs', '--gxditview': 'runs', '-Z': 'runs', '--ditroff': 'runs' } }),
   // Endless output or screens.
   yes: always(endless('yes prints for ever')),
   // top refreshes until stopped, unless told how many times (-n).
-  top: row('data', { custom: (site) => { if (!site.args.some((word) => /^-[a-zA-Z]*n/.test(word.value ?? ''))) site.emit(endless('top refreshes until it is stopped')); } }),
+  top: row('data', { custom: (site) => {
+    applyOperands(site, TOP);
+    if (!site.args.some((word) => /^-[a-zA-Z]*n/.test(word.value ?? ''))) site.emit(endless('top refreshes until it is stopped'));
+  } }),
   htop: always(endless('htop refreshes until it is stopped')),
   // Keys and agents: ssh-add talks to the agent that signs as the person.
   'ssh-add': always({ kind: 'read-env', names: ['SSH_AUTH_SOCK'] }),

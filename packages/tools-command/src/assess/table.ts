@@ -7,7 +7,7 @@ import type { WordValue } from './words.js';
  *
  * ```ts
  * // why: one line on what the program does with its words
- * head: row('read', { options: { '-n': 'data', '-c': 'data' } }),
+ * head: row('read', { core: true, flags: '-qvz --quiet --verbose', options: { '-n': 'data', '-c': 'data' } }),
  * ```
  *
  * - `operands`: what the words that are not options are — files it `read`s, `list`s (names and
@@ -17,13 +17,24 @@ import type { WordValue } from './words.js';
  * - `last`: the last operand is used differently (cp and mv write their destination).
  * - `whenNone`: the operand a program uses when it gets none (ls and du list `.`).
  * - `recursive` / `skipsHidden`: it reads whole trees (du, rg), skipping dotfiles (rg).
- * - `options`: options that take a value or change what the program does, by use (OptionUse).
- *   An option not listed is a flag that changes nothing; list every one that reads, writes or
- *   runs (long options are also matched abbreviated, as GNU accepts `--out` for `--output`).
+ * - `flags`: the options that change nothing riskgate judges, as one string: `'-ahlrt --all
+ *   --human-readable'` (a `-xyz` token lists the short flags -x, -y, -z; a `--name` token one
+ *   long flag). Options FAIL CLOSED (issue 18): an option neither in `flags` nor in `options`
+ *   is `unlisted`, an `unknown` effect, so the call is asked. `--help` and `--version` are
+ *   flags of every row.
+ * - `options`: options that take a value or change what the program does, by use (OptionUse);
+ *   `'flag'` there is the same as listing it in `flags` (single-dash long flags such as
+ *   `-maxdepth` go here). List every one that reads, writes or runs (long options are also
+ *   matched abbreviated, as GNU accepts `--out` for `--output`).
  * - `effects`: what the program does whatever its words (kill controls processes).
- * - `sandboxOnly`: whitelisted only when the call runs in riskgate's sandbox (issue 12:
- *   `docker ps`, `journalctl`); outside it the row yields an `unknown` effect saying so.
- * - `subcommands` / `otherSubcommands`: rows by first operand (`systemctl status`).
+ * - `core`: whitelisted even WITHOUT riskgate's sandbox (macOS, containers without user
+ *   namespaces). Only rows whose every option is listed and whose reads the walk models
+ *   completely are core (docs/commands.md has the table). A row without it that would run
+ *   unasked yields, outside the sandbox, an `unknown` effect saying it needs the sandbox.
+ * - `sandboxOnly`: the older spelling of "not core" (issue 12); kept so rows can say it.
+ * - `subcommands` / `otherSubcommands`: rows by first operand (`systemctl status`); the
+ *   parent's `options`/`flags`/`globalValues` are the options allowed before the subcommand,
+ *   any other option there is unlisted.
  * - `custom`: a judge in code for what a table cannot say (sed scripts, find -exec, git).
  */
 export type OperandUse = 'read' | 'list' | 'write' | 'delete' | 'data';
@@ -59,13 +70,19 @@ export type OptionUse =
   | 'runs'
   /** Flag: writes files beside its operands (tree -R writes 00Tree.html in every directory). */
   | 'writes'
+  /** Flag: asks the network (pip list --outdated, gem list --remote). */
+  | 'connects'
+  /** Flag: changes the program's own settings or state (go env -w, npm version patch): a program run. */
+  | 'changes'
   /** Flag or value whose effect riskgate does not model: never whitelisted. */
-  | 'unknown';
+  | 'unknown'
+  /** Not in the row (options fail closed): an `unknown` effect. parseArgs gives it, rows never list it. */
+  | 'unlisted';
 
 /** Uses that take the next word (or the rest after `=`) as their value. */
 export const TAKES_VALUE: ReadonlySet<OptionUse> = new Set(['data', 'read', 'list', 'write', 'run', 'pattern', 'pattern-file']);
 /** Uses that make a program do more than read: an input word could turn into one (xargs). */
-export const RISKY_USES: ReadonlySet<OptionUse> = new Set(['write', 'run', 'in-place', 'runs', 'writes', 'unknown', 'environment', 'follow']);
+export const RISKY_USES: ReadonlySet<OptionUse> = new Set(['write', 'run', 'in-place', 'runs', 'writes', 'unknown', 'environment', 'follow', 'unlisted', 'connects', 'changes']);
 
 /** What a call site offers a custom judge. */
 export interface CallSite {
@@ -112,7 +129,11 @@ export interface ProgramRow {
   readonly recursive?: boolean;
   readonly skipsHidden?: boolean;
   readonly options?: Readonly<Record<string, OptionUse>>;
+  /** Harmless flags, space-separated: `-abc` is -a, -b, -c; `--all` one long flag. */
+  readonly flags?: string;
   readonly effects?: readonly FixedEffect[];
+  /** Whitelisted without the sandbox too (see above); rows without it need the sandbox. */
+  readonly core?: boolean;
   readonly sandboxOnly?: boolean;
   /** Raises the judged level of the operand effects (truncate, shred, mkfs: high whatever the path). */
   readonly severity?: 'medium' | 'high';

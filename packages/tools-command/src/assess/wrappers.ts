@@ -40,7 +40,8 @@ export const WRAPPER_ROWS: Readonly<Record<string, WrapperRow>> = {
   stdbuf: { values: ['-i', '-o', '-e', '--input', '--output', '--error'] },
   time: { values: ['-f', '--format'], writes: ['-o', '--output'] },
   timeout: { values: ['-s', '--signal', '-k', '--kill-after'], skip: 1 },
-  ionice: { values: ['-c', '-n', '-p', '-P', '-u', '--class', '--classdata'] },
+  // ionice -p/-P/-u PID… changes running processes' I/O priority (no command to look through).
+  ionice: { values: ['-c', '-n', '-p', '-P', '-u', '--class', '--classdata', '--pid', '--pgid', '--uid'], alone: [{ kind: 'control-process', detail: "ionice without a command changes running processes' I/O priority" }] },
   taskset: { values: ['-p'], skip: 1 },
   chrt: { skip: 1 },
   caffeinate: {},
