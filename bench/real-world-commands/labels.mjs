@@ -1,0 +1,99 @@
+// Our judgement of tldr's programs, by page (build-corpus.mjs applies it; README.md explains it).
+// A page named here yields read-only lines only for examples whose description is a read ("List",
+// "Display", "Show", …) and whose command writes, runs and reaches nothing (build-corpus.mjs's
+// SIDE_SIGNS); every other example of it is side-effect or left out. The family says which kind
+// of read it is, so the measurement can report each family's share.
+
+const pages = (family, names) => names.trim().split(/\s+/).map((name) => [name, family]);
+
+/** Programs that only read or print in the forms their read examples show. */
+export const READ_PAGES = new Map([
+  ...pages('core-reader', `
+    ls cat head tail wc grep egrep fgrep rg ag ack find fd fdfind locate plocate tree du df stat file diff cmp comm sort
+    uniq cut paste join tr column nl tac rev fold fmt pr expand unexpand od hexdump xxd strings md5sum sha1sum sha224sum
+    sha256sum sha384sum sha512sum b2sum cksum sum base64 base32 basenc basename dirname realpath readlink pwd echo printf
+    seq expr date cal ncal factor numfmt jq yq bat batcat zcat zgrep bzcat xzcat look cut gron dasel xmllint csvlook
+    csvstat csvcut shellcheck hadolint yamllint wdiff colordiff sdiff diff3 zdiff zipinfo`),
+  ...pages('lister', `
+    lsd eza exa dust duf difft delta tokei cloc scc ipcs lsns lslocks lsipc lsattr getfacl namei findmnt blkid lshw
+    hwinfo inxi neofetch fastfetch screenfetch sensors lscpu lsblk lspci lsusb lsmod lsof ss netstat pstree pgrep pidof
+    ps w who last users uptime free nproc arch uname hostname whoami id groups tty locale getconf lsb_release logname
+    which whereis type whatis apropos man dmesg journalctl vmstat iostat mpstat lsirq lsmem lscpu numactl
+    lsinitramfs lsfd pwdx cpuid dmidecode`),
+  ...pages('git-read', 'git-describe git-blame git-log git-status git-show git-diff git-shortlog git-ls-files git-ls-tree git-cat-file git-rev-parse git-rev-list git-show-ref git-for-each-ref git-name-rev git-merge-base git-whatchanged git-annotate git-count-objects git-grep git-var'),
+  ...pages('binary-inspect', `
+    objdump readelf nm size c++filt addr2line strings pdfinfo identify mediainfo ffprobe hexyl`),
+]);
+
+/** Programs and subcommand pages with reads among their examples and writes among the others. */
+export const MIXED_PAGES = new Map([
+  ...pages('binary-inspect', 'exiftool'),
+  ...pages('archive-listing', 'tar unzip gzip zip 7z 7za xz zstd bsdtar'),
+  ...pages('git-read', `
+    git git-log git-status git-diff git-show git-blame git-shortlog git-describe git-cat-file git-rev-parse git-ls-files
+    git-ls-tree git-rev-list git-name-rev git-merge-base git-for-each-ref git-show-ref git-check-ignore git-check-attr
+    git-count-objects git-whatchanged git-show-branch git-var git-annotate git-cherry git-diff-tree git-diff-files
+    git-diff-index git-range-diff git-verify-commit git-verify-tag git-fsck git-branch git-tag git-remote git-stash
+    git-worktree git-reflog git-bisect git-notes git-hash-object git-grep git-check-mailmap git-check-ref-format
+    git-show-index git-verify-pack git-get-tar-commit-id git-column git-stripspace git-help`),
+  ...pages('package-query', `
+    apt apt-cache apt-file dpkg dpkg-query rpm pacman pacman-query brew brew-list brew-info brew-leaves pip pip3 pip-list
+    pip-show pip-freeze pip3-list pip3-show gem conda-list conda-info flatpak apk npm-ls npm-list pnpm-list yarn-list
+    rustup cargo-tree cargo-locate-project cargo-pkgid cargo-verify-project cargo-metadata go-env go-version pipx`),
+  ...pages('daemon-listing', `
+    systemctl docker docker-ps docker-images docker-logs docker-container-ls docker-image-ls docker-container-logs
+    docker-container-top docker-top docker-diff docker-container-diff docker-volume docker-network podman podman-ps
+    podman-images podman-logs nmcli nmcli-device nmcli-connection nmcli-general timedatectl hostnamectl localectl
+    loginctl resolvectl busctl snap`),
+  ...pages('system-info', 'ip ip-address ip-route ip-link ip-neighbour ip-rule sysctl mount service'),
+]);
+
+/** Programs every example of which changes something, runs code or reaches out. */
+export const SIDE_PAGES = new Set(
+  `rm rmdir mv cp mkdir touch chmod chown chgrp ln dd mkfs shred truncate kill killall pkill reboot shutdown poweroff
+  halt systemd-run useradd userdel usermod passwd groupadd groupdel curl wget ssh scp rsync sftp nc ncat netcat telnet
+  ping ping6 dig nslookup host traceroute mtr nmap whois ftp aria2c http xh sudo su doas umount fdisk parted mkswap
+  swapon swapoff iptables nft ufw firewall-cmd xargs eval python python3 node npx bash sh zsh make install rsync
+  docker-run docker-exec docker-rm docker-rmi docker-build docker-inspect docker-container-inspect docker-secret
+  docker-login docker-push docker-pull docker-stop docker-start docker-kill git-push git-pull git-fetch git-clone
+  git-commit git-reset git-clean git-rebase git-merge git-checkout git-add git-rm git-mv git-restore git-switch
+  git-credential git-credential-store git-credential-cache git-config env printenv`.split(/\s+/),
+);
+
+/**
+ * Lines the review judged against the rules (page TAB original command → label), each with why:
+ * see LABELS.md. A `null` label leaves the line out.
+ */
+const read = (family) => ({ label: 'read-only', family });
+export const OVERRIDES = new Map([
+  // A dry run: prints what would be deleted.
+  ['common/git-clean\tgit clean {{[-n|--dry-run]}}', read('git-read')],
+  // Prints one alias: no secret (a URL with a token would be remote.*.url, asked below as side-effect).
+  ['common/git-config\tgit config {{alias.unstage}}', read('git-read')],
+  // One named variable that holds no secret (printenv alone, every variable, stays side-effect).
+  ['common/printenv\tprintenv {{HOME}}', read('core-reader')],
+  ['common/printenv\tprintenv {{[-0|--null]}} {{HOME}}', read('core-reader')],
+  // Decompress to standard output: the file is only read.
+  ['common/xz\txz {{[-d|--decompress]}} {{[-c|--stdout]}} {{path/to/file.xz}}', read('core-reader')],
+  ['common/zstd\tzstd {{[-d|--decompress]}} {{[-c|--stdout]}} {{path/to/file.zst}}', read('core-reader')],
+  ['common/lz4\tlz4 {{[-dc|--decompress --stdout]}} {{file.lz4}}', read('core-reader')],
+  // A pager, not on a terminal: prints the file.
+  ['common/zmore\tzmore {{path/to/file.txt.gz}}', read('core-reader')],
+  // Random bytes or a fresh key printed: nothing read, nothing changed; neither label fits.
+  ['common/openssl-genrsa\topenssl genrsa', null],
+  ['common/openssl-rand\topenssl rand -hex 8', null],
+  ['common/openssl-rand\topenssl rand -base64 20', null],
+  // The example's script only prints: the line is a read, not the "runs code" its page is about.
+  ['common/bash\tbash -c "{{echo \'bash is executed\'}}"', null],
+  ['common/ksh\tksh -c "{{echo \'ksh is executed\'}}"', null],
+  ['common/zsh\tzsh -c "{{echo Hello world}}"', null],
+  ['common/eval\teval "{{echo foo}}"', null],
+  ['common/eval\teval "{{foo=bar}}"', null],
+  // A calculator reading standard input (riskgate's is empty).
+  ['common/bc\tbc', null],
+  ['common/bc\tbc {{[-i|--interactive]}} {{[-l|--mathlib]}}', null],
+  ['common/csh\tcsh -c "{{echo \'csh is executed\'}}"', null],
+  ['common/openssl-genrsa\topenssl genrsa -aes256', null],
+  // A terminal control sequence printed: nothing read, nothing changed.
+  ['common/tput\ttput smcup', null],
+]);
