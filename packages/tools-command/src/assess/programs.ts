@@ -17,6 +17,7 @@ import { copyOverNetworkProgram, curlProgram, hostToolProgram, wgetProgram } fro
 import { READ_PROGRAMS } from './read-programs.js';
 import { awkProgram, jqProgram, sedProgram } from './scripts.js';
 import { SANDBOX_ONLY_PROGRAMS } from './sandbox-only-programs.js';
+import { LISTER_PROGRAMS } from './lister-programs.js';
 import { SIDE_EFFECT_PROGRAMS } from './side-effect-programs.js';
 import { known } from './simple-command.js';
 import { always, type CallSite, connects, controls, type ProgramRow, row, runs } from './table.js';
@@ -192,6 +193,7 @@ const TABLE: Record<string, ProgramRow> = {
   ...READ_PROGRAMS,
   ...SIDE_EFFECT_PROGRAMS,
   ...SANDBOX_ONLY_PROGRAMS,
+  ...LISTER_PROGRAMS,
   ps: custom(psProgram),
   getent: custom(getentProgram),
   printenv: custom(printenvProgram),
