@@ -38,14 +38,14 @@ function examples() {
 /** Descriptions that say the example changes something, starts something or reaches out. */
 const SIDE_VERBS = /^(Create|Start|Run|Set|Open|Remove|Generate|Add|Install|Delete|Update|Execute|Build|Download|Connect|Enable|Compile|Send|Initialize|Change|Launch|Copy|Extract|Write|Disable|Stop|Save|Apply|Edit|Export|Compress|Switch|Upgrade|Restore|Uninstall|Move|Load|Make|Capture|Dump|Reset|Clean|Clone|Fetch|Upload|Merge|Import|Mount|Unmount|Synchronize|Sync|Lock|Unlock|Push|Pull|Ping|Record|Clear|Publish|Deploy|Restart|Reload|Kill|Append|Authenticate|Decrypt|Encrypt|Destroy|Store|Rename|Register|Cancel|Decompress|Sign|Activate|Deactivate|Commit|Attach|Detach|Reboot|Shutdown|Shut|Power|Format|Partition|Overwrite|Replace|Truncate|Shred|Wipe|Erase|Purge|Prune|Terminate|Suspend|Resume|Tag|Stash|Rebase|Revert|Checkout|Scan|Play|Log in|Login|Logout|Log out|Submit|Post|Request|Inject|Forward|Tunnel|Serve|Host|Listen|Broadcast|Spawn|Schedule|Insert|Modify|Patch|Fix|Repair|Chown|Chmod|Grant|Revoke|Allow|Deny|Block|Ban|Trust|Import|Flash|Burn|Transcode|Resize|Crop|Rotate|Backup|Back up|Sleep|Wake)\b/;
 /** Descriptions of a read: prints, lists, shows, searches, compares, counts. */
-const READ_VERBS = /^(Display|List|Show|Print|View|Search|Find|Count|Compare|Get|Check|Query|Look up|Calculate|Read|Output|Describe|Inspect|Examine|Locate|Filter|Sort|Match|Preview|Determine|Identify|Report|Test whether|Test if|Verify|Validate|Lint|Analyze|Analyse|Parse|Explain|Tell|Return|Retrieve the|Highlight|Select|Recursively|Only|Ignore|Include|Exclude|Limit|Follow|Skip|Use|Specify|Do not|Don't|Summarize|Measure|Estimate|Dump)\b/;
+const READ_VERBS = /^(Display|List|Show|Print|View|Search|Find|Count|Compare|Get|Check|Query|Look up|Calculate|Read|Output|Describe|Inspect|Examine|Locate|Filter|Sort|Match|Preview|Determine|Identify|Report|Test whether|Test if|Verify|Validate|Lint|Analyze|Analyse|Parse|Explain|Summarize|Measure|Estimate)\b/;
 /** Command lines that write, run, reach out or read secrets whatever the description says. */
 const SIDE_SIGNS = /(^|\s)(sudo|doas|su|pkexec)\s|[^2&]>|>>|\btee\b|\|\s*(sh|bash|xargs|sudo)\b|(^|\s)-(exec|execdir|ok|delete)\b|\/etc\/shadow|~\/\.ssh|id_rsa|\.env\b|\bhttps?:\/\/|example\.com|192\.0\.2/;
 /** Programs whose -o / --output names a file they write (elsewhere -o picks columns or a format). */
 const OUTPUT_FILE = new Set(['sort', 'shuf', 'iconv', 'tree', 'exiftool', '7z', '7za', 'uniq', 'gzip', 'xz', 'zstd', 'zip', 'tar']);
 const OUTPUT_SIGN = /\s(-o\s*\S|--output(=|\s))/;
 /** A reader's example that writes after all, by its description. */
-const WRITE_WORDS = /\b(in[- ]place|overwrit\w*|save|saving|(write|writing|output|outputs|redirect)\b.*\b(to|into) (a|the) file|output file)\b/i;
+const WRITE_WORDS = /\b(in[- ]place|recursively (rename|delete|remove|change|copy|move)|overwrit\w*|save|saving|(write|writing|output|outputs|redirect)\b.*\b(to|into) (a|the) file|output file)\b/i;
 /** A description that reaches another machine or starts a browser or GUI. */
 const NETWORK_WORDS = /\b(remote|from the (internet|web|network|server)|online|download\w*|upstream|registry|web browser|browser|GUI)\b/i;
 /** Programs whose examples only change the state of the shell that runs them (a fresh one, for riskgate): left out. */

@@ -104,6 +104,8 @@ export const OVERRIDES = new Map([
   ['common/hadolint\thadolint --trusted-registry {{docker.io}} --trusted-registry {{example.com}}:{{5000}} {{path/to/Dockerfile1 path/to/Dockerfile2 ...}}', read('core-reader')],
   ['common/busybox\tbusybox {{ls|rm|mkdir|cat|...}} {{args}}', null],
   ['common/clear\tclear', null],
+  // Starts gitk (or a pager on git log): a program, not a print.
+  ['common/git-bisect\tgit bisect visualize', { label: 'side-effect', family: 'side-effect-description' }],
   ['common/dash\tdash -c "{{echo \'dash is executed\'}}"', null],
   ['common/openssl-passwd\topenssl passwd -apr1', null],
   ['common/timeout\ttimeout {{[-s|--signal]}} {{INT|HUP|KILL|...}} {{5s}} {{sleep 10}}', null],

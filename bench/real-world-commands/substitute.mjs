@@ -68,7 +68,8 @@ export function substitute(command, index, files) {
       const options = spellings[1].split('|');
       return options[index % 2 === 0 ? 0 : options.length - 1];
     }
-    const choice = inner.includes('|') && !inner.includes(' ') ? inner.split('|')[0] : inner;
+    // `{{a|b}}` and `{{a1|b1 a2|b2}}`: the first choice of each word.
+    const choice = inner.includes('|') ? inner.split(' ').map((part) => part.split('|')[0]).join(' ') : inner;
     if (/path\/to\//.test(choice)) return pathValue(choice, files);
     for (const [pattern, value] of VALUES) if (pattern.test(choice)) return value;
     // A value written as an example of itself (`{{10}}`, `{{*.txt}}`, `{{origin/main}}`): kept.
