@@ -1,4 +1,5 @@
 import type { Effect } from '@riskgate/risk';
+import { meansSomethingElse } from './help-version.js';
 import { parseArgs } from './options.js';
 import { known, runWords } from './simple-command.js';
 import type { CallSite, OperandUse, PathExtra, ProgramRow } from './table.js';
@@ -63,7 +64,7 @@ export function makeSite(walk: Walk, name: string, args: readonly WordValue[]): 
 
 /** Apply a program row to the words after the program's name. */
 export function applyRow(walk: Walk, name: string, row: ProgramRow, args: readonly WordValue[]): void {
-  if (args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? '')) return;
+  if (args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? '') && !meansSomethingElse(name, args[0]!.value!)) return;
   const saved = walk.scope.cwd;
   try {
     applyTo(walk, name, row, args);

@@ -35,11 +35,16 @@ const MEANS_ELSE: Readonly<Record<string, ReadonlySet<string>>> = {
   '-version': new Set(['gcc', 'perl', 'cc']),
 };
 
+/** Whether `word` means something other than help or version for `name` (`bash -h`, `vim -V`). */
+export function meansSomethingElse(name: string, word: string): boolean {
+  return MEANS_ELSE[word]?.has(name) === true;
+}
+
 /** Whether a call only asks the program about itself, in the sandbox, and so runs unasked. */
 export function asksAboutItselfInSandbox(sandbox: boolean, name: string, args: readonly WordValue[]): boolean {
   if (!sandbox || args.length !== 1) return false;
   const word = args[0]!;
   const text = word.value;
   if (text === undefined || word.unknown || word.glob || word.texts.length !== 1 || !SPELLINGS.has(text)) return false;
-  return MEANS_ELSE[text]?.has(name) !== true;
+  return !meansSomethingElse(name, text);
 }
