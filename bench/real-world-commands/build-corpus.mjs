@@ -2,8 +2,8 @@
 // Builds read-only.jsonl and side-effect.jsonl from the tldr pages (README.md says how and why).
 // Usage: node bench/real-world-commands/build-corpus.mjs <tldr git directory>
 // The labels are our judgement, written down as the rules below (by program, by the example's own
-// description, by what the line writes or reaches), then reviewed line by line; LABELS.md lists the
-// lines the review moved. Conservative: a line we are unsure of is side-effect or left out.
+// description, by what the line writes or reaches), then reviewed line by line; labels.mjs's OVERRIDES
+// lists the lines the review moved, with why. Conservative: a line we are unsure of is side-effect or left out.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -62,10 +62,33 @@ export const SIDE_PAGES = new Set(
 
 /**
  * Lines the review judged against the rules (page TAB original command → label), each with why:
- * see LABELS.md. A `null` label leaves the line out.
+ * each group says why. A `null` label leaves the line out.
  */
 const read = (family) => ({ label: 'read-only', family });
+const side = () => ({ label: 'side-effect', family: 'side-effect-description' });
 export const OVERRIDES = new Map([
+  // Found by reading the read-only lines: a "read" that reaches the network (brew info's analytics,
+  // pip list --outdated), prints secrets (conda's tokens and environment), writes (neofetch's
+  // first config, screenfetch's screenshot, cargo metadata's Cargo.lock and rustc runs), or that
+  // we could not vouch for (brew doctor, hostname -i's lookup, rustup show installing a toolchain).
+  ["common/brew-info\tbrew info", null], // Display statistics for Homebrew installation
+  ["common/brew-info\tbrew info {{formula|cask}}", side()], // Display more information about a formula or cask
+  ["common/brew-info\tbrew info --json {{formula|cask}}", null], // Display information about a formula or cask in JSON format
+  ["common/brew-info\tbrew info --json --installed", null], // Print JSON of currently installed formulae
+  ["common/brew\tbrew info {{formula|cask}}", side()], // Display information about a formula or a cask (version, inst
+  ["common/brew\tbrew doctor", null], // Check the local Homebrew installation for potential problems
+  ["common/cargo-metadata\tcargo metadata", side()], // Print the workspace members and resolved dependencies of the
+  ["common/cargo-metadata\tcargo metadata --no-deps", side()], // Print only the workspace members and do not fetch dependenci
+  ["common/cargo-metadata\tcargo metadata --format-version {{version}}", side()], // Print metadata in a specific format based on the specified v
+  ["common/cargo-metadata\tcargo metadata --filter-platform {{target_triple}}", side()], // Print metadata with the `resolve` field including dependenci
+  ["common/conda-info\tconda info {{[-s|--system]}}", side()], // List environment variables
+  ["common/conda-info\tconda info --unsafe-channels", side()], // Display list of channels with tokens exposed
+  ["common/hostname\thostname {{[-i|--ip-address]}}", null], // Show the network address of the host name
+  ["common/neofetch\tneofetch", side()], // Return the default config, and create it if it's the first t
+  ["common/pip-list\tpip list {{[-o|--outdated]}}", side()], // List outdated packages that can be upgraded
+  ["common/rustup\trustup show", null], // List installed toolchains
+  ["common/screenfetch\tscreenfetch -s", side()], // Take a screenshot (requires `scrot`)
+
   // A dry run: prints what would be deleted.
   ['common/git-clean\tgit clean {{[-n|--dry-run]}}', read('git-read')],
   // Prints one alias: no secret (a URL with a token would be remote.*.url, asked below as side-effect).

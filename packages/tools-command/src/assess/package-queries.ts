@@ -34,14 +34,13 @@ const pacman: Query = (words) => {
   return query || sync ? packagesOnly(rest) : undefined;
 };
 
-/** brew list/ls/leaves/info of what is installed (HOMEBREW_NO_AUTO_UPDATE keeps it local: sandbox.ts). */
+/** brew list/ls/leaves of what is installed (HOMEBREW_NO_AUTO_UPDATE keeps it local: sandbox.ts); `info` fetches analytics and is not here. */
 const brew: Query = (words) => {
   const [verb, ...rest] = words;
   const options = rest.filter((word) => word.startsWith('-'));
   const names = rest.filter((word) => !word.startsWith('-'));
   if (verb === 'ls' || verb === 'list') return options.every((word) => /^(--cask|--formula|--formulae|--casks|--versions|--pinned|--full-name|-1|-l|-r|-t|--multiple)$/.test(word)) ? packagesOnly(names) : undefined;
   if (verb === 'leaves') return options.every((word) => /^(-r|--installed-on-request|-p|--installed-as-dependency)$/.test(word)) && names.length === 0 ? NONE : undefined;
-  if (verb === 'info' || verb === 'abv') return options.every((word) => /^(--installed|--cask|--formula|--json(=v[12])?|--verbose|-v)$/.test(word)) ? packagesOnly(names) : undefined;
   return undefined;
 };
 
