@@ -64,7 +64,8 @@ export function makeSite(walk: Walk, name: string, args: readonly WordValue[]): 
 
 /** Apply a program row to the words after the program's name. */
 export function applyRow(walk: Walk, name: string, row: ProgramRow, args: readonly WordValue[]): void {
-  if (args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? '') && !meansSomethingElse(name, args[0]!.value!)) return;
+  // A sandbox-only row's program is vouched for by the sandbox alone, its --help included.
+  if (args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? '') && !meansSomethingElse(name, args[0]!.value!) && (row.sandboxOnly !== true || walk.options.sandbox)) return;
   const saved = walk.scope.cwd;
   try {
     applyTo(walk, name, row, args);
