@@ -9,7 +9,11 @@ import type { OperandUse, OptionUse, ProgramRow } from './table.js';
  * reach the network are simply not listed. Single-dash long options (`ffprobe -show_streams`)
  * are listed whole; a cluster (`-lha`) is checked letter by letter.
  */
-export function closedRow(operands: OperandUse, options: Readonly<Record<string, OptionUse>>, rest: Omit<ProgramRow, 'operands' | 'options' | 'custom' | 'sandboxOnly'> = {}): ProgramRow {
+export function closedRow(
+  operands: OperandUse,
+  options: Readonly<Record<string, OptionUse>>,
+  rest: Omit<ProgramRow, 'operands' | 'options' | 'custom' | 'sandboxOnly'> = {},
+): ProgramRow {
   const base: ProgramRow = { operands, options, sandboxOnly: true, ...rest };
   return {
     ...base,
@@ -18,18 +22,27 @@ export function closedRow(operands: OperandUse, options: Readonly<Record<string,
       // https://…, ffprobe, gron): that is a connection, whatever the option's use says.
       for (const word of site.args) {
         const url = /^(?:-[^=]*=)?([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/:?#]*)/.exec(word.value ?? '');
-        if (url !== null && url[1]!.toLowerCase() !== 'file') site.emit({ kind: 'connect', host: url[2] || 'a host', via: site.name });
+        if (url !== null && url[1]!.toLowerCase() !== 'file')
+          site.emit({ kind: 'connect', host: url[2] || 'a host', via: site.name });
       }
       for (const option of parseArgs(base, site.args, site).options) {
-        if (!Object.hasOwn(options, option.name)) site.emit({ kind: 'unknown', detail: `riskgate does not know what ${site.name} ${option.name} does`, via: site.name });
+        if (!Object.hasOwn(options, option.name))
+          site.emit({
+            kind: 'unknown',
+            detail: `riskgate does not know what ${site.name} ${option.name} does`,
+            via: site.name,
+          });
       }
       applyOperands(site, base);
     },
   };
 }
 
-/** Flags (options without a value and without an effect) as a row's options. */
-export const flags = (...names: string[]): Record<string, OptionUse> => Object.fromEntries(names.map((name) => [name, 'flag' as const]));
+const named = (names: readonly string[], use: OptionUse): Record<string, OptionUse> =>
+  Object.fromEntries(names.flatMap((text) => text.trim().split(/\s+/)).map((name) => [name, use]));
 
-/** Options that take a value that is not a file. */
-export const values = (...names: string[]): Record<string, OptionUse> => Object.fromEntries(names.map((name) => [name, 'data' as const]));
+/** Flags (options without a value and without an effect), as words: `flags('-a --all -l')`. */
+export const flags = (...names: string[]): Record<string, OptionUse> => named(names, 'flag');
+
+/** Options that take a value that is not a file: `values('-o --output')`. */
+export const values = (...names: string[]): Record<string, OptionUse> => named(names, 'data');

@@ -15,8 +15,10 @@ import type { CallSite } from './table.js';
 
 /** Options of the listing forms of branch and tag that take a revision (`--contains HEAD~1`). */
 const REVISION_OPTIONS = /^--(contains|no-contains|merged|no-merged|points-at)$/;
-const LISTING_FLAGS = /^(-a|--all|-r|--remotes|-l|--list|-v|-vv|--verbose|--no-color|--column|--no-column|--sort=.+|--format=.+|--color(=.*)?)$/;
-const REFLOG_OPTIONS = /^(--oneline|--date=.+|--format=.+|--pretty=.+|--abbrev-commit|--no-abbrev-commit|--max-count=\d+|-n\d+|-\d+)$/;
+const LISTING_FLAGS =
+  /^(-a|--all|-r|--remotes|-l|--list|-v|-vv|--verbose|--no-color|--column|--no-column|--sort=.+|--format=.+|--color(=.*)?)$/;
+const REFLOG_OPTIONS =
+  /^(--oneline|--date=.+|--format=.+|--pretty=.+|--abbrev-commit|--no-abbrev-commit|--max-count=\d+|-n\d+|-\d+)$/;
 const REFLOG_VALUES = new Set(['-n', '--max-count']);
 /** Revisions and reference names: not options, not paths. */
 const NAME = /^[A-Za-z0-9@][A-Za-z0-9._/@{}~^+-]*$/;
@@ -30,13 +32,29 @@ const FORMS: Readonly<Record<string, Form>> = {
   // BISECT_LOG, printed.
   bisect: (words) => when(words.length === 1 && words[0] === 'log'),
   // Notes are commit annotations, read like commit messages.
-  notes: (words) => when((words[0] === 'list' || words[0] === 'show') && words.length <= 2 && words.slice(1).every((word) => NAME.test(word))),
+  notes: (words) =>
+    when(
+      (words[0] === 'list' || words[0] === 'show') &&
+        words.length <= 2 &&
+        words.slice(1).every((word) => NAME.test(word)),
+    ),
   reflog: (words) => when(reflogShow(words)),
   branch: (words) => when(listingWithRevision(words)),
   tag: (words) => when(listingWithRevision(words)),
-  'check-ref-format': (words) => when(words.every((word) => /^--(branch|normalize|allow-onelevel|no-allow-onelevel|refspec-pattern)$/.test(word) || NAME.test(word))),
+  'check-ref-format': (words) =>
+    when(
+      words.every(
+        (word) =>
+          /^--(branch|normalize|allow-onelevel|no-allow-onelevel|refspec-pattern)$/.test(word) || NAME.test(word),
+      ),
+    ),
   // Reads a pack index from standard input.
-  'show-index': (words) => when(words.length === 0 || (words.length === 1 && /^--object-format=(sha1|sha256)$/.test(words[0]!)) || (words.length === 2 && words[0] === '--object-format' && /^(sha1|sha256)$/.test(words[1]!))),
+  'show-index': (words) =>
+    when(
+      words.length === 0 ||
+        (words.length === 1 && /^--object-format=(sha1|sha256)$/.test(words[0]!)) ||
+        (words.length === 2 && words[0] === '--object-format' && /^(sha1|sha256)$/.test(words[1]!)),
+    ),
   'verify-pack': (words) => fileOperands(words.filter((word) => !/^(-v|--verbose|-s|--stat-only)$/.test(word))),
   // Without -w the object is hashed, not written; --stdin-paths reads names from standard input and is left out.
   'hash-object': (words) => {
@@ -69,7 +87,11 @@ function listingWithRevision(words: readonly string[]): boolean {
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
     if (REVISION_OPTIONS.test(word) && NAME.test(words[index + 1] ?? '')) index++;
-    else if (!LISTING_FLAGS.test(word) && !/^--(contains|no-contains|merged|no-merged|points-at)=[A-Za-z0-9@][A-Za-z0-9._/@{}~^+-]*$/.test(word)) return false;
+    else if (
+      !LISTING_FLAGS.test(word) &&
+      !/^--(contains|no-contains|merged|no-merged|points-at)=[A-Za-z0-9@][A-Za-z0-9._/@{}~^+-]*$/.test(word)
+    )
+      return false;
   }
   return true;
 }
@@ -83,15 +105,27 @@ function fileOperands(words: readonly string[]): readonly string[] | undefined {
 /** Judges the call and returns true when it is one of the forms above (and only then). */
 export function gitLongTailRead(site: CallSite): boolean {
   if (!site.sandbox) return false;
-  const words = site.args.map((word) => (word.unknown || word.glob || word.texts.length !== 1 ? undefined : word.value));
+  const words = site.args.map((word) =>
+    word.unknown || word.glob || word.texts.length !== 1 ? undefined : word.value,
+  );
   if (words.some((word) => word === undefined)) return false;
   const [subcommand, ...rest] = words as string[];
   const form = subcommand === undefined ? undefined : FORMS[subcommand];
   if (form === undefined) return false;
   const files = form(rest);
   if (files === undefined) return false;
-  for (const file of files) site.path('read', { raw: file, texts: [file], value: file, unknown: false, glob: false }, { via: `git ${subcommand}` });
+  for (const file of files)
+    site.path(
+      'read',
+      { raw: file, texts: [file], value: file, unknown: false, glob: false },
+      { via: `git ${subcommand}` },
+    );
   const configured = programsInRepositoryConfig(site.cwd);
-  if (configured !== undefined) site.emit({ kind: 'run-program', program: `what the repository's configuration names (${configured})`, via: `git ${subcommand}` });
+  if (configured !== undefined)
+    site.emit({
+      kind: 'run-program',
+      program: `what the repository's configuration names (${configured})`,
+      via: `git ${subcommand}`,
+    });
   return true;
 }

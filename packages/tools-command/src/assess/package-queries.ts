@@ -12,7 +12,9 @@ import type { CallSite, ProgramRow } from './table.js';
 
 /** The words, when every one is known before the run (no expansion, no glob). */
 function literalWords(site: CallSite): readonly string[] | undefined {
-  const words = site.args.map((word) => (word.unknown || word.glob || word.texts.length !== 1 ? undefined : word.value));
+  const words = site.args.map((word) =>
+    word.unknown || word.glob || word.texts.length !== 1 ? undefined : word.value,
+  );
   return words.some((word) => word === undefined) ? undefined : (words as string[]);
 }
 
@@ -39,8 +41,17 @@ const brew: Query = (words) => {
   const [verb, ...rest] = words;
   const options = rest.filter((word) => word.startsWith('-'));
   const names = rest.filter((word) => !word.startsWith('-'));
-  if (verb === 'ls' || verb === 'list') return options.every((word) => /^(--cask|--formula|--formulae|--casks|--versions|--pinned|--full-name|-1|-l|-r|-t|--multiple)$/.test(word)) ? packagesOnly(names) : undefined;
-  if (verb === 'leaves') return options.every((word) => /^(-r|--installed-on-request|-p|--installed-as-dependency)$/.test(word)) && names.length === 0 ? NONE : undefined;
+  if (verb === 'ls' || verb === 'list')
+    return options.every((word) =>
+      /^(--cask|--formula|--formulae|--casks|--versions|--pinned|--full-name|-1|-l|-r|-t|--multiple)$/.test(word),
+    )
+      ? packagesOnly(names)
+      : undefined;
+  if (verb === 'leaves')
+    return options.every((word) => /^(-r|--installed-on-request|-p|--installed-as-dependency)$/.test(word)) &&
+      names.length === 0
+      ? NONE
+      : undefined;
   return undefined;
 };
 
@@ -49,8 +60,10 @@ const dpkg: Query = (words) => {
   const [action, ...rest] = words;
   if (action === undefined) return undefined;
   if (/^(-l|--list|-L|--listfiles|-s|--status|-p|--print-avail)$/.test(action)) return packagesOnly(rest);
-  if (/^(-S|--search)$/.test(action)) return rest.length > 0 && rest.every((word) => !word.startsWith('-')) ? NONE : undefined;
-  if (/^(-c|--contents|-I|--info)$/.test(action)) return rest.length > 0 && rest.every((word) => !word.startsWith('-')) ? rest.slice(0, 1) : undefined;
+  if (/^(-S|--search)$/.test(action))
+    return rest.length > 0 && rest.every((word) => !word.startsWith('-')) ? NONE : undefined;
+  if (/^(-c|--contents|-I|--info)$/.test(action))
+    return rest.length > 0 && rest.every((word) => !word.startsWith('-')) ? rest.slice(0, 1) : undefined;
   if (/^(--get-selections|--print-architecture|--print-foreign-architectures)$/.test(action)) return packagesOnly(rest);
   return undefined;
 };
@@ -64,7 +77,11 @@ const rpm: Query = (words) => {
     if (/^-q[alfipcdR]*$/.test(word) || word === '--query') {
       query = true;
       packageFile ||= word.includes('p');
-    } else if (/^(--list|--changelog|--info|--requires|--provides|--whatprovides|--whatrequires|--configfiles|--docfiles|--scripts|--last|--all|-a|-l|-i|-c|-d|-R|-f|--file|-p|--package)$/.test(word)) {
+    } else if (
+      /^(--list|--changelog|--info|--requires|--provides|--whatprovides|--whatrequires|--configfiles|--docfiles|--scripts|--last|--all|-a|-l|-i|-c|-d|-R|-f|--file|-p|--package)$/.test(
+        word,
+      )
+    ) {
       packageFile ||= word === '-p' || word === '--package';
     } else if (!word.startsWith('-')) operands.push(word);
     else return undefined;
@@ -77,14 +94,31 @@ const rpm: Query = (words) => {
 const aptFile: Query = (words) => {
   const verb = words.find((word) => !word.startsWith('-'));
   if (!/^(search|find|list|show)$/.test(verb ?? '')) return undefined;
-  return words.every((word) => !word.startsWith('-') || /^(-x|--regexp|-i|--ignore-case|-l|--package-only|-F|--fixed-string)$/.test(word)) ? NONE : undefined;
+  return words.every(
+    (word) =>
+      !word.startsWith('-') || /^(-x|--regexp|-i|--ignore-case|-l|--package-only|-F|--fixed-string)$/.test(word),
+  )
+    ? NONE
+    : undefined;
 };
 
 /** flatpak list and info read the local installations. */
 const flatpak: Query = (words) => {
   const [verb, ...rest] = words;
-  if (verb === 'list') return rest.every((word) => /^(--app|--runtime|--user|--system|-d|--show-details|--all|-a|--columns=[a-z,:]+)$/.test(word)) ? NONE : undefined;
-  if (verb === 'info') return rest.every((word) => /^(--user|--system|-r|--show-ref|-c|--show-commit|-s|--show-size|-m|--show-metadata)$/.test(word) || PACKAGE.test(word)) ? NONE : undefined;
+  if (verb === 'list')
+    return rest.every((word) =>
+      /^(--app|--runtime|--user|--system|-d|--show-details|--all|-a|--columns=[a-z,:]+)$/.test(word),
+    )
+      ? NONE
+      : undefined;
+  if (verb === 'info')
+    return rest.every(
+      (word) =>
+        /^(--user|--system|-r|--show-ref|-c|--show-commit|-s|--show-size|-m|--show-metadata)$/.test(word) ||
+        PACKAGE.test(word),
+    )
+      ? NONE
+      : undefined;
   return undefined;
 };
 
@@ -110,7 +144,11 @@ const queryOnly = (query: Query): ProgramRow => ({
   sandboxOnly: true,
   custom(site) {
     if (judge(query, site) || !site.sandbox) return;
-    site.emit({ kind: 'run-program', program: `${site.name} ${site.args.map((word) => word.raw).join(' ')}`.trim().slice(0, 80), via: site.name });
+    site.emit({
+      kind: 'run-program',
+      program: `${site.name} ${site.args.map((word) => word.raw).join(' ')}`.trim().slice(0, 80),
+      via: site.name,
+    });
   },
 });
 
