@@ -139,6 +139,8 @@ describe('ATTACKS: forms of the same programs that write, run, connect or read a
     ['shutdown -h'],
     ['halt -h'],
     ['gcc -V'],
+    ['broot -h'],
+    ['dotty -V'],
     ['vim -V'],
     ['make help'],
     ['just help'],
