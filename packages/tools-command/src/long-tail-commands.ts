@@ -133,6 +133,13 @@ export const LONG_TAIL_COMMANDS: readonly SandboxOnlyRow[] = [
     why: 'lists an archive',
     examples: ['zipinfo /dev/null 2>&1 || true'],
   },
+  {
+    program: '7z',
+    forms: ['l *'],
+    options: ['-slt', '-ba', '-t'],
+    why: 'lists an archive; the other commands write',
+    examples: ['7z l /dev/null 2>&1 || true'],
+  },
   // Diff viewers and word lists.
   {
     program: 'sdiff',

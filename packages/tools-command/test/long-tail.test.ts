@@ -87,7 +87,7 @@ describe('the long tail runs unasked in the sandbox and asks without it', () => 
     'ffprobe -v error -show_streams notes.txt',
     'mediainfo --Output=JSON notes.txt',
     'zipinfo -1 notes.txt',
-    'hexyl -n 5 notes.txt',
+    'hexyl -n 5 notes.txt', '7z l notes.txt', '7z l -slt -tzip notes.txt',
     // git reads that git.ts counts as writes of the same subcommand.
     'git bisect log',
     'git notes list',
@@ -139,6 +139,9 @@ describe('ATTACKS: forms of the same programs that write, run, connect or read a
     ['shutdown -h'],
     ['halt -h'],
     ['gcc -V'],
+    ['7z x notes.txt'],
+    ['7z l -o/tmp/out notes.txt'],
+    ['7z a out.7z notes.txt'],
     ['broot -h'],
     ['dotty -V'],
     ['vim -V'],

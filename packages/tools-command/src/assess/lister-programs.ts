@@ -337,6 +337,13 @@ export const LISTER_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     '--relaxng': 'read',
     '--schematron': 'read',
   }),
+  // 7-Zip: only `l` (list) — a, x, e, d, u and the rest write; -o names where to extract.
+  ...Object.fromEntries(
+    ['7z', '7za', '7zz', '7zr'].map((name): [string, ProgramRow] => [
+      name,
+      { operands: 'data', sandboxOnly: true, subcommands: { l: closedRow('read', { ...flags('-slt -ba -r -y'), ...values('-t -p') }) } },
+    ]),
+  ),
   // A word list lookup: the first operand is the prefix, the second the list it reads.
   look: closedRow(
     'read',
