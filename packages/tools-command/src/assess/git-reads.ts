@@ -1,4 +1,5 @@
-import { programsInRepositoryConfig } from './git.js';
+import { gitProgram } from './git.js';
+import { known } from './simple-command.js';
 import type { CallSite } from './table.js';
 
 /**
@@ -9,8 +10,8 @@ import type { CallSite } from './table.js';
  * subcommand (`-C`, `-c`, `--git-dir`) also goes there: it names another repository or runs
  * configured programs, which git.ts checks.
  *
- * What git may run on its own is checked as for git.ts's reads: a repository whose configuration
- * names programs (core.fsmonitor, a filter, a pager) is not whitelisted.
+ * What git may run on its own is checked by git.ts itself, as for its own reads: a repository whose
+ * configuration names programs (core.fsmonitor, a filter, a pager) is not whitelisted.
  */
 
 /** Options of the listing forms of branch and tag that take a revision (`--contains HEAD~1`). */
@@ -114,18 +115,10 @@ export function gitLongTailRead(site: CallSite): boolean {
   if (form === undefined) return false;
   const files = form(rest);
   if (files === undefined) return false;
-  for (const file of files)
-    site.path(
-      'read',
-      { raw: file, texts: [file], value: file, unknown: false, glob: false },
-      { via: `git ${subcommand}` },
-    );
-  const configured = programsInRepositoryConfig(site.cwd);
-  if (configured !== undefined)
-    site.emit({
-      kind: 'run-program',
-      program: `what the repository's configuration names (${configured})`,
-      via: `git ${subcommand}`,
-    });
+  for (const file of files) site.path('read', known(file), { via: `git ${subcommand}` });
+  // The repository is judged as git.ts judges it for any read (its configuration running
+  // programs, and whatever else git.ts checks there): by judging `git rev-parse`, which reads
+  // nothing more, at the same place.
+  gitProgram(site.withArgs([known('rev-parse')]));
   return true;
 }
