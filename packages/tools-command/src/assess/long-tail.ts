@@ -15,11 +15,16 @@ export const LONG_TAIL_PROGRAMS: Readonly<Record<string, ProgramRow>> = { ...LIS
 
 const OVERLAYS: Readonly<Record<string, (site: CallSite) => boolean>> = { ...PACKAGE_QUERY_OVERLAYS, git: gitLongTailRead };
 
+/** Rows already wrapped, by program (two programs may share a row), so a line of many git calls builds one. */
+const wrapped = new Map<string, { readonly base: ProgramRow; readonly row: ProgramRow }>();
+
 /** The row, with the long tail's read forms of that program tried first (the same row when there are none). */
 export function withLongTail(name: string, row: ProgramRow): ProgramRow {
   const overlay = Object.hasOwn(OVERLAYS, name) ? OVERLAYS[name] : undefined;
   if (overlay === undefined || row.subcommands !== undefined || row.otherSubcommands !== undefined) return row;
-  return {
+  const cached = wrapped.get(name);
+  if (cached?.base === row) return cached.row;
+  const result: ProgramRow = {
     ...row,
     custom(site) {
       if (overlay(site)) return;
@@ -27,4 +32,6 @@ export function withLongTail(name: string, row: ProgramRow): ProgramRow {
       else applyOperands(site, row);
     },
   };
+  wrapped.set(name, { base: row, row: result });
+  return result;
 }
