@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExecuteCommandTool, evaluateToolCall, probeSandbox, runCommand } from '../src/index.js';
+import { LONG_TAIL_COMMANDS } from '../src/long-tail-commands.js';
 import { SANDBOX_ONLY_COMMANDS } from '../src/sandbox-only-commands.js';
 
 // Verification by the operating system: every example of the widened whitelist runs inside the
@@ -35,7 +36,7 @@ function programsOf(line: string): string[] {
     .filter((word) => word !== '' && !['true', 'false'].includes(word));
 }
 
-const rows = SANDBOX_ONLY_COMMANDS.flatMap((row) => row.examples.map((example) => ({ row, example, programs: programsOf(example) })));
+const rows = [...SANDBOX_ONLY_COMMANDS, ...LONG_TAIL_COMMANDS].flatMap((row) => row.examples.map((example) => ({ row, example, programs: programsOf(example) })));
 
 /** Paths a read-only command may open for writing: its private /tmp and the terminal devices. */
 const WRITABLE = /^(\/tmp(\/|$)|\/dev\/(null|tty|pts\/\d+|stdout|stderr)$|\/proc\/self\/(fd|attr)\/)/;

@@ -1,4 +1,5 @@
 import type { Effect } from '@riskgate/risk';
+import { meansSomethingElse } from './help-version.js';
 import { optionTable, parseArgs, unlistedEffect } from './options.js';
 import { known, runWords } from './simple-command.js';
 import { type CallSite, type OperandUse, type PathExtra, type ProgramRow, TAKES_VALUE } from './table.js';
@@ -81,7 +82,9 @@ export function applyRow(walk: Walk, name: string, row: ProgramRow, args: readon
 function applyTo(walk: Walk, name: string, row: ProgramRow, args: readonly WordValue[]): void {
   const before = walk.effects.length;
   // `X --version` only asks X about itself (in the sandbox for a row that is not core).
-  if (!(args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? ''))) applyRowTo(walk, name, row, args);
+  // Not where the word means something else (`shutdown -h`, `vim -V`: help-version.ts).
+  const aboutItself = args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? '') && !meansSomethingElse(name, args[0]!.value!);
+  if (!aboutItself) applyRowTo(walk, name, row, args);
   // The fallback (issue 18): without the sandbox only core rows run unasked. A row that already
   // does more than read is asked about for that; one that would be whitelisted gets this reason.
   if (!walk.options.sandbox && row.core !== true && walk.effects.slice(before).every((effect) => READS.has(effect.kind))) {

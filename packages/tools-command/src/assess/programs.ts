@@ -18,6 +18,7 @@ import { PACKAGE_PROGRAMS } from './package-programs.js';
 import { READ_PROGRAMS } from './read-programs.js';
 import { awkProgram, jqProgram, sedProgram } from './scripts.js';
 import { SANDBOX_ONLY_PROGRAMS } from './sandbox-only-programs.js';
+import { LONG_TAIL_PROGRAMS, withLongTail } from './long-tail.js';
 import { SIDE_EFFECT_PROGRAMS } from './side-effect-programs.js';
 import { SYSTEM_PACKAGE_PROGRAMS } from './system-package-programs.js';
 import { known } from './simple-command.js';
@@ -202,6 +203,7 @@ const TABLE: Record<string, ProgramRow> = {
   ...READ_PROGRAMS,
   ...SIDE_EFFECT_PROGRAMS,
   ...SANDBOX_ONLY_PROGRAMS,
+  ...LONG_TAIL_PROGRAMS,
   ps: custom(psProgram),
   getent: custom(getentProgram),
   printenv: coreCustom(printenvProgram),
@@ -289,7 +291,7 @@ const TABLE: Record<string, ProgramRow> = {
 
 export function lookupProgram(name: string): ProgramRow | undefined {
   const found = TABLE[name];
-  if (found !== undefined && Object.hasOwn(TABLE, name)) return found;
+  if (found !== undefined && Object.hasOwn(TABLE, name)) return withLongTail(name, found);
   // mkfs, mkfs.ext4, mkfs.vfat…: format the device they are given.
   if (/^mkfs(\.|$)|^mke2fs$|^mkdosfs$/.test(name)) return row('write', { severity: 'high' });
   // python3.12, pip3.11, node18…

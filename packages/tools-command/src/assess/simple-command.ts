@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { BUILTINS } from './builtins.js';
 import { applyRow } from './apply.js';
+import { asksAboutItselfInSandbox } from './help-version.js';
 import { pathEffects } from './paths.js';
 import { lookupProgram } from './programs.js';
 import type { Walk } from './walk.js';
@@ -99,6 +100,7 @@ export function runWords(walk: Walk, words: readonly WordValue[], via: string | 
     wrapper(walk, name, args);
     return;
   }
+  if (asksAboutItselfInSandbox(walk.options.sandbox, name, args)) return; // `cmake -h`: help-version.ts
   const row = lookupProgram(name);
   if (row !== undefined) {
     applyRow(walk, name, row, args);
