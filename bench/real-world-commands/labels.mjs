@@ -67,6 +67,14 @@ export const SIDE_PAGES = new Set(
 const read = (family) => ({ label: 'read-only', family });
 const side = () => ({ label: 'side-effect', family: 'side-effect-description' });
 export const OVERRIDES = new Map([
+  // Reads the rules labelled by program name: kill -l lists signal names; npm sbom
+  // --package-lock-only prints the lock file's packages (no scripts, no network); git config -l
+  // prints the configuration, which is asked when it holds a credential (an extraheader, a URL
+  // password: the judge reads the file's content) — the fixture's holds none.
+  ["common/kill\tkill -l", read('lister')],
+  ["linux/kill\tkill {{-l|-L|--table}}", read('lister')],
+  ["common/npm-sbom\tnpm sbom --package-lock-only", read('package-query')],
+  ["common/git-config\tgit config --{{local|global|system}} {{[-l|--list]}} --show-origin", read('git-read')],
   // Found by reading the read-only lines: a "read" that reaches the network (brew info's analytics,
   // pip list --outdated), prints secrets (conda's tokens and environment), writes (neofetch's
   // first config, screenfetch's screenshot, cargo metadata's Cargo.lock and rustc runs), or that

@@ -92,6 +92,12 @@ interface ContextRule {
 const NAME = String.raw`[A-Za-z_][\w.-]*`;
 
 const CONTEXT_RULES: readonly ContextRule[] = [
+  // An HTTP Authorization header kept in a file: git's `http.extraheader` (actions/checkout
+  // writes one with a token into .git/config), curl configs, saved requests.
+  {
+    pattern: /\bauthorization[ \t]*[:=][ \t]*(?:basic|bearer|token)[ \t]+([A-Za-z0-9+/=._~-]{16,})/gi,
+    judge: (match) => (credentialValue(match[1]!) || /[A-Z]/.test(match[1]!) ? 'an Authorization header' : undefined),
+  },
   // A bare value to the end of the line (env, ini, properties, YAML and its lists, TOML,
   // mutt/Makefile `set`, `:=`, `?=`): `DB_PASSWORD=s3cr3t`, `password: hunter22`, `- PASS=…`.
   {

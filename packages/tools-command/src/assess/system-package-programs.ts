@@ -34,7 +34,8 @@ const aptGet = manager('apt-get', {}, { '': ABOUT, changelog: queries('the Debia
 
 /** dpkg: the action is an option; only the query actions read. */
 const DPKG_READ = /^(-l|--list|-L|--listfiles|-s|--status|-S|--search|-p|--print-avail|--print-architecture|--print-foreign-architectures|--get-selections|-c|--contents|-I|--info|--compare-versions|-C|--audit|-V|--verify|--version|--help|-W|--show|-f|--field)$/;
-const DPKG_FLAGS = /^(--no-pager|-a|--admindir=.*|--showformat=.*)$/;
+// Not --admindir/--root: another database is another program's state, asked like any unlisted option.
+const DPKG_FLAGS = /^(--no-pager|-a|--showformat=.*)$/;
 const dpkg = row('data', {
   custom: (site) => {
     const options = site.args.map((word) => word.value ?? '\u0000').filter((word) => word.startsWith('-') || word === '\u0000');
@@ -94,6 +95,6 @@ const brew = row('data', {
 
 const snap = manager('snap', {}, { '': ABOUT, ...verbs(['list', 'version', 'services', 'changes', 'connections', 'aliases', 'help', 'get'], reads('--all --unicode --color --abs-time')), ...verbs(['find', 'info', 'search'], queries('the Snap Store', '--verbose --narrow')) });
 const apk = manager('apk', { flags: '-q -v --quiet --verbose --no-cache --no-network' }, { '': ABOUT, ...verbs(['info', 'search', 'list', 'policy', 'version', 'stats', 'dot'], reads('-q -v -a -d -s -L -R -W -e -r -w -x -I --quiet --verbose --all --description --size --contents --depends --rdepends --who-owns --installed --available --upgradable --origin --exact --no-network')) });
-const conda = manager('conda', {}, { '': ABOUT, list: reads('--json -e --export --explicit --revisions -f --full-name --show-channel-urls', { '-n': 'data', '--name': 'data', '-p': 'list', '--prefix': 'list' }), info: reads('--json -e --envs -a --all --base -s --system'), search: queries('the conda channels', '--json --info -i'), env: row('data', { subcommands: { list: reads('--json') }, otherSubcommands: installs('conda') }) });
+const conda = manager('conda', {}, { '': ABOUT, list: reads('--json -e --export --explicit --revisions -f --full-name --show-channel-urls', { '-n': 'data', '--name': 'data', '-p': 'list', '--prefix': 'list' }), info: reads('--json -e --envs --base'), search: queries('the conda channels', '--json --info -i'), env: row('data', { subcommands: { list: reads('--json') }, otherSubcommands: installs('conda') }) });
 
 export const SYSTEM_PACKAGE_PROGRAMS: Readonly<Record<string, ProgramRow>> = { apt, 'apt-get': aptGet, 'apt-cache': aptCache, dpkg, dnf: dnfLike('dnf'), yum: dnfLike('yum'), pacman, brew, snap, apk, conda };
