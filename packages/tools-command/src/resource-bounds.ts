@@ -1,0 +1,326 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Bounds on what a sandboxed command may use (issue 18): a fork bomb, a memory hog, a /tmp
+ * filler or an endless sort stops at its bound instead of exhausting the machine.
+ */
+export interface ResourceBounds {
+  /** Processes and threads at once. */
+  readonly processes: number;
+  /** Memory (resident, page cache and tmpfs pages included under a cgroup). */
+  readonly memoryBytes: number;
+  /** CPU seconds per process (RLIMIT_CPU); the runner sets it from the timeout when absent. */
+  readonly cpuSeconds?: number;
+  /** Largest file a process may write (RLIMIT_FSIZE). */
+  readonly fileBytes: number;
+  /** Size of the sandbox's private /tmp (and the other writable tmpfs). */
+  readonly tmpBytes: number;
+}
+
+const MiB = 1024 * 1024;
+
+/** Defaults: far above what a read needs (`sort` of a large log, `find /`), far below the machine. */
+export const DEFAULT_BOUNDS: ResourceBounds = {
+  processes: 256,
+  memoryBytes: 1024 * MiB,
+  fileBytes: 256 * MiB,
+  tmpBytes: 256 * MiB,
+};
+
+export type BoundMechanism = 'cgroup-v2' | 'cgroup-v1' | 'rlimits';
+
+/** Where runs get their cgroups: one parent directory per controller hierarchy (one for v2). */
+export interface CgroupHome {
+  readonly mechanism: 'cgroup-v2' | 'cgroup-v1';
+  /** v2: the one directory; v1: the pids and the memory directory. */
+  readonly pids: string;
+  readonly memory: string;
+}
+
+const CGROUP_ROOT = '/sys/fs/cgroup';
+/** Our cgroups are named `riskgate-<pid>-<n>`: the pid tells a later riskgate whether they are stale. */
+const NAME = /^riskgate-(\d+)-\d+$/;
+
+let home: CgroupHome | null | undefined;
+
+/**
+ * The cgroup parent directories riskgate may create run cgroups in, found once per process:
+ * cgroup v2 when our cgroup delegates `memory` and `pids` to its children (a systemd user
+ * session does), else v1's `pids` and `memory` hierarchies when we may write them (root in a
+ * container). Undefined when neither: the runner falls back to rlimits.
+ */
+export function cgroupHome(): CgroupHome | undefined {
+  if (home === undefined) home = findCgroupHome() ?? null;
+  return home ?? undefined;
+}
+
+function findCgroupHome(): CgroupHome | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let lines: string[];
+  try {
+    lines = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pathOf = (controller: string) =>
+    lines.map((line) => line.split(':')).find(([, controllers]) => controllers !== undefined && controllers.split(',').includes(controller))?.[2];
+  const v2Path = lines.find((line) => line.startsWith('0::'))?.slice(3);
+  for (const mount of [CGROUP_ROOT, join(CGROUP_ROOT, 'unified')]) {
+    if (v2Path === undefined || !existsSync(join(mount, 'cgroup.controllers'))) continue;
+    const directory = join(mount, v2Path);
+    if (usable(directory, ['memory', 'pids'])) return { mechanism: 'cgroup-v2', pids: directory, memory: directory };
+  }
+  const pids = pathOf('pids');
+  const memory = pathOf('memory');
+  if (pids === undefined || memory === undefined) return undefined;
+  const pidsDirectory = join(CGROUP_ROOT, 'pids', pids);
+  const memoryDirectory = join(CGROUP_ROOT, 'memory', memory);
+  if (!tryCreate(pidsDirectory) || !tryCreate(memoryDirectory)) return undefined;
+  return { mechanism: 'cgroup-v1', pids: pidsDirectory, memory: memoryDirectory };
+}
+
+/** v2: children get the controllers only when the parent lists them in subtree_control. */
+function usable(directory: string, controllers: readonly string[]): boolean {
+  try {
+    const enabled = readFileSync(join(directory, 'cgroup.subtree_control'), 'utf8').trim().split(/\s+/);
+    return controllers.every((controller) => enabled.includes(controller)) && tryCreate(directory);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a cgroup can be made (and removed again) under `parent`. */
+function tryCreate(parent: string): boolean {
+  const probe = join(parent, `riskgate-${process.pid}-probe`);
+  try {
+    mkdirSync(probe);
+    rmdirSync(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let counter = 0;
+let swept = false;
+
+/** What the kernel counted for one run. */
+export interface CgroupCounts {
+  /** Forks refused at the process bound. */
+  readonly processesRefused: number;
+  /** Processes the OOM killer ended at the memory bound. */
+  readonly oomKills: number;
+  readonly peakProcesses?: number;
+  readonly peakMemoryBytes?: number;
+}
+
+/**
+ * One run's cgroup(s). `procsFiles` are joined by the runner's wrapper shell before it starts
+ * the command (`echo 0 > cgroup.procs`), so nothing the command forks is ever outside.
+ */
+export class RunCgroup {
+  private constructor(
+    readonly home: CgroupHome,
+    readonly directories: readonly string[],
+  ) {}
+
+  /** A fresh cgroup with the bounds written, or undefined where none can be made. */
+  static create(bounds: ResourceBounds | undefined, where: CgroupHome | undefined = cgroupHome()): RunCgroup | undefined {
+    if (where === undefined) return undefined;
+    if (!swept) {
+      swept = true;
+      sweepStale(where);
+    }
+    const name = `riskgate-${process.pid}-${++counter}`;
+    const directories = [...new Set([join(where.pids, name), join(where.memory, name)])];
+    const made: string[] = [];
+    try {
+      for (const directory of directories) {
+        mkdirSync(directory);
+        made.push(directory);
+      }
+      if (bounds !== undefined) writeBounds(where, directories, bounds);
+      return new RunCgroup(where, directories);
+    } catch {
+      for (const directory of made.reverse()) removeQuietly(directory);
+      return undefined;
+    }
+  }
+
+  get procsFiles(): string[] {
+    return this.directories.map((directory) => join(directory, 'cgroup.procs'));
+  }
+
+  /** The pids still inside. */
+  members(): number[] {
+    const pids = new Set<number>();
+    for (const file of this.procsFiles) {
+      try {
+        for (const line of readFileSync(file, 'utf8').split('\n')) if (line !== '') pids.add(Number(line));
+      } catch {
+        // removed already
+      }
+    }
+    return [...pids];
+  }
+
+  /**
+   * Ends every process inside, those that left the session (setsid) included. v2 has
+   * cgroup.kill; v1 is killed pid by pid until none is left (a fork bomb is held by pids.max).
+   */
+  killAll(): void {
+    if (this.home.mechanism === 'cgroup-v2') {
+      try {
+        writeFileSync(join(this.directories[0]!, 'cgroup.kill'), '1');
+        return;
+      } catch {
+        // kernels before 5.14: fall through to one by one
+      }
+    }
+    for (let round = 0; round < 50; round++) {
+      const members = this.members();
+      if (members.length === 0) return;
+      for (const pid of members) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+    }
+  }
+
+  counts(): CgroupCounts {
+    if (this.home.mechanism === 'cgroup-v2') {
+      const directory = this.directories[0]!;
+      return {
+        processesRefused: keyed(read(join(directory, 'pids.events')), 'max'),
+        oomKills: keyed(read(join(directory, 'memory.events')), 'oom_kill'),
+        ...optionalNumber('peakProcesses', read(join(directory, 'pids.peak'))),
+        ...optionalNumber('peakMemoryBytes', read(join(directory, 'memory.peak'))),
+      };
+    }
+    const [pids, memory] = [join(this.home.pids, this.name), join(this.home.memory, this.name)];
+    return {
+      processesRefused: keyed(read(join(pids, 'pids.events')), 'max'),
+      oomKills: keyed(read(join(memory, 'memory.oom_control')), 'oom_kill'),
+      ...optionalNumber('peakProcesses', read(join(pids, 'pids.peak'))),
+      ...optionalNumber('peakMemoryBytes', read(join(memory, 'memory.max_usage_in_bytes'))),
+    };
+  }
+
+  private get name(): string {
+    return this.directories[0]!.split('/').pop()!;
+  }
+
+  /** Removes the cgroup(s); an empty cgroup is removed at once, a busy one after its processes are killed. */
+  async remove(): Promise<void> {
+    for (const directory of this.directories) {
+      if (removeQuietly(directory)) continue;
+      this.killAll();
+      // A killed process leaves the cgroup when the kernel has reaped it: a few milliseconds.
+      for (let attempt = 0; attempt < 40 && !removeQuietly(directory); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
+
+function writeBounds(where: CgroupHome, directories: readonly string[], bounds: ResourceBounds): void {
+  const [pids, memory] = [directories[0]!, directories.at(-1)!];
+  writeFileSync(join(pids, 'pids.max'), String(bounds.processes));
+  if (where.mechanism === 'cgroup-v2') {
+    writeFileSync(join(memory, 'memory.max'), String(bounds.memoryBytes));
+    // No swap: a bound that spills to swap would still slow the machine.
+    if (existsSync(join(memory, 'memory.swap.max'))) writeFileSync(join(memory, 'memory.swap.max'), '0');
+    return;
+  }
+  writeFileSync(join(memory, 'memory.limit_in_bytes'), String(bounds.memoryBytes));
+  try {
+    writeFileSync(join(memory, 'memory.memsw.limit_in_bytes'), String(bounds.memoryBytes));
+  } catch {
+    // swap accounting off: nothing to bound
+  }
+}
+
+/** Removes cgroups a killed riskgate left behind (their pid is gone), emptied first. */
+export function sweepStale(where: CgroupHome): number {
+  let removed = 0;
+  for (const parent of new Set([where.pids, where.memory])) {
+    let names: string[];
+    try {
+      names = readdirSync(parent);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const pid = NAME.exec(name)?.[1];
+      if (pid === undefined || alive(Number(pid))) continue;
+      const directory = join(parent, name);
+      for (const line of read(join(directory, 'cgroup.procs')).split('\n')) {
+        if (line === '') continue;
+        try {
+          process.kill(Number(line), 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+      if (removeQuietly(directory)) removed++;
+    }
+  }
+  return removed;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function removeQuietly(directory: string): boolean {
+  try {
+    rmdirSync(directory);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+function read(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** `max 152` in pids.events, `oom_kill 1` in memory.events / memory.oom_control. */
+function keyed(text: string, key: string): number {
+  const match = new RegExp(`^${key} (\\d+)$`, 'm').exec(text);
+  return match === null ? 0 : Number(match[1]);
+}
+
+function optionalNumber<K extends string>(key: K, text: string): Partial<Record<K, number>> {
+  const value = Number.parseInt(text, 10);
+  return Number.isFinite(value) ? ({ [key]: value } as Record<K, number>) : {};
+}
+
+/** One line for `riskgate doctor`: the mechanism in force and the bounds. */
+export function describeBounds(bounds: ResourceBounds = DEFAULT_BOUNDS): string {
+  const where = cgroupHome();
+  const mechanism: BoundMechanism = where?.mechanism ?? 'rlimits';
+  const limits = `${bounds.processes} processes, ${formatBytes(bounds.memoryBytes)} memory, CPU time = the timeout, ${formatBytes(bounds.fileBytes)} per file, ${formatBytes(bounds.tmpBytes)} /tmp`;
+  const how =
+    mechanism === 'rlimits'
+      ? 'rlimits (no writable cgroup here; the process bound holds for a non-root user only, memory is bounded per process)'
+      : `${mechanism === 'cgroup-v2' ? 'cgroup v2' : 'cgroup v1 (pids, memory)'} at ${where!.pids}`;
+  return `bounds: ${how}: ${limits}`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * MiB && bytes % (1024 * MiB) === 0) return `${bytes / (1024 * MiB)} GiB`;
+  if (bytes >= MiB) return `${Math.round(bytes / MiB)} MiB`;
+  return `${Math.round(bytes / 1024)} KiB`;
+}
