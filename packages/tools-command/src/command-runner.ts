@@ -52,6 +52,8 @@ export interface CommandRunResult {
   readonly limit?: LimitHit;
   /** Processes the command left running (setsid ones included) were ended when it finished. */
   readonly leftoversEnded?: boolean;
+  /** What the run's cgroup counted at most, where it had one. */
+  readonly peak?: { readonly processes?: number; readonly memoryBytes?: number };
 }
 
 /**
@@ -147,7 +149,10 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   if (forceTimer !== undefined) clearTimeout(forceTimer);
   // Read to the end, but not forever: a pipe still held after the grace period is closed by us.
   let held: NodeJS.Timeout | undefined;
-  await Promise.race([streamsClosed, new Promise((resolve) => (held = setTimeout(resolve, Math.min(grace, 500))))]);
+  const patience = new Promise((resolve) => {
+    held = setTimeout(resolve, Math.min(grace, 500));
+  });
+  await Promise.race([streamsClosed, patience]);
   clearTimeout(held);
   if (child.stdout?.closed === false || child.stderr?.closed === false) {
     leftoversEnded ||= options.sandbox !== true;
@@ -181,6 +186,14 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     durationMs: performance.now() - started,
     ...(limit === undefined ? {} : { limit }),
     ...(leftoversEnded ? { leftoversEnded } : {}),
+    ...(counts === undefined
+      ? {}
+      : {
+          peak: {
+            ...(counts.peakProcesses === undefined ? {} : { processes: counts.peakProcesses }),
+            ...(counts.peakMemoryBytes === undefined ? {} : { memoryBytes: counts.peakMemoryBytes }),
+          },
+        }),
   };
 }
 

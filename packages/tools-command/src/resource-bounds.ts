@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
  * Bounds on what a sandboxed command may use (issue 18): a fork bomb, a memory hog, a /tmp
@@ -40,7 +41,7 @@ export interface CgroupHome {
 
 const CGROUP_ROOT = '/sys/fs/cgroup';
 /** Our cgroups are named `riskgate-<pid>-<n>`: the pid tells a later riskgate whether they are stale. */
-const NAME = /^riskgate-(\d+)-\d+$/;
+const NAME = /^riskgate-(\d+)-\w+$/;
 
 let home: CgroupHome | null | undefined;
 
@@ -64,12 +65,15 @@ function findCgroupHome(): CgroupHome | undefined {
     return undefined;
   }
   const pathOf = (controller: string) =>
-    lines.map((line) => line.split(':')).find(([, controllers]) => controllers !== undefined && controllers.split(',').includes(controller))?.[2];
+    lines.map((line) => line.split(':')).find(([, controllers]) => controllers?.split(',').includes(controller))?.[2];
   const v2Path = lines.find((line) => line.startsWith('0::'))?.slice(3);
   for (const mount of [CGROUP_ROOT, join(CGROUP_ROOT, 'unified')]) {
     if (v2Path === undefined || !existsSync(join(mount, 'cgroup.controllers'))) continue;
-    const directory = join(mount, v2Path);
-    if (usable(directory, ['memory', 'pids'])) return { mechanism: 'cgroup-v2', pids: directory, memory: directory };
+    // Our own cgroup when it delegates to children; else its parent (a systemd slice holds no
+    // processes of its own, so it may delegate while our scope beside it holds the terminal).
+    for (const directory of [join(mount, v2Path), dirname(join(mount, v2Path))]) {
+      if (usable(directory, ['memory', 'pids'])) return { mechanism: 'cgroup-v2', pids: directory, memory: directory };
+    }
   }
   const pids = pathOf('pids');
   const memory = pathOf('memory');
@@ -90,16 +94,33 @@ function usable(directory: string, controllers: readonly string[]): boolean {
   }
 }
 
-/** Whether a cgroup can be made (and removed again) under `parent`. */
+/**
+ * Whether a cgroup can be made under `parent`, joined the way the runner's wrapper joins it
+ * (moving a process needs write access to the common ancestor too), and removed again.
+ */
 function tryCreate(parent: string): boolean {
   const probe = join(parent, `riskgate-${process.pid}-probe`);
   try {
     mkdirSync(probe);
-    rmdirSync(probe);
-    return true;
   } catch {
     return false;
   }
+  let joined = false;
+  try {
+    execFileSync('/bin/sh', ['-c', `echo 0 > '${join(probe, 'cgroup.procs')}'`], { stdio: 'ignore', timeout: 5_000 });
+    joined = true;
+  } catch {
+    // not ours to use
+  }
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      rmdirSync(probe);
+      break;
+    } catch {
+      // the probe's shell leaves the cgroup a moment after it is reaped
+    }
+  }
+  return joined;
 }
 
 let counter = 0;
