@@ -81,12 +81,15 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
     ...(options.hostReader === undefined ? {} : { hostReader: options.hostReader }),
   });
-  const child = spawn(launch.file, launch.args, {
-    cwd: options.cwd,
-    stdio: ['ignore', 'pipe', 'pipe', ...launch.extraFds],
-    detached: true,
-    env: { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), ...launch.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
-  });
+  const start = () =>
+    spawn(launch.file, launch.args, {
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe', ...launch.extraFds],
+      detached: true,
+      env: { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), ...launch.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
+    });
+  // Forked inside the run's cgroup, so nothing it starts is ever outside it.
+  const child = launch.cgroup === undefined ? start() : launch.cgroup.spawnInside(start);
   // The child has its own copies of the filter descriptors now.
   launch.release();
   const onData = (chunk: Buffer) => {
@@ -144,8 +147,10 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   });
   clearTimeout(timer);
   options.signal.removeEventListener('abort', onAbort);
-  // Whatever the command left running does not outlive it.
+  // Whatever the command left running does not outlive it. Unsandboxed, wait until it is gone
+  // (in the sandbox the PID namespace's end is the kernel's own, and waiting would cost every call).
   killTree('SIGKILL');
+  if (options.sandbox !== true) await launch.cgroup?.killAllAndWait();
   if (forceTimer !== undefined) clearTimeout(forceTimer);
   // Read to the end, but not forever: a pipe still held after the grace period is closed by us.
   let held: NodeJS.Timeout | undefined;
@@ -160,7 +165,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     child.stderr?.destroy();
   }
   const counts = launch.cgroup?.counts();
-  await launch.cgroup?.remove();
+  launch.cgroup?.removeLater();
 
   if (!binary) live?.flush();
   if (exit.error !== undefined) capture.push(Buffer.from(`${launch.file}: ${exit.error.message}\n`));

@@ -43,76 +43,67 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * Builds the spawn for one run.
+ * Builds the spawn for one run. The runner spawns it inside the run's cgroup when there is one
+ * (RunCgroup.spawnInside: riskgate joins the cgroup for the synchronous spawn and leaves it).
  *
  * - Unsandboxed (an approved command): no bounds (the person chose to run it), but its whole
  *   tree is held — by a cgroup where one can be made, else by a marker variable — so that
  *   processes that left the session (setsid) are still ended at the timeout.
- * - Sandboxed: bubblewrap, with the bounds. A small /bin/sh wrapper joins the run's cgroup
- *   (`echo 0 > cgroup.procs`: the wrapper itself, before it starts anything, so nothing the
- *   command forks is ever outside) and sets the per-process rlimits (CPU time, file size, and
- *   data size where no cgroup bounds memory), then execs bubblewrap. Without a cgroup the
- *   process bound is RLIMIT_NPROC, set inside the sandbox's user namespace where it counts only
- *   the sandbox's processes (outside it would count every process of the user); the kernel
- *   does not enforce it for uid 0 (measured), which `riskgate doctor` says.
- * - With a host reader: two bubblewraps joined by a pipe in the wrapper: the reader with the
- *   host view and its own filter on fd 4, the rest of the line fully sandboxed on fd 3.
+ * - Sandboxed: bubblewrap, with the bounds: the cgroup's process and memory bounds, and the
+ *   per-process rlimits set by the sandbox's bash before the command's first word (CPU time,
+ *   file size, and — without a cgroup — data size and processes). The processes rlimit only
+ *   works there: inside the sandbox's user namespace RLIMIT_NPROC counts the sandbox's own
+ *   processes (outside it would count every process of the user); the kernel does not enforce
+ *   it for uid 0 (measured), which `riskgate doctor` says. The command cannot raise a hard
+ *   limit back: the sandbox has no capabilities.
+ * - With a host reader: two bubblewraps joined by a pipe in a /bin/sh: the reader with the host
+ *   view and its own filter on fd 4, the rest of the line fully sandboxed on fd 3.
  */
 export function launchFor(options: LaunchOptions): Launch {
   if (!options.sandbox) return unsandboxed(options);
   const bounds = options.bounds === false ? undefined : { ...DEFAULT_BOUNDS, cpuSeconds: Math.ceil(options.timeoutMs / 1000) + 1, ...options.bounds };
   const cgroup = bounds === undefined ? undefined : RunCgroup.create(bounds);
   const profile = { cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }), ...(bounds === undefined ? {} : { tmpBytes: bounds.tmpBytes }) };
-  const rlimitsOnly = bounds !== undefined && cgroup === undefined;
-  // RLIMIT_NPROC must be set inside the user namespace (see above): one more bash, only then.
-  const inner = rlimitsOnly
-    ? [...BASH, `ulimit -u ${bounds.processes} 2>/dev/null; exec bash --noprofile --norc -c "$1"`, 'riskgate', options.command]
-    : [...BASH, options.command];
+  const inner = (command: string) => [...BASH, `${bounds === undefined ? '' : limitPrefix(bounds, cgroup === undefined)}${command}`];
   const sandboxFd = openSeccompFilter('sandbox');
   const fds: number[] = sandboxFd === undefined ? [] : [sandboxFd];
   const release = () => {
     for (const fd of fds) closeSeccompFilter(fd);
   };
+  const held = { ...(cgroup === undefined ? {} : { cgroup }), ...(bounds === undefined ? {} : { bounds }), release };
   const reader = options.hostReader;
-  if (bounds === undefined && reader === undefined) {
-    return { file: BWRAP, args: [...bubblewrapArguments(profile), ...inner], extraFds: fds, env: {}, release };
-  }
-  const lines: string[] = [];
-  for (const file of cgroup?.procsFiles ?? []) lines.push(`echo 0 > ${shellQuote(file)} || exit 125`);
-  if (bounds !== undefined) {
-    // /bin/sh counts -f in 512-byte blocks (POSIX), -d in KiB.
-    // The soft CPU bound sends SIGXCPU (which says why); the hard one, a second later, SIGKILL.
-    lines.push(`ulimit -S -t ${bounds.cpuSeconds} 2>/dev/null`, `ulimit -H -t ${(bounds.cpuSeconds ?? 0) + 1} 2>/dev/null`);
-    lines.push(`ulimit -f ${Math.ceil(bounds.fileBytes / 512)} 2>/dev/null`);
-    if (rlimitsOnly) lines.push(`ulimit -d ${Math.ceil(bounds.memoryBytes / 1024)} 2>/dev/null`);
+  if (reader === undefined) {
+    return { file: BWRAP, args: [...bubblewrapArguments(profile), ...inner(options.command)], extraFds: fds, env: {}, ...held };
   }
   const quote = (words: readonly string[]) => words.map(shellQuote).join(' ');
-  if (reader === undefined) {
-    lines.push(`exec ${quote([BWRAP, ...bubblewrapArguments(profile), ...inner])}`);
-  } else {
-    const readerFd = openSeccompFilter('reader');
-    if (readerFd !== undefined) fds.push(readerFd);
-    const readerCommand = quote([BWRAP, ...bubblewrapArguments({ ...profile, hostView: true, seccompFd: READER_SECCOMP_FD }), reader.program, ...reader.args]);
-    if (reader.rest === undefined) {
-      lines.push(`exec ${readerCommand} ${SECCOMP_FD}<&-`);
-    } else {
-      const rest = reader.rest;
-      const restInner = rlimitsOnly ? [...inner.slice(0, -1), rest] : [...BASH, rest];
-      lines.push(`${readerCommand} ${SECCOMP_FD}<&- | ${quote([BWRAP, ...bubblewrapArguments(profile), ...restInner])} ${READER_SECCOMP_FD}<&-`);
-    }
-  }
-  return { file: '/bin/sh', args: ['-c', lines.join('\n')], extraFds: fds, env: {}, ...(cgroup === undefined ? {} : { cgroup }), ...(bounds === undefined ? {} : { bounds }), release };
+  const readerFd = openSeccompFilter('reader');
+  if (readerFd !== undefined) fds.push(readerFd);
+  const readerCommand = quote([BWRAP, ...bubblewrapArguments({ ...profile, hostView: true, seccompFd: READER_SECCOMP_FD }), reader.program, ...reader.args]);
+  const script =
+    reader.rest === undefined
+      ? `exec ${readerCommand} ${SECCOMP_FD}<&-`
+      : `${readerCommand} ${SECCOMP_FD}<&- | ${quote([BWRAP, ...bubblewrapArguments(profile), ...inner(reader.rest)])} ${READER_SECCOMP_FD}<&-`;
+  return { file: '/bin/sh', args: ['-c', script], extraFds: fds, env: {}, ...held };
+}
+
+/**
+ * `ulimit …; ` in front of the command, on its first line, so line numbers stay the same. Bash
+ * runs it before it reads the command's first word. -t: soft bound sends SIGXCPU (which says
+ * why), the hard one a second later SIGKILL; -f in KiB; -d (memory without a cgroup) in KiB.
+ */
+function limitPrefix(bounds: ResourceBounds, rlimitsOnly: boolean): string {
+  const cpu = bounds.cpuSeconds ?? 1;
+  const limits = [`-S -t ${cpu}`, `-H -t ${cpu + 1}`, `-f ${Math.ceil(bounds.fileBytes / 1024)}`];
+  if (rlimitsOnly) limits.push(`-d ${Math.ceil(bounds.memoryBytes / 1024)}`, `-u ${bounds.processes}`);
+  return `${limits.map((limit) => `ulimit ${limit} 2>/dev/null`).join('; ')}; `;
 }
 
 function unsandboxed(options: LaunchOptions): Launch {
   const cgroup = cgroupHome() === undefined ? undefined : RunCgroup.create(undefined);
-  const release = () => {};
-  if (cgroup === undefined) {
-    const marker = randomUUID();
-    return { file: BASH[0]!, args: [...BASH.slice(1), options.command], extraFds: [], env: { [RUN_MARKER]: marker }, marker, release };
-  }
-  const join = cgroup.procsFiles.map((file) => `echo 0 > ${shellQuote(file)} || exit 125`).join('\n');
-  return { file: '/bin/sh', args: ['-c', `${join}\nexec bash --noprofile --norc -c "$1"`, 'riskgate', options.command], extraFds: [], env: {}, cgroup, release };
+  const command = { file: BASH[0]!, args: [...BASH.slice(1), options.command], extraFds: [], release: () => {} };
+  if (cgroup !== undefined) return { ...command, env: {}, cgroup };
+  const marker = randomUUID();
+  return { ...command, env: { [RUN_MARKER]: marker }, marker };
 }
 
 /**

@@ -1,0 +1,52 @@
+// What the sandbox's bounds cost per call: runCommand('true') in the sandbox with the bounds
+// (run cgroup or rlimits, sized tmpfs, the /bin/sh wrapper) against the same without them.
+//   npx tsx --conditions=@riskgate/source bench/sandbox-bounds.bench.ts [calls]
+// Calls alternate (with, without, with, …) so that load on this shared machine falls on both,
+// 20 ms apart: a model's calls come seconds apart, and riskgate removes a run's cgroup and
+// makes the next one in that idle time (resource-bounds.ts removeLater).
+import { cgroupHome, describeBounds, probeSandbox, runCommand, splitHostReader } from '@riskgate/tools-command';
+
+const calls = Number(process.argv[2] ?? 100);
+if (!(await probeSandbox()).available) throw new Error('no sandbox here: the bench measures bubblewrap');
+
+const options = { cwd: '/', signal: new AbortController().signal, maxOutputBytes: 4_096, timeoutMs: 30_000, sandbox: true };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function timed(command: string, extra: Record<string, unknown>): Promise<number> {
+  const started = performance.now();
+  const result = await runCommand(command, { ...options, ...extra });
+  if (result.exitCode !== 0) throw new Error(`${command} failed: ${result.output}`);
+  return performance.now() - started;
+}
+
+const split = await splitHostReader('ps -e | wc -l');
+if (split === undefined) throw new Error('ps -e | wc -l was not split');
+for (let warm = 0; warm < 5; warm++) {
+  await timed('true', {});
+  await timed('true', { bounds: false });
+}
+const bounded: number[] = [];
+const unbounded: number[] = [];
+const reader: number[] = [];
+const idle = () => new Promise((resolve) => setTimeout(resolve, 20));
+for (let call = 0; call < calls; call++) {
+  bounded.push(await timed('true', {}));
+  await idle();
+  unbounded.push(await timed('true', { bounds: false }));
+  await idle();
+  if (call % 5 === 0) reader.push(await timed('ps -e | wc -l', { hostReader: split }));
+}
+const withBounds = median(bounded);
+const withoutBounds = median(unbounded);
+console.log(
+  JSON.stringify({
+    calls,
+    mechanism: cgroupHome()?.mechanism ?? 'rlimits',
+    bounds: describeBounds(),
+    withBounds,
+    withoutBounds,
+    added: withBounds - withoutBounds,
+    hostReaderSplit: median(reader),
+    hostReaderCalls: reader.length,
+  }),
+);
