@@ -31,6 +31,8 @@ export interface RunCommandOptions {
   readonly hostReader?: HostReader;
   /** Bounds of a sandboxed run (resource-bounds.ts DEFAULT_BOUNDS by default), or false for none. */
   readonly bounds?: Partial<ResourceBounds> | false;
+  /** False: bound by rlimits alone, as on machines without a usable cgroup (for tests and the bench). */
+  readonly cgroups?: boolean;
   /** The workspace, which stays visible in the sandbox even under /tmp. Defaults to `cwd`. */
   readonly workspace?: string;
   /** The child's environment; by default riskgate's own, scrubbed of secrets (child-environment.ts). */
@@ -80,6 +82,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
     ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
     ...(options.hostReader === undefined ? {} : { hostReader: options.hostReader }),
+    ...(options.cgroups === false ? { cgroups: false } : {}),
   });
   const start = () =>
     spawn(launch.file, launch.args, {

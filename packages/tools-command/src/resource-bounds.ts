@@ -154,7 +154,7 @@ export class RunCgroup {
     if (where === undefined) return undefined;
     if (!swept) {
       swept = true;
-      sweepStale(where);
+      sweepStale(where).catch(() => {});
     }
     const directories = takeSpare(where) ?? makeDirectories(where);
     if (directories === undefined) return undefined;
@@ -349,7 +349,7 @@ function writeBounds(where: CgroupHome, directories: readonly string[], bounds: 
 }
 
 /** Removes cgroups a killed riskgate left behind (their pid is gone), emptied first. */
-export function sweepStale(where: CgroupHome): number {
+export async function sweepStale(where: CgroupHome): Promise<number> {
   let removed = 0;
   for (const parent of new Set([where.pids, where.memory])) {
     let names: string[];
@@ -370,7 +370,14 @@ export function sweepStale(where: CgroupHome): number {
           // gone
         }
       }
-      if (removeQuietly(directory)) removed++;
+      // A killed process leaves its cgroup when the kernel has reaped it.
+      for (let attempt = 0; attempt < 100; attempt++) {
+        if (removeQuietly(directory)) {
+          removed++;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
     }
   }
   return removed;

@@ -30,6 +30,8 @@ export interface LaunchOptions {
   /** Bounds for a sandboxed run (defaults: DEFAULT_BOUNDS), or false for none. */
   readonly bounds?: Partial<ResourceBounds> | false;
   readonly hostReader?: HostReader;
+  /** False: bound by rlimits alone, as where no cgroup can be had (tests of that fallback). */
+  readonly cgroups?: boolean;
 }
 
 /** The marker variable (unsandboxed runs without a cgroup). */
@@ -62,7 +64,7 @@ export function shellQuote(word: string): string {
 export function launchFor(options: LaunchOptions): Launch {
   if (!options.sandbox) return unsandboxed(options);
   const bounds = options.bounds === false ? undefined : { ...DEFAULT_BOUNDS, cpuSeconds: Math.ceil(options.timeoutMs / 1000) + 1, ...options.bounds };
-  const cgroup = bounds === undefined ? undefined : RunCgroup.create(bounds);
+  const cgroup = bounds === undefined || options.cgroups === false ? undefined : RunCgroup.create(bounds);
   const profile = { cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }), ...(bounds === undefined ? {} : { tmpBytes: bounds.tmpBytes }) };
   const inner = (command: string) => [...BASH, `${bounds === undefined ? '' : limitPrefix(bounds, cgroup === undefined)}${command}`];
   const sandboxFd = openSeccompFilter('sandbox');

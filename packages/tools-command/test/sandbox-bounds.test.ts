@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatForModel } from '../src/execute-command-tool.js';
 import { type CommandRunResult, cgroupHome, probeSandbox, type ResourceBounds, runCommand } from '../src/index.js';
+import { sweepStale } from '../src/resource-bounds.js';
 import { killMarked, RUN_MARKER } from '../src/run-launch.js';
 
 const sandboxWorks = (await probeSandbox()).available;
@@ -22,7 +23,7 @@ const memoryAvailable = () => Number(/^MemAvailable:\s+(\d+) kB/m.exec(readFileS
  * Runs `command` in the sandbox with small bounds while sampling the whole machine every 20 ms:
  * how many more processes and how much less available memory than before it started.
  */
-async function measured(command: string, timeoutMs: number, bounds: Partial<ResourceBounds> = SMALL) {
+async function measured(command: string, timeoutMs: number, bounds: Partial<ResourceBounds> = SMALL, cgroups = true) {
   const processesBefore = processCount();
   const memoryBefore = memoryAvailable();
   let extraProcesses = 0;
@@ -31,7 +32,7 @@ async function measured(command: string, timeoutMs: number, bounds: Partial<Reso
     extraProcesses = Math.max(extraProcesses, processCount() - processesBefore);
     memoryUsed = Math.max(memoryUsed, memoryBefore - memoryAvailable());
   }, 20);
-  const result = await runCommand(command, { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 8_000, timeoutMs, sandbox: true, bounds });
+  const result = await runCommand(command, { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 8_000, timeoutMs, sandbox: true, bounds, cgroups });
   clearInterval(sampler);
   return { result, extraProcesses, memoryUsed, forModel: formatForModel(result, workspace, workspace, timeoutMs) };
 }
@@ -127,6 +128,35 @@ describe.runIf(sandboxWorks)('the sandbox bounds what runs in it (real bubblewra
   });
 });
 
+// Where no cgroup can be had (a non-root user without a delegated cgroup v2): rlimits and the
+// sized tmpfs. Not the fork bomb here: the kernel does not enforce RLIMIT_NPROC for uid 0, and
+// these tests may run as root (`riskgate doctor` says so); for other users it holds.
+describe.runIf(sandboxWorks)('the sandbox bounds what runs in it without a cgroup (rlimits)', () => {
+  it.each([
+    ['python bytearray', `python3 -c 'x=bytearray(2*1024**3); print(len(x))'`],
+    ['perl repetition', `perl -e '$x="a" x 2e9; print length $x'`],
+    ['awk sprintf', `awk 'BEGIN{s=sprintf("%2000000000s",""); print length(s)}'`],
+  ])('stops a 2 GB allocation at the data size limit: %s', async (_name, command) => {
+    const { result, memoryUsed, forModel } = await measured(command, 20_000, SMALL, false);
+    expect(memoryUsed).toBeLessThan(128 * MiB + MEMORY_MARGIN);
+    expect(result.output).not.toContain('2000000000');
+    expect(result.output).not.toContain('2147483648');
+    expect(forModel).toContain('stopped at the memory limit (128 MiB)');
+  }, 30_000);
+
+  it('stops a /tmp filler at the /tmp size', async () => {
+    const { result, forModel } = await measured('head -c 1000000000 /dev/zero > /tmp/fill', 20_000, { ...SMALL, fileBytes: 512 * MiB }, false);
+    expect(result.limit?.kind).toBe('tmp-full');
+    expect(forModel).toContain('stopped: /tmp full (32 MiB)');
+  }, 30_000);
+
+  it('stops a busy loop at the CPU time limit', async () => {
+    const { result, forModel } = await measured('while :; do :; done', 20_000, { ...SMALL, cpuSeconds: 1 }, false);
+    expect(result.signal).toBe('SIGXCPU');
+    expect(forModel).toContain('stopped at the CPU time limit (1 s)');
+  }, 30_000);
+});
+
 /** Pids of processes whose command line holds `needle` (a number no other program uses). */
 function runningWith(needle: string): number[] {
   const found: number[] = [];
@@ -180,5 +210,30 @@ describe('unsandboxed, approved commands: the whole tree ends too', () => {
   it('names the mechanism that holds the tree here', () => {
     // This machine offers a writable cgroup (v1 pids+memory, or a delegated v2) or none: either answer is real.
     expect(['cgroup-v2', 'cgroup-v1', undefined]).toContain(cgroupHome()?.mechanism);
+  });
+});
+
+describe.runIf(cgroupHome() !== undefined)('cgroups of a riskgate that was killed', () => {
+  it('removes them at the next start, their processes ended first', async () => {
+    const home = cgroupHome()!;
+    // A riskgate that is gone: the pid of a process that has exited.
+    const dead = spawnSync('true').pid;
+    const stale = [join(home.pids, `riskgate-${dead}-7`), join(home.memory, `riskgate-${dead}-7`)];
+    for (const directory of new Set(stale)) mkdirSync(directory);
+    const orphan = spawn('sleep', ['34.8181'], { stdio: 'ignore', detached: true });
+    const ended = new Promise((resolve) => orphan.once('exit', resolve));
+    for (const directory of new Set(stale)) writeFileSync(join(directory, 'cgroup.procs'), String(orphan.pid));
+    // One of ours that is alive stays.
+    const live = join(home.pids, `riskgate-${process.pid}-live`);
+    mkdirSync(live);
+    try {
+      expect(await sweepStale(home)).toBeGreaterThanOrEqual(1);
+      for (const directory of stale) expect(existsSync(directory)).toBe(false);
+      expect(existsSync(live)).toBe(true);
+      await ended;
+      expect(runningWith('34.8181')).toEqual([]);
+    } finally {
+      rmdirSync(live);
+    }
   });
 });
