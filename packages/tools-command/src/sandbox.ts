@@ -11,8 +11,9 @@ import { sandboxSeccompProgram } from './seccomp.js';
  * assessor lets a writing command through, the write fails instead of doing damage.
  *
  * - `--ro-bind / /`: the whole filesystem read-only, the workspace included.
- * - `--tmpfs /tmp`, `--dev /dev`, `--proc /proc`: a private /tmp, a minimal /dev, and a /proc
- *   that shows only the sandbox's own processes (no other process's environment or memory).
+ * - `--tmpfs /tmp`, `--dev /dev`, `--proc /proc`: a private /tmp (sized), a minimal /dev (read-only
+ *   but for a sized /dev/shm), and a /proc that shows only the sandbox's own processes (no other
+ *   process's environment or memory).
  * - `--unshare-all`: own network (loopback only, not the host's: 127.0.0.1 is unreachable),
  *   PID, IPC, UTS and cgroup namespaces; nothing outside can be signalled or traced.
  * - `--cap-drop ALL`: as root, bubblewrap keeps every capability by default, and with them
@@ -30,6 +31,8 @@ import { sandboxSeccompProgram } from './seccomp.js';
  *   mounted container secrets are not there to find.
  * - the secret paths of the knowledge base hidden (sandbox-hidden-paths.ts): an empty tmpfs
  *   over each directory, /dev/null over each file.
+ * - bounds on processes, memory, CPU time and file size: run-launch.ts and resource-bounds.ts.
+ * - the host's PID and network namespaces only for a lone reader (host-reader.ts), never a line.
  */
 export interface SandboxProfile {
   /** The directory the command runs in. */
