@@ -103,6 +103,7 @@ function expandHome(path: string, home = homedir()): string {
 
 /** "5 s", "2 minutes", "60 minutes". */
 function duration(ms: number): string {
+  if (ms < 10_000 && ms % 1000 !== 0) return `${(ms / 1000).toFixed(1)} s`;
   if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
   const minutes = Math.round(ms / 60_000);
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;

@@ -425,9 +425,10 @@ export function describeBounds(bounds: ResourceBounds = DEFAULT_BOUNDS): string 
   const where = cgroupHome();
   const mechanism: BoundMechanism = where?.mechanism ?? 'rlimits';
   const limits = `${bounds.processes} processes, ${formatBytes(bounds.memoryBytes)} memory, CPU time = the timeout, ${formatBytes(bounds.fileBytes)} per file, ${formatBytes(bounds.tmpBytes)} /tmp`;
+  const root = process.getuid?.() === 0;
   const how =
     mechanism === 'rlimits'
-      ? 'rlimits (no writable cgroup here; the process bound holds for a non-root user only, memory is bounded per process)'
+      ? `rlimits (no writable cgroup here; memory is bounded per process; ${root ? 'riskgate runs as root, for whom the kernel does not enforce the process bound: a fork bomb is held only by the timeout' : 'the process bound counts the sandbox\'s own processes'})`
       : `${mechanism === 'cgroup-v2' ? 'cgroup v2' : 'cgroup v1 (pids, memory)'} at ${where!.pids}`;
   return `bounds: ${how}: ${limits}`;
 }
