@@ -73,8 +73,9 @@ function ipShows(words: readonly string[]): boolean {
 const HOST_READERS: Readonly<Record<string, ReaderRow>> = {
   // No `e` without a dash: BSD `ps e` prints every process's environment (secrets of other programs).
   // Operands only as option values: a bare word is a BSD option group, checked letter by letter.
-  ps: { flags: 'AaCcdefFHjlLMmNOopqrSTUuvwxyZ', valuedLetters: 'oOpqtuUCgG', bareFlags: 'acfhjlLmrSTuvwxX', long: ['--forest', '--no-headers', '--headers', '--sort', '--pid', '--ppid', '--user', '--format', '--cols', '--width', '--columns'], operands: 'none' },
-  pgrep: { flags: 'aflnoxcivuUgGPstd', valuedLetters: 'uUgGPstd', long: ['--list-name', '--list-full', '--full', '--newest', '--oldest', '--exact', '--count', '--ignore-case', '--inverse'], operands: PLAIN },
+  ps: { flags: 'AaCcdefFHjlLMmNOopqrSTUuvwxyZ', valuedLetters: 'oOpqtuUCgG', bareFlags: 'acfhjlLmrSTuvwxX', valued: ['--sort', '--format', '--pid', '--ppid', '--user', '--cols', '--width', '--columns'], long: ['--forest', '--no-headers', '--headers', '--sort', '--pid', '--ppid', '--user', '--format', '--cols', '--width', '--columns'], operands: 'none' },
+  // A pattern is a regular expression for pgrep to match: any literal text, spaces included.
+  pgrep: { flags: 'aflnoxcivuUgGPstd', valuedLetters: 'uUgGPstd', operands: /^[^\0\n]+$/, long: ['--list-name', '--list-full', '--full', '--newest', '--oldest', '--exact', '--count', '--ignore-case', '--inverse'] },
   pidof: { flags: 'sxcqwzod', valuedLetters: 'od', operands: PLAIN },
   pstree: { flags: 'acglnpstuAGUhHTS', long: ['--arguments', '--show-pids', '--numeric-sort', '--long', '--ascii'], operands: PLAIN },
   // Interactive top reads keys (`k` kills) from a terminal; stdin is closed, so only `-b` output comes.
