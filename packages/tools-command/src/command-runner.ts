@@ -54,6 +54,8 @@ export interface CommandRunResult {
   readonly limit?: LimitHit;
   /** Processes the command left running (setsid ones included) were ended when it finished. */
   readonly leftoversEnded?: boolean;
+  /** A process no means could end still held the output; riskgate stopped reading it. */
+  readonly outputCut?: boolean;
   /** What the run's cgroup counted at most, where it had one. */
   readonly peak?: { readonly processes?: number; readonly memoryBytes?: number };
 }
@@ -162,8 +164,8 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   });
   await Promise.race([streamsClosed, patience]);
   clearTimeout(held);
-  if (child.stdout?.closed === false || child.stderr?.closed === false) {
-    leftoversEnded ||= options.sandbox !== true;
+  const outputCut = child.stdout?.closed === false || child.stderr?.closed === false;
+  if (outputCut) {
     child.stdout?.destroy();
     child.stderr?.destroy();
   }
@@ -194,6 +196,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     durationMs: performance.now() - started,
     ...(limit === undefined ? {} : { limit }),
     ...(leftoversEnded ? { leftoversEnded } : {}),
+    ...(outputCut ? { outputCut } : {}),
     ...(counts === undefined
       ? {}
       : {

@@ -129,7 +129,9 @@ export function formatForModel(result: CommandRunResult, directory: string, work
       : result.timedOut || result.cancelled
         ? `stopped: ${ending}`
         : ending;
-  const leftovers = result.leftoversEnded === true ? '; processes it left running were ended' : '';
+  const leftovers =
+    (result.leftoversEnded === true ? '; processes it left running were ended' : '') +
+    (result.outputCut === true ? '; a process it started still held its output, which riskgate stopped reading' : '');
   const body = result.binary ? `(binary output, ${result.outputBytes.toLocaleString('en-US')} bytes, not shown)` : result.output || '(no output)';
   const place = where === '' || isAbsolute(where) ? '' : ` in ${where}`;
   return `${body.replace(/\n$/, '')}\n[${status}${leftovers}${place}, ${Math.round(result.durationMs)} ms]`;

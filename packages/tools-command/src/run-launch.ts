@@ -101,7 +101,7 @@ function limitPrefix(bounds: ResourceBounds, rlimitsOnly: boolean): string {
 }
 
 function unsandboxed(options: LaunchOptions): Launch {
-  const cgroup = cgroupHome() === undefined ? undefined : RunCgroup.create(undefined);
+  const cgroup = cgroupHome() === undefined || options.cgroups === false ? undefined : RunCgroup.create(undefined);
   const command = { file: BASH[0]!, args: [...BASH.slice(1), options.command], extraFds: [], release: () => {} };
   if (cgroup !== undefined) return { ...command, env: {}, cgroup };
   const marker = randomUUID();

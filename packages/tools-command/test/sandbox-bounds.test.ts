@@ -189,12 +189,47 @@ describe('unsandboxed, approved commands: the whole tree ends too', () => {
   }, 15_000);
 
   it('does not wait for a pipe held by a process that left the session, and says it ended it', async () => {
-    const result = await run('setsid sleep 32.6161 & echo started', 10_000);
-    expect(result.durationMs).toBeLessThan(2_000);
+    const result = await run('setsid sleep 32.6161 & sleep 0.3; echo started', 10_000);
+    expect(result.durationMs).toBeLessThan(2_500);
     expect(result.output).toContain('started');
     expect(runningWith('32.6161')).toEqual([]);
     expect(formatForModel(result, workspace, workspace, 10_000)).toContain('processes it left running were ended');
   });
+
+  it('without a cgroup, ends escaped processes by the run marker at the timeout', async () => {
+    const result = await runCommand('setsid sleep 36.2121 & setsid sleep 36.2121 & sleep 36.2121', {
+      cwd: workspace,
+      signal: new AbortController().signal,
+      maxOutputBytes: 8_000,
+      timeoutMs: 1_000,
+      killGraceMs: 500,
+      cgroups: false,
+    });
+    expect(result.timedOut).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(runningWith('36.2121')).toEqual([]);
+  }, 15_000);
+
+  it('stops reading a pipe held by a process that escaped every means, and says so', async () => {
+    // The marker dropped and no cgroup: nothing can find it. riskgate must not wait for it.
+    // The pause lets the escape finish: until setsid() it is still in the group, which is killed.
+    const result = await runCommand('env -u RISKGATE_RUN setsid sleep 37.3131 & sleep 0.3; echo started', {
+      cwd: workspace,
+      signal: new AbortController().signal,
+      maxOutputBytes: 8_000,
+      timeoutMs: 20_000,
+      killGraceMs: 500,
+      cgroups: false,
+    });
+    try {
+      expect(result.durationMs).toBeLessThan(3_000);
+      expect(result.output).toContain('started');
+      expect(formatForModel(result, workspace, workspace, 20_000)).toContain('a process it started still held its output, which riskgate stopped reading');
+      expect(formatForModel(result, workspace, workspace, 20_000)).not.toContain('were ended');
+    } finally {
+      for (const pid of runningWith('37.3131')) process.kill(pid, 'SIGKILL');
+    }
+  }, 15_000);
 
   it('without a cgroup, finds escaped processes by the run marker in their environment', async () => {
     const marker = `test-${process.pid}`;
