@@ -93,8 +93,17 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       detached: true,
       env: { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), ...launch.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
     });
-  // Forked inside the run's cgroup, so nothing it starts is ever outside it.
-  const child = launch.cgroup === undefined ? start() : launch.cgroup.spawnInside(start);
+  // Forked inside the run's cgroup, so nothing it starts is ever outside it. When the cgroup
+  // cannot be joined the command does not run: unbounded is not a fallback we choose silently.
+  let child: ReturnType<typeof start>;
+  try {
+    child = launch.cgroup === undefined ? start() : launch.cgroup.spawnInside(start);
+  } catch (error) {
+    launch.release();
+    launch.cgroup?.removeLater();
+    const message = `riskgate could not start the command in its cgroup (${(error as Error).message}); it did not run\n`;
+    return { exitCode: 125, signal: null, timedOut: false, cancelled: false, output: message, outputBytes: 0, droppedBytes: 0, binary: false, durationMs: performance.now() - started };
+  }
   // The child has its own copies of the filter descriptors now.
   launch.release();
   const onData = (chunk: Buffer) => {

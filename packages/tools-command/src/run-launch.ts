@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { HostReader } from './host-reader.js';
-import { cgroupHome, DEFAULT_BOUNDS, type ResourceBounds, RunCgroup } from './resource-bounds.js';
+import { cgroupHome, DEFAULT_BOUNDS, type ResourceBounds } from './resource-bounds.js';
+import { RunCgroup } from './run-cgroup.js';
 import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, READER_SECCOMP_FD, SECCOMP_FD } from './sandbox.js';
 
 /** What the runner spawns for one command line, and what it must clean up afterwards. */

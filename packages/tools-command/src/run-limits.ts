@@ -1,4 +1,5 @@
-import { type CgroupCounts, formatBytes, type ResourceBounds } from './resource-bounds.js';
+import { formatBytes, type ResourceBounds } from './resource-bounds.js';
+import type { CgroupCounts } from './run-cgroup.js';
 
 /** Which bound stopped a sandboxed run, told to the model and shown on the screen. */
 export type LimitKind = 'memory' | 'processes' | 'cpu-time' | 'file-size' | 'tmp-full';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatForModel } from '../src/execute-command-tool.js';
 import { type CommandRunResult, cgroupHome, probeSandbox, type ResourceBounds, runCommand } from '../src/index.js';
-import { sweepStale } from '../src/resource-bounds.js';
+import { sweepStale } from '../src/run-cgroup.js';
 import { killMarked, RUN_MARKER } from '../src/run-launch.js';
 
 const sandboxWorks = (await probeSandbox()).available;
