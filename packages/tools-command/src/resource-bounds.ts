@@ -78,8 +78,9 @@ function findCgroupHome(): CgroupHome | undefined {
   const pids = pathOf('pids');
   const memory = pathOf('memory');
   if (pids === undefined || memory === undefined) return undefined;
-  const pidsDirectory = join(CGROUP_ROOT, 'pids', pids);
-  const memoryDirectory = join(CGROUP_ROOT, 'memory', memory);
+  // `pids:/` is the hierarchy's root: no trailing slash in what doctor prints.
+  const pidsDirectory = join(CGROUP_ROOT, 'pids', pids).replace(/(.)\/$/, '$1');
+  const memoryDirectory = join(CGROUP_ROOT, 'memory', memory).replace(/(.)\/$/, '$1');
   if (!tryCreate(pidsDirectory) || !tryCreate(memoryDirectory)) return undefined;
   const own = [join(pidsDirectory, 'cgroup.procs'), join(memoryDirectory, 'cgroup.procs')];
   return { mechanism: 'cgroup-v1', pids: pidsDirectory, memory: memoryDirectory, own };
