@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { sandboxSizesTmpfs } from './sandbox.js';
 
 /**
  * Bounds on what a sandboxed command may use (issue 18): a fork bomb, a memory hog, a /tmp
@@ -129,7 +130,10 @@ function tryCreate(parent: string): boolean {
 export function describeBounds(bounds: ResourceBounds = DEFAULT_BOUNDS): string {
   const where = cgroupHome();
   const mechanism: BoundMechanism = where?.mechanism ?? 'rlimits';
-  const limits = `${bounds.processes} processes, ${formatBytes(bounds.memoryBytes)} memory, CPU time = the timeout, ${formatBytes(bounds.fileBytes)} per file, ${formatBytes(bounds.tmpBytes)} /tmp`;
+  const tmp = sandboxSizesTmpfs()
+    ? `${formatBytes(bounds.tmpBytes)} /tmp`
+    : `/tmp unsized (bubblewrap before 0.8 has no --size; ${where === undefined ? 'only each file is bounded' : 'its pages count against the memory bound'})`;
+  const limits = `${bounds.processes} processes, ${formatBytes(bounds.memoryBytes)} memory, CPU time = the timeout, ${formatBytes(bounds.fileBytes)} per file, ${tmp}`;
   const root = process.getuid?.() === 0;
   const how =
     mechanism === 'rlimits'

@@ -82,20 +82,31 @@ const DEFAULT_TMPFS_BYTES = 256 * 1024 * 1024;
  * writable places are the sized /tmp, /run and /dev/shm.
  */
 function baseArguments(tmpBytes: number, hostView: boolean): string[] {
-  const size = String(tmpBytes);
+  const size = tmpfsSizes ? ['--size', String(tmpBytes)] : [];
   return [
     '--ro-bind', '/', '/',
     '--dev', '/dev',
-    '--size', size, '--tmpfs', '/dev/shm',
+    ...size, '--tmpfs', '/dev/shm',
     '--remount-ro', '/dev',
     '--proc', '/proc',
-    '--size', size, '--tmpfs', '/tmp',
-    '--size', size, '--tmpfs', '/run',
+    ...size, '--tmpfs', '/tmp',
+    ...size, '--tmpfs', '/run',
     // The host reader (host-reader.ts) keeps the host's PID and network namespaces, nothing else.
     ...(hostView ? ['--unshare-user-try', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'] : ['--unshare-all']),
     '--cap-drop', 'ALL',
     '--die-with-parent',
   ];
+}
+
+/**
+ * Whether this bubblewrap sizes a tmpfs (`--size`, bubblewrap 0.8; Ubuntu 22.04 ships 0.6):
+ * found by the probe. Without it the tmpfs pages still count against a cgroup's memory bound,
+ * and rlimits bound each file; `riskgate doctor` says which.
+ */
+let tmpfsSizes = true;
+
+export function sandboxSizesTmpfs(): boolean {
+  return tmpfsSizes;
 }
 
 /** File descriptor bubblewrap reads the seccomp filter from (after stdin, stdout, stderr). */
@@ -189,14 +200,25 @@ const FALLBACK = 'whitelisted commands run unsandboxed, and only the commands th
 async function runProbe(bwrap: string): Promise<SandboxStatus> {
   if (process.platform !== 'linux') return { available: false, message: `no sandbox on ${process.platform} (bubblewrap is Linux only): ${FALLBACK}` };
   // Without the filter, Unix sockets (databases, Docker, D-Bus) stay reachable: not a sandbox we vouch for.
-  const fd = openSeccompFilter();
-  if (fd === undefined) return { available: false, message: `no sandbox: no seccomp filter for ${process.arch}: ${FALLBACK}` };
-  let result: Awaited<ReturnType<typeof execa>>;
-  try {
-    result = await execa(bwrap, [...bubblewrapArguments({ cwd: '/' }, []), 'true'], { reject: false, timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe', fd as never] });
-  } finally {
-    closeSeccompFilter(fd);
+  if (!HAS_SECCOMP) return { available: false, message: `no sandbox: no seccomp filter for ${process.arch}: ${FALLBACK}` };
+  // Each attempt reads the filter from a descriptor of its own (a fresh file offset).
+  const attempt = async () => {
+    const fd = openSeccompFilter();
+    if (fd === undefined) return undefined;
+    try {
+      return await execa(bwrap, [...bubblewrapArguments({ cwd: '/' }, []), 'true'], { reject: false, timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe', fd as never] });
+    } finally {
+      closeSeccompFilter(fd);
+    }
+  };
+  tmpfsSizes = true;
+  let result = await attempt();
+  // An older bubblewrap without --size: the sandbox still works, its tmpfs unsized.
+  if (result !== undefined && result.exitCode !== 0 && /--size/.test(String(result.stderr ?? ''))) {
+    tmpfsSizes = false;
+    result = await attempt();
   }
+  if (result === undefined) return { available: false, message: `no sandbox: the seccomp filter could not be written: ${FALLBACK}` };
   if (result.exitCode === 0) {
     return { available: true, message: 'sandbox: bubblewrap (read-only filesystem, no network, own PID namespace, no Unix sockets, secret paths hidden)' };
   }

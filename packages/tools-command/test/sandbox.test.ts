@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, sta
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bubblewrapArguments, hiddenPaths, probeSandbox, runCommand, splitHostReader } from '../src/index.js';
+import { bubblewrapArguments, describeBounds, hiddenPaths, probeSandbox, runCommand, splitHostReader } from '../src/index.js';
 
 // Outside /tmp on purpose: the sandbox empties /tmp, which would make every "cannot see" pass for free.
 const root = mkdtempSync('/var/tmp/riskgate-sandbox-');
@@ -234,5 +234,19 @@ describe('without a working sandbox', () => {
     writeFileSync(fake, '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
     const status = await probeSandbox({ bwrap: fake });
     expect(status).toEqual({ available: false, message: expect.stringMatching(/cannot create its namespaces here \(bwrap: No permissions to create new namespace\)/) });
+  });
+
+  it.runIf(sandboxWorks)('works with a bubblewrap older than 0.8 (no --size), its tmpfs unsized, and says so', async () => {
+    const old = join(root, 'old-bwrap');
+    // Refuses --size as bubblewrap 0.6 does, else the real one.
+    writeFileSync(old, '#!/bin/sh\nfor a in "$@"; do [ "$a" = --size ] && { echo "bwrap: Unknown option --size" >&2; exit 1; }; done\nexec bwrap "$@"\n', { mode: 0o755 });
+    try {
+      expect((await probeSandbox({ bwrap: old })).available).toBe(true);
+      expect(bubblewrapArguments({ cwd: workspace }, [])).not.toContain('--size');
+      expect(describeBounds()).toMatch(/\/tmp unsized \(bubblewrap before 0\.8 has no --size/);
+    } finally {
+      await probeSandbox({ fresh: true });
+    }
+    expect(bubblewrapArguments({ cwd: workspace }, [])).toContain('--size');
   });
 });
