@@ -122,7 +122,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   let timedOut = false;
   let cancelled = false;
   let leftoversEnded = false;
-  const killTree = (signal: NodeJS.Signals) => {
+  const killTree = (signal: NodeJS.Signals, atExit = false) => {
     if (child.pid !== undefined) {
       try {
         process.kill(-child.pid, signal);
@@ -132,8 +132,9 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     }
     if (signal !== 'SIGKILL') return;
     // Those that left the group (setsid): the cgroup holds them, or the marker names them. (In
-    // the sandbox the PID namespace has ended them already; its dying processes are no news.)
-    if (launch.cgroup !== undefined) {
+    // the sandbox, once the command has exited, the PID namespace has ended them already: its
+    // dying processes are no news, and reading the cgroup would cost every call.)
+    if (launch.cgroup !== undefined && !(atExit && options.sandbox === true)) {
       if (options.sandbox !== true && launch.cgroup.members().length > 0) leftoversEnded = true;
       launch.cgroup.killAll();
     }
@@ -163,7 +164,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   options.signal.removeEventListener('abort', onAbort);
   // Whatever the command left running does not outlive it. Unsandboxed, wait until it is gone
   // (in the sandbox the PID namespace's end is the kernel's own, and waiting would cost every call).
-  killTree('SIGKILL');
+  killTree('SIGKILL', true);
   if (options.sandbox !== true) await launch.cgroup?.killAllAndWait();
   if (forceTimer !== undefined) clearTimeout(forceTimer);
   // Read to the end, but not forever: a pipe still held after the grace period is closed by us.

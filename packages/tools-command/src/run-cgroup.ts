@@ -59,9 +59,8 @@ export class RunCgroup {
    */
   removeLater(): void {
     setImmediate(() => {
-      this.remove()
-        .then(() => prepareSpare(this.home))
-        .catch(() => {});
+      prepareSpare(this.home);
+      this.remove().catch(() => {});
     });
   }
 
@@ -107,7 +106,7 @@ export class RunCgroup {
 
   /**
    * Ends every process inside, those that left the session (setsid) included. v2 has
-   * cgroup.kill; v1 is killed pid by pid until none is left (a fork bomb is held by pids.max).
+   * cgroup.kill; on v1 each member is killed (a fork bomb cannot outgrow pids.max meanwhile).
    */
   killAll(): void {
     if (this.home.mechanism === 'cgroup-v2') {
@@ -118,15 +117,12 @@ export class RunCgroup {
         // kernels before 5.14: fall through to one by one
       }
     }
-    for (let round = 0; round < 50; round++) {
-      const members = this.members();
-      if (members.length === 0) return;
-      for (const pid of members) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // gone
-        }
+    // One pass; killAllAndWait and remove repeat it until the cgroup is empty.
+    for (const pid of this.members()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
       }
     }
   }
@@ -168,10 +164,11 @@ export class RunCgroup {
   /** Removes the cgroup(s); an empty cgroup is removed at once, a busy one after its processes are killed. */
   async remove(): Promise<void> {
     for (const directory of this.directories) {
-      if (removeQuietly(directory)) continue;
-      this.killAll();
       // A killed process leaves the cgroup when the kernel has reaped it: a few milliseconds.
-      for (let attempt = 0; attempt < 40 && !removeQuietly(directory); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (let attempt = 0; attempt < 40 && !removeQuietly(directory); attempt++) {
+        this.killAll();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
     }
   }
 }
