@@ -2,8 +2,10 @@
 // (run cgroup or rlimits, sized tmpfs, the /bin/sh wrapper) against the same without them.
 //   npx tsx --conditions=@riskgate/source bench/sandbox-bounds.bench.ts [calls]
 // Calls alternate (with, without, with, …) so that load on this shared machine falls on both,
-// 20 ms apart: a model's calls come seconds apart, and riskgate removes a run's cgroup and
-// makes the next one in that idle time (resource-bounds.ts removeLater).
+// 100 ms apart: a model's calls come seconds apart, and riskgate removes a run's cgroup and
+// prepares the next one (its cgroup and a zygote in it, zygote.ts) in that idle time. The gap
+// also lets the kernel's cgroup lock return to its fast mode, so that a design that moved a
+// process into a cgroup on the call's path would pay for it here as it would in real use.
 import { cgroupHome, describeBounds, probeSandbox, runCommand, splitHostReader } from '@riskgate/tools-command';
 
 const calls = Number(process.argv[2] ?? 100);
@@ -28,7 +30,7 @@ for (let warm = 0; warm < 5; warm++) {
 const bounded: number[] = [];
 const unbounded: number[] = [];
 const reader: number[] = [];
-const idle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const idle = () => new Promise((resolve) => setTimeout(resolve, 100));
 for (let call = 0; call < calls; call++) {
   bounded.push(await timed('true', {}));
   await idle();

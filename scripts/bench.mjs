@@ -105,7 +105,7 @@ const bounds = runJson(tsx, [join(root, 'bench/sandbox-bounds.bench.ts'), '100']
 lines.push(
   '## Sandbox bounds (`runCommand(\'true\')` in bubblewrap)',
   '',
-  `Median of ${bounds.calls} calls each, alternating, 20 ms apart (a model's calls come seconds apart; riskgate removes a run's cgroup and makes the next in that idle time). Mechanism here: ${bounds.bounds.replace(/^bounds: /, '')}.`,
+  `Median of ${bounds.calls} calls each, alternating, 100 ms apart (a model's calls come seconds apart; riskgate removes a run's cgroup and prepares the next, a zygote waiting in it, in that idle time). Mechanism here: ${bounds.bounds.replace(/^bounds: /, '')}.`,
   '',
   '| sandboxed `true` | median | target |',
   '|---|---|---|',

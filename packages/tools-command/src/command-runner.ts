@@ -6,6 +6,7 @@ import type { HostReader } from './host-reader.js';
 import { cutNotice, HeadTail, LiveOutput } from './output-capture.js';
 import type { ResourceBounds } from './resource-bounds.js';
 import { killMarked, launchFor } from './run-launch.js';
+import { startZygote } from './zygote.js';
 import { detectLimit, type LimitHit, OutputSigns } from './run-limits.js';
 import { SANDBOX_ENVIRONMENT } from './sandbox.js';
 
@@ -86,21 +87,19 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     ...(options.hostReader === undefined ? {} : { hostReader: options.hostReader }),
     ...(options.cgroups === false ? { cgroups: false } : {}),
   });
-  const start = () =>
-    spawn(launch.file, launch.args, {
-      cwd: options.cwd,
-      stdio: ['ignore', 'pipe', 'pipe', ...launch.extraFds],
-      detached: true,
-      env: { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), ...launch.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
-    });
+  const environment = { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), ...launch.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' };
+  const start = () => spawn(launch.file, launch.args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe', ...launch.extraFds], detached: true, env: environment });
   // Forked inside the run's cgroup, so nothing it starts is ever outside it. When the cgroup
   // cannot be joined the command does not run: unbounded is not a fallback we choose silently.
   let child: ReturnType<typeof start>;
   try {
-    child = launch.cgroup === undefined ? start() : launch.cgroup.spawnInside(start);
+    if (launch.zygote !== undefined) {
+      child = launch.zygote.child;
+      startZygote(launch.zygote, { file: launch.file, args: launch.args, cwd: options.cwd, env: environment, fds: launch.extraFds.length });
+    } else child = launch.cgroup === undefined ? start() : launch.cgroup.spawnInside(start);
   } catch (error) {
     launch.release();
-    launch.cgroup?.removeLater();
+    launch.cgroup?.removeLater(options.sandbox === true);
     const message = `riskgate could not start the command in its cgroup (${(error as Error).message}); it did not run\n`;
     return { exitCode: 125, signal: null, timedOut: false, cancelled: false, output: message, outputBytes: 0, droppedBytes: 0, binary: false, durationMs: performance.now() - started };
   }
@@ -180,7 +179,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     child.stderr?.destroy();
   }
   const counts = launch.cgroup?.counts();
-  launch.cgroup?.removeLater();
+  launch.cgroup?.removeLater(options.sandbox === true);
 
   if (!binary) live?.flush();
   if (exit.error !== undefined) capture.push(Buffer.from(`${launch.file}: ${exit.error.message}\n`));

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CgroupHome, cgroupHome, type ResourceBounds } from './resource-bounds.js';
+import { prepareZygote, zygoteWaiting } from './zygote.js';
 
 /**
  * One cgroup per run (resource-bounds.ts finds where they may be made): it holds the bounds of
@@ -52,14 +53,28 @@ export class RunCgroup {
     }
   }
 
+  /** The cgroup a zygote waits in (zygote.ts), with the bounds written; undefined when they cannot be. */
+  static adopt(where: CgroupHome, directories: readonly string[], bounds: ResourceBounds): RunCgroup | undefined {
+    try {
+      writeBounds(where, directories, bounds);
+      return new RunCgroup(where, directories);
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * Removes the cgroup once its processes are gone, off the caller's path, then makes the next
    * run's cgroup: mkdir and rmdir of a memory cgroup cost milliseconds of kernel time that
    * would otherwise add to every call (bench/sandbox-bounds.bench.ts).
    */
-  removeLater(): void {
+  removeLater(nextSandboxed = false): void {
     setImmediate(() => {
       prepareSpare(this.home);
+      if (nextSandboxed && !zygoteWaiting()) {
+        const directories = makeDirectories(this.home);
+        if (directories !== undefined && !prepareZygote(this.home, directories)) for (const directory of directories) removeQuietly(directory);
+      }
       this.remove().catch(() => {});
     });
   }

@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { HostReader } from './host-reader.js';
 import { cgroupHome, DEFAULT_BOUNDS, type ResourceBounds } from './resource-bounds.js';
 import { RunCgroup } from './run-cgroup.js';
+import { shellQuote } from './shell-quote.js';
+import { takeZygote, type Zygote } from './zygote.js';
 import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, READER_SECCOMP_FD, SECCOMP_FD } from './sandbox.js';
 
 /** What the runner spawns for one command line, and what it must clean up afterwards. */
@@ -18,6 +20,8 @@ export interface Launch {
   readonly bounds?: ResourceBounds;
   /** Set in the child's environment when no cgroup holds the tree: /proc is scanned for it at the end. */
   readonly marker?: string;
+  /** A process waiting in the run's cgroup to exec the command (zygote.ts), when one was ready. */
+  readonly zygote?: Zygote;
   /** Closes the filter descriptors (the child holds its own copies). */
   release(): void;
 }
@@ -40,10 +44,6 @@ export const RUN_MARKER = 'RISKGATE_RUN';
 
 const BASH = ['bash', '--noprofile', '--norc', '-c'];
 
-/** Single quotes for /bin/sh: every character literal. */
-export function shellQuote(word: string): string {
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
 
 /**
  * Builds the spawn for one run. The runner spawns it inside the run's cgroup when there is one
@@ -65,7 +65,11 @@ export function shellQuote(word: string): string {
 export function launchFor(options: LaunchOptions): Launch {
   if (!options.sandbox) return unsandboxed(options);
   const bounds = options.bounds === false ? undefined : { ...DEFAULT_BOUNDS, cpuSeconds: Math.ceil(options.timeoutMs / 1000) + 1, ...options.bounds };
-  const cgroup = bounds === undefined || options.cgroups === false ? undefined : RunCgroup.create(bounds);
+  const where = bounds === undefined || options.cgroups === false ? undefined : cgroupHome();
+  const zygote = where === undefined ? undefined : takeZygote(where);
+  const adopted = zygote === undefined || bounds === undefined ? undefined : RunCgroup.adopt(zygote.home, zygote.directories, bounds);
+  if (zygote !== undefined && adopted === undefined) zygote.child.kill('SIGKILL');
+  const cgroup = adopted ?? (where === undefined || bounds === undefined ? undefined : RunCgroup.create(bounds, where));
   const profile = { cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }), ...(bounds === undefined ? {} : { tmpBytes: bounds.tmpBytes }) };
   const inner = (command: string) => [...BASH, `${bounds === undefined ? '' : limitPrefix(bounds, cgroup === undefined)}${command}`];
   const sandboxFd = openSeccompFilter('sandbox');
@@ -73,7 +77,7 @@ export function launchFor(options: LaunchOptions): Launch {
   const release = () => {
     for (const fd of fds) closeSeccompFilter(fd);
   };
-  const held = { ...(cgroup === undefined ? {} : { cgroup }), ...(bounds === undefined ? {} : { bounds }), release };
+  const held = { ...(cgroup === undefined ? {} : { cgroup }), ...(bounds === undefined ? {} : { bounds }), ...(adopted === undefined ? {} : { zygote: zygote! }), release };
   const reader = options.hostReader;
   if (reader === undefined) {
     return { file: BWRAP, args: [...bubblewrapArguments(profile), ...inner(options.command)], extraFds: fds, env: {}, ...held };
