@@ -26,6 +26,7 @@ export interface Zygote {
 const ZYGOTE_SCRIPT = 'for f in "$@"; do echo 0 > "$f" || exit 125; done\nexec /bin/sh -s <&5 5<&-';
 
 let ready: (Zygote & { alive: boolean }) | undefined;
+let exitHook = false;
 
 /** Starts a zygote in `directories` (made by the caller), unless one is waiting already. */
 export function prepareZygote(home: CgroupHome, directories: readonly string[]): boolean {
@@ -61,8 +62,12 @@ export function prepareZygote(home: CgroupHome, directories: readonly string[]):
     entry.alive = false;
     if (ready === entry) ready = undefined;
   });
-  // A waiting zygote must not keep riskgate running.
+  // A waiting zygote must not keep riskgate running, nor outlive it.
   child.unref();
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => ready?.child.kill('SIGKILL'));
+  }
   for (const stream of child.stdio) (stream as { unref?: () => void } | null)?.unref?.();
   ready = entry;
   return true;
@@ -90,6 +95,7 @@ export function startZygote(
   zygote: Zygote,
   command: { readonly file: string; readonly args: readonly string[]; readonly cwd: string; readonly env: Readonly<Record<string, string>>; readonly fds: number },
 ): void {
+  // Only names the shell can export; others (rare: `a-b`, `a.b`) do not reach the command.
   const exports = Object.entries(command.env)
     .filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
     .map(([name, value]) => `export ${name}=${shellQuote(value)}`);
