@@ -99,6 +99,23 @@ lines.push(
   '',
 );
 
+// 3b. What the sandbox's bounds cost per call.
+console.error('bench: sandbox bounds');
+const bounds = runJson(tsx, [join(root, 'bench/sandbox-bounds.bench.ts'), '100']);
+lines.push(
+  '## Sandbox bounds (`runCommand(\'true\')` in bubblewrap)',
+  '',
+  `Median of ${bounds.calls} calls each, alternating, 100 ms apart (a model's calls come seconds apart; riskgate removes a run's cgroup and prepares the next, a zygote waiting in it, in that idle time). Mechanism here: ${bounds.bounds.replace(/^bounds: /, '')}.`,
+  '',
+  '| sandboxed `true` | median | target |',
+  '|---|---|---|',
+  `| without bounds | ${fixed(bounds.withoutBounds)} ms | |`,
+  `| with bounds | ${fixed(bounds.withBounds)} ms | |`,
+  `| added by the bounds (median of the 100 paired differences) | ${fixed(bounds.added)} ms | ≤ 10 ms |`,
+  `| \`ps -e \\| wc -l\` split: host reader + sandboxed rest (${bounds.hostReaderCalls} calls) | ${fixed(bounds.hostReaderSplit)} ms | |`,
+  '',
+);
+
 // 4. File and HTTP assessors.
 console.error('bench: file and HTTP assessors');
 const fileHttp = runJson(tsx, [join(root, 'bench/file-http-assessor.bench.ts')]);

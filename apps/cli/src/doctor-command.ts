@@ -45,13 +45,13 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
     checks.push({ name: 'config', ok: false, lines: [error.message] });
   }
 
-  const { childEnvironment, probeSandbox } = await import('@riskgate/tools-command');
+  const { childEnvironment, describeBounds, probeSandbox } = await import('@riskgate/tools-command');
   const setting = config?.commands.sandbox ?? 'whitelisted';
   const sandbox = setting === 'off' ? { available: false, message: 'off (commands.sandbox is "off")' } : await probeSandbox();
   checks.push({
     name: 'sandbox',
     ok: true,
-    lines: [sandbox.available ? `${sandbox.message}; runs ${setting === 'always' ? 'every command' : 'whitelisted commands'}` : sandbox.message],
+    lines: sandbox.available ? [`${sandbox.message}; runs ${setting === 'always' ? 'every command' : 'whitelisted commands'}`, describeBounds()] : [sandbox.message],
   });
 
   checks.push(await checkModel(config));

@@ -61,6 +61,10 @@ describe('riskgate doctor', () => {
     expect(result.stdout).not.toMatch(/do not get: .*GITHUB_TOKEN/);
     const sandbox = await probeSandbox();
     expect(result.stdout).toContain(`sandbox     ${sandbox.message}`);
+    // Which mechanism bounds sandboxed runs here, and the bounds: what this machine really offers.
+    const { cgroupHome } = await import('@riskgate/tools-command');
+    const mechanism = { 'cgroup-v2': 'cgroup v2', 'cgroup-v1': 'cgroup v1', rlimits: 'rlimits' }[cgroupHome()?.mechanism ?? 'rlimits'];
+    if (sandbox.available) expect(result.stdout).toMatch(new RegExp(`bounds: ${mechanism}.*: 256 processes, 1 GiB memory, CPU time = the timeout, 256 MiB per file, 256 MiB /tmp`));
     expect(result.code).toBe(0);
   });
 

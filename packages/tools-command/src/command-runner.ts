@@ -1,9 +1,14 @@
+import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { looksBinary } from '@riskgate/risk';
-import { execa } from 'execa';
 import { childEnvironment } from './child-environment.js';
+import type { HostReader } from './host-reader.js';
 import { cutNotice, HeadTail, LiveOutput } from './output-capture.js';
-import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, SANDBOX_ENVIRONMENT, sandboxStdio } from './sandbox.js';
+import type { ResourceBounds } from './resource-bounds.js';
+import { killMarked, launchFor } from './run-launch.js';
+import { startZygote } from './zygote.js';
+import { detectLimit, type LimitHit, OutputSigns } from './run-limits.js';
+import { SANDBOX_ENVIRONMENT } from './sandbox.js';
 
 export interface RunCommandOptions {
   readonly cwd: string;
@@ -13,15 +18,22 @@ export interface RunCommandOptions {
   readonly onOutput?: (chunk: string) => void;
   /** Bytes of output kept for the model: half from the start, half from the end. */
   readonly maxOutputBytes: number;
-  /** After SIGTERM, how long the process group has before SIGKILL. */
+  /** After SIGTERM, how long the process tree has before SIGKILL. */
   readonly killGraceMs?: number;
   /**
    * Run inside the bubblewrap sandbox (sandbox.ts). Only set it after `probeSandbox()` said the
    * sandbox works here: a missing bubblewrap is then reported as the command's failure.
    */
   readonly sandbox?: boolean;
-  /** In the sandbox, keep the host's process and network view (sandbox.ts hostViewLine). */
-  readonly hostView?: boolean;
+  /**
+   * In the sandbox, the line's lone host reader (host-reader.ts splitHostReader): it alone gets
+   * the host's process and network view; the rest of the line runs fully sandboxed.
+   */
+  readonly hostReader?: HostReader;
+  /** Bounds of a sandboxed run (resource-bounds.ts DEFAULT_BOUNDS by default), or false for none. */
+  readonly bounds?: Partial<ResourceBounds> | false;
+  /** False: bound by rlimits alone, as on machines without a usable cgroup (for tests and the bench). */
+  readonly cgroups?: boolean;
   /** The workspace, which stays visible in the sandbox even under /tmp. Defaults to `cwd`. */
   readonly workspace?: string;
   /** The home directory, private in the sandbox but for its allowlist. Defaults to the real one. */
@@ -41,59 +53,99 @@ export interface CommandRunResult {
   readonly droppedBytes: number;
   readonly binary: boolean;
   readonly durationMs: number;
+  /** The bound that stopped a sandboxed run (run-limits.ts), from the kernel's own signals. */
+  readonly limit?: LimitHit;
+  /** Processes the command left running (setsid ones included) were ended when it finished. */
+  readonly leftoversEnded?: boolean;
+  /** A process no means could end still held the output; riskgate stopped reading it. */
+  readonly outputCut?: boolean;
+  /** What the run's cgroup counted at most, where it had one. */
+  readonly peak?: { readonly processes?: number; readonly memoryBytes?: number };
 }
 
 /**
  * One bash command line in its own process group, stdin closed so nothing waits on a prompt.
- * Timeout and abort kill the whole group (children included); processes it left behind in
- * its group are ended when it exits.
+ * Timeout and abort end the whole process tree; whatever it left running is ended when it
+ * exits: the sandbox's PID namespace (its PID 1's death ends every process in it), the run's
+ * cgroup, or — unsandboxed without a cgroup — a marker variable searched for in /proc. The
+ * output is read until the tree is gone, never longer: a pipe held open by a process that
+ * escaped every means is closed by us after the grace period.
  */
 export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandRunResult> {
   const started = performance.now();
   const capture = new HeadTail(Math.max(1, Math.floor(options.maxOutputBytes / 2)));
   const live = options.onOutput === undefined ? undefined : new LiveOutput(options.onOutput);
+  const signs = new OutputSigns();
+  const grace = options.killGraceMs ?? 2_000;
   let first: Buffer | undefined;
   let binary = false;
-  const bash = ['bash', '--noprofile', '--norc', '-c', command];
-  const seccomp = options.sandbox === true ? openSeccompFilter() : undefined;
-  const [file, ...args] = options.sandbox === true ? [BWRAP, ...bubblewrapArguments({ cwd: options.cwd, ...(options.workspace === undefined ? {} : { workspace: options.workspace }), ...(options.home === undefined ? {} : { home: options.home }), ...(options.hostView === true ? { hostView: true } : {}) }), ...bash] : bash;
-  const subprocess = execa(file!, args, {
+  const launch = launchFor({
+    command,
     cwd: options.cwd,
-    stdio: seccomp === undefined ? ['ignore', 'pipe', 'pipe'] : sandboxStdio(seccomp),
-    detached: true,
-    reject: false,
-    buffer: false,
-    encoding: 'buffer',
-    env: { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
-    extendEnv: false,
+    sandbox: options.sandbox === true,
+    timeoutMs: options.timeoutMs,
+    ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+    ...(options.home === undefined ? {} : { home: options.home }),
+    ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
+    ...(options.hostReader === undefined ? {} : { hostReader: options.hostReader }),
+    ...(options.cgroups === false ? { cgroups: false } : {}),
   });
-  // The child has its own copy of the descriptor now.
-  closeSeccompFilter(seccomp);
+  const environment = { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), ...launch.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' };
+  const start = () => spawn(launch.file, launch.args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe', ...launch.extraFds], detached: true, env: environment });
+  // Forked inside the run's cgroup, so nothing it starts is ever outside it. When the cgroup
+  // cannot be joined the command does not run: unbounded is not a fallback we choose silently.
+  let child: ReturnType<typeof start>;
+  try {
+    if (launch.zygote !== undefined) {
+      child = launch.zygote.child;
+      startZygote(launch.zygote, { file: launch.file, args: launch.args, cwd: options.cwd, env: environment, fds: launch.extraFds.length });
+    } else child = launch.cgroup === undefined ? start() : launch.cgroup.spawnInside(start);
+  } catch (error) {
+    launch.release();
+    launch.cgroup?.removeLater(options.sandbox === true);
+    const message = `riskgate could not start the command in its cgroup (${(error as Error).message}); it did not run\n`;
+    return { exitCode: 125, signal: null, timedOut: false, cancelled: false, output: message, outputBytes: 0, droppedBytes: 0, binary: false, durationMs: performance.now() - started };
+  }
+  // The child has its own copies of the filter descriptors now.
+  launch.release();
   const onData = (chunk: Buffer) => {
     if (first === undefined) {
       first = chunk;
       binary = looksBinary(chunk);
     }
     capture.push(chunk);
+    if (options.sandbox === true) signs.push(chunk);
     if (!binary) live?.push(chunk);
   };
-  subprocess.stdout?.on('data', onData);
-  subprocess.stderr?.on('data', onData);
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const streamsClosed = Promise.all([child.stdout, child.stderr].map((stream) => (stream === null ? undefined : new Promise((resolve) => stream.once('close', resolve)))));
 
   let timedOut = false;
   let cancelled = false;
-  const killGroup = (signal: NodeJS.Signals) => {
-    if (subprocess.pid === undefined) return;
-    try {
-      process.kill(-subprocess.pid, signal);
-    } catch {
-      // The group is already gone.
+  let leftoversEnded = false;
+  const killTree = (signal: NodeJS.Signals, atExit = false) => {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // The group is already gone.
+      }
     }
+    if (signal !== 'SIGKILL') return;
+    // Those that left the group (setsid): the cgroup holds them, or the marker names them. (In
+    // the sandbox, once the command has exited, the PID namespace has ended them already: its
+    // dying processes are no news, and reading the cgroup would cost every call.)
+    if (launch.cgroup !== undefined && !(atExit && options.sandbox === true)) {
+      if (options.sandbox !== true && launch.cgroup.members().length > 0) leftoversEnded = true;
+      launch.cgroup.killAll();
+    }
+    if (launch.marker !== undefined && killMarked(launch.marker) > 0) leftoversEnded = true;
   };
   let forceTimer: NodeJS.Timeout | undefined;
   const stop = () => {
-    killGroup('SIGTERM');
-    forceTimer ??= setTimeout(() => killGroup('SIGKILL'), options.killGraceMs ?? 2_000);
+    killTree('SIGTERM');
+    forceTimer ??= setTimeout(() => killTree('SIGKILL'), grace);
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -106,14 +158,34 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   if (options.signal.aborted) onAbort();
   else options.signal.addEventListener('abort', onAbort, { once: true });
 
-  const result = await subprocess;
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: NodeJS.ErrnoException }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+  });
   clearTimeout(timer);
   options.signal.removeEventListener('abort', onAbort);
-  // Whatever the command left running in its group does not outlive it.
-  killGroup('SIGKILL');
+  // Whatever the command left running does not outlive it. Unsandboxed, wait until it is gone
+  // (in the sandbox the PID namespace's end is the kernel's own, and waiting would cost every call).
+  killTree('SIGKILL', true);
+  if (options.sandbox !== true) await launch.cgroup?.killAllAndWait();
   if (forceTimer !== undefined) clearTimeout(forceTimer);
+  // Read to the end, but not forever: a pipe still held after the grace period is closed by us.
+  let held: NodeJS.Timeout | undefined;
+  const patience = new Promise((resolve) => {
+    held = setTimeout(resolve, Math.min(grace, 500));
+  });
+  await Promise.race([streamsClosed, patience]);
+  clearTimeout(held);
+  const outputCut = child.stdout?.closed === false || child.stderr?.closed === false;
+  if (outputCut) {
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+  const counts = launch.cgroup?.counts();
+  launch.cgroup?.removeLater(options.sandbox === true);
 
   if (!binary) live?.flush();
+  if (exit.error !== undefined) capture.push(Buffer.from(`${launch.file}: ${exit.error.message}\n`));
   const { head, tail, dropped, droppedLines } = capture.result();
   const output = binary
     ? ''
@@ -121,10 +193,12 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       ? `${head.toString('utf8')}\n${cutNotice(droppedLines, dropped)}\n${tail.toString('utf8')}`
       : Buffer.concat([head, tail]).toString('utf8');
   // bubblewrap reports a command killed by a signal as exit code 128 + the signal's number.
-  const sandboxSignal = options.sandbox === true && result.signal === undefined ? signalOfStatus(result.exitCode) : undefined;
+  const sandboxSignal = options.sandbox === true && exit.signal === null ? signalOfStatus(exit.code) : undefined;
+  const signal = sandboxSignal ?? exit.signal ?? null;
+  const limit = launch.bounds === undefined ? undefined : detectLimit({ bounds: launch.bounds, ...(counts === undefined ? {} : { counts }), signal, signs });
   return {
-    exitCode: sandboxSignal === undefined ? (result.exitCode ?? null) : null,
-    signal: sandboxSignal ?? result.signal ?? null,
+    exitCode: sandboxSignal === undefined ? (exit.error === undefined ? exit.code : 127) : null,
+    signal,
     timedOut,
     cancelled,
     output,
@@ -132,11 +206,22 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     droppedBytes: binary ? capture.total : dropped,
     binary,
     durationMs: performance.now() - started,
+    ...(limit === undefined ? {} : { limit }),
+    ...(leftoversEnded ? { leftoversEnded } : {}),
+    ...(outputCut ? { outputCut } : {}),
+    ...(counts === undefined
+      ? {}
+      : {
+          peak: {
+            ...(counts.peakProcesses === undefined ? {} : { processes: counts.peakProcesses }),
+            ...(counts.peakMemoryBytes === undefined ? {} : { memoryBytes: counts.peakMemoryBytes }),
+          },
+        }),
   };
 }
 
 const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number as number, name]));
 
-function signalOfStatus(exitCode: number | undefined): string | undefined {
-  return exitCode !== undefined && exitCode > 128 ? SIGNAL_NAMES.get(exitCode - 128) : undefined;
+function signalOfStatus(exitCode: number | null): string | undefined {
+  return exitCode !== null && exitCode > 128 ? SIGNAL_NAMES.get(exitCode - 128) : undefined;
 }

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
 import { childEnvironment } from './child-environment.js';
 import { type CommandRunResult, runCommand } from './command-runner.js';
-import { hostViewLine } from './sandbox.js';
+import { splitHostReader } from './host-reader.js';
+import type { ResourceBounds } from './resource-bounds.js';
+import { limitWords } from './run-limits.js';
 
 export const COMMAND_TOOL_NAME = 'execute_command';
 
@@ -31,6 +33,8 @@ export interface CommandToolOptions {
   readonly passEnvironment?: readonly string[];
   /** Values no command may see under any name: riskgate's own API key. */
   readonly secretValues?: readonly string[];
+  /** Bounds of sandboxed runs (resource-bounds.ts DEFAULT_BOUNDS for what is not given). */
+  readonly bounds?: Partial<ResourceBounds>;
 }
 
 export function createExecuteCommandTool(options: CommandToolOptions = {}) {
@@ -44,12 +48,18 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
     parameters: executeCommandParameters,
     ruleStyle: 'text',
     // The `cwd` argument is where relative paths resolve: a cwd inside ~/.aws makes `cat credentials` a secret read.
-    assess: async ({ command, cwd }, context) =>
-      assessCommand(command, {
+    assess: async ({ command, cwd, timeout_ms }, context) => {
+      const report = await assessCommand(command, {
         cwd: resolve(context.cwd, expandHome(cwd ?? '.', context.home)),
         ...(context.home === undefined ? {} : { home: context.home }),
         ...(context.sandbox === undefined ? {} : { sandbox: context.sandbox }),
-      }),
+      });
+      // The model's own timeout is a bound too: `sleep 3600` with timeout_ms of an hour would
+      // hold a sandbox for an hour unasked. Longer than the default, the person is asked.
+      if (timeout_ms === undefined || timeout_ms <= defaultTimeoutMs) return report;
+      const detail = `runs up to ${duration(timeout_ms)} (timeout_ms), longer than the ${duration(defaultTimeoutMs)} an unasked command may take`;
+      return { ...report, effects: [...report.effects, { kind: 'unbounded', resource: 'time', detail }] };
+    },
     describe: ({ command, cwd }, context) => ({
       kind: 'command',
       command,
@@ -62,24 +72,27 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
         return toolFailure('command-bad-cwd', `no directory at ${directory}`);
       }
       const sandboxed = context.sandbox === true && (context.readOnly || options.sandbox === 'always');
-      // `ps aux`, `ip a`, `ss -tln`: readers of host state keep the host's process and network view.
-      const hostView = sandboxed && hostViewLine((await assessCommand(command, { cwd: directory, ...(context.home === undefined ? {} : { home: context.home }), sandbox: true })).subjects);
+      // `ps aux | grep node`: only the lone reader gets the host's process and network view,
+      // whatever the gate concluded about the line (host-reader.ts); the rest stays fully sandboxed.
+      const hostReader = sandboxed ? await splitHostReader(command) : undefined;
+      const timeoutMs = timeout_ms ?? defaultTimeoutMs;
       const result = await runCommand(command, {
         cwd: directory,
-        timeoutMs: timeout_ms ?? defaultTimeoutMs,
+        timeoutMs,
         signal: context.signal,
         maxOutputBytes,
         // A whitelisted command runs in the sandbox whenever the host found one: the sandbox is
         // what makes the rows marked sandboxOnly safe to whitelist.
         sandbox: sandboxed,
-        ...(hostView ? { hostView: true } : {}),
+        ...(hostReader === undefined ? {} : { hostReader }),
+        ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
         workspace: context.cwd,
         // The home the assessor judged `~` against is the one the command's `~` and $HOME name.
         ...(context.home === undefined ? {} : { home: context.home }),
         env: context.home === undefined ? environment() : { ...environment(), HOME: context.home },
         ...(context.onOutput === undefined ? {} : { onOutput: context.onOutput }),
       });
-      return { type: 'tool-success', forModel: formatForModel(result, directory, context.cwd), data: result } as const;
+      return { type: 'tool-success', forModel: formatForModel(result, directory, context.cwd, timeoutMs), data: result } as const;
     },
   });
 }
@@ -90,16 +103,38 @@ function expandHome(path: string, home = homedir()): string {
   return path.startsWith('~/') ? join(home, path.slice(2)) : path;
 }
 
-function formatForModel(result: CommandRunResult, directory: string, workspace: string): string {
+/** "5 s", "2 minutes", "60 minutes". */
+function duration(ms: number): string {
+  if (ms < 10_000 && ms % 1000 !== 0) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  const minutes = Math.round(ms / 60_000);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/**
+ * The result for the model (and the screen, which shows the same text): the output, then how
+ * it ended in words that do not flatter — a run stopped at a bound or the timeout is never
+ * "exit code 0".
+ */
+export function formatForModel(result: CommandRunResult, directory: string, workspace: string, timeoutMs?: number): string {
   const where = relative(workspace, directory);
-  const status = result.timedOut
-    ? 'stopped: timed out'
+  const ending = result.timedOut
+    ? `timed out after ${timeoutMs === undefined ? 'its timeout' : duration(timeoutMs)}`
     : result.cancelled
-      ? 'stopped: cancelled'
+      ? 'cancelled'
       : result.signal !== null
         ? `killed by ${result.signal}`
         : `exit code ${result.exitCode}`;
+  const status =
+    result.limit !== undefined
+      ? `${limitWords(result.limit)}; ${ending}`
+      : result.timedOut || result.cancelled
+        ? `stopped: ${ending}`
+        : ending;
+  const leftovers =
+    (result.leftoversEnded === true ? '; processes it left running were ended' : '') +
+    (result.outputCut === true ? '; a process it started still held its output, which riskgate stopped reading' : '');
   const body = result.binary ? `(binary output, ${result.outputBytes.toLocaleString('en-US')} bytes, not shown)` : result.output || '(no output)';
   const place = where === '' || isAbsolute(where) ? '' : ` in ${where}`;
-  return `${body.replace(/\n$/, '')}\n[${status}${place}, ${Math.round(result.durationMs)} ms]`;
+  return `${body.replace(/\n$/, '')}\n[${status}${leftovers}${place}, ${Math.round(result.durationMs)} ms]`;
 }

@@ -7,5 +7,8 @@ export { COMMAND_TOOL_NAME, type CommandToolOptions, createExecuteCommandTool, e
 // (with risk_level) and the gate's verdict. Re-exported so an app can install this package alone.
 export { DEFAULT_POLICY, type Decision, evaluateToolCall, type GatePolicy, toolFunctionDefinition } from '@riskgate/risk';
 export { type ChildEnvironmentOptions, childEnvironment } from './child-environment.js';
-export { bubblewrapArguments, hostViewLine, type ProbeOptions, probeSandbox, type SandboxStatus } from './sandbox.js';
+export { bubblewrapArguments, type ProbeOptions, probeSandbox, type SandboxStatus } from './sandbox.js';
+export { type HostReader, splitHostReader } from './host-reader.js';
+export { type BoundMechanism, cgroupHome, DEFAULT_BOUNDS, describeBounds, type ResourceBounds } from './resource-bounds.js';
+export type { LimitHit, LimitKind } from './run-limits.js';
 export { type HiddenPath, hiddenPaths } from './sandbox-hidden-paths.js';

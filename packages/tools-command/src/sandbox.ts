@@ -12,8 +12,9 @@ import { sandboxSeccompProgram } from './seccomp.js';
  * assessor lets a writing command through, the write fails instead of doing damage.
  *
  * - `--ro-bind / /`: the whole filesystem read-only, the workspace included.
- * - `--tmpfs /tmp`, `--dev /dev`, `--proc /proc`: a private /tmp, a minimal /dev, and a /proc
- *   that shows only the sandbox's own processes (no other process's environment or memory).
+ * - `--tmpfs /tmp`, `--dev /dev`, `--proc /proc`: a private /tmp (sized), a minimal /dev (read-only
+ *   but for a sized /dev/shm), and a /proc that shows only the sandbox's own processes (no other
+ *   process's environment or memory).
  * - `--unshare-all`: own network (loopback only, not the host's: 127.0.0.1 is unreachable),
  *   PID, IPC, UTS and cgroup namespaces; nothing outside can be signalled or traced.
  * - `--cap-drop ALL`: as root, bubblewrap keeps every capability by default, and with them
@@ -32,6 +33,8 @@ import { sandboxSeccompProgram } from './seccomp.js';
  * - the home private (sandbox-home.ts): an empty tmpfs with the allowlist bound back read-only.
  * - the secret paths of the knowledge base hidden (sandbox-hidden-paths.ts): an empty tmpfs
  *   over each directory, /dev/null over each file, in the workspace at any depth.
+ * - bounds on processes, memory, CPU time and file size: run-launch.ts and resource-bounds.ts.
+ * - the host's PID and network namespaces only for a lone reader (host-reader.ts), never a line.
  */
 export interface SandboxProfile {
   /** The directory the command runs in. */
@@ -40,11 +43,15 @@ export interface SandboxProfile {
   readonly workspace?: string;
   readonly home?: string;
   /**
-   * The command reads the host's processes or network state (`ps`, `ip a`, `ss`): keep the
-   * host's PID and network namespaces so it sees them; the filesystem stays read-only and the
-   * secrets hidden. Only for lines made of such readers and plain filters (hostViewLine).
+   * The lone host reader (`ps aux`, `ss -tln`; host-reader.ts): keep the host's PID and network
+   * namespaces so it sees them; the filesystem stays read-only, the secrets hidden, and its
+   * filter refuses connect(). Never for a shell or the rest of a line.
    */
   readonly hostView?: boolean;
+  /** Size of each writable tmpfs (/tmp, /run, /dev/shm). */
+  readonly tmpBytes?: number;
+  /** The descriptor bubblewrap reads its seccomp filter from (SECCOMP_FD unless the reader's). */
+  readonly seccompFd?: number;
 }
 
 /**
@@ -67,24 +74,50 @@ const EMPTIED = ['/tmp', '/run'];
 
 export const BWRAP = 'bwrap';
 
-/** The fixed part of the sandbox: what every command gets. */
-const BASE_ARGUMENTS = [
-  '--ro-bind', '/', '/',
-  '--dev', '/dev',
-  '--proc', '/proc',
-  '--tmpfs', '/tmp',
-  '--tmpfs', '/run',
-  '--unshare-all',
-  '--cap-drop', 'ALL',
-  '--die-with-parent',
-] as const;
+/** Size of each writable tmpfs when the profile names none (resource-bounds.ts DEFAULT_BOUNDS.tmpBytes). */
+const DEFAULT_TMPFS_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The fixed part of the sandbox: what every command gets. Every writable tmpfs is sized: they
+ * live in RAM, and `seq 1 1000000000000 | sort` filled an unsized /tmp with the machine's memory
+ * (measured). /dev itself is made read-only after /dev/shm is mounted on it, so the only
+ * writable places are the sized /tmp, /run and /dev/shm.
+ */
+function baseArguments(tmpBytes: number, hostView: boolean): string[] {
+  const size = tmpfsSizes ? ['--size', String(tmpBytes)] : [];
+  return [
+    '--ro-bind', '/', '/',
+    '--dev', '/dev',
+    ...size, '--tmpfs', '/dev/shm',
+    '--remount-ro', '/dev',
+    '--proc', '/proc',
+    ...size, '--tmpfs', '/tmp',
+    ...size, '--tmpfs', '/run',
+    // The host reader (host-reader.ts) keeps the host's PID and network namespaces, nothing else.
+    ...(hostView ? ['--unshare-user-try', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'] : ['--unshare-all']),
+    '--cap-drop', 'ALL',
+    '--die-with-parent',
+  ];
+}
+
+/**
+ * Whether this bubblewrap sizes a tmpfs (`--size`, bubblewrap 0.8; Ubuntu 22.04 ships 0.6):
+ * found by the probe. Without it the tmpfs pages still count against a cgroup's memory bound,
+ * and rlimits bound each file; `riskgate doctor` says which.
+ */
+let tmpfsSizes = true;
+
+export function sandboxSizesTmpfs(): boolean {
+  return tmpfsSizes;
+}
 
 /** File descriptor bubblewrap reads the seccomp filter from (after stdin, stdout, stderr). */
 export const SECCOMP_FD = 3;
+/** The host reader's filter (no connect()), when it runs beside the rest of the line. */
+export const READER_SECCOMP_FD = 4;
 
 export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly HiddenPath[] = hiddenPaths(profile)): string[] {
-  const args: string[] =
-    profile.hostView === true ? BASE_ARGUMENTS.flatMap((arg) => (arg === '--unshare-all' ? ['--unshare-user-try', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'] : [arg])) : [...BASE_ARGUMENTS];
+  const args = baseArguments(profile.tmpBytes ?? DEFAULT_TMPFS_BYTES, profile.hostView === true);
   // The home: empty but for the allowlist (and the workspace when it lies there).
   args.push(...privateHomeArguments(profile));
   // A workspace in /tmp (scratch directories, tests) is shown again, read-only like the rest.
@@ -98,15 +131,15 @@ export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly Hi
   }
   // The private /tmp and the hidden directories are the only writable places; the rest stays read-only.
   args.push('--chdir', profile.cwd);
-  if (HAS_SECCOMP) args.push('--seccomp', String(SECCOMP_FD));
+  if (HAS_SECCOMP) args.push('--seccomp', String(profile.seccompFd ?? SECCOMP_FD));
   return args;
 }
 
-const SECCOMP_BYTES = sandboxSeccompProgram();
+const SECCOMP_BYTES = { sandbox: sandboxSeccompProgram(), reader: sandboxSeccompProgram(undefined, true) };
 /** Whether this architecture has a filter (without one the sandbox is not offered). */
-export const HAS_SECCOMP = SECCOMP_BYTES !== undefined;
+export const HAS_SECCOMP = SECCOMP_BYTES.sandbox !== undefined;
 
-let seccompPath: string | undefined;
+const seccompPaths: { sandbox?: string | undefined; reader?: string | undefined } = {};
 
 /**
  * A fresh read-only descriptor of the filter for one bubblewrap run; the caller closes it once
@@ -115,19 +148,21 @@ let seccompPath: string | undefined;
  * round to closing it — measured at 1.3 s in a busy CLI. Each run opens its own descriptor so
  * that runs side by side never share a file offset.
  */
-export function openSeccompFilter(): number | undefined {
-  if (SECCOMP_BYTES === undefined) return undefined;
+export function openSeccompFilter(kind: 'sandbox' | 'reader' = 'sandbox'): number | undefined {
+  const bytes = SECCOMP_BYTES[kind];
+  if (bytes === undefined) return undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (seccompPath === undefined) {
+    if (seccompPaths[kind] === undefined) {
       const directory = mkdtempSync(join(tmpdir(), 'riskgate-seccomp-'));
-      seccompPath = join(directory, 'filter.bpf');
-      writeFileSync(seccompPath, SECCOMP_BYTES, { mode: 0o400 });
+      const path = join(directory, 'filter.bpf');
+      writeFileSync(path, bytes, { mode: 0o400 });
+      seccompPaths[kind] = path;
       process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
     }
     try {
-      return openSync(seccompPath, 'r');
+      return openSync(seccompPaths[kind]!, 'r');
     } catch {
-      seccompPath = undefined; // removed by a /tmp cleaner: write it again
+      seccompPaths[kind] = undefined; // removed by a /tmp cleaner: write it again
     }
   }
   return undefined;
@@ -137,10 +172,6 @@ export function closeSeccompFilter(fd: number | undefined): void {
   if (fd !== undefined) closeSync(fd);
 }
 
-/** stdio for a bubblewrap run: the filter on fd 3 (execa passes a number through as the descriptor). */
-export function sandboxStdio(fd: number): ['ignore', 'pipe', 'pipe', never] {
-  return ['ignore', 'pipe', 'pipe', fd as never];
-}
 
 export interface SandboxStatus {
   readonly available: boolean;
@@ -173,14 +204,25 @@ const FALLBACK = 'whitelisted commands run unsandboxed, and only the commands th
 async function runProbe(bwrap: string): Promise<SandboxStatus> {
   if (process.platform !== 'linux') return { available: false, message: `no sandbox on ${process.platform} (bubblewrap is Linux only): ${FALLBACK}` };
   // Without the filter, Unix sockets (databases, Docker, D-Bus) stay reachable: not a sandbox we vouch for.
-  const fd = openSeccompFilter();
-  if (fd === undefined) return { available: false, message: `no sandbox: no seccomp filter for ${process.arch}: ${FALLBACK}` };
-  let result: Awaited<ReturnType<typeof execa>>;
-  try {
-    result = await execa(bwrap, [...bubblewrapArguments({ cwd: '/' }, []), 'true'], { reject: false, timeout: 10_000, stdio: sandboxStdio(fd) });
-  } finally {
-    closeSeccompFilter(fd);
+  if (!HAS_SECCOMP) return { available: false, message: `no sandbox: no seccomp filter for ${process.arch}: ${FALLBACK}` };
+  // Each attempt reads the filter from a descriptor of its own (a fresh file offset).
+  const attempt = async () => {
+    const fd = openSeccompFilter();
+    if (fd === undefined) return undefined;
+    try {
+      return await execa(bwrap, [...bubblewrapArguments({ cwd: '/' }, []), 'true'], { reject: false, timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe', fd as never] });
+    } finally {
+      closeSeccompFilter(fd);
+    }
+  };
+  tmpfsSizes = true;
+  let result = await attempt();
+  // An older bubblewrap without --size: the sandbox still works, its tmpfs unsized.
+  if (result !== undefined && result.exitCode !== 0 && /--size/.test(String(result.stderr ?? ''))) {
+    tmpfsSizes = false;
+    result = await attempt();
   }
+  if (result === undefined) return { available: false, message: `no sandbox: the seccomp filter could not be written: ${FALLBACK}` };
   if (result.exitCode === 0) {
     return { available: true, message: 'sandbox: bubblewrap (read-only filesystem, no network, own PID namespace, no Unix sockets, secret paths hidden)' };
   }
@@ -189,18 +231,4 @@ async function runProbe(bwrap: string): Promise<SandboxStatus> {
   }
   const reason = String(result.stderr ?? '').trim().split('\n')[0] || String(result.shortMessage ?? `exit code ${result.exitCode}`);
   return { available: false, message: `no sandbox: bubblewrap cannot create its namespaces here (${reason}): ${FALLBACK}` };
-}
-
-/** Programs that only read the host's processes or network state: in a sandbox of their own they would see nothing. */
-const HOST_VIEW_PROGRAMS = new Set(['ps', 'pgrep', 'pidof', 'pstree', 'top', 'ip', 'ss', 'netstat', 'lsof', 'w', 'who', 'uptime', 'ifconfig', 'route', 'arp', 'hostname']);
-/** Filters that may share such a line (`ps aux | grep node | head`). */
-const TEXT_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'head', 'tail', 'sort', 'uniq', 'wc', 'cut', 'awk', 'sed', 'tr', 'column', 'cat', 'less', 'more', 'nl', 'tac', 'rev']);
-
-/**
- * Whether a whitelisted line only reads host state (by its rule subjects, one per simple
- * command, the program first): at least one host-state reader, and nothing but plain filters.
- */
-export function hostViewLine(subjects: readonly string[]): boolean {
-  const programs = subjects.map((subject) => subject.split(/\s+/)[0] ?? '');
-  return programs.some((program) => HOST_VIEW_PROGRAMS.has(program)) && programs.every((program) => HOST_VIEW_PROGRAMS.has(program) || TEXT_FILTERS.has(program));
 }

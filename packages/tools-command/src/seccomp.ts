@@ -19,9 +19,9 @@ import { arch } from 'node:process';
  * Refused calls fail with EACCES, so programs report "Permission denied" instead of dying.
  */
 
-const AUDIT_ARCH: Record<string, { readonly arch: number; readonly socket: number }> = {
-  x64: { arch: 0xc000003e, socket: 41 },
-  arm64: { arch: 0xc00000b7, socket: 198 },
+const AUDIT_ARCH: Record<string, { readonly arch: number; readonly socket: number; readonly connect: number }> = {
+  x64: { arch: 0xc000003e, socket: 41, connect: 42 },
+  arm64: { arch: 0xc00000b7, socket: 198, connect: 203 },
 };
 /** io_uring_setup has one number on every architecture (system calls added after 4.20 share numbers). */
 const IO_URING_SETUP = 425;
@@ -43,21 +43,28 @@ const OFFSET_ARG0 = 16;
 
 type Instruction = readonly [code: number, jt: number, jf: number, k: number];
 
-/** The filter for this machine's architecture, or undefined where we have no table row. */
-export function sandboxSeccompProgram(architecture: string = arch): Buffer | undefined {
+/**
+ * The filter for this machine's architecture, or undefined where we have no table row.
+ * `denyConnect` is for the host reader (host-reader.ts), which shares the host's network
+ * namespace: no `connect()` at all, so not even a TCP connection to a loopback port can be made
+ * (the readers need none: `ss` and `ip` talk netlink with sendmsg, `ps` reads /proc).
+ */
+export function sandboxSeccompProgram(architecture: string = arch, denyConnect = false): Buffer | undefined {
   const row = AUDIT_ARCH[architecture];
   if (row === undefined) return undefined;
   const program: Instruction[] = [
     /* 0 */ [LD_W_ABS, 0, 0, OFFSET_ARCH],
-    /* 1 */ [JEQ_K, 0, 7, row.arch], // foreign architecture → deny (9)
+    /* 1 */ [JEQ_K, 0, 8, row.arch], // foreign architecture → deny (10)
     /* 2 */ [LD_W_ABS, 0, 0, OFFSET_NR],
-    /* 3 */ [JSET_K, 5, 0, X32_SYSCALL_BIT], // x32 → deny (9)
-    /* 4 */ [JEQ_K, 4, 0, IO_URING_SETUP], // → deny (9)
-    /* 5 */ [JEQ_K, 0, 2, row.socket], // not socket → allow (8)
-    /* 6 */ [LD_W_ABS, 0, 0, OFFSET_ARG0],
-    /* 7 */ [JEQ_K, 1, 0, AF_UNIX], // → deny (9), else allow (8)
-    /* 8 */ [RET_K, 0, 0, RET_ALLOW],
-    /* 9 */ [RET_K, 0, 0, RET_ERRNO | EACCES],
+    /* 3 */ [JSET_K, 6, 0, X32_SYSCALL_BIT], // x32 → deny (10)
+    /* 4 */ [JEQ_K, 5, 0, IO_URING_SETUP], // → deny (10)
+    // connect → deny (10) for the host reader; for the others a number no call has (never matches).
+    /* 5 */ [JEQ_K, 4, 0, denyConnect ? row.connect : 0xffffffff],
+    /* 6 */ [JEQ_K, 0, 2, row.socket], // not socket → allow (9)
+    /* 7 */ [LD_W_ABS, 0, 0, OFFSET_ARG0],
+    /* 8 */ [JEQ_K, 1, 0, AF_UNIX], // → deny (10), else allow (9)
+    /* 9 */ [RET_K, 0, 0, RET_ALLOW],
+    /* 10 */ [RET_K, 0, 0, RET_ERRNO | EACCES],
   ];
   const buffer = Buffer.alloc(program.length * 8);
   program.forEach(([code, jt, jf, k], index) => {

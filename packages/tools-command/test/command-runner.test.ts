@@ -62,6 +62,21 @@ describe('spec 000 / 003: execute_command through the gate', () => {
     expect((await gate({ command: 'rm -rf build' })).decision).toMatchObject({ action: 'confirm', source: 'default', level: 'high' });
   });
 
+  it.each([
+    [{ command: 'sleep 3600', timeout_ms: 3_600_000 }, 'runs up to 60 minutes (timeout_ms), longer than the 2 minutes an unasked command may take'],
+    [{ command: 'ls', timeout_ms: 120_001 }, 'runs up to 2 minutes (timeout_ms), longer than the 2 minutes an unasked command may take'],
+    [{ command: 'cat hello.txt', timeout_ms: 600_000 }, 'runs up to 10 minutes (timeout_ms)'],
+  ])('asks before a read given more time than an unasked command may take: %j', async (args, reason) => {
+    const decision = (await gate(args)).decision;
+    expect(decision.action).toBe('confirm');
+    expect(JSON.stringify(decision)).toContain(reason);
+  });
+
+  it('runs a read unasked within the default time', async () => {
+    expect((await gate({ command: 'ls', timeout_ms: 120_000 })).decision).toMatchObject({ action: 'execute', source: 'whitelist' });
+    expect((await gate({ command: 'ls', timeout_ms: 5_000 })).decision).toMatchObject({ action: 'execute', source: 'whitelist' });
+  });
+
   it('LLM can handle unknown commands: init with risk_level high asks', async () => {
     expect((await gate({ command: 'init 6', risk_level: 'high' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
   });
