@@ -106,8 +106,12 @@ export const EXPANSION_FORMS: ReadonlyMap<string, { readonly operand: Operand; r
 /** Subscripts the walk models: literal numbers, `@` and `*` (anything else is arithmetic on names). */
 export const LITERAL_SUBSCRIPT = /^(-?[0-9]+|@|\*)$/;
 
-/** Leaf text that holds a substitution the parser did not turn into a node: bash would run it. */
-const HIDDEN_SUBSTITUTION = /`|\$\(|\$\[|\$\{/;
+/**
+ * Leaf text that holds a substitution the parser did not turn into a node: bash would run it
+ * (`${v-`id`}` leaves the backquotes in a word; `[[ x =~ <(id) ]]` leaves a process
+ * substitution in the regex, which bash runs — found by the differential test).
+ */
+const HIDDEN_SUBSTITUTION = /`|\$\(|\$\[|\$\{|<\(|>\(/;
 const LEAVES = new Set(['word', 'string_content', 'heredoc_content', 'regex', 'extglob_pattern', 'number', 'raw_string', 'ansi_c_string']);
 /** Leaves whose text bash takes literally, unless they sit inside a backquote substitution. */
 const LITERAL_LEAVES = new Set(['raw_string', 'ansi_c_string']);
