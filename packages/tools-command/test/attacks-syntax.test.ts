@@ -76,34 +76,39 @@ const sandboxWorks = (await probeSandbox()).available;
 const root = mkdtempSync('/var/tmp/riskgate-syntax-');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A fresh workspace; the line's payload `id` becomes a write of a marker file into it. */
-function prepare(line: string): { workspace: string; marker: string; command: string } {
+/**
+ * A fresh workspace whose PATH starts with a program named `id` that writes a marker file into
+ * the workspace; the lines' other payload, `touch pwned`, writes the same marker.
+ */
+function prepare(line: string): { workspace: string; marker: string; command: string; env: Record<string, string> } {
   const workspace = join(root, `w${Math.random().toString(36).slice(2)}`);
-  mkdirSync(workspace);
+  mkdirSync(join(workspace, '.bin'), { recursive: true });
   writeFileSync(join(workspace, 'README.md'), 'readme\n');
   writeFileSync(join(workspace, 'package.json'), '{"name":"x"}\n');
   const marker = join(workspace, 'pwned-by-payload');
-  const command = line.replace(/\bid\b(?![_.])/g, `touch ${marker}`).replace(/\bpwned\b/g, marker);
-  return { workspace, marker, command };
+  writeFileSync(join(workspace, '.bin', 'id'), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+  const command = line.replace(/\bpwned\b/g, marker);
+  return { workspace, marker, command, env: { PATH: `${join(workspace, '.bin')}:/usr/local/bin:/usr/bin:/bin`, HOME: workspace } };
 }
 
-const run = (command: string, cwd: string, sandbox: boolean) =>
-  runCommand(command, { cwd, signal: new AbortController().signal, maxOutputBytes: 4096, timeoutMs: 5_000, sandbox });
+const run = (prepared: ReturnType<typeof prepare>, sandbox: boolean) =>
+  runCommand(prepared.command, { cwd: prepared.workspace, env: prepared.env, signal: new AbortController().signal, maxOutputBytes: 4096, timeoutMs: 5_000, sandbox });
 
 describe.runIf(sandboxWorks)('the same lines, run the way an unasked call runs (in the sandbox), cannot write', () => {
   const harmful: string[] = [];
   it.each(rows)('%s: %j leaves the workspace as it was', async (_kind, line) => {
     // Outside the sandbox (a scratch workspace) the payload shows whether the harm is real.
     const outside = prepare(line);
-    await run(outside.command, outside.workspace, false);
+    await run(outside, false);
     if (existsSync(outside.marker)) harmful.push(line);
     const inside = prepare(line);
-    await run(inside.command, inside.workspace, true);
+    await run(inside, true);
     expect(existsSync(inside.marker)).toBe(false);
-    expect(readdirSync(inside.workspace).sort()).toEqual(['README.md', 'package.json']);
+    expect(readdirSync(inside.workspace).sort()).toEqual(['.bin', 'README.md', 'package.json']);
   });
 
   it('covers lines whose payload really runs outside the sandbox', () => {
+    console.log(`syntax attacks: payload ran outside the sandbox in ${harmful.length} of ${rows.length} lines, inside in none`);
     expect(harmful.length).toBeGreaterThan(40);
   });
 });

@@ -106,7 +106,7 @@ export const TRICKY_LINES: Readonly<Record<string, readonly string[]>> = {
     '[[ x =~ <(id) ]]',
     '[[ *.md =~ <(sh -c id) ]]',
     '[[ x =~ >(id) ]]',
-    '[[ x == <(id) ]]',
+    '[[ x == <(touch pwned) ]]',
     'case x in <(id)) ;; esac',
   ],
   'here-document delimiters': [
