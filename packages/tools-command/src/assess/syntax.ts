@@ -132,7 +132,9 @@ export function syntaxProblems(root: Node, source: string): string[] {
     const text = source.slice(node.startIndex, node.endIndex);
     if (LEAVES.has(node.type) && node.childCount === 0) {
       const literal = LITERAL_LEAVES.has(node.type) || (node.type === 'heredoc_content' && quotedHeredoc);
-      if ((!literal || inBackquotes) && HIDDEN_SUBSTITUTION.test(text)) add(node, 'holds a substitution the parser did not read');
+      // Outside backquotes an escaped `\$` or `` \` `` is literal (`echo "\$(id)"` prints it).
+      const unescaped = literal || inBackquotes ? text : text.replace(/\\[\s\S]/g, '');
+      if ((!literal || inBackquotes) && HIDDEN_SUBSTITUTION.test(unescaped)) add(node, 'holds a substitution the parser did not read');
       if (inBackquotes && text.includes('\\')) add(node, 'escapes inside backquotes, which bash reads twice');
     }
     if (node.type === 'expansion') expansionProblem(node, source, add);

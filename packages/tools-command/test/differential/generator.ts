@@ -25,6 +25,21 @@ const PAYLOADS = ['id', 'touch pwned', 'rm -f README.md', 'sh -c id', 'bash -c i
 const READERS = ['cat README.md', 'ls', 'ls -la src', 'wc -l data.csv', 'head -n 1 README.md', 'sort data.csv', 'grep -n x README.md', 'tr a b < README.md', 'cut -d, -f1 data.csv', 'echo hi', 'printf "%s\\n" x', 'date', 'true', 'basename a/b', 'seq 3', 'uniq data.csv', 'jq .name package.json', "awk '{print $1}' data.csv", "sed -n 1p README.md", 'find src -name "*.ts"', 'dirname a/b', 'test -f README.md', ':'];
 const EXPANSION_OPERATORS = ['', ':-WORD', '-WORD', ':+WORD', '+WORD', ':?WORD', '#a', '##*/', '%.md', '%%.*', '/a/b', '//a/WORD', '/#a/b', '/%a/b', '^', '^^', ',', ',,', ':1', ':1:2', ':$n', ':n', ':=WORD', '=WORD', '@P', '@Q', '@E', '@A', '@a', '@U', '@u', '@L', '@K'];
 
+/** awk statements: harmless ones and each way out of awk. */
+const AWK_PIECES = [
+  'print $1', 'print NR', 's += $2', 'print length($0)', 'printf "%s\\n", $1', 'print toupper($1)', 'if ($1 > 0) print',
+  'n = split($0, a, ",")', 'print "x" > "/dev/stderr"', 'print $1 / 2', 'x = (NR) / 2 / 1', 'print /x/ ? 1 : 0', 'print substr($0, 1, 2)',
+  'system("id")', 'print | "sh"', '"id" | getline x', 'print > "pwned"', 'print ENVIRON["GITHUB_TOKEN"]', 'f = "system"; @f("id")',
+  'close("x")', 'print "x" >> "pwned"', 'getline l < "/proc/self/environ"; print l', 'ARGV[1] = "/proc/self/environ"; ARGC = 2',
+  'printf("x") > "pwned"', 'if (1) /"/; system("id"); x = /"/', 'print "id" |& "sh"', 'awk::system("id")', 'for (k in ENVIRON) print ENVIRON[k]',
+];
+/** jq filters: harmless ones and each way out of the filter. */
+const JQ_PIECES = [
+  '.name', 'keys', 'map(.)', '.[]?', 'length', '{a: .name}', '"\\(.name)"', 'to_entries', '@base64', 'tostring',
+  'env.GITHUB_TOKEN', '$ENV.GITHUB_TOKEN', '$ENV', 'env', 'input', '[inputs]', 'input_filename', '$__loc__', 'debug', '{a: env}',
+  '"\\(env.GITHUB_TOKEN)"', 'import "x" as $k; $k', 'stderr', 'get_search_list',
+];
+
 export interface GeneratedLine {
   readonly line: string;
   readonly constructs: readonly string[];
@@ -167,9 +182,25 @@ export function generateLines(count: number, seed: number): GeneratedLine[] {
         return `${pick(['v', 'LC_ALL', 'PATH', 'n'])}=${pick(VALUES)} ${simple(depth)}`;
     }
   };
+  const awk = (): string => {
+    const pieces = [pick(AWK_PIECES), ...(chance(0.4) ? [pick(AWK_PIECES)] : [])];
+    pieces.forEach((piece) => mark(`awk:${piece.slice(0, 14)}`));
+    const program = chance(0.5) ? `BEGIN { ${pieces.join('; ')} }` : `{ ${pieces.join('; ')} }`;
+    const name = pick(['awk', 'gawk', 'mawk']);
+    const option = pick(['', '-F, ', '-v x=1 ', ...(name === 'gawk' ? ['-e '] : []), ...(name === 'mawk' ? ['-Wsource='] : [])]);
+    return option === '-Wsource=' ? `${name} -Wsource='${program}' data.csv` : `${name} ${option}'${program}' data.csv`;
+  };
+  const jq = (): string => {
+    const pieces = [pick(JQ_PIECES), ...(chance(0.3) ? [pick(JQ_PIECES)] : [])];
+    pieces.forEach((piece) => mark(`jq:${piece.slice(0, 14)}`));
+    const option = pick(['', '-r ', '-c ', '--rawfile k ~/.ssh/id_rsa ', '-L / ']);
+    return `jq ${option}'${pieces.join(' | ')}' package.json`;
+  };
   const statement = (depth: number): string => {
     if (depth >= 3) return simple(depth);
     const roll = next();
+    if (roll < 0.08) return awk();
+    if (roll < 0.14) return jq();
     if (roll < 0.4) return simple(depth);
     if (roll < 0.55) return builtin();
     return compound(depth);
