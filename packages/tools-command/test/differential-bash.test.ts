@@ -31,7 +31,8 @@ if (process.env.CI !== undefined && !sandboxWorks) throw new Error('CI must run 
 
 // Outside /tmp: the bubblewrap view gives the lines a fresh /tmp.
 const root = mkdtempSync('/var/tmp/riskgate-differential-');
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Ten thousand trace files: removing them takes a while on a busy machine.
+afterAll(() => rmSync(root, { recursive: true, force: true }), 120_000);
 
 function makeScratch(): Scratch {
   const workspace = join(root, 'workspace');

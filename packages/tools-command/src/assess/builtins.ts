@@ -1,3 +1,4 @@
+import { checkArithmetic } from './arithmetic-walk.js';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
 import { joinWords, known, runWords } from './simple-command.js';
@@ -125,7 +126,7 @@ const printfBuiltin: Builtin = (walk, name, args) => {
 const letBuiltin: Builtin = (walk, name, args) => {
   for (const word of args) {
     if (word.value === undefined) notModelled(`evaluates ${word.raw}, known only at run time`)(walk, name, args);
-    else walk.arithmeticText(word.value, `let ${word.raw}`);
+    else checkArithmetic(walk, word.value, `let ${word.raw}`);
   }
 };
 

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the rows describe bash, whose ${…} are bash expansions
 import type { Node } from 'web-tree-sitter';
 
 /**
@@ -126,8 +127,8 @@ export function syntaxProblems(root: Node, source: string): string[] {
     if (problems.length < 8) problems.push(`${what}: "${source.slice(node.startIndex, node.endIndex).slice(0, 40)}"`);
   };
   const visit = (node: Node, inBackquotes: boolean, quotedHeredoc: boolean): void => {
-    if (node.isMissing) return add(node, 'the command is incomplete');
-    if (node.isNamed && !NODE_TYPES.has(node.type)) return add(node, 'uses shell syntax riskgate does not model');
+    if (node.isMissing) { add(node, 'the command is incomplete'); return; }
+    if (node.isNamed && !NODE_TYPES.has(node.type)) { add(node, 'uses shell syntax riskgate does not model'); return; }
     if (!node.isNamed && node.type === 'select') add(node, 'select reads a choice from input into a variable');
     const text = source.slice(node.startIndex, node.endIndex);
     if (LEAVES.has(node.type) && node.childCount === 0) {
@@ -189,7 +190,7 @@ function expansionProblem(node: Node, source: string, add: (node: Node, what: st
     }
     if (!named) {
       // Before the name only `#` (length) is modelled; `!` is indirection.
-      if (child.type !== '#') return add(node, 'an expansion form riskgate does not model');
+      if (child.type !== '#') { add(node, 'an expansion form riskgate does not model'); return; }
       continue;
     }
     if (!child.isNamed) {
@@ -198,11 +199,11 @@ function expansionProblem(node: Node, source: string, add: (node: Node, what: st
     } else operands.push(child);
   }
   const form = EXPANSION_FORMS.get(operator);
-  if (!named || form === undefined) return add(node, 'an expansion form riskgate does not model');
-  if (form.operand === 'none' && (operands.length > 0 || tokens.length > 0)) return add(node, 'an expansion form riskgate does not model');
+  if (!named || form === undefined) { add(node, 'an expansion form riskgate does not model'); return; }
+  if (form.operand === 'none' && (operands.length > 0 || tokens.length > 0)) { add(node, 'an expansion form riskgate does not model'); return; }
   // `${x/p/r}` has one `/` between its parts; `${x:o:l}` one `:`.
   const separator = form.operand === 'number' ? ':' : form.operand === 'literal' && operator.startsWith('/') ? '/' : undefined;
-  if (tokens.some((token) => token !== separator) || tokens.length > 1) return add(node, 'an expansion form riskgate does not model');
+  if (tokens.some((token) => token !== separator) || tokens.length > 1) { add(node, 'an expansion form riskgate does not model'); return; }
   for (const operand of operands) {
     const value = source.slice(operand.startIndex, operand.endIndex);
     if (form.operand === 'number' && !/^ *-?[0-9]+$/.test(value)) add(operand, 'a substring position bash evaluates as arithmetic');

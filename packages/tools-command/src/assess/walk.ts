@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { Effect } from '@riskgate/risk';
 import type { Node, Parser } from 'web-tree-sitter';
-import { NUMBER, readArithmetic } from './arithmetic.js';
+import { NUMBER } from './arithmetic.js';
+import { checkArithmetic, walkArithmetic, walkTestPart } from './arithmetic-walk.js';
 import { forgetAssigned, forgetAssignedBy } from './loops.js';
 import { type Producer, producerOf } from './producers.js';
 import { redirectEffects } from './redirects.js';
@@ -70,7 +71,7 @@ export class Walk implements WordHost {
 
   walkNested(node: Node): void {
     this.inSubshell(() => {
-      if (node.type === 'arithmetic_expansion') this.arithmetic(node);
+      if (node.type === 'arithmetic_expansion') walkArithmetic(this, node);
       else for (const child of childrenOf(node)) this.visit(child);
     });
   }
@@ -183,7 +184,7 @@ export class Walk implements WordHost {
         for (const child of childrenOf(node)) this.visit(child);
         return;
       case 'compound_statement':
-        if (node.child(0)?.type === '((') this.arithmetic(node);
+        if (node.child(0)?.type === '((') walkArithmetic(this, node);
         else for (const child of childrenOf(node)) this.visit(child);
         return;
       case 'subshell':
@@ -212,7 +213,7 @@ export class Walk implements WordHost {
         return;
       case 'test_command': {
         const doubleBracket = node.child(0)?.type === '[[';
-        for (const child of childrenOf(node)) this.testPart(child, doubleBracket);
+        for (const child of childrenOf(node)) walkTestPart(this, child, doubleBracket);
         return;
       }
       case 'for_statement':
@@ -226,11 +227,11 @@ export class Walk implements WordHost {
         const parts = [...childrenOf(node)];
         const open = parts.find((child) => child.type === '((');
         const close = parts.find((child) => child.type === '))');
-        if (open !== undefined && close !== undefined) this.arithmeticText(this.source.slice(open.endIndex, close.startIndex), node);
+        if (open !== undefined && close !== undefined) checkArithmetic(this, this.source.slice(open.endIndex, close.startIndex), node);
         forgetAssigned(this, node);
         for (const child of parts) {
           if (child.type === 'do_group' || child.type === 'compound_statement') this.visit(child);
-          else if (child.isNamed) this.arithmetic(child, false);
+          else if (child.isNamed) walkArithmetic(this, child, false);
         }
         return;
       }
@@ -326,56 +327,6 @@ export class Walk implements WordHost {
     if (bare !== undefined) this.scope.vars.set(bare, appends ? null : values);
     const effect = assignmentEffect(bare ?? name, textOf(node, this.source));
     if (effect !== undefined) this.emit(effect);
-  }
-
-  private testPart(node: Node, doubleBracket: boolean): void {
-    if (!node.isNamed) return;
-    if (node.type === 'binary_expression' || node.type === 'unary_expression' || node.type === 'parenthesized_expression') {
-      const operator = node.type === 'binary_expression' ? [...childrenOf(node)].find((child) => child.type === 'test_operator') : undefined;
-      // `[[ a -lt b ]]` evaluates both sides as arithmetic (`[ a -lt b ]` only takes integers).
-      const arithmetic = doubleBracket && operator !== undefined && /^-(eq|ne|lt|le|gt|ge)$/.test(textOf(operator, this.source));
-      for (const child of childrenOf(node)) {
-        if (arithmetic && child.isNamed && child.type !== 'test_operator') {
-          const value = this.word(child);
-          if (value.unknown || value.glob) this.emit({ kind: 'unknown', severity: 'high', detail: `[[ ${textOf(node, this.source).slice(0, 40)} ]] evaluates a value known only at run time as arithmetic` });
-          else for (const text of value.texts) this.arithmeticText(text, node);
-        } else this.testPart(child, doubleBracket);
-      }
-    } else if (node.type === 'test_operator') return;
-    else this.word(node);
-  }
-
-  /**
-   * `(( … ))`, `$(( … ))`, `for ((…))`: modelled only on literal numbers and variables known to
-   * hold numbers (arithmetic.ts); variables read, substitutions run, names assigned hold numbers.
-   */
-  arithmetic(node: Node, check = true): void {
-    if (check) {
-      const text = textOf(node, this.source);
-      const inner = /^(\$\(\(|\(\()([\s\S]*)\)\)$/.exec(text) ?? /^(\$\[)([\s\S]*)\]$/.exec(text);
-      this.arithmeticText(inner === null ? text : inner[2]!, node);
-    }
-    for (const child of childrenOf(node)) {
-      if (!child.isNamed) continue;
-      if (child.type === 'variable_name') {
-        const name = textOf(child, this.source);
-        if (this.variable(name) === undefined) this.readEnvironment(name, textOf(node, this.source).slice(0, 60));
-      } else if (child.type === 'command_substitution' || child.type === 'expansion' || child.type === 'simple_expansion' || child.type === 'string' || child.type === 'raw_string') {
-        this.word(child);
-      } else this.arithmetic(child, false);
-    }
-  }
-
-  /** One arithmetic expression's text: unknown unless fully modelled; assigned names then hold numbers. */
-  arithmeticText(text: string, node: Node | string): void {
-    const reading = readArithmetic(text, this);
-    if (reading.problem !== undefined) {
-      this.emit({ kind: 'unknown', severity: 'high', detail: `${reading.problem} (in ${(typeof node === 'string' ? node : textOf(node, this.source)).slice(0, 40)})` });
-    }
-    for (const name of reading.assigned) {
-      rebindsBehaviour(this, name, 'arithmetic');
-      this.scope.vars.set(name, NUMBER);
-    }
   }
 
   private forStatement(node: Node): void {

@@ -184,7 +184,7 @@ export function generateLines(count: number, seed: number): GeneratedLine[] {
   };
   const awk = (): string => {
     const pieces = [pick(AWK_PIECES), ...(chance(0.4) ? [pick(AWK_PIECES)] : [])];
-    pieces.forEach((piece) => mark(`awk:${piece.slice(0, 14)}`));
+    for (const piece of pieces) mark(`awk:${piece.slice(0, 14)}`);
     const program = chance(0.5) ? `BEGIN { ${pieces.join('; ')} }` : `{ ${pieces.join('; ')} }`;
     const name = pick(['awk', 'gawk', 'mawk']);
     const option = pick(['', '-F, ', '-v x=1 ', ...(name === 'gawk' ? ['-e '] : []), ...(name === 'mawk' ? ['-Wsource='] : [])]);
@@ -192,7 +192,7 @@ export function generateLines(count: number, seed: number): GeneratedLine[] {
   };
   const jq = (): string => {
     const pieces = [pick(JQ_PIECES), ...(chance(0.3) ? [pick(JQ_PIECES)] : [])];
-    pieces.forEach((piece) => mark(`jq:${piece.slice(0, 14)}`));
+    for (const piece of pieces) mark(`jq:${piece.slice(0, 14)}`);
     const option = pick(['', '-r ', '-c ', '--rawfile k ~/.ssh/id_rsa ', '-L / ']);
     return `jq ${option}'${pieces.join(' | ')}' package.json`;
   };
