@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { NUMBER, readArithmetic } from './arithmetic.js';
-import { rebindsBehaviour } from './variables.js';
+import { PLAIN_VARIABLE_NAME, rebindsBehaviour } from './variables.js';
 import type { Walk } from './walk.js';
 import { childrenOf, textOf } from './words.js';
 
@@ -12,8 +12,14 @@ export function walkTestPart(walk: Walk, node: Node, doubleBracket: boolean): vo
     const operator = node.type === 'binary_expression' ? [...childrenOf(node)].find((child) => child.type === 'test_operator') : undefined;
     // `[[ a -lt b ]]` evaluates both sides as arithmetic (`[ a -lt b ]` only takes integers).
     const arithmetic = doubleBracket && operator !== undefined && /^-(eq|ne|lt|le|gt|ge)$/.test(textOf(operator, walk.source));
+    // `[[ -v NAME ]]` and `-R` evaluate an index in NAME: a plain name, or a literal index.
+    const first = node.type === 'unary_expression' ? node.child(0) : null;
+    const names = first?.type === 'test_operator' && /^-[vR]$/.test(textOf(first, walk.source));
     for (const child of childrenOf(node)) {
-      if (arithmetic && child.isNamed && child.type !== 'test_operator') {
+      if (names && child.isNamed && child.type !== 'test_operator') {
+        const value = walk.word(child).value;
+        if (value === undefined || !PLAIN_VARIABLE_NAME.test(value)) walk.emit({ kind: 'unknown', severity: 'high', detail: `${textOf(node, walk.source).slice(0, 40)} evaluates an index in a variable name riskgate cannot read` });
+      } else if (arithmetic && child.isNamed && child.type !== 'test_operator') {
         const value = walk.word(child);
         if (value.unknown || value.glob) walk.emit({ kind: 'unknown', severity: 'high', detail: `[[ ${textOf(node, walk.source).slice(0, 40)} ]] evaluates a value known only at run time as arithmetic` });
         else for (const text of value.texts) checkArithmetic(walk, text, node);
