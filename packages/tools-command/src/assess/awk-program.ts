@@ -35,7 +35,7 @@ const AMBIGUOUS = new Set([')', '++', '--', 'length']);
 /** Tokens that end an operand: a newline after one ends a statement. */
 const ENDS_OPERAND = /^([A-Za-z_]\w*|[0-9.].*|".*|\/.*|\)|\]|\+\+|--)$/s;
 /** Print redirections that only reach the call's own output. */
-const OWN_OUTPUT = new Set(['"/dev/stdout"', '"/dev/stderr"', '"-"']);
+const OWN_OUTPUT = new Set(['"/dev/stdout"', '"/dev/stderr"']);
 
 /** Why the program is not made only of harmless tokens, or undefined when it is. */
 export function awkProblem(program: string): string | undefined {
@@ -82,6 +82,8 @@ export function awkProblem(program: string): string | undefined {
       } else {
         const regex = readRegex(rest);
         if (regex === undefined) return 'a regular expression that does not end';
+        // A quote inside a regular expression is rare and is where two readings could part.
+        if (regex.includes('"')) return 'a regular expression with a quote in it';
         token = regex;
       }
     } else if (/[0-9.]/.test(char) && /^(0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?)/.test(rest)) {
@@ -125,6 +127,14 @@ function readRegex(text: string): string | undefined {
     if (char === '\n') return undefined;
     if (char === '\\') index += 2;
     else if (bracket) {
+      // `[:alpha:]`, `[.a.]`, `[=a=]` inside a bracket expression end at their own `:]`.
+      const inner = /^\[([:.=])/.exec(text.slice(index));
+      if (inner !== null) {
+        const end = text.indexOf(`${inner[1]}]`, index + 2);
+        if (end === -1) return undefined;
+        index = end + 2;
+        continue;
+      }
       if (char === ']') bracket = false;
       index++;
     } else if (char === '[') {

@@ -142,6 +142,8 @@ export const TRICKY_LINES: Readonly<Record<string, readonly string[]>> = {
     "awk 'BEGIN{printf(\"x\") >> \"pwned\"}'",
     "awk 'BEGIN{print \"a\",\n\"b\" > \"pwned\"}'",
     "awk 'BEGIN { PROCINFO[\"sorted_in\"] = \"f\" }'",
+    "awk 'BEGIN { if (\"a\" ~ /[[:alpha:]/\"]/) x = 1; system(\"id\"); y = \"/\" }'",
+    "awk 'BEGIN { x = 4 } { y = (x) /\"/; system(\"id\"); z = \"/ }' README.md",
   ],
   'jq filters': [
     "jq -n 'env.GITHUB_TOKEN'",
