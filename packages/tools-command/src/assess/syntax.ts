@@ -22,7 +22,6 @@ export const NODE_TYPES: ReadonlyMap<string, string> = new Map([
   ['string_content', 'literal text inside "…" (\\$ \\` \\" \\\\ and line continuations applied)'],
   ['raw_string', "'…': literal"],
   ['ansi_c_string', "$'…': decoded as bash decodes it (\\x, \\u, octal, \\c)"],
-  ['translated_string', '$"…": the same as "…" (no message catalog is installed)'],
   ['concatenation', 'adjacent parts of one word, every combination kept'],
   ['simple_expansion', '$NAME: the variable read (set on the line, special, or from the environment)'],
   ['expansion', '${…}: only the forms in EXPANSION_FORMS below'],
@@ -130,6 +129,10 @@ export function syntaxProblems(root: Node, source: string): string[] {
     if (node.isMissing) { add(node, 'the command is incomplete'); return; }
     if (node.isNamed && !NODE_TYPES.has(node.type)) { add(node, 'uses shell syntax riskgate does not model'); return; }
     if (!node.isNamed && node.type === 'select') add(node, 'select reads a choice from input into a variable');
+    // `$"…"` is looked up in a message catalog (TEXTDOMAIN, TEXTDOMAINDIR) and the translation expanded.
+    if (!node.isNamed && node.type === '$' && node.nextSibling?.type === 'string' && node.parent?.type !== 'simple_expansion') {
+      add(node, 'a $"…" string, which bash translates and then expands');
+    }
     const text = source.slice(node.startIndex, node.endIndex);
     if (LEAVES.has(node.type) && node.childCount === 0) {
       const literal = LITERAL_LEAVES.has(node.type) || (node.type === 'heredoc_content' && quotedHeredoc);

@@ -52,6 +52,8 @@ export const RUNS_PROGRAMS: ReadonlyMap<string, string> = new Map([
   ['BASH_XTRACEFD', 'chooses where traces are written'],
   ['HISTFILE', 'chooses where history is written'],
   ['TMOUT', 'ends the shell'],
+  ['TEXTDOMAIN', 'chooses the message catalog whose translations of $"…" bash expands'],
+  ['TEXTDOMAINDIR', 'chooses where bash finds the message catalog whose translations of $"…" it expands'],
 ]);
 
 /** Whole families: dynamic loaders, git, npm and pip configuration by environment. */

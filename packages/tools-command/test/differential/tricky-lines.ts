@@ -114,6 +114,7 @@ export const TRICKY_LINES: Readonly<Record<string, readonly string[]>> = {
     '[[ x == <(touch pwned) ]]',
     'case x in <(id)) ;; esac',
   ],
+  'translated strings': ['echo $"hello"', 'TEXTDOMAINDIR=. TEXTDOMAIN=x; echo $"hello"', 'echo a$"b"'],
   'here-document delimiters': [
     'cat <<E\\\nOF\n$(id)\nEOF\nE',
     'cat <<"E\\\nOF"\n$(id)\nE\\\nOF',
