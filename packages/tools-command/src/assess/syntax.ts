@@ -152,6 +152,10 @@ export function syntaxProblems(root: Node, source: string): string[] {
       if (child !== null) visit(child, backquotes, quoted);
     }
   };
+  // The parser takes form feeds, vertical tabs and carriage returns for blanks; bash takes them
+  // for word characters, so `echo a\f#$(cmd)` is a comment to one and a command to the other.
+  const control = /[\x00-\x08\x0b-\x1f\x7f]/.exec(source);
+  if (control !== null) problems.push(`holds a control character (code ${control[0].charCodeAt(0)}) that bash and riskgate's parser read differently`);
   visit(root, false, false);
   return problems;
 }

@@ -199,6 +199,12 @@ export function generateLines(count: number, seed: number): GeneratedLine[] {
   const statement = (depth: number): string => {
     if (depth >= 3) return simple(depth);
     const roll = next();
+    if (roll < 0.03) {
+      // Where a comment starts: bash and a parser may disagree on what counts as a blank.
+      const blank = pick([' ', '\t', '\f', '\v', '\r', '', ';', '\\ ']);
+      mark(`comment-after:${JSON.stringify(blank)}`);
+      return `${simple(depth)}${blank}#${pick(['$(id)', '`id`', ' touch pwned', '$(touch pwned)'])}`;
+    }
     if (roll < 0.08) return awk();
     if (roll < 0.14) return jq();
     if (roll < 0.4) return simple(depth);

@@ -115,6 +115,7 @@ export const TRICKY_LINES: Readonly<Record<string, readonly string[]>> = {
     'case x in <(id)) ;; esac',
   ],
   'translated strings': ['echo $"hello"', 'TEXTDOMAINDIR=. TEXTDOMAIN=x; echo $"hello"', 'echo a$"b"'],
+  'blanks bash does not take for blanks': ['echo a\f#$(id)', 'echo a\v#$(id)', 'echo a\r#$(id)', 'ls\f#`id`', 'cat README.md\r#$(touch pwned)'],
   'here-document delimiters': [
     'cat <<E\\\nOF\n$(id)\nEOF\nE',
     'cat <<"E\\\nOF"\n$(id)\nE\\\nOF',
