@@ -141,6 +141,10 @@ export function syntaxProblems(root: Node, source: string): string[] {
       if ((!literal || inBackquotes) && HIDDEN_SUBSTITUTION.test(unescaped)) add(node, 'holds a substitution the parser did not read');
       if (inBackquotes && text.includes('\\')) add(node, 'escapes inside backquotes, which bash reads twice');
     }
+    if (node.type === 'comment' && escapedBlankBefore(source, node.startIndex)) {
+      // `a\ #$(cmd)`: the escaped blank joins `#…` to the word, which bash runs; the parser saw a comment.
+      add(node, 'a "#" after an escaped blank, which bash does not read as a comment');
+    }
     if (node.type === 'expansion') expansionProblem(node, source, add);
     else if (node.type === 'subscript') subscriptProblem(node, source, add);
     else if (node.type === 'array') arrayProblem(node, source, add);
@@ -158,6 +162,13 @@ export function syntaxProblems(root: Node, source: string): string[] {
   if (control !== null) problems.push(`holds a control character (code ${control[0].charCodeAt(0)}) that bash and riskgate's parser read differently`);
   visit(root, false, false);
   return problems;
+}
+
+function escapedBlankBefore(source: string, index: number): boolean {
+  if (index === 0 || !/[ \t]/.test(source[index - 1]!)) return false;
+  let backslashes = 0;
+  for (let cursor = index - 2; cursor >= 0 && source[cursor] === '\\'; cursor--) backslashes++;
+  return backslashes % 2 === 1;
 }
 
 function startOf(redirect: Node, source: string): string {

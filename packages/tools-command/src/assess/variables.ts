@@ -52,6 +52,11 @@ export const RUNS_PROGRAMS: ReadonlyMap<string, string> = new Map([
   ['BASH_XTRACEFD', 'chooses where traces are written'],
   ['HISTFILE', 'chooses where history is written'],
   ['TMOUT', 'ends the shell'],
+  // Bash evaluates a value assigned to these as arithmetic, which runs `a[$(cmd)]` in it.
+  ['RANDOM', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
+  ['SRANDOM', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
+  ['OPTIND', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
+  ['HISTCMD', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
   ['TEXTDOMAIN', 'chooses the message catalog whose translations of $"…" bash expands'],
   ['TEXTDOMAINDIR', 'chooses where bash finds the message catalog whose translations of $"…" it expands'],
 ]);
