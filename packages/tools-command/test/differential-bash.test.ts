@@ -15,8 +15,9 @@ import { TRICKY_LINES } from './differential/tricky-lines.js';
  * not name, attempts a write, opens a secret, connects, or prints a planted secret, on a line
  * the walker whitelisted (said only reads).
  */
-const GENERATED = 5_000;
-const SEED = 18;
+// CI runs the fixed seed; another seed or size explores (DIFFERENTIAL_SEED=19 DIFFERENTIAL_LINES=20000).
+const GENERATED = Number(process.env.DIFFERENTIAL_LINES ?? 5_000);
+const SEED = Number(process.env.DIFFERENTIAL_SEED ?? 18);
 
 const hasStrace = (() => {
   try {
