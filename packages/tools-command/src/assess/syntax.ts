@@ -145,6 +145,11 @@ export function syntaxProblems(root: Node, source: string): string[] {
       // `a\ #$(cmd)`: the escaped blank joins `#…` to the word, which bash runs; the parser saw a comment.
       add(node, 'a "#" after an escaped blank, which bash does not read as a comment');
     }
+    if (node.type === 'test_command' && node.child(0)?.type === '[' && bracketOperators(node)) {
+      // `[` is a plain command to bash: `[ a > b ]` writes the file b, `[ x <(cmd) ]` runs cmd,
+      // where the parser read a comparison and a group.
+      add(node, 'a [ ] test whose < > ( ) bash reads as redirections and substitutions');
+    }
     if (node.type === 'expansion') expansionProblem(node, source, add);
     else if (node.type === 'subscript') subscriptProblem(node, source, add);
     else if (node.type === 'array') arrayProblem(node, source, add);
@@ -162,6 +167,18 @@ export function syntaxProblems(root: Node, source: string): string[] {
   if (control !== null) problems.push(`holds a control character (code ${control[0].charCodeAt(0)}) that bash and riskgate's parser read differently`);
   visit(root, false, false);
   return problems;
+}
+
+const BRACKET_OPERATORS = new Set(['<', '>', '(', ')', '>>', '<<', '&>', '>&', '<&', '>|', '<>', '&>>']);
+
+/** An unquoted redirection or parenthesis token inside `[ … ]` (outside nested substitutions). */
+function bracketOperators(node: Node): boolean {
+  for (let index = 0; index < node.childCount; index++) {
+    const child = node.child(index)!;
+    if (!child.isNamed && BRACKET_OPERATORS.has(child.type)) return true;
+    if (child.isNamed && !/substitution|string|expansion/.test(child.type) && bracketOperators(child)) return true;
+  }
+  return false;
 }
 
 function escapedBlankBefore(source: string, index: number): boolean {
