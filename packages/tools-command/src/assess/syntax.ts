@@ -141,9 +141,9 @@ export function syntaxProblems(root: Node, source: string): string[] {
       if ((!literal || inBackquotes) && HIDDEN_SUBSTITUTION.test(unescaped)) add(node, 'holds a substitution the parser did not read');
       if (inBackquotes && text.includes('\\')) add(node, 'escapes inside backquotes, which bash reads twice');
     }
-    if (node.type === 'comment' && escapedBlankBefore(source, node.startIndex)) {
-      // `a\ #$(cmd)`: the escaped blank joins `#…` to the word, which bash runs; the parser saw a comment.
-      add(node, 'a "#" after an escaped blank, which bash does not read as a comment');
+    if (node.type === 'comment' && !startsComment(source, node.startIndex)) {
+      // `a\ #$(cmd)`, `[ -n ]#$(cmd)`: to bash the `#` continues a word, which it runs; the parser saw a comment.
+      add(node, 'a "#" that bash does not read as the start of a comment');
     }
     if (node.type === 'test_command' && node.child(0)?.type === '[' && bracketOperators(node)) {
       // `[` is a plain command to bash: `[ a > b ]` writes the file b, `[ x <(cmd) ]` runs cmd,
@@ -181,11 +181,13 @@ function bracketOperators(node: Node): boolean {
   return false;
 }
 
-function escapedBlankBefore(source: string, index: number): boolean {
-  if (index === 0 || !/[ \t]/.test(source[index - 1]!)) return false;
+/** Bash starts a comment only at a word's start: after an unescaped blank or operator character. */
+function startsComment(source: string, index: number): boolean {
+  if (index === 0) return true;
+  if (!/[ \t\n;&|()<>]/.test(source[index - 1]!)) return false;
   let backslashes = 0;
   for (let cursor = index - 2; cursor >= 0 && source[cursor] === '\\'; cursor--) backslashes++;
-  return backslashes % 2 === 1;
+  return backslashes % 2 === 0;
 }
 
 function startOf(redirect: Node, source: string): string {
