@@ -119,7 +119,7 @@ export const TRICKY_LINES: Readonly<Record<string, readonly string[]>> = {
     'case x in <(id)) ;; esac',
   ],
   'translated strings': ['echo $"hello"', 'TEXTDOMAINDIR=. TEXTDOMAIN=x; echo $"hello"', 'echo a$"b"'],
-  'blanks bash does not take for blanks': ['[ -n ]#`id`', '[ -n x ]#$(id)', '{ ls; }#$(id)', 'echo a\\\n#$(id)', 'seq 3 "a "\\ #`id`', 'echo a\\ #$(id)', 'echo a\\\t#$(id)', 'echo a\f#$(id)', 'echo a\v#$(id)', 'echo a\r#$(id)', 'ls\f#`id`', 'cat README.md\r#$(touch pwned)'],
+  'blanks bash does not take for blanks': ['[ -n ]#`id`', '[ -n x ]#$(id)', '{ ls; }#$(id)', 'echo a\\\n#$(id)', 'seq 3 "a "\\ #`id`', 'echo a\\ #$(touch pwned)', 'echo a\\\t#$(id)', 'echo a\f#$(id)', 'echo a\v#$(id)', 'echo a\r#$(id)', 'ls\f#`id`', 'cat README.md\r#$(touch pwned)'],
   '[ ] tests, where < > ( ) are redirections': ['[ -n a/b <(id) ]', '[ a > pwned ]', '[ "$HOME" > pwned ]', '[ a >> pwned ]', '[ -n x ] > pwned', '[ a < README.md ]'],
   'here-document delimiters': [
     'cat <<E\\\nOF\n$(id)\nEOF\nE',
