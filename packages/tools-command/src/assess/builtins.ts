@@ -1,7 +1,8 @@
+import { checkArithmetic } from './arithmetic-walk.js';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
-import { joinWords, runWords } from './simple-command.js';
-import { assignmentEffect } from './variables.js';
+import { joinWords, known, runWords } from './simple-command.js';
+import { PLAIN_VARIABLE_NAME, rebindsBehaviour } from './variables.js';
 import type { WordValue } from './words.js';
 
 /**
@@ -12,6 +13,25 @@ export type Builtin = (walk: Walk, name: string, args: readonly WordValue[]) => 
 
 const nothing: Builtin = () => undefined;
 
+/** A builtin the walk does not model: it evaluates text or rebinds names at run time. */
+const notModelled =
+  (why: string): Builtin =>
+  (walk, name) =>
+    walk.emit({ kind: 'unknown', severity: 'high', detail: `${name} ${why}`, via: name });
+
+/**
+ * A word in a variable-name position (`read NAME`, `unset NAME`, `declare NAME=…`): bash
+ * evaluates an index in it as arithmetic (`declare "$x"=1` with x='a[$(id)]' runs id), so the
+ * name must be known and plain, or carry a literal index.
+ */
+function plainName(walk: Walk, name: string, word: WordValue | undefined): string | undefined {
+  // `export X=…` words were walked as assignments (their value is unknown here, the name is not).
+  const value = (word?.value ?? /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.exec(word?.raw ?? '')?.[0])?.replace(/\+?=.*$/s, '');
+  if (value !== undefined && PLAIN_VARIABLE_NAME.test(value)) return value;
+  walk.emit({ kind: 'unknown', severity: 'high', detail: `${name} takes a variable name riskgate cannot read: ${word?.raw ?? ''}`, via: name });
+  return undefined;
+}
+
 const text = (word: WordValue | undefined): string | undefined => word?.value;
 
 /** The variable names a builtin assigns, and what that changes. */
@@ -19,8 +39,7 @@ function assigns(walk: Walk, name: string, via: string): void {
   const bare = name.replace(/[=[].*$/s, '');
   if (bare === '') return;
   walk.scope.vars.set(bare, null);
-  const effect = assignmentEffect(name.replace(/=.*$/s, ''), via);
-  if (effect !== undefined) walk.emit(effect);
+  rebindsBehaviour(walk, bare, via);
 }
 
 /** `cd DIR`: later relative paths resolve against DIR; `cd` alone goes home; `cd -` somewhere unknown. */
@@ -40,15 +59,20 @@ const declaration: Builtin = (walk, name, args) => {
     if (!(options.length > 0 && options.every((word) => /^-[fF]+$/.test(word.value!)))) walk.readEnvironment('all', `${name} ${options.map((word) => word.raw).join(' ')}`.trim());
     return;
   }
-  // `declare -n ref=NAME` makes $ref read NAME: a read of NAME whenever ref is used.
-  if (options.some((word) => /^-[a-zA-Z]*n/.test(word.value!))) {
+  // `declare -n ref=NAME` makes every use of ref a use of NAME (`declare -n p=PATH; p=/tmp`);
+  // `declare -i x` evaluates every later assignment to x as arithmetic. Neither is followed.
+  const flags = options.map((word) => word.value!).join('');
+  if (/[ni]/.test(flags.replace(/[-+]/g, ''))) {
+    walk.emit({ kind: 'unknown', severity: 'high', detail: `${name} ${flags} binds names riskgate does not follow`, via: name });
+  }
+  // `declare -n ref=NAME` reads NAME whenever ref is used (named in the reasons).
+  if (/n/.test(flags)) {
     for (const word of names) {
       const target = /^([^=]+)=(.*)$/s.exec(word.raw);
-      if (target === null) continue;
-      walk.scope.vars.set(target[1]!, null);
-      walk.readEnvironment(/^[A-Za-z_]\w*$/.test(target[2]!) ? target[2]! : 'all', `${name} -n ${word.raw}`);
+      if (target !== null) walk.readEnvironment(/^[A-Za-z_]\w*$/.test(target[2]!) ? target[2]! : 'all', `${name} -n ${word.raw}`);
     }
   }
+  for (const word of names) plainName(walk, name, word);
   // `declare -p NAME` prints NAME's value.
   if (options.some((word) => /^-[a-zA-Z]*p/.test(word.value!))) {
     for (const word of names) if (word.value !== undefined && /^[A-Za-z_]\w*$/.test(word.value)) walk.readEnvironment(word.value, `${name} -p ${word.raw}`);
@@ -57,53 +81,101 @@ const declaration: Builtin = (walk, name, args) => {
   for (const word of names) if (word.value !== undefined && !word.value.includes('=')) walk.scope.vars.set(word.value, walk.scope.vars.get(word.value) ?? null);
 };
 
-/** `read NAME…`, `mapfile NAME`, `getopts spec NAME`: the variables get values from input. */
+/**
+ * `read NAME…`, `mapfile NAME`, `getopts spec NAME`: the variables get values from input.
+ * `mapfile -C cmd` runs cmd every few lines (a callback the walk does not follow).
+ */
 const readInto: Builtin = (walk, name, args) => {
   const withValue = new Set(['-a', '-d', '-i', '-n', '-N', '-p', '-t', '-u', '-C', '-c', '-O', '-s']);
   for (let index = 0; index < args.length; index++) {
     const value = text(args[index]);
-    if (value === undefined) continue;
+    if (value === undefined) {
+      plainName(walk, name, args[index]);
+      continue;
+    }
     if (value.startsWith('-')) {
+      if (name !== 'read' && name !== 'getopts' && /^-[a-zA-Z]*C/.test(value)) notModelled('-C runs a callback command')(walk, name, args);
       if (withValue.has(value) || (name !== 'read' && /^-[dnOsuC]$/.test(value))) {
-        if (value === '-a') assigns(walk, text(args[index + 1]) ?? '', `${name} -a`);
+        if (value === '-a' && plainName(walk, name, args[index + 1]) !== undefined) assigns(walk, text(args[index + 1]) ?? '', `${name} -a`);
         index++;
       }
       continue;
     }
     if (name === 'getopts' && index === 0) continue;
-    assigns(walk, value, `${name} ${value}`);
+    if (plainName(walk, name, args[index]) !== undefined) assigns(walk, value, `${name} ${value}`);
   }
 };
 
-/** `printf -v NAME …` assigns NAME (bash evaluates a subscript in it). */
-const printfBuiltin: Builtin = (walk, _name, args) => {
-  const index = args.findIndex((word) => word.value === '-v');
-  if (index !== -1) {
-    const target = args[index + 1];
-    if (target?.value !== undefined) assigns(walk, target.value, `printf -v ${target.value}`);
-    else if (target !== undefined) walk.emit({ kind: 'unknown', severity: 'high', detail: `printf -v assigns a variable named only at run time (${target.raw})` });
+/**
+ * `printf -v NAME …` assigns NAME: followed for a plain name that changes nothing that runs;
+ * an index in the name is evaluated as arithmetic, and a name known only at run time may be PATH.
+ */
+const printfBuiltin: Builtin = (walk, name, args) => {
+  const first = args[0];
+  if (first === undefined) return;
+  if (first.value === undefined) return notModelled(`may take -v from ${first.raw}, known only at run time`)(walk, name, args);
+  if (!first.value.startsWith('-v')) return;
+  const target = first.value === '-v' ? args[1] : known(first.value.slice(2));
+  if (target?.value === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value)) {
+    return notModelled(`-v assigns ${target?.raw ?? 'a variable'}, evaluating an index in its name`)(walk, name, args);
+  }
+  if (!rebindsBehaviour(walk, target.value, `printf -v ${target.value}`)) walk.scope.vars.set(target.value, null);
+};
+
+/** `let 'x=…'`: arithmetic (arithmetic.ts): modelled on literal numbers and known numbers only. */
+const letBuiltin: Builtin = (walk, name, args) => {
+  for (const word of args) {
+    if (word.value === undefined) notModelled(`evaluates ${word.raw}, known only at run time`)(walk, name, args);
+    else checkArithmetic(walk, word.value, `let ${word.raw}`);
   }
 };
 
-/** `let 'x=…'`: arithmetic; assignments to names that change what runs count. */
-const letBuiltin: Builtin = (walk, _name, args) => {
-  for (const word of args) for (const match of (word.value ?? '').matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*[-+*/%&|^]?=/g)) assigns(walk, match[1]!, `let ${word.raw}`);
-};
+/**
+ * `set` options that change only error handling and tracing, which leave what runs as the walk
+ * sees it; any other (`set -k` makes NAME=value words assignments, `-o posix`, `-T`, `-B`…) is unknown.
+ */
+const SET_OPTIONS = /^[-+][euxvfCnh]*o?$/;
+const SET_LONG = new Set(['errexit', 'nounset', 'xtrace', 'verbose', 'noglob', 'noclobber', 'pipefail', 'noexec', 'hashall']);
 
-/** `set` alone prints every variable; `set -k` makes later `NAME=value` words assignments. */
-const setBuiltin: Builtin = (walk, _name, args) => {
+/** `set` alone prints every variable; `set -- words` sets the positional parameters. */
+const setBuiltin: Builtin = (walk, name, args) => {
   if (args.length === 0) {
     walk.readEnvironment('all', 'set');
     return;
   }
-  if (args.some((word) => /^[-+][a-zA-Z]*k/.test(word.value ?? '') || word.value === 'keyword')) {
-    walk.emit({ kind: 'change-session', detail: 'set -k turns later NAME=value words into assignments' });
+  for (let index = 0; index < args.length; index++) {
+    const value = args[index]!.value;
+    if (value === '--' || value === '-') return;
+    if (value === undefined || !SET_OPTIONS.test(value) || value.length < 2) return notModelled(`${args[index]!.raw} changes how bash runs later commands`)(walk, name, args);
+    if (value.endsWith('o') && !SET_LONG.has(args[++index]?.value ?? '')) return notModelled(`-o ${args[index]?.raw ?? ''} changes how bash runs later commands`)(walk, name, args);
   }
 };
 
-/** `shopt -s expand_aliases` and friends change how later lines are read. */
-const shoptBuiltin: Builtin = (walk, _name, args) => {
-  if (args.some((word) => word.value === '-s' || word.value === '-u')) walk.emit({ kind: 'change-session', detail: `shopt ${args.map((word) => word.raw).join(' ')} changes how bash reads later commands` });
+/** `shopt -s expand_aliases` and friends change how later lines are read; `shopt` alone prints. */
+const shoptBuiltin: Builtin = (walk, name, args) => {
+  if (args.some((word) => word.value === undefined || /^-[a-z]*[su]/.test(word.value))) notModelled('changes how bash reads later commands')(walk, name, args);
+};
+
+/** `unset NAME…`: a name that changes what runs (PATH, IFS) is not followed; `unset f` may drop a function. */
+const unsetBuiltin: Builtin = (walk, name, args) => {
+  const functionsOnly = args.some((word) => word.value === '-f');
+  const variablesOnly = args.some((word) => word.value === '-v');
+  for (const word of args) {
+    if (word.value !== undefined && /^-[fvn]+$/.test(word.value)) continue;
+    const bare = plainName(walk, name, word);
+    if (bare === undefined) continue;
+    if (!variablesOnly) walk.scope.functions.delete(bare);
+    if (functionsOnly) continue;
+    rebindsBehaviour(walk, bare, name);
+    walk.scope.vars.set(bare.replace(/\[.*$/s, ''), bare.includes('[') ? null : ['']);
+  }
+};
+
+/** `test -v NAME` / `[ -v NAME ]` evaluates an index in NAME. */
+const testBuiltin: Builtin = (walk, name, args) => {
+  args.forEach((word, index) => {
+    if (word.value === '-v' && index + 1 < args.length) plainName(walk, `${name} -v`, args[index + 1]);
+  });
 };
 
 /** `alias name='…'`: the value is a command line that later runs under that name. */
@@ -121,13 +193,12 @@ const aliasBuiltin: Builtin = (walk, _name, args) => {
   }
 };
 
-/** `trap 'cmd' EXIT`: cmd runs later. */
-const trapBuiltin: Builtin = (walk, _name, args) => {
-  const operands = args.filter((word) => !/^-[lp]$/.test(word.value ?? ''));
-  if (operands.length >= 2) {
-    walk.emit({ kind: 'change-session', detail: 'trap sets a command to run on a signal or at exit' });
-    walk.script(operands[0]!.value, 'trap');
-  }
+/** `trap 'cmd' EXIT`: cmd runs later, at a moment (and with values) the walk does not follow; `trap -l`/`-p` print. */
+const trapBuiltin: Builtin = (walk, name, args) => {
+  const operands = args.filter((word) => word.value === undefined || !/^-[lp]+$|^--$/.test(word.value));
+  if (operands.length === 0) return;
+  notModelled('sets a command to run on a signal or at exit')(walk, name, args);
+  if (operands.length >= 2) walk.script(operands[0]!.value, 'trap');
 };
 
 /** `history -r [FILE]` loads a history file (by default ~/.bash_history) for printing; -w/-a write one. */
@@ -139,18 +210,22 @@ const historyBuiltin: Builtin = (walk, _name, args) => {
   if (/[wa]/.test(options)) pathEffects(walk, 'write', target, { via: 'history' });
 };
 
+/** `source FILE`: runs a script riskgate does not read. */
 const sourceBuiltin: Builtin = (walk, name, args) => {
   const file = args[0];
-  if (file === undefined) return;
-  pathEffects(walk, 'read', file, { via: name });
-  walk.emit({ kind: 'run-program', program: `the script ${file.raw}`, via: name });
+  if (file !== undefined) pathEffects(walk, 'read', file, { via: name });
+  notModelled(`runs the script ${file?.raw ?? ''}, which riskgate does not read`)(walk, name, args);
 };
 
-/** `exec cmd` replaces the shell with cmd; `exec 3<file` only opens files (judged as redirections). */
+/**
+ * `exec cmd` replaces the shell with cmd (judged as cmd); `exec 3<file`, `exec >log` without a
+ * command re-wire the shell's own descriptors for everything after: not followed.
+ */
 const execBuiltin: Builtin = (walk, name, args) => {
   let index = 0;
   while (index < args.length && /^-[cl]+$|^-a$|^--$/.test(args[index]!.value ?? '')) index += args[index]!.value === '-a' ? 2 : 1;
   if (index < args.length) runWords(walk, args.slice(index), name);
+  else notModelled('re-wires the shell\'s file descriptors for the rest of the line')(walk, name, args);
 };
 
 /** `command -v x` prints where x is; `command x` and `builtin x` run x. */
@@ -177,29 +252,41 @@ export const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   // popd returns to a directory pushed earlier: not followed, so later relative paths are unknown.
   ['popd', (walk) => { walk.scope.cwd = undefined; }],
   ...['declare', 'typeset', 'export', 'local', 'readonly'].map((name) => [name, declaration] as const),
-  ['unset', (walk, _name, args) => { for (const word of args) if (word.value !== undefined && !word.value.startsWith('-')) walk.scope.vars.set(word.value, ['']); }],
+  ['unset', unsetBuiltin],
   ...['read', 'mapfile', 'readarray', 'getopts'].map((name) => [name, readInto] as const),
   ['printf', printfBuiltin],
   ['let', letBuiltin],
+  ['test', testBuiltin],
+  ['[', testBuiltin],
   ['eval', (walk, name, args) => walk.script(joinWords(args), name)],
   ['source', sourceBuiltin],
   ['.', sourceBuiltin],
   ['set', setBuiltin],
+  ['wait', (walk, name, args) => { if (args.some((word) => word.value === undefined || /^-[a-z]*p/.test(word.value))) notModelled('-p binds a variable')(walk, name, args); }],
   ['shopt', shoptBuiltin],
   ['alias', aliasBuiltin],
   ['trap', trapBuiltin],
   ['exec', execBuiltin],
   ['command', commandBuiltin],
   ['builtin', (walk, name, args) => runWords(walk, args[0]?.value === '--' ? args.slice(1) : args, name)],
-  // `coproc cmd` runs cmd beside the shell.
-  ['coproc', (walk, name, args) => runWords(walk, args, name)],
+  // `coproc cmd` runs cmd beside the shell, wired to file descriptors the line may juggle.
+  ['coproc', (walk, name, args) => {
+    notModelled('runs a command beside the shell, on file descriptors riskgate does not follow')(walk, name, args);
+    runWords(walk, args, name);
+  }],
   // `hash -p /tmp/x ls` binds the name ls to another program.
   ['hash', (walk, name, args) => { if (args.some((word) => word.value === '-p')) walk.emit({ kind: 'run-program', program: 'the program hash -p binds to a name', via: name }); }],
-  ['enable', (walk, name, args) => { if (args.length > 0) walk.emit({ kind: 'change-session', detail: 'enable loads or switches shell builtins', via: name }); }],
+  ['enable', (walk, name, args) => { if (args.length > 0) notModelled('loads or switches shell builtins')(walk, name, args); }],
   ['history', historyBuiltin],
   ['fc', runsProgram('an editor and the commands fc re-runs')],
-  // `compgen -v`/`-e` list every variable name.
-  ['compgen', (walk, name, args) => { if (args.some((word) => /^-[a-zA-Z]*[ve]/.test(word.value ?? '') || word.value === 'variable' || word.value === 'export')) walk.readEnvironment('all', name); }],
+  // `compgen -W '$(cmd)'` expands (runs) its word list; -F and -C run functions and commands.
+  ['compgen', (walk, name, args) => {
+    notModelled('expands and runs words at run time')(walk, name, args);
+    // `compgen -v`/`-e` list every variable name.
+    if (args.some((word) => /^-[a-zA-Z]*[ve]/.test(word.value ?? '') || word.value === 'variable' || word.value === 'export')) walk.readEnvironment('all', name);
+  }],
+  ['complete', notModelled('binds commands and functions to completion')],
+  ['compopt', notModelled('changes completion')],
   // Builtins that only touch the shell's own jobs, flow and limits.
-  ...['wait', 'jobs', 'disown', 'bg', 'fg', 'exit', 'return', 'break', 'continue', 'shift', 'true', 'false', ':', 'times', 'dirs', 'caller', 'help', 'logout', 'ulimit', 'umask', 'type', 'echo', 'test', '[', 'complete', 'compopt', 'unalias'].map((name) => [name, nothing] as const),
+  ...['jobs', 'disown', 'bg', 'fg', 'exit', 'return', 'break', 'continue', 'shift', 'true', 'false', ':', 'times', 'dirs', 'caller', 'help', 'logout', 'ulimit', 'umask', 'type', 'echo', 'unalias'].map((name) => [name, nothing] as const),
 ]);

@@ -1,3 +1,5 @@
+import { awkProblem } from './awk-program.js';
+import { jqProblem } from './jq-filter.js';
 import { known } from './simple-command.js';
 import type { CallSite } from './table.js';
 import type { WordValue } from './words.js';
@@ -248,6 +250,9 @@ export function readAwkProgram(program: string): ScriptFindings & { environment:
   return found;
 }
 
+/** awk options that only set separators, variables or the program text, or restrict awk. */
+const AWK_OPTIONS = new Set(['-F', '--field-separator', '-v', '--assign', '-e', '--source', '-S', '--sandbox', '-b', '--characters-as-bytes', '-c', '--traditional', '-P', '--posix', '-r', '--re-interval', '-s', '--no-optimize', '-O', '--optimize', '-n', '--non-decimal-data', '-M', '--bignum', '-N', '--use-lc-numeric', '--']);
+
 export function awkProgram(site: CallSite): void {
   // Every -e/--source program counts (gawk joins them), as does -f; without them the first operand is the program.
   const programs: (WordValue | 'file')[] = [];
@@ -272,6 +277,10 @@ export function awkProgram(site: CallSite): void {
     }
     const [option, attached] = value.startsWith('--') ? value.split(/=(.*)/s) : [value.slice(0, 2), value.length > 2 ? value.slice(2) : undefined];
     const operand = (): WordValue | undefined => (attached !== undefined ? known(attached) : args[++index]);
+    if (!AWK_OPTIONS.has(option!)) {
+      // Options are allowlisted too: -f/-E/-i/-l load code, -W (mawk) and -o/-p/-d write or run.
+      site.emit({ kind: 'unknown', severity: 'high', detail: `${site.name} ${option} is not an option riskgate knows to be harmless`, via: site.name });
+    }
     if (option === '-f' || option === '--file' || option === '-E' || option === '--exec') {
       const file = operand();
       if (file !== undefined) site.path('read', file, { via: `${site.name} ${option}` });
@@ -294,6 +303,9 @@ export function awkProgram(site: CallSite): void {
       if (!sandbox) site.emit({ kind: 'run-program', program: `whatever an ${site.name} program riskgate cannot read runs`, severity: 'high', via: site.name });
       continue;
     }
+    const problem = awkProblem(program.value);
+    if (problem !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate reads only awk made of harmless parts: ${problem}`, via: site.name });
+    // The regular-expression reading below only names what the program does in the reasons.
     const found = readAwkProgram(program.value);
     if (sandbox) found.runs.length = found.writes.length = 0;
     report(site, found, 'program');
@@ -316,6 +328,9 @@ export function jqEnvironment(filter: string): string[] | 'all' | undefined {
   return names.length > 0 ? names : undefined;
 }
 
+/** jq options that only shape input and output or bind named values. */
+const JQ_OPTIONS = new Set(['--raw-output', '--join-output', '--compact-output', '--null-input', '--slurp', '--exit-status', '--sort-keys', '--color-output', '--monochrome-output', '--ascii-output', '--raw-input', '--tab', '--indent', '--seq', '--stream', '--stream-errors', '--unbuffered', '--raw-output0', '--arg', '--argjson', '--args', '--jsonargs', '--']);
+
 export function jqProgram(site: CallSite): void {
   let filter: WordValue | 'file' | undefined;
   const files: WordValue[] = [];
@@ -329,6 +344,10 @@ export function jqProgram(site: CallSite): void {
       if (filter === undefined) filter = word;
       else if (!positional) files.push(word);
       continue;
+    }
+    if (!JQ_OPTIONS.has(value) && !/^-[rjcnseSCMaR]+$/.test(value)) {
+      // Options are allowlisted: -f/-L load filters and modules, --rawfile/--slurpfile read files into variables.
+      site.emit({ kind: 'unknown', severity: 'high', detail: `jq ${value} is not an option riskgate knows to be harmless`, via: 'jq' });
     }
     if (value === '--args' || value === '--jsonargs') positional = true;
     else if (twoValues.has(value)) {
@@ -350,6 +369,8 @@ export function jqProgram(site: CallSite): void {
     // A filter riskgate cannot read may print the whole environment ($ENV).
     site.emit({ kind: 'read-env', names: 'all', via: 'a jq filter riskgate cannot read' });
   } else if (filter !== undefined) {
+    const problem = jqProblem(filter.value!);
+    if (problem !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate reads only jq made of harmless parts: ${problem}`, via: 'jq' });
     const environment = jqEnvironment(filter.value!);
     if (environment !== undefined) site.emit({ kind: 'read-env', names: environment, via: `jq ${filter.raw.slice(0, 40)}` });
   }

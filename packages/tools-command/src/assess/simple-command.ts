@@ -89,7 +89,8 @@ export function runWords(walk: Walk, words: readonly WordValue[], via: string | 
     operandsAsReads(walk, text, args);
     return;
   }
-  if (walk.scope.functions.has(name) && !text.includes('/')) return; // its body was judged where it was defined
+  // A function the line surely defined: its body was judged where it was defined.
+  if (!text.includes('/') && walk.callFunction(name)) return;
   const builtin = BUILTINS.get(name);
   if (builtin !== undefined) {
     builtin(walk, name, args);

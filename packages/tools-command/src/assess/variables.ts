@@ -52,6 +52,13 @@ export const RUNS_PROGRAMS: ReadonlyMap<string, string> = new Map([
   ['BASH_XTRACEFD', 'chooses where traces are written'],
   ['HISTFILE', 'chooses where history is written'],
   ['TMOUT', 'ends the shell'],
+  // Bash evaluates a value assigned to these as arithmetic, which runs `a[$(cmd)]` in it.
+  ['RANDOM', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
+  ['SRANDOM', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
+  ['OPTIND', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
+  ['HISTCMD', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
+  ['TEXTDOMAIN', 'chooses the message catalog whose translations of $"…" bash expands'],
+  ['TEXTDOMAINDIR', 'chooses where bash finds the message catalog whose translations of $"…" it expands'],
 ]);
 
 /** Whole families: dynamic loaders, git, npm and pip configuration by environment. */
@@ -75,3 +82,17 @@ export function assignmentEffect(name: string, via: string): Effect | undefined 
   if (why === undefined) return undefined;
   return { kind: 'run-program', program: `whatever ${name} makes later commands run`, note: `setting ${name}: it ${why}`, via: via.slice(0, 60) };
 }
+
+/**
+ * A builtin or loop that binds `name` (`read PATH`, `for IFS in …`, `(( PATH = 1 ))`,
+ * `unset PATH`): when the name changes what runs, the walk does not follow what runs after.
+ */
+export function rebindsBehaviour(walk: { emit(effect: Effect): void }, name: string, via: string): boolean {
+  const why = whyVariableRunsPrograms(name.replace(/\[.*$/s, ''));
+  if (why === undefined) return false;
+  walk.emit({ kind: 'unknown', severity: 'high', detail: `${via} binds ${name}, which ${why}`, via });
+  return true;
+}
+
+/** A name a builtin takes (`read NAME`, `unset NAME`, `test -v NAME`): plain, or with a literal index. */
+export const PLAIN_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[(-?[0-9]+|@|\*)\])?$/;

@@ -1,10 +1,14 @@
 import { resolve } from 'node:path';
 import type { Effect } from '@riskgate/risk';
 import type { Node, Parser } from 'web-tree-sitter';
+import { NUMBER } from './arithmetic.js';
+import { checkArithmetic, walkArithmetic, walkTestPart } from './arithmetic-walk.js';
+import { forgetAssigned, forgetAssignedBy } from './loops.js';
 import { type Producer, producerOf } from './producers.js';
 import { redirectEffects } from './redirects.js';
 import { judgeSimpleCommand } from './simple-command.js';
-import { assignmentEffect } from './variables.js';
+import { syntaxProblems } from './syntax.js';
+import { assignmentEffect, rebindsBehaviour } from './variables.js';
 import { childrenOf, evaluateWord, textOf, UNKNOWN, type WordHost, type WordValue } from './words.js';
 
 /** Where the line runs and what the walk has learnt so far about its shell. */
@@ -13,8 +17,12 @@ export interface Scope {
   cwd: string | undefined;
   /** Variables the line set: their possible values, or null when only known at run time. */
   readonly vars: Map<string, readonly string[] | null>;
-  /** Functions the line defined: calling one runs its body, which was judged where it was defined. */
-  readonly functions: Set<string>;
+  /**
+   * Functions the line defined: calling one runs its body, which was judged where it was defined.
+   * `certain` when the definition surely ran before the call (a top-level statement); the text
+   * tells which variables a call may change.
+   */
+  readonly functions: Map<string, { readonly text: string; readonly certain: boolean }>;
   /** Inside a function body: variables set later on the line may hold anything. */
   opaque: boolean;
 }
@@ -63,7 +71,7 @@ export class Walk implements WordHost {
 
   walkNested(node: Node): void {
     this.inSubshell(() => {
-      if (node.type === 'arithmetic_expansion') this.arithmetic(node);
+      if (node.type === 'arithmetic_expansion') walkArithmetic(this, node);
       else for (const child of childrenOf(node)) this.visit(child);
     });
   }
@@ -131,6 +139,8 @@ export class Walk implements WordHost {
   walkRoot(root: Node): void {
     this.checkMissing = root.hasError;
     if (root.hasError) this.emit({ kind: 'unknown', severity: 'high', detail: `the command does not parse as bash${this.depth > 0 ? ' (inside a nested script)' : ''}` });
+    // Syntax is allowlisted (syntax.ts): whatever the walk does not model completely is unknown.
+    for (const problem of syntaxProblems(root, this.source)) this.emit({ kind: 'unknown', severity: 'high', detail: problem });
     this.visit(root);
   }
 
@@ -174,7 +184,7 @@ export class Walk implements WordHost {
         for (const child of childrenOf(node)) this.visit(child);
         return;
       case 'compound_statement':
-        if (node.child(0)?.type === '((') this.arithmetic(node);
+        if (node.child(0)?.type === '((') walkArithmetic(this, node);
         else for (const child of childrenOf(node)) this.visit(child);
         return;
       case 'subshell':
@@ -201,22 +211,30 @@ export class Walk implements WordHost {
       case 'unset_command':
         judgeSimpleCommand(this, node, []);
         return;
-      case 'test_command':
-        for (const child of childrenOf(node)) this.testPart(child);
+      case 'test_command': {
+        const doubleBracket = node.child(0)?.type === '[[';
+        for (const child of childrenOf(node)) walkTestPart(this, child, doubleBracket);
         return;
+      }
       case 'for_statement':
         this.forStatement(node);
         return;
       case 'while_statement':
         this.whileStatement(node);
         return;
-      case 'c_style_for_statement':
+      case 'c_style_for_statement': {
         this.emit({ kind: 'unbounded', resource: 'time', detail: 'a counting loop may run until it is stopped' });
-        for (const child of childrenOf(node)) {
+        const parts = [...childrenOf(node)];
+        const open = parts.find((child) => child.type === '((');
+        const close = parts.find((child) => child.type === '))');
+        if (open !== undefined && close !== undefined) checkArithmetic(this, this.source.slice(open.endIndex, close.startIndex), node);
+        forgetAssigned(this, node);
+        for (const child of parts) {
           if (child.type === 'do_group' || child.type === 'compound_statement') this.visit(child);
-          else if (child.isNamed) this.arithmetic(child);
+          else if (child.isNamed) walkArithmetic(this, child, false);
         }
         return;
+      }
       case 'case_statement':
       case 'case_item':
         for (const child of childrenOf(node)) {
@@ -294,7 +312,10 @@ export class Walk implements WordHost {
     const appends = textOf(node, this.source).startsWith(`${name}+=`);
     let values: readonly string[] | null = [''];
     if (value !== null) {
-      if (value.type === 'array') {
+      if (value.type === 'arithmetic_expansion') {
+        this.word(value);
+        values = NUMBER;
+      } else if (value.type === 'array') {
         for (const element of childrenOf(value)) if (element.isNamed) this.word(element);
         values = null;
       } else {
@@ -306,27 +327,6 @@ export class Walk implements WordHost {
     if (bare !== undefined) this.scope.vars.set(bare, appends ? null : values);
     const effect = assignmentEffect(bare ?? name, textOf(node, this.source));
     if (effect !== undefined) this.emit(effect);
-  }
-
-  private testPart(node: Node): void {
-    if (!node.isNamed) return;
-    if (node.type === 'binary_expression' || node.type === 'unary_expression' || node.type === 'parenthesized_expression') {
-      for (const child of childrenOf(node)) this.testPart(child);
-    } else if (node.type === 'test_operator') return;
-    else this.word(node);
-  }
-
-  /** `(( … ))`, `$(( … ))`, `for ((…))`: variables read, substitutions run, subscripts evaluated. */
-  arithmetic(node: Node): void {
-    for (const child of childrenOf(node)) {
-      if (!child.isNamed) continue;
-      if (child.type === 'variable_name') {
-        const name = textOf(child, this.source);
-        if (this.variable(name) === undefined) this.readEnvironment(name, textOf(node, this.source).slice(0, 60));
-      } else if (child.type === 'command_substitution' || child.type === 'expansion' || child.type === 'simple_expansion' || child.type === 'string' || child.type === 'raw_string') {
-        this.word(child);
-      } else this.arithmetic(child);
-    }
   }
 
   private forStatement(node: Node): void {
@@ -341,7 +341,11 @@ export class Walk implements WordHost {
       if (word.unknown) known = false;
       values.push(...word.texts);
     }
-    if (variable !== null) this.scope.vars.set(textOf(variable, this.source), hasIn && known ? values : null);
+    forgetAssigned(this, node);
+    if (variable !== null) {
+      rebindsBehaviour(this, textOf(variable, this.source), 'for');
+      this.scope.vars.set(textOf(variable, this.source), hasIn && known ? values : null);
+    }
     const body = node.childForFieldName('body');
     if (body !== null) this.visit(body);
   }
@@ -356,22 +360,39 @@ export class Walk implements WordHost {
     if (!/^((\w+=\S*\s+)*(read|mapfile|readarray)\b)/.test(conditionText)) {
       this.emit({ kind: 'unbounded', resource: 'time', detail: `the loop "${textOf(node, this.source).slice(0, 40)}" may run until it is stopped` });
     }
+    forgetAssigned(this, node);
     for (const child of childrenOf(node)) this.visit(child);
   }
 
   private functionDefinition(node: Node): void {
     const name = node.childForFieldName('name');
-    if (name !== null) this.scope.functions.add(textOf(name, this.source));
     const body = node.childForFieldName('body');
+    // Sure to have run before a later call only as a top-level statement of the line itself.
+    const certain = this.depth === 0 && this.nesting === 0 && node.parent?.type === 'program';
+    if (name !== null) this.scope.functions.set(textOf(name, this.source), { text: body === null ? '' : textOf(body, this.source), certain });
     if (body === null) return;
-    // The body runs when called, with arguments and variables the line may set later.
+    // The body runs when called, with arguments and variables the line may set later: no value is trusted.
     const saved = this.scope;
-    this.scope = { ...copyScope(saved), opaque: true };
+    const vars = new Map<string, readonly string[] | null>();
+    for (const key of saved.vars.keys()) vars.set(key, null);
+    this.scope = { ...copyScope(saved), vars, opaque: true };
     try {
       this.visit(body);
     } finally {
-      this.scope = { ...saved, functions: new Set([...saved.functions, ...this.scope.functions]) };
+      this.scope = { ...saved, functions: new Map([...saved.functions, ...this.scope.functions]) };
     }
+  }
+
+  /**
+   * A call of a function the line defined: its body was judged where defined; the variables it
+   * may set are forgotten. Returns false when the definition may not have run (`false && f(){ :; }`),
+   * so the name must be judged as the command it would otherwise be.
+   */
+  callFunction(name: string): boolean {
+    const definition = this.scope.functions.get(name);
+    if (definition === undefined) return false;
+    forgetAssignedBy(this, definition.text);
+    return definition.certain;
   }
 
   /** A directory relative paths resolve against, or undefined. */
@@ -383,5 +404,5 @@ export class Walk implements WordHost {
 }
 
 export function copyScope(scope: Scope): Scope {
-  return { cwd: scope.cwd, vars: new Map(scope.vars), functions: new Set(scope.functions), opaque: scope.opaque };
+  return { cwd: scope.cwd, vars: new Map(scope.vars), functions: new Map(scope.functions), opaque: scope.opaque };
 }
