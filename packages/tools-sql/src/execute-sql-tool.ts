@@ -66,7 +66,7 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
         timeoutMs: limits.statementTimeoutMs,
         maxRows: limits.maxRows,
       });
-      if (isSqlFailure(result)) return toolFailure(result.code, formatFailureForModel(result));
+      if (isSqlFailure(result)) return toolFailure(result.code, formatFailureForModel(result), { outcomeUnknown: result.code === 'sql-outcome-unknown' });
       return { type: 'tool-success', forModel: formatRunForModel(result, limits.modelRows), data: result } as const;
     },
   });
