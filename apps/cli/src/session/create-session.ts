@@ -1,6 +1,7 @@
 import { platform, release } from 'node:os';
 import { join } from 'node:path';
 import {
+  type AgentEvent,
   Agent,
   AuditLog,
   type Confirmer,
@@ -39,6 +40,8 @@ export interface Session {
   readonly connection?: SqlConnection;
   /** Messages restored from a resumed transcript (for the screen). */
   readonly restored: readonly Message[];
+  /** The resumed transcript's events: how each call ended, how long it ran, why it ran unasked. */
+  readonly restoredEvents: readonly AgentEvent[];
   readonly auditPath: string;
   /** The session's id, as `--resume` takes it. */
   readonly id: string;
@@ -188,6 +191,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     registry,
     ...(connection === undefined ? {} : { connection }),
     restored: resumed?.messages ?? [],
+    restoredEvents: resumed?.events ?? [],
     auditPath,
     info: {
       kind,
