@@ -20,7 +20,7 @@ export interface FaultProxy {
    * that connection or stall its replies: the statement reached the server, its answer never
    * comes back. Other connections (a new one to ask what happened) are not touched.
    */
-  whenSent(text: string, fault: 'drop' | 'stall-replies'): void;
+  whenSent(text: string, fault: 'drop' | 'stall-replies', options?: { readonly occurrence?: number }): void;
   /** Forward again (what was held back is delivered). */
   resume(): void;
   close(): Promise<void>;
@@ -30,7 +30,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   const pairs = new Set<{ client: Socket; server: Socket; own?: 'replies' }>();
   let stalled: 'none' | 'both' | 'replies' = 'none';
   let sentBytes = 0;
-  let trigger: { text: string; fault: 'drop' | 'stall-replies' } | undefined;
+  let trigger: { text: string; fault: 'drop' | 'stall-replies'; left: number } | undefined;
 
   const server: Server = createServer((client) => {
     const upstream = createConnection(target);
@@ -46,7 +46,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     client.on('data', (chunk: Buffer) => {
       sentBytes += chunk.length;
       upstream.write(chunk);
-      if (trigger !== undefined && chunk.includes(trigger.text)) {
+      if (trigger !== undefined && chunk.includes(trigger.text) && --trigger.left === 0) {
         const { fault } = trigger;
         trigger = undefined;
         // After the bytes left for the server: a drop a moment later, so they arrive first.
@@ -90,8 +90,8 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       }
       pairs.clear();
     },
-    whenSent(text, fault) {
-      trigger = { text, fault };
+    whenSent(text, fault, options = {}) {
+      trigger = { text, fault, left: options.occurrence ?? 1 };
     },
     stall(which = 'both') {
       stalled = which;

@@ -267,23 +267,42 @@ export class MysqlConnection implements SqlConnection {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
     const lines: PreviewLine[] = [];
-    try {
-      await this.timeoutSetting(connection, options.timeoutMs);
-      await query(connection, `SET SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(options.timeoutMs / 1000))}`);
-      await query(connection, 'START TRANSACTION');
-      for (const [index, statement] of statements.entries()) {
-        const result = await query(connection, statement.text);
-        const analysis = assessment.statements[index];
-        const affected = (result as ResultSetHeader).affectedRows;
-        if (analysis?.writeTarget !== undefined && typeof affected === 'number') {
-          lines.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: affected });
+    // A preview is bounded like a run: a stalled connection must not hold the panel forever.
+    // Closing it (and ending its server thread) rolls the preview's transaction back.
+    let severed = false;
+    let timer: NodeJS.Timeout | undefined;
+    connection.on('error', () => {});
+    const expired = new Promise<SqlFailure>((resolve) => {
+      timer = setTimeout(() => {
+        severed = true;
+        connection.destroy();
+        void this.endThread(connection.threadId);
+        resolve(sqlFailure('sql-timeout', `the preview got no reply within ${options.timeoutMs + STALL_GRACE_MS} ms (the connection stalled); it changed nothing`));
+      }, options.timeoutMs + STALL_GRACE_MS);
+    });
+    const work = (async (): Promise<readonly PreviewLine[] | SqlFailure> => {
+      try {
+        await this.timeoutSetting(connection, options.timeoutMs);
+        await query(connection, `SET SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(options.timeoutMs / 1000))}`);
+        await query(connection, 'START TRANSACTION');
+        for (const [index, statement] of statements.entries()) {
+          const result = await query(connection, statement.text);
+          const analysis = assessment.statements[index];
+          const affected = (result as ResultSetHeader).affectedRows;
+          if (analysis?.writeTarget !== undefined && typeof affected === 'number') {
+            lines.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: affected });
+          }
         }
+        return lines;
+      } catch (error) {
+        return mysqlFailure(error, undefined, options.timeoutMs, undefined);
       }
-      return lines;
-    } catch (error) {
-      return mysqlFailure(error, undefined, options.timeoutMs, undefined);
+    })();
+    try {
+      return await Promise.race([work, expired]);
     } finally {
-      await query(connection, 'ROLLBACK').catch(() => {});
+      clearTimeout(timer);
+      if (!severed) await query(connection, 'ROLLBACK').catch(() => {});
       connection.destroy();
     }
   }

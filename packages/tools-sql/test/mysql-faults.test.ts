@@ -96,4 +96,16 @@ describe('MariaDB connection faults', { timeout: 20_000 }, () => {
     expect(result).toMatchObject({ code: 'sql-connection-failed', message: expect.stringMatching(/before the statement was sent; nothing was changed/) });
     expect(await total()).toBe(before);
   });
+
+  it('a preview whose reply stalls ends within its bound, and changed nothing', async () => {
+    const sql = 'UPDATE orders SET total_cents = total_cents + 1';
+    const before = await total();
+    const assessment = await connection.assess(sql);
+    proxy.whenSent('UPDATE orders', 'stall-replies');
+    const started = Date.now();
+    const preview = await connection.preview(sql, assessment, { timeoutMs: 500 });
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(preview).toMatchObject({ code: 'sql-timeout', message: expect.stringMatching(/changed nothing/) });
+    expect(await total()).toBe(before);
+  });
 });
