@@ -9,6 +9,9 @@ import { leadingKeyword, lexSql } from './sql-lexer.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { isReadOnly } from './statement-analysis.js';
 
+/** Reading the schema (at start-up, describe_schema) on a stalled connection gives up after this long. */
+const SCHEMA_TIMEOUT_MS = 30_000;
+
 /**
  * PostgreSQL through a small pool. Whitelisted reads run in a READ ONLY transaction; rows are
  * counted as they stream in and only the first are kept (parallel plans stay possible);
@@ -227,6 +230,8 @@ export class PostgresConnection implements SqlConnection {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
     const lines: PreviewLine[] = [];
+    // Bounded like a run: a stalled connection must not hold the confirmation panel forever.
+    const watch = watchRun(client, { readOnly: true, maxRows: 0, timeoutMs: options.timeoutMs, signal: new AbortController().signal }, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
     try {
       await client.query('BEGIN');
       const ms = Math.max(1, Math.floor(options.timeoutMs));
@@ -241,8 +246,11 @@ export class PostgresConnection implements SqlConnection {
       }
       return lines;
     } catch (error) {
+      const lost = watch.lost();
+      if (lost !== undefined) return sqlFailure('sql-connection-failed', `the preview's connection was lost (${lost.message}); a preview changes nothing`);
       return postgresFailure(error, { timeoutMs: options.timeoutMs, signal: new AbortController().signal }, undefined);
     } finally {
+      watch.stop();
       await client.query('ROLLBACK').catch(() => {});
       client.release(true);
     }
@@ -255,6 +263,7 @@ export class PostgresConnection implements SqlConnection {
     } catch (error) {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
+    const watch = watchRun(client, { readOnly: true, maxRows: 0, timeoutMs: SCHEMA_TIMEOUT_MS, signal: new AbortController().signal }, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
     try {
       await client.query('BEGIN READ ONLY');
       const relations = await client.query<{ oid: number; schema: string; name: string; kind: string; estimate: number }>(
@@ -303,8 +312,9 @@ export class PostgresConnection implements SqlConnection {
     } catch (error) {
       return postgresFailure(error, { timeoutMs: 0, signal: new AbortController().signal }, undefined);
     } finally {
+      watch.stop();
       await client.query('ROLLBACK').catch(() => {});
-      client.release();
+      client.release(watch.lost() !== undefined);
     }
   }
 

@@ -126,6 +126,20 @@ describe('PostgreSQL connection faults', { timeout: 20_000 }, () => {
   });
 });
 
+describe('PostgreSQL previews', { timeout: 20_000 }, () => {
+  it('a preview whose reply stalls ends within its bound, and changed nothing', async () => {
+    const sql = 'UPDATE orders SET total_cents = total_cents + 1';
+    const before = await total();
+    const assessment = await connection.assess(sql);
+    proxy.whenSent('UPDATE orders', 'stall-replies');
+    const started = Date.now();
+    const preview = await connection.preview(sql, assessment, { timeoutMs: 500 });
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(preview).toMatchObject({ code: 'sql-connection-failed', message: expect.stringMatching(/a preview changes nothing/) });
+    expect(await total()).toBe(before);
+  });
+});
+
 describe('PostgreSQL that cannot be asked', { timeout: 30_000 }, () => {
   it('a COMMIT whose reply stalls while no new connection gets through is "outcome unknown", never "failed"', async () => {
     proxy.whenSent('COMMIT', 'stall-replies');
