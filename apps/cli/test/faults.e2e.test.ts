@@ -1,11 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { INTERRUPTED_RESULT, readTranscript } from '@riskgate/core';
 import { type FaultProxy, type ScriptedReply, startFaultProxy, startScriptedModelServer } from '@riskgate/testing';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from './run-cli.js';
 
@@ -152,7 +156,7 @@ function contradictions(directory: string): string[] {
   return found;
 }
 
-describe('SIGKILL at a random moment of a session that writes', { timeout: 600_000 }, () => {
+describe('SIGKILL at a random moment of a session that writes', { timeout: 1_200_000 }, () => {
   it('never leaves a record that contradicts what happened', async () => {
     const runs = Number(process.env.RISKGATE_KILL_RUNS ?? 100);
     const problems: string[] = [];
@@ -173,5 +177,58 @@ describe('SIGKILL at a random moment of a session that writes', { timeout: 600_0
     expect(problems).toEqual([]);
     // The kills did land while calls ran (not only before or after the session).
     if (runs >= 20) expect(interrupted).toBeGreaterThan(0);
+  });
+});
+
+describe('riskgate mcp when PostgreSQL ends the connection mid-query', { timeout: 60_000 }, () => {
+  const name = `riskgate_faults_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = () => new pg.Client({ connectionString: `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres` });
+  beforeAll(async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`CREATE DATABASE ${name}`);
+    await client.end();
+  });
+  afterAll(async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  });
+
+  it('answers the call with the failure and keeps serving (it crashed: an unhandled error event)', async () => {
+    const directory = mkdtempSync(join(scratch, 'mcp-'));
+    const client = new Client({ name: 'riskgate-test', version: '1.0.0' });
+    const url = `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/${name}`;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--db', url],
+      cwd: directory,
+      env: { ...(process.env as Record<string, string>), XDG_STATE_HOME: join(directory, 'state'), XDG_CONFIG_HOME: join(directory, 'config') },
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    try {
+      const terminator = admin();
+      await terminator.connect();
+      const running = client.callTool({ name: 'execute_sql', arguments: { sql: 'SELECT count(*) FROM generate_series(1, 300000000)' } });
+      let terminated = 0;
+      for (let attempt = 0; attempt < 300 && terminated === 0; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        terminated = (await terminator.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%generate_series(1, 300000000)%' AND pid <> pg_backend_pid()")).rowCount ?? 0;
+      }
+      await terminator.end();
+      expect(terminated).toBeGreaterThan(0);
+      const result = (await running) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect((result.content[0] as { text: string }).text).toMatch(/sql-connection-failed.*read-only, so nothing was changed/);
+      // Still serving: the next call runs.
+      const next = (await client.callTool({ name: 'execute_sql', arguments: { sql: 'SELECT 41 + 1 AS answer' } })) as CallToolResult;
+      expect((next.content[0] as { text: string }).text).toContain('42');
+      const audit = jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
+      expect(audit.map((entry) => entry.outcome)).toEqual(['started', 'failed', 'started', 'succeeded']);
+    } finally {
+      await client.close();
+    }
   });
 });
