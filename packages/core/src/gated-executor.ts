@@ -231,7 +231,8 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
   // What happened, not what was asked: a write that completed before the abort took hold succeeded,
   // and one whose fate is unknown is never called cancelled.
   const unknown = result.type === 'tool-error' && result.outcomeUnknown === true;
-  const state: GatedCallState = result.type === 'tool-success' ? 'succeeded' : signal.aborted && !unknown ? 'cancelled' : 'failed';
+  const completed = result.type === 'tool-success' && (!signal.aborted || result.completed === true);
+  const state: GatedCallState = completed ? 'succeeded' : signal.aborted && !unknown ? 'cancelled' : result.type === 'tool-success' ? 'succeeded' : 'failed';
   // Content from outside the person's trust may steer the model from here on: guarded mode
   // stops taking its `low` for the rest of the turn.
   let turn: TurnState | undefined;

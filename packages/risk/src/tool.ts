@@ -74,6 +74,12 @@ export interface ToolSuccess<Data> {
   readonly forModel: string;
   /** Typed data for the screen. */
   readonly data: Data;
+  /**
+   * It ran to its end although a cancel came meanwhile (a COMMIT the cancel was too late for):
+   * recorded as succeeded. Without it a success under a cancel is recorded as cancelled (a
+   * command stopped halfway returns its output as a success).
+   */
+  readonly completed?: true;
 }
 
 export type ToolResult<Data> = ToolSuccess<Data> | ToolFailure;
