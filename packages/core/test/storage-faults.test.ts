@@ -15,7 +15,7 @@ const entry = (toolCallId: string, outcome: AuditEntry['outcome']): AuditEntry =
   args: { sql: 'UPDATE t SET a = 1' },
   llmLevel: null,
   code: { level: 'medium', whitelisted: false },
-  decision: { action: 'confirm', source: 'code', reasons: ['writes'] },
+  decision: { action: 'confirm', source: 'default', reasons: ['writes'] },
   effects: [],
   disagreement: false,
   answer: 'approve',
