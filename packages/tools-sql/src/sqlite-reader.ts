@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { SqlStatementText } from './sql-lexer.js';
 import type { StatementResult } from './sql-results.js';
@@ -81,6 +82,15 @@ export class SqliteReadStopped extends Error {
   }
 }
 
+/** util-linux's setpriv, to tie the reader's life to riskgate's (PR_SET_PDEATHSIG). */
+const PARENT_DEATH_SIGNAL = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path)) : undefined;
+
+/** Readers alive in this process: killed when riskgate exits, however it exits (but SIGKILL, see above). */
+const LIVE_READERS = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of LIVE_READERS) child.kill('SIGKILL');
+});
+
 export class SqliteReader {
   private reader: { process: ChildProcess; ready: Promise<void> } | undefined;
   private nextId = 0;
@@ -92,8 +102,11 @@ export class SqliteReader {
     if (this.reader !== undefined) return this.reader;
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
     const settings = JSON.stringify({ module, path: this.path, heapLimit: SQLITE_HEAP_LIMIT_BYTES, maxCell: MAX_CELL_BYTES });
-    // `advanced` serialization carries Buffers and BigInts as they are.
-    const child = spawn(process.execPath, ['-e', READER_SOURCE], {
+    // `advanced` serialization carries Buffers and BigInts as they are. Where setpriv exists
+    // (Linux), the reader is killed with riskgate even when riskgate is killed with SIGKILL and
+    // the reader is deep in SQLite (it could not hear the IPC channel close).
+    const [command, ...prefix] = PARENT_DEATH_SIGNAL === undefined ? [process.execPath] : [PARENT_DEATH_SIGNAL, '--pdeathsig', 'KILL', process.execPath];
+    const child = spawn(command!, [...prefix, '-e', READER_SOURCE], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
       env: { ...process.env, RISKGATE_SQLITE_READER: settings },
@@ -112,7 +125,9 @@ export class SqliteReader {
     });
     ready.catch(() => {});
     const started = { process: child, ready };
+    LIVE_READERS.add(child);
     child.once('exit', () => {
+      LIVE_READERS.delete(child);
       if (this.reader === started) this.reader = undefined;
     });
     this.reader = started;
