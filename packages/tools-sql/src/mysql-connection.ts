@@ -13,6 +13,12 @@ type Mysql2 = typeof import('mysql2');
 /** How long after a timeout or a cancel the run's own connection may stay silent before it is closed. */
 const STALL_GRACE_MS = 2_000;
 
+/**
+ * What riskgate reads for itself (the version, sql_mode, view definitions, engines, schema) gives
+ * up after this long: a stalled connection must not hold the assessment or the panel forever.
+ */
+const CATALOG_TIMEOUT_MS = 10_000;
+
 
 /**
  * MySQL/MariaDB through mysql2 (loaded on first connection). Every statement is sent alone with
@@ -62,7 +68,7 @@ export class MysqlConnection implements SqlConnection {
     });
     const shown = `${url.protocol}//${user ?? ''}@${url.host}/${database ?? ''}`;
     try {
-      const [rows] = await pool.promise().query({ sql: 'SELECT VERSION() AS version', rowsAsArray: true });
+      const [rows] = await pool.promise().query({ sql: 'SELECT VERSION() AS version', rowsAsArray: true, timeout: CATALOG_TIMEOUT_MS });
       const version = String((rows as unknown[][])[0]?.[0] ?? '');
       return new MysqlConnection(pool, url, /mariadb/i.test(version), database);
     } catch (error) {
@@ -77,7 +83,7 @@ export class MysqlConnection implements SqlConnection {
   }
 
   private async knowledge(): Promise<MysqlKnowledge> {
-    const [rows] = await this.pool.promise().query({ sql: 'SELECT @@SESSION.sql_mode, DATABASE()', rowsAsArray: true });
+    const [rows] = await this.pool.promise().query({ sql: 'SELECT @@SESSION.sql_mode, DATABASE()', rowsAsArray: true, timeout: CATALOG_TIMEOUT_MS });
     const [mode, database] = (rows as unknown[][])[0] ?? [];
     return {
       backslashEscapes: !String(mode ?? '').includes('NO_BACKSLASH_ESCAPES'),
@@ -89,6 +95,7 @@ export class MysqlConnection implements SqlConnection {
   private async viewDefinitions(tables: readonly { schema?: string; name: string }[]): Promise<ReadonlyMap<string, string>> {
     const conditions = tables.map(() => '(TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?)').join(' OR ');
     const [rows] = await this.pool.promise().query({
+      timeout: CATALOG_TIMEOUT_MS,
       sql: `SELECT CONCAT(TABLE_SCHEMA, '.', TABLE_NAME), VIEW_DEFINITION FROM information_schema.VIEWS WHERE ${conditions}`,
       values: tables.flatMap((table) => [table.schema ?? null, table.name]),
       rowsAsArray: true,
@@ -225,6 +232,7 @@ export class MysqlConnection implements SqlConnection {
       if (analysis.writeTarget === undefined) continue;
       const [schema, table] = analysis.writeTarget.includes('.') ? analysis.writeTarget.split('.', 2) : [undefined, analysis.writeTarget];
       const [rows] = await this.pool.promise().query({
+        timeout: CATALOG_TIMEOUT_MS,
         sql: `SELECT (SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?) AS engine,
                      (SELECT GROUP_CONCAT(TRIGGER_NAME) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = COALESCE(?, DATABASE()) AND EVENT_OBJECT_TABLE = ?) AS triggers`,
         values: [schema ?? null, table, schema ?? null, table],
@@ -246,7 +254,7 @@ export class MysqlConnection implements SqlConnection {
       for (const [index, statement] of lexSql(sql, { dialect: 'mysql' }).statements.entries()) {
         const analysis = assessment.statements[index];
         if (analysis?.writeTarget === undefined) continue;
-        const [rows] = await this.pool.promise().query({ sql: `EXPLAIN ${statement.text}` });
+        const [rows] = await this.pool.promise().query({ sql: `EXPLAIN ${statement.text}`, timeout: CATALOG_TIMEOUT_MS });
         const planned = (rows as { rows?: number | string }[])[0]?.rows;
         if (planned !== undefined && planned !== null) estimates.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: Number(planned), estimate: true });
       }
@@ -366,8 +374,9 @@ export class MysqlConnection implements SqlConnection {
   }
 }
 
+/** One query; mysql2's own `timeout` closes a connection that stays silent (a stalled network). */
 function query(connection: Connection, sql: string, values: unknown[] = []): Promise<unknown> {
-  return new Promise((resolve, reject) => connection.query({ sql, values }, (error, result) => (error ? reject(error) : resolve(result))));
+  return new Promise((resolve, reject) => connection.query({ sql, values, timeout: CATALOG_TIMEOUT_MS }, (error, result) => (error ? reject(error) : resolve(result))));
 }
 
 /** Rows are counted as they arrive; only the first are kept, so memory stays flat. */

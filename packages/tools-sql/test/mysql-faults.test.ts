@@ -108,4 +108,14 @@ describe('MariaDB connection faults', { timeout: 20_000 }, () => {
     expect(preview).toMatchObject({ code: 'sql-timeout', message: expect.stringMatching(/changed nothing/) });
     expect(await total()).toBe(before);
   });
+
+  it('assessing on a stalled connection gives up on the server and still judges', { timeout: 30_000 }, async () => {
+    await run('SELECT 1', { readOnly: true });
+    proxy.stall('both');
+    const started = Date.now();
+    const assessment = await connection.assess("DELETE FROM orders WHERE status = 'paid'");
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(assessment.statements).toHaveLength(1);
+    expect(assessment.effects.some((effect) => effect.kind === 'write-db')).toBe(true);
+  });
 });
