@@ -60,7 +60,7 @@ export function isConnectionLoss(error: unknown): boolean {
 export const STALL_GRACE_MS = 2_000;
 
 /** A promise that settles within `ms`: a stalled network must not hold riskgate. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no reply within ${ms} ms`)), ms);

@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import pg from 'pg';
 import { liveCatalog, type PgCatalog } from './pg-catalog.js';
-import { isConnectionLoss, transactionOutcome, watchRun } from './pg-outcome.js';
+import { isConnectionLoss, transactionOutcome, watchRun, withDeadline } from './pg-outcome.js';
 import { streamQuery } from './pg-streaming.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
 import { type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
@@ -11,6 +11,8 @@ import { isReadOnly } from './statement-analysis.js';
 
 /** Reading the schema (at start-up, describe_schema) on a stalled connection gives up after this long. */
 const SCHEMA_TIMEOUT_MS = 30_000;
+/** The live catalog: on a stalled connection, the assessment goes on with the shipped snapshot after this long. */
+const CATALOG_TIMEOUT_MS = 10_000;
 
 /**
  * PostgreSQL through a small pool. Whitelisted reads run in a READ ONLY transaction; rows are
@@ -68,7 +70,7 @@ export class PostgresConnection implements SqlConnection {
 
   async assess(sql: string): Promise<SqlAssessment> {
     // Without the live catalog (the server went away), the shipped snapshot still judges.
-    const catalog = await this.pgCatalog().catch(() => undefined);
+    const catalog = await withDeadline(this.pgCatalog(), CATALOG_TIMEOUT_MS).catch(() => undefined);
     return assessSql(sql, { dialect: 'postgres', ...(catalog === undefined ? {} : { pgCatalog: catalog }) });
   }
 
@@ -175,7 +177,7 @@ export class PostgresConnection implements SqlConnection {
 
   /** What each write would run besides itself: triggers and rules always, defaults for INSERT. */
   private async previewBlocker(assessment: SqlAssessment): Promise<string | undefined> {
-    const catalog = await this.pgCatalog().catch(() => undefined);
+    const catalog = await withDeadline(this.pgCatalog(), CATALOG_TIMEOUT_MS).catch(() => undefined);
     if (catalog === undefined) return 'the server\'s catalog cannot be read, so what else the write would run is unknown';
     for (const analysis of assessment.statements) {
       if (analysis.writeTarget === undefined || catalog.inspectWriteTarget === undefined) continue;
@@ -220,7 +222,7 @@ export class PostgresConnection implements SqlConnection {
   }
 
   async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
-    const blocker = await this.previewBlocker(assessment);
+    const blocker = await withDeadline(this.previewBlocker(assessment), CATALOG_TIMEOUT_MS).catch((error: Error) => `the table cannot be checked (${error.message})`);
     if (blocker !== undefined) return this.estimate(sql, assessment, blocker);
     const lexed = lexSql(sql).statements;
     let client: pg.PoolClient;

@@ -140,6 +140,17 @@ describe('PostgreSQL previews', { timeout: 20_000 }, () => {
   });
 });
 
+describe('PostgreSQL assessment on a stalled connection', { timeout: 30_000 }, () => {
+  it('gives up on the live catalog and judges with the shipped one', async () => {
+    await run('SELECT 1', { readOnly: true });
+    proxy.stall('both');
+    const started = Date.now();
+    const assessment = await connection.assess("DELETE FROM orders WHERE status = 'paid'");
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(assessment.effects.some((effect) => effect.kind === 'write-db')).toBe(true);
+  });
+});
+
 describe('PostgreSQL that cannot be asked', { timeout: 30_000 }, () => {
   it('a COMMIT whose reply stalls while no new connection gets through is "outcome unknown", never "failed"', async () => {
     proxy.whenSent('COMMIT', 'stall-replies');
