@@ -106,6 +106,8 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
   let endedOnLine = true;
   let replyEnded = false;
   if (session.info.sandboxNotice !== undefined && options.format !== 'stream-json') options.stderr.write(`riskgate: ${session.info.sandboxNotice}\n`);
+  // A full or read-only disk: said once on stderr (stream-json readers get it too), and the answer still comes.
+  session.storage.listen((message) => options.stderr.write(`riskgate: ${message}\n`));
   const onEvent = (event: AgentEvent) => {
     if (options.format === 'stream-json') options.stdout.write(`${JSON.stringify(event)}\n`);
     switch (event.type) {

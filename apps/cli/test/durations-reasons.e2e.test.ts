@@ -39,7 +39,8 @@ describe('durations are the operation’s own', () => {
     new Database(database).exec('CREATE TABLE t (a)').close();
     const result = await runCli(['sql', '--db', database, '-p', 'go'], { env });
     expect(result.code).toBe(2);
-    const [select, drop] = readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    // The outcome lines (the SELECT that ran also has its write-ahead "started" line before it).
+    const [select, drop] = readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.outcome !== 'started');
     expect(select).toMatchObject({ answer: 'not-asked', outcome: 'succeeded' });
     expect(select).not.toHaveProperty('waitedMs');
     expect(drop).toMatchObject({ outcome: 'denied', durationMs: 0 });

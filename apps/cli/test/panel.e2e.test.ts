@@ -118,7 +118,8 @@ describe('the audit log and /audit in a real terminal', () => {
     await settle();
     terminal.type('keep four, it is new', true);
     await terminal.waitFor(/Kept it\./);
-    const lines = readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    // The outcome lines (the edited call also has its write-ahead "started" line before it).
+    const lines = readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.outcome !== 'started');
     expect(lines[0]).toMatchObject({ answer: 'edit', outcome: 'succeeded', args: { command: 'rm -f four.txt' }, proposedArgs: { command: 'rm -f three.txt' } });
     expect(lines[1]).toMatchObject({ answer: 'deny', outcome: 'denied', note: 'keep four, it is new' });
     terminal.type('/audit', true);

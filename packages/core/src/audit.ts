@@ -1,8 +1,15 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { type Decision, type RiskLevel, redactValue } from '@riskgate/risk';
+import { JsonlFile } from './jsonl-file.js';
 
-/** One line per gated tool call. */
+/**
+ * What became of a call. `started` is the write-ahead line written just before a call runs: a
+ * `started` line with no later line for the same toolCallId means the session ended while the
+ * call ran (it may have partly or wholly run). `unknown` is a call whose connection was lost after
+ * the operation was sent: it may have taken effect.
+ */
+export type AuditOutcome = 'started' | 'succeeded' | 'failed' | 'unknown' | 'denied' | 'cancelled';
+
+/** One line per gated tool call that did not run, two (started, then the outcome) per call that ran. */
 export interface AuditEntry {
   readonly time: string;
   readonly session?: string;
@@ -23,7 +30,7 @@ export interface AuditEntry {
   readonly disagreement: boolean;
   /** The person's answer, when asked. */
   readonly answer: 'approve' | 'deny' | 'always' | 'edit' | 'not-asked';
-  readonly outcome: 'succeeded' | 'failed' | 'denied' | 'cancelled';
+  readonly outcome: AuditOutcome;
   readonly errorCode?: string;
   /** How long the operation ran (0 when it did not run); the person's answer is not in it. */
   readonly durationMs: number;
@@ -31,12 +38,29 @@ export interface AuditEntry {
   readonly waitedMs?: number;
 }
 
+export interface AuditLogOptions {
+  /** Told once when the log cannot be written (a full or read-only disk); the session goes on. */
+  readonly onFault?: (message: string) => void;
+}
+
 export class AuditLog {
-  constructor(readonly path: string) {}
+  private readonly file: JsonlFile;
+
+  constructor(
+    readonly path: string,
+    options: AuditLogOptions = {},
+  ) {
+    this.file = new JsonlFile(path, options.onFault);
+  }
 
   record(entry: AuditEntry): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    appendFileSync(this.path, `${JSON.stringify({ ...entry, args: redactValue(entry.args), ...(entry.proposedArgs === undefined ? {} : { proposedArgs: redactValue(entry.proposedArgs) }), ...(entry.note === undefined ? {} : { note: redactValue(entry.note) }), decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) }, effects: redactValue(entry.effects) })}
-`, { mode: 0o600 });
+    this.file.append({
+      ...entry,
+      args: redactValue(entry.args),
+      ...(entry.proposedArgs === undefined ? {} : { proposedArgs: redactValue(entry.proposedArgs) }),
+      ...(entry.note === undefined ? {} : { note: redactValue(entry.note) }),
+      decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) },
+      effects: redactValue(entry.effects),
+    });
   }
 }

@@ -113,7 +113,7 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
   let waitedMs: number | undefined;
 
   // The one exit: every outcome emits its state and result and writes one audit line.
-  const finish = (outcome: { state: GatedCallState; forModel: string; forPerson?: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState }): GatedCallOutcome => {
+  const finish = (outcome: { state: GatedCallState; forModel: string; forPerson?: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState; unknown?: boolean }): GatedCallOutcome => {
     emit({ type: 'tool-state', toolCallId: call.id, state: outcome.state });
     emit({
       type: 'tool-result',
@@ -125,7 +125,8 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       ...(outcome.data === undefined ? {} : { data: outcome.data }),
       durationMs: executionMs,
     });
-    gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: outcome.state, errorCode: outcome.errorCode, executionMs, waitedMs, session: gate.session }));
+    const audited = outcome.unknown === true ? 'unknown' : outcome.state;
+    gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: audited, errorCode: outcome.errorCode, executionMs, waitedMs, session: gate.session }));
     return {
       state: outcome.state,
       forModel: outcome.forModel,
@@ -213,6 +214,10 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     }
   }
 
+  // Write-ahead: the record says the call started before it runs, so a session killed while it
+  // runs (SIGKILL, a closed terminal, a power cut) leaves "started" with no outcome — read as
+  // "interrupted, may have partly run" — never silence that looks like "not run".
+  gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: 'started', errorCode: undefined, executionMs: 0, waitedMs, session: gate.session }));
   emit({ type: 'tool-state', toolCallId: call.id, state: 'executing' });
   let result: ToolResult<unknown>;
   const executing = performance.now();
@@ -223,7 +228,11 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     result = { type: 'tool-error', code: 'tool-crashed', message: `${tool.name} failed unexpectedly: ${(error as Error).message}` };
   }
   executionMs = performance.now() - executing;
-  const state: GatedCallState = signal.aborted ? 'cancelled' : result.type === 'tool-success' ? 'succeeded' : 'failed';
+  // What happened, not what was asked: a write that completed before the abort took hold succeeded,
+  // and one whose fate is unknown is never called cancelled.
+  const unknown = result.type === 'tool-error' && result.outcomeUnknown === true;
+  const completed = result.type === 'tool-success' && (!signal.aborted || result.completed === true);
+  const state: GatedCallState = completed ? 'succeeded' : signal.aborted && !unknown ? 'cancelled' : result.type === 'tool-success' ? 'succeeded' : 'failed';
   // Content from outside the person's trust may steer the model from here on: guarded mode
   // stops taking its `low` for the rest of the turn.
   let turn: TurnState | undefined;
@@ -238,6 +247,7 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     forModel,
     ...(forPerson === undefined ? {} : { forPerson }),
     ...(result.type === 'tool-success' ? { data: result.data } : { errorCode: result.code }),
+    ...(unknown ? { unknown } : {}),
     ...(ruleAdded === undefined ? {} : { ruleAdded }),
     ...(turn === undefined ? {} : { turn }),
   });

@@ -1,5 +1,5 @@
 export { Agent, type AgentOptions, type TurnOptions, type TurnOutcome } from './agent.js';
-export { type AuditEntry, AuditLog } from './audit.js';
+export { type AuditEntry, AuditLog, type AuditLogOptions, type AuditOutcome } from './audit.js';
 export {
   ConfigError,
   type ConfigFile,
@@ -40,5 +40,5 @@ export { addTrustedProject, listTrustedProjects, removeTrustedProject, type Trus
 export { describeProviderError, type ProviderErrorKind, type ProviderProblem } from './provider-errors.js';
 export { createOutputGuard, type GuardResult, guardToolResult, type OutputGuard, type OutputGuardOptions, withheldMarker, withheldOriginal } from './output-guard.js';
 export { ToolRegistry } from './registry.js';
-export { INTERRUPTED_RESULT, type LoadedTranscript, listSessions, type Message, readTranscript, type SessionMeta, type SessionSummary, TranscriptWriter } from './transcript.js';
+export { INTERRUPTED_RESULT, INTERRUPTED_RUNNING_RESULT, type LoadedTranscript, listSessions, type Message, readTranscript, type SessionMeta, type SessionSummary, TranscriptWriter } from './transcript.js';
 export { DEFAULT_CONTEXT_TOKENS, estimateTokens, TRIMMED_RESULT, trimToBudget } from './context-budget.js';

@@ -1,9 +1,10 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { redactValue } from '@riskgate/risk';
 import type OpenAI from 'openai';
 import type { AgentEvent } from './events.js';
+import { JsonlFile } from './jsonl-file.js';
 
 export type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -35,23 +36,31 @@ export class TranscriptWriter {
   /** Whether the model has answered in this session: a session it never answered is not worth resuming. */
   private answered: boolean;
 
+  private readonly file: JsonlFile;
+
   private constructor(
     readonly path: string,
     readonly session: SessionMeta,
     private readonly reopened: boolean,
+    onFault: ((message: string) => void) | undefined,
   ) {
     this.written = reopened;
     this.answered = reopened;
+    this.file = new JsonlFile(path, onFault);
   }
 
-  static create(directory: string, session: Omit<SessionMeta, 'id' | 'startedAt'>): TranscriptWriter {
+  /** `onFault` is told once when the file cannot be written (a full or read-only disk); the session goes on in memory. */
+  static create(directory: string, session: Omit<SessionMeta, 'id' | 'startedAt'>, onFault?: (message: string) => void): TranscriptWriter {
     const meta: SessionMeta = { id: `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`, startedAt: new Date().toISOString(), ...session };
-    return new TranscriptWriter(join(directory, `${meta.id}.jsonl`), meta, false);
+    return new TranscriptWriter(join(directory, `${meta.id}.jsonl`), meta, false, onFault);
   }
 
-  /** Continue an existing transcript file (after resuming it). */
-  static reopen(path: string, session: SessionMeta): TranscriptWriter {
-    return new TranscriptWriter(path, session, true);
+  /**
+   * Continue an existing transcript file (after resuming it). A last line cut short by a crash is
+   * set aside in `<file>.torn` before the first append, so the conversation stays readable.
+   */
+  static reopen(path: string, session: SessionMeta, onFault?: (message: string) => void): TranscriptWriter {
+    return new TranscriptWriter(path, session, true, onFault);
   }
 
   /** Whether there is a file to resume. */
@@ -76,22 +85,21 @@ export class TranscriptWriter {
    * starts do not crowd the sessions /resume offers. Returns whether a file remains.
    */
   finish(): boolean {
-    if (this.written && !this.answered && !this.reopened) {
+    if (this.written && !this.answered && !this.reopened && !this.file.broken) {
       rmSync(this.path, { force: true });
       this.written = false;
     }
-    return this.written;
+    return this.written && !this.file.broken;
   }
 
   private append(line: Line): void {
     if (!this.written) {
-      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
       this.written = true;
       this.append({ kind: 'session', time: this.session.startedAt, session: this.session });
     }
-    // Owner-only: messages are kept verbatim (a resumed conversation must be the same one), so
-    // the file can hold whatever secrets were said or read in the session.
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+    // Owner-only (JsonlFile writes 0600): messages are kept verbatim (a resumed conversation must
+    // be the same one), so the file can hold whatever secrets were said or read in the session.
+    this.file.append(line);
   }
 }
 
@@ -122,7 +130,15 @@ export interface LoadedTranscript {
   readonly truncatedTail: boolean;
 }
 
+/** A call the session ended on before it ran (it was waiting for the person, or being assessed). */
 export const INTERRUPTED_RESULT = 'not run: the riskgate session ended before this tool call finished (it was stopped or crashed); ask the person before trying again';
+
+/**
+ * A call the session ended on while it ran: the record shows it started and never ended, so it
+ * may have done part or all of its work (a command halfway through, an UPDATE that committed).
+ */
+export const INTERRUPTED_RUNNING_RESULT =
+  'interrupted: the riskgate session ended while this tool call was running (it was stopped or crashed), so it may have partly or wholly run; check what it changed before trying again, and ask the person';
 
 export function readTranscript(path: string): LoadedTranscript {
   const lines = readFileSync(path, 'utf8').split('\n');
@@ -148,12 +164,18 @@ export function readTranscript(path: string): LoadedTranscript {
     else if (line.kind === 'event') events.push(line.event);
   }
   if (session === undefined) throw new Error(`${path}: not a riskgate transcript (no session line)`);
-  const interrupted = repairToolCalls(messages);
+  const started = new Set(events.flatMap((event) => (event.type === 'tool-state' && event.state === 'executing' ? [event.toolCallId] : [])));
+  // A call that ended but whose tool message was never written (the session died in between): its result event says what happened.
+  const ended = new Map(events.flatMap((event) => (event.type === 'tool-result' ? [[event.toolCallId, event.forModel] as const] : [])));
+  const interrupted = repairToolCalls(messages, started, ended);
   return { session, messages, events, interrupted, truncatedTail };
 }
 
-/** Every assistant tool call must be answered by a tool message; add the missing answers. */
-function repairToolCalls(messages: Message[]): string[] {
+/**
+ * Every assistant tool call must be answered by a tool message; add the missing answers — "may
+ * have partly run" for a call the record shows executing, "not run" for one that never started.
+ */
+function repairToolCalls(messages: Message[], started: ReadonlySet<string>, ended: ReadonlyMap<string, string>): string[] {
   const interrupted: string[] = [];
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
@@ -165,9 +187,9 @@ function repairToolCalls(messages: Message[]): string[] {
       cursor++;
     }
     const missing = message.tool_calls.filter((call) => !answered.has(call.id));
-    const repairs: Message[] = missing.map((call) => ({ role: 'tool', tool_call_id: call.id, content: INTERRUPTED_RESULT }));
+    const repairs: Message[] = missing.map((call) => ({ role: 'tool', tool_call_id: call.id, content: ended.get(call.id) ?? (started.has(call.id) ? INTERRUPTED_RUNNING_RESULT : INTERRUPTED_RESULT) }));
     messages.splice(cursor, 0, ...repairs);
-    interrupted.push(...missing.map((call) => call.id));
+    interrupted.push(...missing.filter((call) => !ended.has(call.id)).map((call) => call.id));
     index = cursor + repairs.length - 1;
   }
   return interrupted;

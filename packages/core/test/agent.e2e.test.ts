@@ -10,7 +10,9 @@ afterEach(async () => {
 });
 
 const sql = (text: string, extra: Record<string, unknown> = {}) => ({ name: 'execute_sql', arguments: { sql: text, ...extra } });
-const audit = (h: Harness) => readFileSync(h.auditPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+// The outcome lines (a call that ran has a write-ahead "started" line before its outcome).
+const audit = (h: Harness) =>
+  readFileSync(h.auditPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line)).filter((entry) => entry.outcome !== 'started');
 
 describe('real turns through the real openai client against the scripted model', () => {
   it('runs a low-risk SELECT without confirmation and sends the rows back', async () => {

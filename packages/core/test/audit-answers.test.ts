@@ -8,7 +8,9 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const audit = (h: Harness) => readFileSync(h.auditPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+// The outcome lines (a call that ran has a write-ahead "started" line before its outcome).
+const audit = (h: Harness) =>
+  readFileSync(h.auditPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line)).filter((entry) => entry.outcome !== 'started');
 const remove = (id: number) => ({ toolCalls: [{ name: 'execute_sql', arguments: { sql: `DELETE FROM orders WHERE id = ${id}` } }] });
 
 describe('the audit log records what the person decided', () => {

@@ -8,7 +8,7 @@ import { startScriptedModelServer } from '@riskgate/testing';
 import { createExecuteCommandTool } from '@riskgate/tools-command';
 import OpenAI from 'openai';
 import { afterAll, expect, it } from 'vitest';
-import { Agent, INTERRUPTED_RESULT, listSessions, readTranscript, ToolRegistry, TranscriptWriter } from '../src/index.js';
+import { Agent, INTERRUPTED_RUNNING_RESULT, listSessions, readTranscript, ToolRegistry, TranscriptWriter } from '../src/index.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'riskgate-crash-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -21,7 +21,7 @@ it('a session killed with SIGKILL mid-tool leaves a transcript that resumes', as
   ]);
   const sessions = join(directory, 'sessions');
   // The child runs the workspace's TypeScript source, as vitest does (docs/packages.md).
-  const child = spawn(process.execPath, [tsx, '--conditions=@riskgate/source', fileURLToPath(new URL('./fixtures/session-child.ts', import.meta.url)), server.baseURL, directory, sessions], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [tsx, '--conditions=@riskgate/source', fileURLToPath(new URL('./fixtures/session-child.ts', import.meta.url)), server.baseURL, directory, sessions, join(directory, 'audit.jsonl')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const path = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
 
   // Wait until the transcript shows the tool running, then kill the process outright (the file
@@ -34,11 +34,14 @@ it('a session killed with SIGKILL mid-tool leaves a transcript that resumes', as
   child.kill('SIGKILL');
   await new Promise((resolve) => child.once('exit', resolve));
 
+  // The audit log says the call started and never ended: interrupted, not "not run".
+  const audit = readFileSync(join(directory, 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  expect(audit).toEqual([expect.objectContaining({ tool: 'execute_command', outcome: 'started', args: expect.objectContaining({ command: 'sleep 5' }) })]);
   const loaded = readTranscript(path);
   expect(loaded.session.kind).toBe('chat');
   expect(loaded.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
   expect(loaded.messages[1]).toMatchObject({ role: 'assistant', content: 'Starting the job.' });
-  expect(loaded.messages[2]).toMatchObject({ role: 'tool', content: INTERRUPTED_RESULT });
+  expect(loaded.messages[2]).toMatchObject({ role: 'tool', content: INTERRUPTED_RUNNING_RESULT });
   expect(loaded.interrupted).toHaveLength(1);
   expect(listSessions(sessions).map((session) => session.firstQuestion)).toEqual(['Run the long job']);
 
@@ -58,7 +61,7 @@ it('a session killed with SIGKILL mid-tool leaves a transcript that resumes', as
   expect(outcome.text).toBe('The job was interrupted; shall I run it again?');
   const sent = server.requests[1]!.body.messages;
   expect(sent.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
-  expect(sent[3]).toMatchObject({ role: 'tool', content: INTERRUPTED_RESULT });
+  expect(sent[3]).toMatchObject({ role: 'tool', content: INTERRUPTED_RUNNING_RESULT });
   const reread = readTranscript(path);
   expect(reread.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
   await server.close();

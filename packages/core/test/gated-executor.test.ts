@@ -145,16 +145,17 @@ describe('runGatedToolCall', () => {
     expect(invalid.forModel).toMatch(/invalid arguments: sql/);
   });
 
-  it('writes one audit line per call and emits the states in order', async () => {
+  it('writes a started line before a call runs, one outcome line per call, and emits the states in order', async () => {
     const events: AgentEvent[] = [];
     await runGatedToolCall(call('execute_sql', { sql: 'DELETE FROM orders WHERE id = 2' }), { ...gate, confirm: answering({ type: 'approve' }), onEvent: (event) => events.push(event) });
     await runGatedToolCall(call('execute_command', { command: 'rm -rf /tmp/riskgate-nothing-here' }), gate);
     const states = events.filter((event) => event.type === 'tool-state').map((event) => (event as { state: string }).state);
     expect(states).toEqual(['validating', 'assessing', 'awaiting-approval', 'executing', 'succeeded']);
     const audit = readFileSync(join(directory, 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(audit).toHaveLength(2);
-    expect(audit[0]).toMatchObject({ tool: 'execute_sql', answer: 'approve', outcome: 'succeeded' });
-    expect(audit[1]).toMatchObject({ tool: 'execute_command', answer: 'not-asked', outcome: 'denied', errorCode: 'confirmation-unavailable' });
+    expect(audit).toHaveLength(3);
+    expect(audit[0]).toMatchObject({ tool: 'execute_sql', answer: 'approve', outcome: 'started', durationMs: 0 });
+    expect(audit[1]).toMatchObject({ tool: 'execute_sql', toolCallId: audit[0].toolCallId, answer: 'approve', outcome: 'succeeded' });
+    expect(audit[2]).toMatchObject({ tool: 'execute_command', answer: 'not-asked', outcome: 'denied', errorCode: 'confirmation-unavailable' });
   });
 
   it('reports a cancelled call as cancelled and does not run it', async () => {

@@ -61,6 +61,11 @@ export interface ToolFailure {
   readonly type: 'tool-error';
   readonly code: string;
   readonly message: string;
+  /**
+   * The operation was sent and may have taken effect (a connection lost after an UPDATE went
+   * out): the record says "unknown", never "failed", so nobody retries a write that happened.
+   */
+  readonly outcomeUnknown?: true;
 }
 
 export interface ToolSuccess<Data> {
@@ -69,6 +74,12 @@ export interface ToolSuccess<Data> {
   readonly forModel: string;
   /** Typed data for the screen. */
   readonly data: Data;
+  /**
+   * It ran to its end although a cancel came meanwhile (a COMMIT the cancel was too late for):
+   * recorded as succeeded. Without it a success under a cancel is recorded as cancelled (a
+   * command stopped halfway returns its output as a success).
+   */
+  readonly completed?: true;
 }
 
 export type ToolResult<Data> = ToolSuccess<Data> | ToolFailure;
@@ -95,8 +106,8 @@ export function defineTool<Parameters extends z.ZodType, Data>(
   return tool;
 }
 
-export function toolFailure(code: string, message: string): ToolFailure {
-  return { type: 'tool-error', code, message };
+export function toolFailure(code: string, message: string, options: { outcomeUnknown?: boolean } = {}): ToolFailure {
+  return { type: 'tool-error', code, message, ...(options.outcomeUnknown === true ? { outcomeUnknown: true as const } : {}) };
 }
 
 /** A report of the given effects and rule subjects. */

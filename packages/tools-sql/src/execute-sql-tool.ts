@@ -66,8 +66,10 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
         timeoutMs: limits.statementTimeoutMs,
         maxRows: limits.maxRows,
       });
-      if (isSqlFailure(result)) return toolFailure(result.code, formatFailureForModel(result));
-      return { type: 'tool-success', forModel: formatRunForModel(result, limits.modelRows), data: result } as const;
+      if (isSqlFailure(result)) return toolFailure(result.code, formatFailureForModel(result), { outcomeUnknown: result.code === 'sql-outcome-unknown' });
+      // A cancel that came after the last statement (during COMMIT) did not stop it: the change was made.
+      const late = context.signal.aborted ? 'The cancel came too late to stop it: it completed, and its changes were made.\n' : '';
+      return { type: 'tool-success', forModel: late + formatRunForModel(result, limits.modelRows), data: result, completed: true } as const;
     },
   });
 }

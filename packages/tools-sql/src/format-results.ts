@@ -23,7 +23,8 @@ export function formatRunForModel(result: SqlRunResult, modelRows: number): stri
     const head = result.statements.length > 1 ? `-- statement ${index + 1}: ${statement.statement}\n` : '';
     return head + formatStatement(statement, modelRows);
   });
-  return `${parts.join('\n\n')}\n(${Math.round(result.elapsedMs)} ms${result.readOnly ? ', read-only' : ''})`;
+  const notice = result.notice === undefined ? '' : `${result.notice}\n`;
+  return `${notice}${parts.join('\n\n')}\n(${Math.round(result.elapsedMs)} ms${result.readOnly ? ', read-only' : ''})`;
 }
 
 function formatStatement(statement: StatementResult, modelRows: number): string {

@@ -5,9 +5,20 @@ import type { MysqlKnowledge } from './mysql-analysis.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
 import { isSqlFailure, type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
 import { leadingKeyword, lexSql } from './sql-lexer.js';
+import { isConnectionLoss, mysqlFailure } from './mysql-failures.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 
 type Mysql2 = typeof import('mysql2');
+
+/** How long after a timeout or a cancel the run's own connection may stay silent before it is closed. */
+const STALL_GRACE_MS = 2_000;
+
+/**
+ * What riskgate reads for itself (the version, sql_mode, view definitions, engines, schema) gives
+ * up after this long: a stalled connection must not hold the assessment or the panel forever.
+ */
+const CATALOG_TIMEOUT_MS = 10_000;
+
 
 /**
  * MySQL/MariaDB through mysql2 (loaded on first connection). Every statement is sent alone with
@@ -57,7 +68,7 @@ export class MysqlConnection implements SqlConnection {
     });
     const shown = `${url.protocol}//${user ?? ''}@${url.host}/${database ?? ''}`;
     try {
-      const [rows] = await pool.promise().query({ sql: 'SELECT VERSION() AS version', rowsAsArray: true });
+      const [rows] = await pool.promise().query({ sql: 'SELECT VERSION() AS version', rowsAsArray: true, timeout: CATALOG_TIMEOUT_MS });
       const version = String((rows as unknown[][])[0]?.[0] ?? '');
       return new MysqlConnection(pool, url, /mariadb/i.test(version), database);
     } catch (error) {
@@ -72,7 +83,7 @@ export class MysqlConnection implements SqlConnection {
   }
 
   private async knowledge(): Promise<MysqlKnowledge> {
-    const [rows] = await this.pool.promise().query({ sql: 'SELECT @@SESSION.sql_mode, DATABASE()', rowsAsArray: true });
+    const [rows] = await this.pool.promise().query({ sql: 'SELECT @@SESSION.sql_mode, DATABASE()', rowsAsArray: true, timeout: CATALOG_TIMEOUT_MS });
     const [mode, database] = (rows as unknown[][])[0] ?? [];
     return {
       backslashEscapes: !String(mode ?? '').includes('NO_BACKSLASH_ESCAPES'),
@@ -84,6 +95,7 @@ export class MysqlConnection implements SqlConnection {
   private async viewDefinitions(tables: readonly { schema?: string; name: string }[]): Promise<ReadonlyMap<string, string>> {
     const conditions = tables.map(() => '(TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?)').join(' OR ');
     const [rows] = await this.pool.promise().query({
+      timeout: CATALOG_TIMEOUT_MS,
       sql: `SELECT CONCAT(TABLE_SCHEMA, '.', TABLE_NAME), VIEW_DEFINITION FROM information_schema.VIEWS WHERE ${conditions}`,
       values: tables.flatMap((table) => [table.schema ?? null, table.name]),
       rowsAsArray: true,
@@ -121,10 +133,36 @@ export class MysqlConnection implements SqlConnection {
     } catch (error) {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
+    const threadId = connection.threadId;
     let stopped: 'timeout' | 'cancelled' | undefined;
+    // Set when the connection itself failed or stalled: then no reply tells what the server did.
+    let lost: Error | undefined;
+    // mysql2 tells a lost connection to the connection, not to the query it was running (which
+    // then never settles): every step of the run races this.
+    let failRun: (error: Error) => void = () => {};
+    const guard = new Promise<never>((_, reject) => {
+      failRun = reject;
+    });
+    guard.catch(() => {});
+    const onConnectionError = (error: Error) => {
+      lost ??= error;
+      failRun(lost);
+    };
+    const onConnectionEnd = () => onConnectionError(new Error('the server closed the connection'));
+    const sever = (why: string) => {
+      onConnectionError(new Error(why));
+      connection.destroy();
+    };
+    connection.on('error', onConnectionError);
+    connection.on('end', onConnectionEnd);
+    const step = <T>(promise: Promise<T>): Promise<T> => Promise.race([promise, guard]);
+    let severTimer: NodeJS.Timeout | undefined;
     const stop = (why: 'timeout' | 'cancelled') => {
       stopped ??= why;
-      this.killQuery(connection.threadId);
+      this.killQuery(threadId);
+      // KILL QUERY travels on another connection; when the run's own connection stays silent
+      // after it (a stalled network carries no reply), it is closed and the outcome said plainly.
+      severTimer ??= setTimeout(() => sever(`no reply ${STALL_GRACE_MS} ms after the statement was ${why === 'timeout' ? 'timed out' : 'cancelled'}: the connection stalled`), STALL_GRACE_MS);
     };
     // The server's own limit first; KILL QUERY a moment later for what it does not cover.
     const timer = setTimeout(() => stop('timeout'), options.timeoutMs + 250);
@@ -132,26 +170,60 @@ export class MysqlConnection implements SqlConnection {
     options.signal.addEventListener('abort', onAbort, { once: true });
     const results: StatementResult[] = [];
     let index = 0;
+    let sent = false;
     try {
-      await this.timeoutSetting(connection, options.timeoutMs);
-      if (options.readOnly) await query(connection, 'START TRANSACTION READ ONLY');
+      await step(this.timeoutSetting(connection, options.timeoutMs));
+      if (options.readOnly) await step(query(connection, 'START TRANSACTION READ ONLY'));
       for (const [position, statement] of statements.entries()) {
         index = position;
         if (options.signal.aborted) stop('cancelled');
         if (stopped !== undefined) break;
-        results.push(await streamStatement(connection, statement.text, statement.normalized, options.maxRows));
+        sent = true;
+        results.push(await step(streamStatement(connection, statement.text, statement.normalized, options.maxRows)));
       }
-      if (options.readOnly) await query(connection, 'ROLLBACK');
+      if (options.readOnly) await step(query(connection, 'ROLLBACK'));
       if (stopped !== undefined) throw Object.assign(new Error('stopped'), { code: 'ER_QUERY_INTERRUPTED' });
       return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
     } catch (error) {
+      if (lost !== undefined || isConnectionLoss(error)) return this.afterLoss(lost ?? (error as Error), { readOnly: options.readOnly, sent, threadId, statementIndex: statements.length > 1 ? index + 1 : undefined });
       return mysqlFailure(error, stopped, options.timeoutMs, statements.length > 1 ? index + 1 : undefined);
     } finally {
       clearTimeout(timer);
+      clearTimeout(severTimer);
       options.signal.removeEventListener('abort', onAbort);
-      if (options.readOnly && stopped === undefined) connection.release();
+      connection.off('error', onConnectionError);
+      connection.off('end', onConnectionEnd);
+      // A late error of a connection being discarded must not crash the process.
+      connection.on('error', () => {});
+      if (options.readOnly && stopped === undefined && lost === undefined) connection.release();
       else connection.destroy();
     }
+  }
+
+  /**
+   * The truth after a lost or stalled connection. A read-only run changed nothing; a write
+   * already sent may have committed (each statement commits by itself), and MySQL keeps no
+   * record to ask — so it is "outcome unknown", never "failed". A server thread still running
+   * it is ended, so it cannot commit later, behind the person's back.
+   */
+  private async afterLoss(lost: Error, run: { readOnly: boolean; sent: boolean; threadId: number | null; statementIndex: number | undefined }): Promise<SqlFailure> {
+    const why = `the connection to ${this.label} was lost (${lost.message})`;
+    const where = run.statementIndex === undefined ? {} : { statementIndex: run.statementIndex };
+    if (run.readOnly) return sqlFailure('sql-connection-failed', `${why}; it ran read-only, so nothing was changed`, where);
+    if (!run.sent) return sqlFailure('sql-connection-failed', `${why} before the statement was sent; nothing was changed`, where);
+    const ended = await this.endThread(run.threadId);
+    return sqlFailure(
+      'sql-outcome-unknown',
+      `${why} after the write was sent: it may have been applied${ended ? ' (riskgate ended its server session, so it cannot go on running)' : ''}. Check the data before retrying`,
+      where,
+    );
+  }
+
+  /** KILL CONNECTION of a thread that may still run a write, bounded in time; whether it was done. */
+  private async endThread(threadId: number | null): Promise<boolean> {
+    if (threadId === null) return false;
+    const killing = new Promise<boolean>((resolve) => this.pool.query(`KILL CONNECTION ${Number(threadId)}`, (error) => resolve(error === null || (error as { errno?: number }).errno === 1094)));
+    return Promise.race([killing, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STALL_GRACE_MS))]);
   }
 
   /** Why a rolled-back run could act beyond the transaction: a trigger, or a table that cannot roll back. */
@@ -160,6 +232,7 @@ export class MysqlConnection implements SqlConnection {
       if (analysis.writeTarget === undefined) continue;
       const [schema, table] = analysis.writeTarget.includes('.') ? analysis.writeTarget.split('.', 2) : [undefined, analysis.writeTarget];
       const [rows] = await this.pool.promise().query({
+        timeout: CATALOG_TIMEOUT_MS,
         sql: `SELECT (SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?) AS engine,
                      (SELECT GROUP_CONCAT(TRIGGER_NAME) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = COALESCE(?, DATABASE()) AND EVENT_OBJECT_TABLE = ?) AS triggers`,
         values: [schema ?? null, table, schema ?? null, table],
@@ -181,7 +254,7 @@ export class MysqlConnection implements SqlConnection {
       for (const [index, statement] of lexSql(sql, { dialect: 'mysql' }).statements.entries()) {
         const analysis = assessment.statements[index];
         if (analysis?.writeTarget === undefined) continue;
-        const [rows] = await this.pool.promise().query({ sql: `EXPLAIN ${statement.text}` });
+        const [rows] = await this.pool.promise().query({ sql: `EXPLAIN ${statement.text}`, timeout: CATALOG_TIMEOUT_MS });
         const planned = (rows as { rows?: number | string }[])[0]?.rows;
         if (planned !== undefined && planned !== null) estimates.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: Number(planned), estimate: true });
       }
@@ -202,23 +275,42 @@ export class MysqlConnection implements SqlConnection {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
     const lines: PreviewLine[] = [];
-    try {
-      await this.timeoutSetting(connection, options.timeoutMs);
-      await query(connection, `SET SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(options.timeoutMs / 1000))}`);
-      await query(connection, 'START TRANSACTION');
-      for (const [index, statement] of statements.entries()) {
-        const result = await query(connection, statement.text);
-        const analysis = assessment.statements[index];
-        const affected = (result as ResultSetHeader).affectedRows;
-        if (analysis?.writeTarget !== undefined && typeof affected === 'number') {
-          lines.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: affected });
+    // A preview is bounded like a run: a stalled connection must not hold the panel forever.
+    // Closing it (and ending its server thread) rolls the preview's transaction back.
+    let severed = false;
+    let timer: NodeJS.Timeout | undefined;
+    connection.on('error', () => {});
+    const expired = new Promise<SqlFailure>((resolve) => {
+      timer = setTimeout(() => {
+        severed = true;
+        connection.destroy();
+        void this.endThread(connection.threadId);
+        resolve(sqlFailure('sql-timeout', `the preview got no reply within ${options.timeoutMs + STALL_GRACE_MS} ms (the connection stalled); it changed nothing`));
+      }, options.timeoutMs + STALL_GRACE_MS);
+    });
+    const work = (async (): Promise<readonly PreviewLine[] | SqlFailure> => {
+      try {
+        await this.timeoutSetting(connection, options.timeoutMs);
+        await query(connection, `SET SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(options.timeoutMs / 1000))}`);
+        await query(connection, 'START TRANSACTION');
+        for (const [index, statement] of statements.entries()) {
+          const result = await query(connection, statement.text);
+          const analysis = assessment.statements[index];
+          const affected = (result as ResultSetHeader).affectedRows;
+          if (analysis?.writeTarget !== undefined && typeof affected === 'number') {
+            lines.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: affected });
+          }
         }
+        return lines;
+      } catch (error) {
+        return mysqlFailure(error, undefined, options.timeoutMs, undefined);
       }
-      return lines;
-    } catch (error) {
-      return mysqlFailure(error, undefined, options.timeoutMs, undefined);
+    })();
+    try {
+      return await Promise.race([work, expired]);
     } finally {
-      await query(connection, 'ROLLBACK').catch(() => {});
+      clearTimeout(timer);
+      if (!severed) await query(connection, 'ROLLBACK').catch(() => {});
       connection.destroy();
     }
   }
@@ -282,8 +374,9 @@ export class MysqlConnection implements SqlConnection {
   }
 }
 
+/** One query; mysql2's own `timeout` closes a connection that stays silent (a stalled network). */
 function query(connection: Connection, sql: string, values: unknown[] = []): Promise<unknown> {
-  return new Promise((resolve, reject) => connection.query({ sql, values }, (error, result) => (error ? reject(error) : resolve(result))));
+  return new Promise((resolve, reject) => connection.query({ sql, values, timeout: CATALOG_TIMEOUT_MS }, (error, result) => (error ? reject(error) : resolve(result))));
 }
 
 /** Rows are counted as they arrive; only the first are kept, so memory stays flat. */
@@ -332,37 +425,5 @@ function safeUser(): string | undefined {
     return userInfo().username;
   } catch {
     return undefined;
-  }
-}
-
-function mysqlFailure(error: unknown, stopped: 'timeout' | 'cancelled' | undefined, timeoutMs: number, statementIndex: number | undefined): SqlFailure {
-  const database = error as { code?: string; errno?: number; message?: string };
-  const message = database.message ?? String(error);
-  const prefix = statementIndex === undefined ? '' : `statement ${statementIndex}: `;
-  const extra = statementIndex === undefined ? {} : { statementIndex };
-  // 1969 (MariaDB max_statement_time), 3024 (MySQL max_execution_time), 1317 (KILL QUERY).
-  if (stopped === 'cancelled') return sqlFailure('sql-cancelled', `${prefix}the query was cancelled on the server`, extra);
-  if (stopped === 'timeout' || database.errno === 1969 || database.errno === 3024 || database.errno === 1317) {
-    return sqlFailure('sql-timeout', `${prefix}the statement ran longer than ${timeoutMs} ms and was stopped on the server`, extra);
-  }
-  switch (database.code) {
-    case 'ER_PARSE_ERROR':
-      return sqlFailure('sql-syntax-error', prefix + message, extra);
-    case 'ER_NO_SUCH_TABLE':
-    case 'ER_BAD_TABLE_ERROR':
-      return sqlFailure('sql-missing-table', prefix + message, extra);
-    case 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION':
-      return sqlFailure('sql-read-only', `${prefix}refused in the read-only transaction: ${message}`, extra);
-    case 'ER_TABLEACCESS_DENIED_ERROR':
-    case 'ER_DBACCESS_DENIED_ERROR':
-    case 'ER_SPECIFIC_ACCESS_DENIED_ERROR':
-    case 'ER_ACCESS_DENIED_ERROR':
-      return sqlFailure('sql-permission-denied', prefix + message, extra);
-    case 'ER_LOCK_WAIT_TIMEOUT':
-      return sqlFailure('sql-timeout', `${prefix}waited too long for a lock: ${message}`, extra);
-    default:
-      if (/^ER_(DUP_ENTRY|NO_REFERENCED_ROW|ROW_IS_REFERENCED|BAD_NULL|CHECK_CONSTRAINT)/.test(database.code ?? '')) return sqlFailure('sql-constraint-violation', prefix + message, extra);
-      if (/ECONNREFUSED|ECONNRESET|PROTOCOL_CONNECTION_LOST|ETIMEDOUT/.test(database.code ?? '')) return sqlFailure('sql-connection-failed', prefix + message, extra);
-      return sqlFailure('sql-error', prefix + message, extra);
   }
 }

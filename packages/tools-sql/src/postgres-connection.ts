@@ -1,12 +1,18 @@
 import { userInfo } from 'node:os';
 import pg from 'pg';
 import { liveCatalog, type PgCatalog } from './pg-catalog.js';
+import { isConnectionLoss, transactionOutcome, watchRun, withDeadline } from './pg-outcome.js';
 import { streamQuery } from './pg-streaming.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
 import { type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
 import { leadingKeyword, lexSql } from './sql-lexer.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { isReadOnly } from './statement-analysis.js';
+
+/** Reading the schema (at start-up, describe_schema) on a stalled connection gives up after this long. */
+const SCHEMA_TIMEOUT_MS = 30_000;
+/** The live catalog: on a stalled connection, the assessment goes on with the shipped snapshot after this long. */
+const CATALOG_TIMEOUT_MS = 10_000;
 
 /**
  * PostgreSQL through a small pool. Whitelisted reads run in a READ ONLY transaction; rows are
@@ -22,16 +28,19 @@ export class PostgresConnection implements SqlConnection {
   private typeNames: Map<number, string> | undefined;
   private catalog: Promise<PgCatalog> | undefined;
 
-  private constructor(url: string, pool: pg.Pool) {
+  private constructor(url: string, pool: pg.Pool, private readonly clientConfig: pg.ClientConfig) {
     this.pool = pool;
     this.label = redactUrl(url);
   }
 
   static async open(url: string): Promise<PostgresConnection | SqlFailure> {
-    const pool = new pg.Pool({
+    const clientConfig: pg.ClientConfig = {
       connectionString: url,
       // As libpq does: without a user in the URL or PGUSER, connect as the operating-system user.
       ...(urlHasUser(url) || process.env.PGUSER ? {} : { user: osUser() }),
+    };
+    const pool = new pg.Pool({
+      ...clientConfig,
       max: 4,
       connectionTimeoutMillis: 10_000,
       idleTimeoutMillis: 30_000,
@@ -39,7 +48,7 @@ export class PostgresConnection implements SqlConnection {
     pool.on('error', () => {
       // An idle client lost its connection; the next query reconnects or reports the failure.
     });
-    const connection = new PostgresConnection(url, pool);
+    const connection = new PostgresConnection(url, pool, clientConfig);
     try {
       const client = await pool.connect();
       client.release();
@@ -61,7 +70,7 @@ export class PostgresConnection implements SqlConnection {
 
   async assess(sql: string): Promise<SqlAssessment> {
     // Without the live catalog (the server went away), the shipped snapshot still judges.
-    const catalog = await this.pgCatalog().catch(() => undefined);
+    const catalog = await withDeadline(this.pgCatalog(), CATALOG_TIMEOUT_MS).catch(() => undefined);
     return assessSql(sql, { dialect: 'postgres', ...(catalog === undefined ? {} : { pgCatalog: catalog }) });
   }
 
@@ -75,21 +84,29 @@ export class PostgresConnection implements SqlConnection {
     } catch (error) {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
-    const stopCancelling = this.cancelOnAbort(client, options.signal);
+    const pid = (client as unknown as { processID?: number }).processID;
+    const watch = watchRun(client, options, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
     const wrap = options.readOnly || !ownTransactionControl;
+    // What was sent: the outcome of a lost connection depends on it.
+    let xid: string | undefined;
+    let sent = false;
     let broken = false;
+    const results: StatementResult[] = [];
     try {
       if (wrap) {
         await client.query(options.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
         await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
+        // The transaction's id, so that after a lost connection the server can say whether it committed.
+        if (!options.readOnly) xid = (await client.query<{ xid: string }>('SELECT txid_current()::text AS xid')).rows[0]?.xid;
       } else {
         await client.query(`SET statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
       }
-      const results: StatementResult[] = [];
       for (const [index, statement] of lexed.entries()) {
         try {
+          sent = true;
           results.push(await this.runStatement(client, statement.text, statement.normalized, options.maxRows));
         } catch (error) {
+          if (watch.lost() !== undefined || isConnectionLoss(error)) throw error;
           if (wrap) await client.query('ROLLBACK').catch(() => {});
           const failure = postgresFailure(error, options, lexed.length > 1 ? index + 1 : undefined);
           return wrap && !options.readOnly ? { ...failure, message: `${failure.message}; nothing was changed` } : failure;
@@ -100,12 +117,40 @@ export class PostgresConnection implements SqlConnection {
       return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
     } catch (error) {
       broken = true;
-      return postgresFailure(error, options, undefined);
+      const lost = watch.lost() ?? (isConnectionLoss(error) ? (error as Error) : undefined);
+      if (lost === undefined) return postgresFailure(error, options, undefined);
+      return this.afterLoss(lost, { readOnly: options.readOnly, wrap, sent, xid, pid, results, started });
     } finally {
-      stopCancelling();
+      watch.stop();
       // Only a whitelisted read leaves the session as it found it; anything else may have SET something.
       client.release(broken || !options.readOnly);
     }
+  }
+
+  /**
+   * The truth after a lost or stalled connection. A read-only run changed nothing. A write in
+   * riskgate's own transaction is looked up by its id (committed, rolled back); a script that
+   * controls its own transactions, or a server that cannot be asked, is "outcome unknown" —
+   * never "failed" for something that may have happened.
+   */
+  private async afterLoss(
+    lost: Error,
+    run: { readOnly: boolean; wrap: boolean; sent: boolean; xid: string | undefined; pid: number | undefined; results: StatementResult[]; started: number },
+  ): Promise<SqlRunResult | SqlFailure> {
+    const why = `the connection to ${this.label} was lost (${lost.message})`;
+    if (run.readOnly) return sqlFailure('sql-connection-failed', `${why}; it ran read-only, so nothing was changed`);
+    if (run.wrap ? run.xid === undefined : !run.sent) return sqlFailure('sql-connection-failed', `${why} before the statement was sent; nothing was changed`);
+    if (!run.wrap) {
+      return sqlFailure('sql-outcome-unknown', `${why} after the statements were sent; they manage their own transactions, so some may have committed. Check the data before retrying`);
+    }
+    const xid = run.xid!;
+    const outcome = await transactionOutcome(this.clientConfig, xid, run.pid);
+    if (outcome === 'aborted') return sqlFailure('sql-connection-failed', `${why}; the server confirms transaction ${xid} was rolled back: nothing was changed`);
+    if (outcome === 'committed') {
+      const notice = `Note: ${why} before the reply came back; the server confirms transaction ${xid} committed, so the change was made (row counts may be missing).`;
+      return { statements: run.results, elapsedMs: performance.now() - run.started, readOnly: false, notice };
+    }
+    return sqlFailure('sql-outcome-unknown', `${why} after the write was sent, and the server could not say whether transaction ${xid} committed: it may have. Check the data before retrying`);
   }
 
   private async runStatement(client: pg.PoolClient, text: string, normalized: string, maxRows: number): Promise<StatementResult> {
@@ -113,7 +158,7 @@ export class PostgresConnection implements SqlConnection {
     const changes = /^(INSERT|UPDATE|DELETE|MERGE|COPY)$/.test(result.command ?? '') ? result.rowCount : null;
     return {
       statement: normalized,
-      columns: await this.columnsOf(result.fields),
+      columns: await this.columnsOf(client, result.fields),
       rows: result.rows,
       truncated: result.total > maxRows,
       totalRows: result.total,
@@ -121,29 +166,18 @@ export class PostgresConnection implements SqlConnection {
     };
   }
 
-  private async columnsOf(fields: readonly pg.FieldDef[]) {
+  private async columnsOf(client: pg.PoolClient, fields: readonly pg.FieldDef[]) {
     if (this.typeNames === undefined) {
-      const result = await this.pool.query<{ oid: number; typname: string }>('SELECT oid::int AS oid, typname FROM pg_type');
+      // On the run's own connection, which the stall watchdog bounds.
+      const result = await client.query<{ oid: number; typname: string }>('SELECT oid::int AS oid, typname FROM pg_type');
       this.typeNames = new Map(result.rows.map((row) => [row.oid, row.typname]));
     }
     return fields.map((field) => ({ name: field.name, type: this.typeNames?.get(field.dataTypeID) ?? null }));
   }
 
-  /** Abort really stops the query: the server is asked to cancel this backend's statement. */
-  private cancelOnAbort(client: pg.PoolClient, signal: AbortSignal): () => void {
-    const pid = (client as unknown as { processID?: number }).processID;
-    const onAbort = () => {
-      if (pid === undefined) return;
-      this.pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => {});
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    return () => signal.removeEventListener('abort', onAbort);
-  }
-
   /** What each write would run besides itself: triggers and rules always, defaults for INSERT. */
   private async previewBlocker(assessment: SqlAssessment): Promise<string | undefined> {
-    const catalog = await this.pgCatalog().catch(() => undefined);
+    const catalog = await withDeadline(this.pgCatalog(), CATALOG_TIMEOUT_MS).catch(() => undefined);
     if (catalog === undefined) return 'the server\'s catalog cannot be read, so what else the write would run is unknown';
     for (const analysis of assessment.statements) {
       if (analysis.writeTarget === undefined || catalog.inspectWriteTarget === undefined) continue;
@@ -188,7 +222,7 @@ export class PostgresConnection implements SqlConnection {
   }
 
   async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
-    const blocker = await this.previewBlocker(assessment);
+    const blocker = await withDeadline(this.previewBlocker(assessment), CATALOG_TIMEOUT_MS).catch((error: Error) => `the table cannot be checked (${error.message})`);
     if (blocker !== undefined) return this.estimate(sql, assessment, blocker);
     const lexed = lexSql(sql).statements;
     let client: pg.PoolClient;
@@ -198,6 +232,8 @@ export class PostgresConnection implements SqlConnection {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
     const lines: PreviewLine[] = [];
+    // Bounded like a run: a stalled connection must not hold the confirmation panel forever.
+    const watch = watchRun(client, { readOnly: true, maxRows: 0, timeoutMs: options.timeoutMs, signal: new AbortController().signal }, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
     try {
       await client.query('BEGIN');
       const ms = Math.max(1, Math.floor(options.timeoutMs));
@@ -212,8 +248,11 @@ export class PostgresConnection implements SqlConnection {
       }
       return lines;
     } catch (error) {
+      const lost = watch.lost();
+      if (lost !== undefined) return sqlFailure('sql-connection-failed', `the preview's connection was lost (${lost.message}); a preview changes nothing`);
       return postgresFailure(error, { timeoutMs: options.timeoutMs, signal: new AbortController().signal }, undefined);
     } finally {
+      watch.stop();
       await client.query('ROLLBACK').catch(() => {});
       client.release(true);
     }
@@ -226,6 +265,7 @@ export class PostgresConnection implements SqlConnection {
     } catch (error) {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
+    const watch = watchRun(client, { readOnly: true, maxRows: 0, timeoutMs: SCHEMA_TIMEOUT_MS, signal: new AbortController().signal }, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
     try {
       await client.query('BEGIN READ ONLY');
       const relations = await client.query<{ oid: number; schema: string; name: string; kind: string; estimate: number }>(
@@ -274,8 +314,9 @@ export class PostgresConnection implements SqlConnection {
     } catch (error) {
       return postgresFailure(error, { timeoutMs: 0, signal: new AbortController().signal }, undefined);
     } finally {
+      watch.stop();
       await client.query('ROLLBACK').catch(() => {});
-      client.release();
+      client.release(watch.lost() !== undefined);
     }
   }
 

@@ -25,6 +25,11 @@ export interface SqlRunResult {
   readonly elapsedMs: number;
   /** Whether it ran on a connection or in a transaction that cannot write. */
   readonly readOnly: boolean;
+  /**
+   * Said before the results when the run ended unusually but its outcome is known (the reply was
+   * lost, and the server confirmed the transaction committed): the rows may be missing.
+   */
+  readonly notice?: string;
 }
 
 export type SqlErrorCode =
@@ -38,6 +43,12 @@ export type SqlErrorCode =
   | 'sql-timeout'
   | 'sql-cancelled'
   | 'sql-constraint-violation'
+  /**
+   * The connection was lost or stalled after a write was sent, and the server could not say
+   * whether it committed: it may have. Never reported as a plain failure (a retry could apply
+   * it twice).
+   */
+  | 'sql-outcome-unknown'
   | 'sql-error';
 
 export interface SqlFailure {

@@ -12,7 +12,7 @@ const ROW_COUNT_CAP = 100_000;
 
 /**
  * A SQLite database file (or `:memory:`). A read-write handle for confirmed statements; whitelisted
- * reads run on a worker thread with a handle opened SQLITE_OPEN_READONLY (sqlite-reader.ts), so a
+ * reads run in a child process with a handle opened SQLITE_OPEN_READONLY (sqlite-reader.ts), so a
  * read that turns out to write fails instead of writing, and one that runs too long is stopped.
  * `:memory:` has one handle and uses `PRAGMA query_only` for reads instead.
  */
@@ -100,7 +100,7 @@ export class SqliteConnection implements SqlConnection {
     return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
   }
 
-  /** SELECT/WITH/VALUES that SQLite itself calls read-only: they can run on the reader thread. */
+  /** SELECT/WITH/VALUES that SQLite itself calls read-only: they can run in the reader process. */
   private onlyReads(statements: readonly SqlStatementText[]): boolean {
     return statements.length > 0 && statements.every((statement) => {
       if (!['SELECT', 'WITH', 'VALUES'].includes(statement.tokens[0]?.upper ?? '')) return false;

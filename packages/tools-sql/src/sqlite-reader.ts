@@ -1,23 +1,28 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { SqlStatementText } from './sql-lexer.js';
 import type { StatementResult } from './sql-results.js';
 
 /**
- * Whitelisted SQLite reads run on a worker thread with their own read-only handle: SQLite has
- * no interrupt reachable from better-sqlite3, so a read that runs too long (an endless
- * `WITH RECURSIVE`) is stopped by terminating the thread, and riskgate's own thread never
- * blocks. `PRAGMA hard_heap_limit` caps what SQLite may allocate; cells are cut before they
- * cross to the main thread.
+ * SQLite reads run in a child process with its own read-only handle. SQLite has no interrupt
+ * reachable from better-sqlite3, and a worker thread cannot be stopped either while it is inside
+ * native code (`Worker.terminate` waits for JavaScript: an endless `WITH RECURSIVE` kept spinning
+ * at 100% CPU, holding its read lock, so the session's and other programs' writes failed
+ * "database is locked" and riskgate never exited). A process can be killed: at the deadline it
+ * gets SIGKILL, the operating system releases its file locks, and the next read starts a fresh
+ * one. `PRAGMA hard_heap_limit` caps what SQLite may allocate; cells are cut before they cross.
  */
 
-/** SQLite's heap in this process (a process-wide setting): a runaway value fails, riskgate does not. */
+/** SQLite's heap in the reader process: a runaway value fails, riskgate does not. */
 export const SQLITE_HEAP_LIMIT_BYTES = 512 * 1024 * 1024;
-/** Longest text or blob cell sent to the main thread. */
+/** Longest text or blob cell sent to riskgate. */
 export const MAX_CELL_BYTES = 64 * 1024;
 
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+const READER_SOURCE = `
+const workerData = JSON.parse(process.env.RISKGATE_SQLITE_READER);
+const parentPort = { postMessage: (message) => process.send(message), on: (event, listener) => process.on(event, listener) };
+process.on('disconnect', () => process.exit(0));
 const Database = require(workerData.module);
 const database = new Database(workerData.path, { readonly: true, fileMustExist: true });
 database.pragma('busy_timeout = 5000');
@@ -77,75 +82,106 @@ export class SqliteReadStopped extends Error {
   }
 }
 
+/** util-linux's setpriv, to tie the reader's life to riskgate's (PR_SET_PDEATHSIG). */
+const PARENT_DEATH_SIGNAL = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path)) : undefined;
+
+/** Readers alive in this process: killed when riskgate exits, however it exits (but SIGKILL, see above). */
+const LIVE_READERS = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of LIVE_READERS) child.kill('SIGKILL');
+});
+
 export class SqliteReader {
-  private worker: { thread: Worker; ready: Promise<void> } | undefined;
+  private reader: { process: ChildProcess; ready: Promise<void> } | undefined;
   private nextId = 0;
 
   constructor(private readonly path: string) {}
 
-  /** The thread, once it has opened the database: its start-up does not count against a statement's time. */
-  private start(): { thread: Worker; ready: Promise<void> } {
-    if (this.worker !== undefined) return this.worker;
+  /** The process, once it has opened the database: its start-up does not count against a statement's time. */
+  private start(): { process: ChildProcess; ready: Promise<void> } {
+    if (this.reader !== undefined) return this.reader;
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
-    const thread = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path: this.path, heapLimit: SQLITE_HEAP_LIMIT_BYTES, maxCell: MAX_CELL_BYTES } });
-    thread.unref();
+    const settings = JSON.stringify({ module, path: this.path, heapLimit: SQLITE_HEAP_LIMIT_BYTES, maxCell: MAX_CELL_BYTES });
+    // `advanced` serialization carries Buffers and BigInts as they are. Where setpriv exists
+    // (Linux), the reader is killed with riskgate even when riskgate is killed with SIGKILL and
+    // the reader is deep in SQLite (it could not hear the IPC channel close).
+    const [command, ...prefix] = PARENT_DEATH_SIGNAL === undefined ? [process.execPath] : [PARENT_DEATH_SIGNAL, '--pdeathsig', 'KILL', process.execPath];
+    const child = spawn(command!, [...prefix, '-e', READER_SOURCE], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+      env: { ...process.env, RISKGATE_SQLITE_READER: settings },
+    });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-2_000);
+    });
+    // An idle reader never keeps riskgate running; a read in progress does (its timer).
+    child.unref();
+    child.channel?.unref();
     const ready = new Promise<void>((resolve, reject) => {
-      thread.once('message', () => resolve());
-      thread.once('error', reject);
+      child.once('message', () => resolve());
+      child.once('error', reject);
+      child.once('exit', (code, signal) => reject(new Error(`the SQLite reader exited (${signal ?? code}) before it started: ${stderr.trim()}`)));
     });
     ready.catch(() => {});
-    this.worker = { thread, ready };
-    return this.worker;
+    const started = { process: child, ready };
+    LIVE_READERS.add(child);
+    child.once('exit', () => {
+      LIVE_READERS.delete(child);
+      if (this.reader === started) this.reader = undefined;
+    });
+    this.reader = started;
+    return started;
   }
 
-  /** Runs the reads; a timeout or an abort terminates the thread (a new one starts with the next read). */
+  /** Runs the reads; a timeout or an abort kills the process (a new one starts with the next read). */
   async read(statements: readonly SqlStatementText[], options: { maxRows: number; timeoutMs: number; signal: AbortSignal }): Promise<StatementResult[]> {
     const started = this.start();
     try {
       await started.ready;
     } catch (error) {
-      this.worker = undefined;
+      this.reader = undefined;
       throw new SqliteReadError((error as Error).message, undefined, undefined);
     }
-    const worker = started.thread;
+    const child = started.process;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const stop = (why: 'timeout' | 'cancelled') => {
         cleanup();
-        this.worker = undefined;
-        void worker.terminate();
+        if (this.reader === started) this.reader = undefined;
+        child.kill('SIGKILL');
         reject(new SqliteReadStopped(why));
       };
       const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
       const onAbort = () => stop('cancelled');
-      const onMessage = (message: { id: number; results?: StatementResult[]; error?: { message: string; code?: string } }) => {
+      const onMessage = (message: { id?: number; results?: StatementResult[]; error?: { message: string; code?: string } }) => {
         if (message.id !== id) return;
         cleanup();
         if (message.error !== undefined) reject(new SqliteReadError(message.error.message, message.error.code, undefined));
         else resolve(message.results ?? []);
       };
-      const onError = (error: Error) => {
+      const onExit = (code: number | null, signal: string | null) => {
         cleanup();
-        this.worker = undefined;
-        reject(new SqliteReadError(error.message, undefined, undefined));
+        // Killed from outside, or out of memory: the read did not finish; it could not write.
+        reject(new SqliteReadError(`the SQLite reader stopped (${signal ?? `exit ${code}`}) before the read finished`, undefined, undefined));
       };
       const cleanup = () => {
         clearTimeout(timer);
         options.signal.removeEventListener('abort', onAbort);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
       };
       if (options.signal.aborted) return stop('cancelled');
       options.signal.addEventListener('abort', onAbort, { once: true });
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.postMessage({ id, statements: statements.map((statement) => ({ text: statement.text, normalized: statement.normalized })), maxRows: options.maxRows });
+      child.on('message', onMessage);
+      child.on('exit', onExit);
+      child.send({ id, statements: statements.map((statement) => ({ text: statement.text, normalized: statement.normalized })), maxRows: options.maxRows });
     });
   }
 
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.thread.terminate();
+    const reader = this.reader;
+    this.reader = undefined;
+    reader?.process.kill('SIGKILL');
   }
 }

@@ -196,6 +196,28 @@ describe('confirmed reads run where they can be stopped too', () => {
     expect(result.type === 'tool-error' && result.code).toBe('sql-timeout');
   });
 
+  // An endless read that holds the table's read lock (it reads orders): a worker thread could not
+  // be stopped inside SQLite, so it spun on at 100% CPU and every write failed "database is locked".
+  it.each([
+    ['whitelisted', true],
+    ['confirmed', false],
+  ])('a %s read stopped at the timeout leaves nothing running and no lock held', async (_name, readOnly) => {
+    const locking = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM orders, c';
+    const tool = createExecuteSqlTool({ connection, limits: { statementTimeoutMs: 400 } });
+    const result = await tool.execute({ sql: locking }, { cwd: '.', signal: new AbortController().signal, readOnly });
+    expect(result.type === 'tool-error' && result.code).toBe('sql-timeout');
+    const before = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const used = process.cpuUsage(before);
+    expect(used.user + used.system).toBeLessThan(150_000);
+    const writer = new Database(shop.path);
+    writer.pragma('busy_timeout = 0');
+    expect(() => writer.exec("INSERT INTO customers (id, name) VALUES (78, 'w'); DELETE FROM customers WHERE id = 78")).not.toThrow();
+    writer.close();
+    const own = await tool.execute({ sql: "UPDATE customers SET name = name WHERE id = 1" }, { cwd: '.', signal: new AbortController().signal, readOnly: false });
+    expect(own.type).toBe('tool-success');
+  });
+
   it('a confirmed write still writes', async () => {
     const tool = createExecuteSqlTool({ connection });
     const result = await tool.execute({ sql: "INSERT INTO customers (id, name) VALUES (90, 'w')" }, { cwd: '.', signal: new AbortController().signal, readOnly: false });

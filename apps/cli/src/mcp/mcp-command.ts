@@ -140,7 +140,8 @@ export async function runMcp(argv: readonly string[], io: { stdout: NodeJS.Writa
     tools,
     policy: config.policy,
     assess: assessContextFromConfig(config, args.cwd, connection, sandbox.available),
-    audit: new AuditLog(join(stateDirectory(), 'audit.jsonl')),
+    // A full or read-only disk is said once on stderr; the server goes on serving.
+    audit: new AuditLog(join(stateDirectory(), 'audit.jsonl'), { onFault: (message) => io.stderr.write(`riskgate mcp: ${message}\n`) }),
     version: VERSION,
   });
   const closed = new Promise<void>((resolveClosed) => {

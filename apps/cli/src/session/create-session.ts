@@ -1,6 +1,7 @@
 import { platform, release } from 'node:os';
 import { join } from 'node:path';
 import {
+  type AgentEvent,
   Agent,
   AuditLog,
   type Confirmer,
@@ -39,11 +40,35 @@ export interface Session {
   readonly connection?: SqlConnection;
   /** Messages restored from a resumed transcript (for the screen). */
   readonly restored: readonly Message[];
+  /** The resumed transcript's events: how each call ended, how long it ran, why it ran unasked. */
+  readonly restoredEvents: readonly AgentEvent[];
   readonly auditPath: string;
   /** The session's id, as `--resume` takes it. */
   readonly id: string;
+  /** Where the session's storage faults (a full or read-only disk) are told, once each. */
+  readonly storage: StorageFaults;
   /** Ends the session; resolves to whether its transcript remains to be resumed. */
   close(): Promise<boolean>;
+}
+
+/**
+ * The transcript and the audit log each report once when their file cannot be written; the
+ * session goes on in memory. Messages said before anyone listens (at start-up) are kept for the
+ * first listener, so the person always hears of it.
+ */
+export class StorageFaults {
+  private readonly pending: string[] = [];
+  private listener: ((message: string) => void) | undefined;
+
+  readonly report = (message: string): void => {
+    if (this.listener === undefined) this.pending.push(message);
+    else this.listener(message);
+  };
+
+  listen(listener: (message: string) => void): void {
+    this.listener = listener;
+    for (const message of this.pending.splice(0)) listener(message);
+  }
 }
 
 export class SetupError extends Error {
@@ -130,7 +155,9 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
   }
 
   const meta: Omit<SessionMeta, 'id' | 'startedAt'> = { cwd: options.cwd, kind, model: config.model, mode: config.policy.mode, ...(connection === undefined ? {} : { database: database! }) };
-  const transcript = resumed !== undefined && resumedPath !== undefined ? TranscriptWriter.reopen(resumedPath, resumed.session) : TranscriptWriter.create(sessionsDirectory, meta);
+  const storage = new StorageFaults();
+  const transcript =
+    resumed !== undefined && resumedPath !== undefined ? TranscriptWriter.reopen(resumedPath, resumed.session, storage.report) : TranscriptWriter.create(sessionsDirectory, meta, storage.report);
   const auditPath = join(stateDirectory(), 'audit.jsonl');
   // The model's window, when it is smaller (a local model) or larger than the default.
   const contextTokens = contextTokensFromEnvironment();
@@ -154,7 +181,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     systemPrompt,
     maxSteps: config.maxSteps,
     transcript,
-    audit: new AuditLog(auditPath),
+    audit: new AuditLog(auditPath, { onFault: storage.report }),
     ...(resumed === undefined ? {} : { history: resumed.messages }),
     ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
     ...(contextTokens === undefined ? {} : { contextTokens }),
@@ -164,6 +191,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     registry,
     ...(connection === undefined ? {} : { connection }),
     restored: resumed?.messages ?? [],
+    restoredEvents: resumed?.events ?? [],
     auditPath,
     info: {
       kind,
@@ -174,6 +202,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
       ...(sandboxNotice === undefined ? {} : { sandboxNotice }),
     },
     id: transcript.session.id,
+    storage,
     close: async () => {
       await connection?.close();
       return transcript.finish();

@@ -121,10 +121,11 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
     const switched = shownSession.current !== undefined;
     shownSession.current = session.id;
     if (!switched && session.info.sandboxNotice !== undefined) dispatch({ type: 'notice', tone: 'info', text: session.info.sandboxNotice });
+    session.storage.listen((text) => dispatch({ type: 'notice', tone: 'warning', text: `riskgate: ${text}` }));
     if (session.restored.length > 0) {
       // Switching to it mid-sitting replaces what is on screen; at start-up the shell's screen stays.
       if (switched) clearScreen();
-      dispatch({ type: 'restore', items: itemsFromMessages(session.restored) });
+      dispatch({ type: 'restore', items: itemsFromMessages(session.restored, session.restoredEvents) });
       dispatch({ type: 'notice', tone: 'info', text: `resumed ${basename(session.info.transcriptPath)}: ${session.restored.length} messages` });
     }
   }, [session, clearScreen]);

@@ -73,19 +73,30 @@ function auditSubject(args: unknown): string {
 }
 
 function auditText(path: string): string {
-  let entries: AuditEntry[] = [];
+  let lines: string[] = [];
   try {
-    entries = readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditEntry);
+    lines = readFileSync(path, 'utf8').split('\n');
   } catch {
-    entries = [];
+    lines = [];
   }
-  const last = entries.slice(-10);
+  const entries: AuditEntry[] = [];
+  for (const line of lines) {
+    try {
+      if (line.trim() !== '') entries.push(JSON.parse(line) as AuditEntry);
+    } catch {
+      // A line cut short by a crash: the others are still worth showing.
+    }
+  }
+  // One line per call: its outcome, or — for a call that started and never ended — that it was interrupted.
+  const ended = new Set(entries.filter((entry) => entry.outcome !== 'started').map((entry) => entry.toolCallId));
+  const last = entries.filter((entry) => entry.outcome !== 'started' || !ended.has(entry.toolCallId)).slice(-10);
   if (last.length === 0) return 'no decisions yet';
   return last
     .map((entry) => {
       const edited = entry.proposedArgs === undefined ? '' : ` (edited from: ${auditSubject(entry.proposedArgs)})`;
       const note = entry.note === undefined ? '' : ` · note: ${entry.note}`;
-      return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry.args)}${edited} · ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${entry.outcome}${note}: ${entry.decision.reasons.join('; ')}`;
+      const outcome = entry.outcome === 'started' ? 'interrupted (may have partly run)' : entry.outcome === 'unknown' ? 'outcome unknown (may have run)' : entry.outcome;
+      return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry.args)}${edited} · ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${outcome}${note}: ${entry.decision.reasons.join('; ')}`;
     })
     .join('\n');
 }

@@ -1,4 +1,5 @@
-import type { Message } from '@riskgate/core';
+import type { AgentEvent, Message } from '@riskgate/core';
+import type { Decision } from '@riskgate/risk';
 import type { Item } from './conversation.js';
 
 function textOf(content: unknown): string {
@@ -7,9 +8,14 @@ function textOf(content: unknown): string {
   return '';
 }
 
-/** The state a tool call ended in, read back from what the model was told. */
+/**
+ * The state a tool call ended in, read back from what the model was told, for a transcript
+ * whose events do not say (older files). A call the session ended on while it ran is "failed"
+ * with its "interrupted: … may have partly run" text — never a cancel that looks harmless.
+ */
 function stateOf(result: string | undefined): Extract<Item, { kind: 'tool' }>['state'] {
   if (result === undefined) return 'cancelled';
+  if (result.startsWith('interrupted:')) return 'failed';
   if (/^not run: the (riskgate session ended|person cancelled)|^cancelled/.test(result)) return 'cancelled';
   if (result.startsWith('not run')) return 'denied';
   if (result.startsWith('error')) return 'failed';
@@ -18,11 +24,19 @@ function stateOf(result: string | undefined): Extract<Item, { kind: 'tool' }>['s
 
 /**
  * A resumed conversation as screen items: the person's messages, the model's answers, and each
- * tool call with the result it got (ids are assigned by the reducer).
+ * tool call with the result it got (ids are assigned by the reducer). The transcript's events,
+ * when given, say how each call ended, how long it ran and why it ran without asking — as the
+ * screen showed it the first time.
  */
-export function itemsFromMessages(messages: readonly Message[]): Item[] {
+export function itemsFromMessages(messages: readonly Message[], events: readonly AgentEvent[] = []): Item[] {
   const results = new Map<string, string>();
   for (const message of messages) if (message.role === 'tool') results.set(message.tool_call_id, textOf(message.content));
+  const ended = new Map<string, Extract<AgentEvent, { type: 'tool-result' }>>();
+  const decisions = new Map<string, Decision>();
+  for (const event of events) {
+    if (event.type === 'tool-result') ended.set(event.toolCallId, event);
+    else if (event.type === 'decision') decisions.set(event.toolCallId, event.decision);
+  }
   const items: Item[] = [];
   for (const message of messages) {
     if (message.role === 'user') items.push({ kind: 'user', id: 0, text: textOf(message.content) });
@@ -32,15 +46,18 @@ export function itemsFromMessages(messages: readonly Message[]): Item[] {
       for (const call of message.tool_calls ?? []) {
         if (call.type !== 'function') continue;
         const result = results.get(call.id);
+        const end = ended.get(call.id);
+        const decision = decisions.get(call.id);
         items.push({
           kind: 'tool',
           id: 0,
           toolCallId: call.id,
           toolName: call.function.name,
           argumentsText: call.function.arguments,
-          state: stateOf(result),
+          state: end?.state ?? stateOf(result),
+          ...(decision === undefined ? {} : { decision }),
           output: '',
-          ...(result === undefined ? {} : { result: { forModel: result, durationMs: 0 } }),
+          ...(result === undefined ? {} : { result: { forModel: result, durationMs: end?.durationMs ?? 0 } }),
           startedAt: 0,
         });
       }
