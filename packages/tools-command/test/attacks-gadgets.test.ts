@@ -281,6 +281,31 @@ describe("secrets in a repository's history and tracked files", () => {
     expect((await gate(fixture, { command, cwd: byContent })).decision.action).toBe('execute');
   });
 
+  // A repository whose configuration holds credentials, as CI checkouts leave them: a token in
+  // the remote's URL, an Authorization header in http.extraheader (actions/checkout).
+  const withCredentials = join(fixture.root, 'with-credentials');
+  mkdirSync(withCredentials, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: withCredentials });
+  execFileSync('git', ['remote', 'add', 'origin', 'https://x-access-token:ghs_Q9w8E7r6T5y4U3i2O1pA0sDfGhJkLz@github.com/o/r.git'], { cwd: withCredentials });
+  execFileSync('git', ['config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX1E5dzhFN3I2VDV5NA=='], { cwd: withCredentials });
+  const plain = join(fixture.root, 'plain-remote');
+  mkdirSync(plain, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: plain });
+  execFileSync('git', ['remote', 'add', 'origin', 'https://github.com/o/r.git'], { cwd: plain });
+
+  it.each(['git remote -v', 'git remote', 'git remote get-url origin', 'git remote show -n origin', 'git config --get-regexp extraheader', 'git config -l', 'git config --local --list', 'git config remote.origin.url', 'git config --get http.https://github.com/.extraheader'])(
+    'asks before %j where the configuration holds credentials',
+    async (command) => {
+      const decision = (await gate(fixture, { command, cwd: withCredentials })).decision;
+      expect(decision.action).toBe('confirm');
+      expect(decision.effects.some((effect) => effect.verdict === 'secret')).toBe(true);
+    },
+  );
+
+  it.each(['git remote -v', 'git remote get-url origin', 'git config -l', 'git config --get-regexp extraheader'])('runs %j unasked where the configuration holds none', async (command) => {
+    expect((await gate(fixture, { command, cwd: plain })).decision.action).toBe('execute');
+  });
+
   it('asks before git grep over tracked files when one of them is secret', async () => {
     expect((await gate(fixture, { command: 'git grep token', cwd: tracked })).decision.action).toBe('confirm');
   });

@@ -121,6 +121,10 @@ export function gitProgram(site: CallSite): void {
     return;
   }
   const listing = LISTING[name];
+  // Remote URLs come from the repository's configuration, where a token may sit in one
+  // (`https://x-access-token:…@github.com/…`): printing them reads that file, judged by its content.
+  const remoteUrls = name === 'remote' && (operands.length === 0 || value(operands[0]) === 'get-url' || value(operands[0]) === 'show');
+  if (remoteUrls && repository !== undefined) site.path('read', known(join(repository, 'config')), { via });
   if (listing !== undefined && operands.length === 0 && options.every((option) => listing.test(option))) return;
   if (name === 'remote' && (value(operands[0]) === 'get-url' || value(operands[0]) === 'show' && options.includes('-n'))) return;
   if ((name === 'stash' || name === 'worktree') && value(operands[0]) === 'list') return;
