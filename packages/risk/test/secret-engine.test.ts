@@ -43,7 +43,7 @@ describe('the secret engine', () => {
       format.secrets.some((secret) => redacted(format.named ? `${format.keyword}_api_key = "${secret}"` : `log ${secret} end`).includes(secret)),
     );
     expect(missed.map((format) => format.id)).toEqual([]);
-  });
+  }, 120_000);
 
   it('keeps at least 97% of 1,000+ samples in 100+ formats and 20+ syntaxes, plain and as grep -rn prints them', () => {
     const samples = secretSamples();
@@ -54,7 +54,7 @@ describe('the secret engine', () => {
       const leaked = samples.filter((sample) => redacted(view(sample.text)).includes(sample.secret));
       expect(leaked.length / samples.length).toBeLessThanOrEqual(0.03);
     }
-  });
+  }, 120_000);
 
   const falsePositives = (JSON.parse(readFileSync(new URL('./fixtures-gitleaks-false-positives.json', import.meta.url), 'utf8')) as { samples: { text: string }[] }).samples;
   it("passes at least 95% of lookalikes unchanged: gitleaks' own false positives and riskgate's table", () => {
@@ -64,7 +64,7 @@ describe('the secret engine', () => {
       const blocked = texts.filter((text) => textHoldsSecret(view(text)));
       expect(blocked.length / texts.length).toBeLessThanOrEqual(0.05);
     }
-  });
+  }, 120_000);
 
   it.each(LOOKALIKES.map(([kind, text]) => [kind, text]))('passes a %s unchanged: %s', (_kind, text) => {
     expect(findSecretsIn(text)).toEqual([]);
