@@ -104,7 +104,7 @@ describe.each([
   it.each(rows)('%j is asked about without the sandbox', async (command, cwd) => {
     const evaluation = await gate(fixture, { command, ...(cwd === undefined ? {} : { cwd }) }, { mode: 'smart', rules: [] }, false);
     expect(evaluation.decision.action).toBe('confirm');
-    if (!askedInSandbox) expect(evaluation.decision.reasons.join('\n')).toMatch(/not available here|runs|unbounded|never ends|environment|does not know/);
+    if (!askedInSandbox) expect(evaluation.decision.reasons.join('\n')).toMatch(/not available here|runs|unbounded|never ends|environment|does not know|riskgate reads only/);
   });
 
   it.each(rows)(askedInSandbox ? '%j is asked about in the sandbox too' : '%j is not asked for want of a sandbox when there is one', async (command, cwd) => {
