@@ -1,17 +1,19 @@
-import { findSecrets } from '../secrets.js';
-import { isSecretEnvironmentName } from './environment.js';
+import { isPlaceholderValue, namesSecret } from '../secret-engine/placeholders.js';
+import { findTokens } from '../secret-engine/token-rules.js';
 import { SECRET_CONTENT } from './sensitive-paths.js';
 
 /**
  * Whether a file's text holds a secret, and what kind: the one content test behind "secret files
  * are hidden at any depth" (the sandbox's workspace scan, the judge's file reads and tree scans).
  *
- * The single place to switch to the maintained secret engine once it lands: every caller goes
- * through `contentHoldsSecret`. Until then it combines the path table's key formats
- * (SECRET_CONTENT), the token formats of `findSecrets`, and context rules for credential stores
- * that hold a password beside a name: assignments of secret-named keys in env, ini, YAML, TOML,
- * JSON, properties and XML syntax, PHP `define`, netrc and msmtp lines, URL user info, curl's
- * `user = name:password`, cookie jars.
+ * It combines the path table's key formats (SECRET_CONTENT), the secret engine's token rules
+ * (gitleaks', with the engine's placeholders passing) and the engine's reading of names, and
+ * context rules for credential stores that hold a password beside a name: assignments of
+ * secret-named keys in env, ini, YAML, TOML, JSON, properties and XML syntax, PHP `define`, netrc
+ * and msmtp lines, URL user info, curl's `user = name:password`, cookie jars, Authorization
+ * headers. Not the whole engine: its context rules cost about four times as much per file, and
+ * this runs over every file of the workspace (measured on this repository: 2,028 files, 4.8 s
+ * against 18.7 s for the first, uncached walk).
  *
  * Tuned against false positives in source code: a value must be a literal (no call, no
  * `${…}`/`{{…}}`/`%(…)s`, no dotted identifier such as `config.password`) that looks like a
@@ -20,9 +22,6 @@ import { SECRET_CONTENT } from './sensitive-paths.js';
  */
 export function contentHoldsSecret(text: string): string | undefined {
   for (const [pattern, what] of SECRET_CONTENT) if (pattern.test(text)) return what;
-  // The token formats; private-key headers alone are prose (SECRET_CONTENT wants the encoded body).
-  const token = findSecrets(text).find((what) => !what.startsWith('a private key'));
-  if (token !== undefined) return token;
   for (const rule of CONTEXT_RULES) {
     rule.pattern.lastIndex = 0;
     for (let match = rule.pattern.exec(text); match !== null; match = rule.pattern.exec(text)) {
@@ -30,7 +29,10 @@ export function contentHoldsSecret(text: string): string | undefined {
       if (found !== undefined) return found;
     }
   }
-  return undefined;
+  // The token formats of the secret engine, which the output guard withholds by (gitleaks' rules,
+  // with their placeholders and documentation examples passing); private-key headers alone are
+  // prose (SECRET_CONTENT wants the encoded body).
+  return findTokens(text).find((finding) => !finding.what.startsWith('a private key'))?.what;
 }
 
 /** Values that stand for a secret without being one. */
@@ -47,6 +49,9 @@ const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
  */
 function credentialValue(value: string, minLength = 6): boolean {
   if (value.length < minLength || PLACEHOLDER.test(value) || INDIRECT.test(value) || DOTTED_IDENTIFIER.test(value)) return false;
+  // The engine's placeholders (`<your-token>`, `xxxx`, `changeme`, documentation examples) — but
+  // Jenkins keeps its encrypted secrets as `{base64}`, which reads as a template to the engine.
+  if (!/^\{[A-Za-z0-9+/=]{16,}\}$/.test(value) && isPlaceholderValue(value)) return false;
   if (/^\d+$/.test(value)) return value.length >= 12;
   // A path or a reverse-DNS name in lower-case words (`io.example/related-task`) names a thing.
   if (/^[a-z.-]+(?:\/[a-z.-]+)+$/.test(value)) return false;
@@ -58,7 +63,10 @@ const AMBIGUOUS = new Set(['KEY', 'KEYS', 'AUTH', 'SESSION', 'SIG', 'SIGNATURE',
 
 function secretName(name: string): 'no' | 'yes' | 'ambiguous' {
   const normal = name.replace(/[.-]/g, '_').replace(/^_+|_+$/g, '');
-  if (!isSecretEnvironmentName(normal) && !/pass(?:word|wd)?$|secret$|token$/i.test(normal)) return 'no';
+  // The secret engine's reading of names (placeholders.ts): `credentialsId`, `public_key`,
+  // `kms_key_id` name things, not secrets — one reading for the guard and for hiding files.
+  // Beside them: names ending in a secret word, and kubeconfig's `client-key-data` (a key in base64).
+  if (!namesSecret(name) && !/pass(?:word|wd)?$|secret$|token$|key_data$/i.test(normal)) return 'no';
   return AMBIGUOUS.has(normal.toUpperCase()) ? 'ambiguous' : 'yes';
 }
 
