@@ -66,8 +66,8 @@ describe('containment through the built CLI', () => {
 
   it('headless text shows the person the original of a withheld result, with the mark', async () => {
     const token = 'glpat-Zx9Qw8Er7Ty6Ui5Op4As';
-    const { workspace, env, server: scripted } = await setup([command('cat app.log'), { text: 'ok' }]);
-    writeFileSync(join(workspace, 'app.log'), `deploy with ${token}\n`);
+    const { workspace, env, server: scripted } = await setup([command('tail -n 1 app.log'), { text: 'ok' }]);
+    writeFileSync(join(workspace, 'app.log'), `${'GET /health 200\n'.repeat(20_000)}deploy with ${token}\n`);
     const result = await runCli(['-p', 'read the log'], { env, cwd: workspace });
     expect(sentToModel(scripted)).not.toContain(token);
     expect(result.stderr).toContain(`deploy with ${token}`);
