@@ -134,6 +134,10 @@ export function syntaxProblems(root: Node, source: string): string[] {
       add(node, 'a $"…" string, which bash translates and then expands');
     }
     const text = source.slice(node.startIndex, node.endIndex);
+    if (LEAVES.has(node.type) && node.namedChildCount > 0) {
+      // `3#$(cmd)`: the parser reads a number (base#digits) with a substitution inside, which the walk takes as text.
+      add(node, 'a number or word with a substitution inside it');
+    }
     if (LEAVES.has(node.type) && node.childCount === 0) {
       const literal = LITERAL_LEAVES.has(node.type) || (node.type === 'heredoc_content' && quotedHeredoc);
       // Outside backquotes an escaped `\$` or `` \` `` is literal (`echo "\$(id)"` prints it).
