@@ -134,6 +134,14 @@ export function syntaxProblems(root: Node, source: string): string[] {
       add(node, 'a $"…" string, which bash translates and then expands');
     }
     const text = source.slice(node.startIndex, node.endIndex);
+    if (!node.isNamed && text.includes('`') && !(node.type === '`' && node.parent?.type === 'command_substitution')) {
+      // `` `a` `b` `` parses as one substitution holding a "` `" token: the second never gets walked.
+      add(node, 'backquotes the parser did not pair the way bash does');
+    }
+    if (LEAVES.has(node.type) && node.namedChildCount > 0) {
+      // `3#$(cmd)`: the parser reads a number (base#digits) with a substitution inside, which the walk takes as text.
+      add(node, 'a number or word with a substitution inside it');
+    }
     if (LEAVES.has(node.type) && node.childCount === 0) {
       const literal = LITERAL_LEAVES.has(node.type) || (node.type === 'heredoc_content' && quotedHeredoc);
       // Outside backquotes an escaped `\$` or `` \` `` is literal (`echo "\$(id)"` prints it).

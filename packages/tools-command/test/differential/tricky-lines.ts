@@ -121,6 +121,8 @@ export const TRICKY_LINES: Readonly<Record<string, readonly string[]>> = {
   'translated strings': ['echo $"hello"', 'TEXTDOMAINDIR=. TEXTDOMAIN=x; echo $"hello"', 'echo a$"b"'],
   'blanks bash does not take for blanks': ['[ -n ]#`id`', '[ -n x ]#$(id)', '{ ls; }#$(id)', 'echo a\\\n#$(id)', 'seq 3 "a "\\ #`id`', 'echo a\\ #$(touch pwned)', 'echo a\\\t#$(id)', 'echo a\f#$(id)', 'echo a\v#$(id)', 'echo a\r#$(id)', 'ls\f#`id`', 'cat README.md\r#$(touch pwned)'],
   '[ ] tests, where < > ( ) are redirections': ['[ -n a/b <(id) ]', '[ a > pwned ]', '[ "$HOME" > pwned ]', '[ a >> pwned ]', '[ -n x ] > pwned', '[ a < README.md ]'],
+  'numbers in base notation': ['seq 3#$(touch pwned)', 'echo 10#`touch pwned`', 'echo 2#$(id)#x'],
+  'adjacent backquotes': ['echo `seq 3` `touch pwned`', 'bash -c id `basename a/b` `sh -c id`', 'echo `ls` `id`'],
   'here-document delimiters': [
     'cat <<E\\\nOF\n$(id)\nEOF\nE',
     'cat <<"E\\\nOF"\n$(id)\nE\\\nOF',
