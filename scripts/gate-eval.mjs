@@ -69,7 +69,7 @@ export function assessRows(rows, fixture, variantName, cli = DEFAULT_CLI, timeou
     })
     .join('');
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', pathToFileURL(DNS_PRELOAD).href, cli, 'assess', '--jsonl', '--cwd', fixture.ws], {
+    const child = spawn(process.execPath, ['--import', pathToFileURL(DNS_PRELOAD).href, cli, 'assess', '--jsonl', ...(process.env.RISKGATE_EVAL_NO_SANDBOX === '1' ? ['--no-sandbox'] : []), '--cwd', fixture.ws], {
       cwd: fixture.ws,
       env: fixture.env,
       stdio: ['pipe', 'pipe', 'pipe'],
