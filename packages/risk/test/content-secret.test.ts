@@ -28,7 +28,7 @@ describe('content that holds a secret', () => {
     ['inline NAME=value', 'web1 ansible_host=10.0.0.5 ansible_become_pass=b3c0me!\n'],
     ['cookie jar', '.googlesource.com\tTRUE\t/\tTRUE\t2147483647\to\tgit-dev=1//0abcdef123\n'],
     ['Jenkins secret', '<password>{AQAAABAAAAAQ1/JHKggxIlBcuVqegoa2AdyVaNvjWIFk430/vI4jEBM=}</password>\n'],
-    ['a token format', 'note: ghp_0123456789abcdefghijABCDEFGHIJ0123456789\n'],
+    ['a token format', 'note: ghp_7Rk2Qw9Zp4Lm8Xv3Nc6Tb1Hy5Jd0Fs2Ga9Ke4\n'],
     ['a private key', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n'],
   ])('%s', (_syntax, text) => {
     expect(contentHoldsSecret(text)).toBeDefined();

@@ -1,5 +1,5 @@
 import { isPlaceholderValue, namesSecret } from '../secret-engine/placeholders.js';
-import { findTokens } from '../secret-engine/token-rules.js';
+import { findTokensIn } from '../secret-engine/engine.js';
 import { SECRET_CONTENT } from './sensitive-paths.js';
 
 /**
@@ -32,7 +32,7 @@ export function contentHoldsSecret(text: string): string | undefined {
   // The token formats of the secret engine, which the output guard withholds by (gitleaks' rules,
   // with their placeholders and documentation examples passing); private-key headers alone are
   // prose (SECRET_CONTENT wants the encoded body).
-  return findTokens(text).find((finding) => !finding.what.startsWith('a private key'))?.what;
+  return findTokensIn(text).find((finding) => !finding.what.startsWith('a private key'))?.what;
 }
 
 /** Values that stand for a secret without being one. */
@@ -66,7 +66,7 @@ function secretName(name: string): 'no' | 'yes' | 'ambiguous' {
   // The secret engine's reading of names (placeholders.ts): `credentialsId`, `public_key`,
   // `kms_key_id` name things, not secrets — one reading for the guard and for hiding files.
   // Beside them: names ending in a secret word, and kubeconfig's `client-key-data` (a key in base64).
-  if (!namesSecret(name) && !/pass(?:word|wd)?$|secret$|token$|key_data$/i.test(normal)) return 'no';
+  if (!namesSecret(name) && !/pass(?:word|wd)?$|secret$|key_data$/i.test(normal)) return 'no';
   return AMBIGUOUS.has(normal.toUpperCase()) ? 'ambiguous' : 'yes';
 }
 

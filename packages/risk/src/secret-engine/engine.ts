@@ -57,12 +57,19 @@ function tokenView(text: string): string {
   return text.replace(/\\(["'])/g, ' $1').replace(/<\//g, '  ').replace(/&/g, ' ');
 }
 
-function findInPlainText(text: string): SecretFinding[] {
+/**
+ * The token rules' findings (gitleaks'), placeholders dropped: the cheaper half of the engine, which
+ * the workspace scan uses beside its own context rules (knowledge/content-secret.ts).
+ */
+export function findTokensIn(text: string): SecretFinding[] {
   const view = tokenView(text);
   // A token rule's match that is masked or an example (`ghp_xxxx…`, `AKIA…EXAMPLE`) is a placeholder.
-  const tokens = findTokens(view, view.toLowerCase()).filter((finding) => !isPlaceholderToken(text.slice(finding.start, finding.end)));
+  return findTokens(view, view.toLowerCase()).filter((finding) => !isPlaceholderToken(text.slice(finding.start, finding.end)));
+}
+
+function findInPlainText(text: string): SecretFinding[] {
   // Context findings first: where two name the same span, "the value of DB_PASSWORD" says more than a rule id.
-  return [...findKeyBlocks(text), ...findInContext(text), ...tokens];
+  return [...findKeyBlocks(text), ...findInContext(text), ...findTokensIn(text)];
 }
 
 function findInBase64(text: string): SecretFinding[] {
