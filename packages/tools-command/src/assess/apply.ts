@@ -7,6 +7,9 @@ import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
 import type { WordValue } from './words.js';
 
+/** Programs that take `@FILE` as a file of further arguments (GNU binutils). */
+const RESPONSE_FILES: ReadonlySet<string> = new Set(['strings', 'nm', 'objdump', 'readelf', 'size', 'addr2line', 'c++filt', 'ar', 'objcopy', 'strip', 'elfedit', 'dwp']);
+
 /** Words that only ask a known program about itself. */
 const ABOUT_ITSELF = new Set(['--version', '--help', '-V']);
 
@@ -84,6 +87,10 @@ function applyTo(walk: Walk, name: string, row: ProgramRow, args: readonly WordV
   // `X --version` only asks X about itself (in the sandbox for a row that is not core).
   // Not where the word means something else (`shutdown -h`, `vim -V`: help-version.ts).
   const aboutItself = args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? '') && !meansSomethingElse(name, args[0]!.value!);
+  // binutils read `@FILE` as more arguments (`strings @~/.msmtprc` prints its words in an error).
+  if (RESPONSE_FILES.has(name) && args.some((word) => (word.value ?? '@').startsWith('@'))) {
+    walk.emit({ kind: 'unknown', severity: 'high', detail: `${name} reads its arguments from an @file, which riskgate does not read`, via: name });
+  }
   if (!aboutItself) applyRowTo(walk, name, row, args);
   // The fallback (issue 18): without the sandbox only core rows run unasked. A row that already
   // does more than read is asked about for that; one that would be whitelisted gets this reason.

@@ -43,11 +43,13 @@ function assigns(walk: Walk, name: string, via: string): void {
 }
 
 /** `cd DIR`: later relative paths resolve against DIR; `cd` alone goes home; `cd -` somewhere unknown. */
-const changeDirectory: Builtin = (walk, _name, args) => {
+const changeDirectory: Builtin = (walk, name, args) => {
   const operands = args.filter((word) => !/^-[LPe@]+$/.test(word.value ?? ''));
   const target = operands[0];
-  if (target === undefined) walk.scope.cwd = walk.home;
-  else if (target.value === undefined || target.value === '-') walk.scope.cwd = undefined;
+  // `pushd` alone swaps the stack's top two; `cd -`, `pushd +N`/`-N` go to a directory of the stack
+  // or OLDPWD, which the walk does not follow: later relative paths are unknown.
+  if (target === undefined) walk.scope.cwd = name === 'cd' ? walk.home : undefined;
+  else if (target.value === undefined || /^[-+]/.test(target.value)) walk.scope.cwd = undefined;
   else walk.scope.cwd = walk.resolvePath(target.value);
 };
 
@@ -258,7 +260,13 @@ export const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['let', letBuiltin],
   ['test', testBuiltin],
   ['[', testBuiltin],
-  ['eval', (walk, name, args) => walk.script(joinWords(args), name)],
+  ['eval', (walk, name, args) => {
+    const script = joinWords(args);
+    walk.script(script, name);
+    // The evaluated text runs in this shell: a `cd` in it moves the rest of the line, which the
+    // nested walk does not carry back.
+    if (script === undefined || /(^|[^\w-])(cd|pushd|popd)($|[^\w-])/.test(script)) walk.scope.cwd = undefined;
+  }],
   ['source', sourceBuiltin],
   ['.', sourceBuiltin],
   ['set', setBuiltin],

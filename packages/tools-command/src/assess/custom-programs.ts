@@ -151,12 +151,17 @@ export function tarProgram(site: CallSite): void {
   const first = words[0] ?? '';
   const letters = `${/^[a-zA-Z]+$/.test(first) ? first : ''}${words.filter((word) => /^-[a-zA-Z]+$/.test(word)).join('')}`;
   const longs = words.filter((word) => word.startsWith('--'));
-  const runs = longs.find((word) => /^--(to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|rmt-command|index-file)/.test(word)) ?? (/[IF]/.test(letters) ? '-I' : undefined);
+  // Long options count abbreviated (`--use-comp=id`, `--to-c=sh`): any prefix tar would accept.
+  const runs = longs.find((word) => TAR_RUNS.some((option) => abbreviates(word, option))) ?? (/[IF]/.test(letters) ? '-I' : undefined);
   if (runs !== undefined) site.emit({ kind: 'run-program', program: `the program tar ${runs.split('=')[0]} names`, via: 'tar' });
   const fileIndex = site.args.findIndex((word) => /^-[a-zA-Z]*f$/.test(word.value ?? '') || word.value === '--file');
   const archive = fileIndex === -1 ? (/f/.test(first) && !first.startsWith('-') ? site.args[1] : undefined) : site.args[fileIndex + 1];
   const attached = longs.find((word) => word.startsWith('--file='));
   const archiveWord = attached !== undefined ? known(attached.slice(7)) : archive;
+  // `host:file` (a colon before any slash) is a remote archive tar reaches through rsh/ssh.
+  if (/^[^/]*:/.test(archiveWord?.value ?? '') && !longs.some((word) => word.startsWith('--force-l'))) {
+    site.emit({ kind: 'connect', host: (archiveWord!.value ?? '').split(':')[0] || 'a remote host', note: `tar -f ${archiveWord!.raw} reads a remote archive over rsh`, via: 'tar' });
+  }
   const list = /t/.test(letters) || longs.includes('--list');
   const extract = /x/.test(letters) || longs.some((word) => word === '--extract' || word === '--get');
   if (list || extract) {
@@ -222,4 +227,13 @@ export function interpreterProgram(site: CallSite): void {
   }
   const note = code === -1 ? `runs what it reads from its input` : `runs the code it is given: ${(site.args[code + 1]?.raw ?? '').slice(0, 60)}`;
   site.emit({ kind: 'run-program', program: site.name, via: site.name, note });
+}
+
+/** tar's long options that run a program or write elsewhere. */
+const TAR_RUNS = ['--to-command', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '--rsh-command', '--rmt-command', '--index-file'];
+
+/** Whether `word` (`--use=id`, `--use-comp=id`) is `option` or a prefix of it: erring wide only asks more. */
+function abbreviates(word: string, option: string): boolean {
+  const name = word.split('=')[0]!;
+  return name.length >= 4 && option.startsWith(name);
 }

@@ -88,7 +88,7 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
     '--no-patch --no-prefix --no-relative --no-renames --no-textconv --notes --numstat --oneline ' +
     '--output-indicator-context --output-indicator-new --output-indicator-old --patch --patch-with-raw ' +
     '--patch-with-stat --patience --pickaxe-all --pickaxe-regex --pretty --quiet --raw --relative --root ' +
-    '--rotate-to --shortstat --show-notes --show-signature --skip-to --source --src-prefix --stat ' +
+    '--rotate-to --shortstat --show-notes --skip-to --source --src-prefix --stat ' +
     '--stat-count --stat-graph-width --stat-name-width --stat-width --stdin --submodule --summary --text ' +
     '--textconv --unfold --unified --verify --walk-reflogs --word-diff --word-diff-regex --ws-error-highlight',
   'for-each-ref':
@@ -127,7 +127,7 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
     '--output-indicator-new --output-indicator-old --parents --patch --patch-with-raw --patch-with-stat ' +
     '--patience --perl-regexp --pickaxe-all --pickaxe-regex --pretty --raw --reflog --regexp-ignore-case ' +
     '--relative --relative-date --remerge-diff --remotes --remove-empty --reverse --right-only --rotate-to ' +
-    '--shortstat --show-linear-break --show-notes --show-pulls --show-signature --simplify-by-decoration ' +
+    '--shortstat --show-linear-break --show-notes --show-pulls --simplify-by-decoration ' +
     '--simplify-merges --since --since-as-filter --single-worktree --skip --skip-to --source --sparse ' +
     '--src-prefix --stat --stat-count --stat-graph-width --stat-name-width --stat-width --stdin --strategy ' +
     '--submodule --summary --tags --text --textconv --topo-order --unfold --unified --until --use-mailmap ' +
@@ -162,7 +162,7 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
     '--no-object-names --no-walk --not --object-names --objects --objects-edge --objects-edge-aggressive ' +
     '--oneline --parents --perl-regexp --pretty --progress --quiet --raw --reflog --regexp-ignore-case ' +
     '--relative-date --remotes --remove-empty --reverse --right-only --show-linear-break --show-pulls ' +
-    '--show-signature --simplify-by-decoration --simplify-merges --since --since-as-filter --single-worktree ' +
+    '--simplify-by-decoration --simplify-merges --since --since-as-filter --single-worktree ' +
     '--skip --source --sparse --stdin --tags --timestamp --topo-order --unfold --unpacked --until ' +
     '--use-bitmap-index --verify --walk-reflogs',
   'rev-parse':
@@ -198,7 +198,7 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
     '--no-renames --no-textconv --notes --numstat --oneline --output-indicator-context --output-indicator-new ' +
     '--output-indicator-old --patch --patch-with-raw --patch-with-stat --patience --pickaxe-all ' +
     '--pickaxe-regex --pretty --raw --relative --remerge-diff --rotate-to --shortstat --show-notes ' +
-    '--show-signature --skip-to --source --src-prefix --stat --stat-count --stat-graph-width ' +
+    '--skip-to --source --src-prefix --stat --stat-count --stat-graph-width ' +
     '--stat-name-width --stat-width --submodule --summary --text --textconv --unfold --unified --verify ' +
     '--walk-reflogs --word-diff --word-diff-regex --ws-error-highlight',
   'show-branch':
@@ -238,7 +238,7 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
     '--output-indicator-new --output-indicator-old --parents --patch --patch-with-raw --patch-with-stat ' +
     '--patience --perl-regexp --pickaxe-all --pickaxe-regex --pretty --raw --reflog --regexp-ignore-case ' +
     '--relative --relative-date --remerge-diff --remotes --remove-empty --reverse --right-only --rotate-to ' +
-    '--shortstat --show-linear-break --show-notes --show-pulls --show-signature --simplify-by-decoration ' +
+    '--shortstat --show-linear-break --show-notes --show-pulls --simplify-by-decoration ' +
     '--simplify-merges --since --since-as-filter --single-worktree --skip --skip-to --source --sparse ' +
     '--src-prefix --stat --stat-count --stat-graph-width --stat-name-width --stat-width --stdin --strategy ' +
     '--submodule --summary --tags --text --textconv --topo-order --unfold --unified --until --use-mailmap ' +

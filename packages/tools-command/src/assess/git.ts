@@ -22,7 +22,7 @@ import type { WordValue } from './words.js';
 const READ = new Set([
   'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'blame', 'shortlog', 'describe', 'cat-file', 'grep', 'rev-list',
   'name-rev', 'merge-base', 'for-each-ref', 'show-ref', 'check-ignore', 'check-attr', 'count-objects', 'whatchanged', 'show-branch', 'var',
-  'annotate', 'cherry', 'diff-tree', 'diff-files', 'diff-index', 'version', 'range-diff', 'verify-commit', 'verify-tag', 'fsck', 'help',
+  'annotate', 'cherry', 'diff-tree', 'diff-files', 'diff-index', 'version', 'range-diff', 'fsck', 'help',
 ]);
 /** Global options that take a value and change nothing riskgate judges. */
 const GLOBAL_VALUES = new Set(['--namespace', '--super-prefix', '--list-cmds', '--attr-source']);
@@ -108,6 +108,11 @@ export function gitProgram(site: CallSite): void {
     // ever held (a patch, a search of the history, a revision). Git's own lists say which files
     // those are; a secret among them (a committed .env, deleted since) is a secret read.
     checkContent(site, via, contentScope(name, options, paths, site.cwd), repository);
+    // `git grep --no-index`/`--untracked` read files git does not track (and, outside a repository,
+    // any tree): judged as a recursive read, where the workspace scan and the private home apply.
+    if (name === 'grep' && options.some((option) => /^--(no-index|untracked)$/.test(option))) {
+      for (const word of paths.length > 0 ? paths : [known('.')]) site.path('read', word, { via, recursive: true });
+    }
     for (const word of paths) {
       // `REV:path` names a file as committed: reading it reads that file.
       const text = word.value;

@@ -18,6 +18,13 @@ export function pathEffects(walk: Walk, kind: 'read' | 'list' | 'write' | 'delet
       walk.emit({ kind: 'connect', host: device[2]!, port: Number(device[3]), scheme: device[1]!, via: extra.via ?? word.raw });
       continue;
     }
+    // `..` after a directory that is a link to somewhere else (`/proc/self/cwd/..`, `/dev/fd/..`)
+    // goes where that link points — for the command, not for riskgate: a textual resolution
+    // would judge another file.
+    if (/(?:^|\/)\.\.(?:\/|$)/.test(text) && THROUGH_LINKED_DIRECTORY.test(text)) {
+      walk.emit({ kind: 'unknown', severity: 'high', detail: `${verb} ${word.raw}, a path through a link riskgate cannot follow` });
+      continue;
+    }
     let path = walk.resolvePath(text);
     let listsTree = false;
     // A listing through a glob (`du -sh *`, `ls src/*`) reads names and sizes of what lies below
@@ -47,3 +54,6 @@ export function pathEffects(walk: Walk, kind: 'read' | 'list' | 'write' | 'delet
     } as Effect);
   }
 }
+
+/** Directories that are links to another process's or descriptor's place: `/proc/PID/cwd`, `/proc/self/root`, `/dev/fd`. */
+const THROUGH_LINKED_DIRECTORY = /(?:^|\/)(?:proc\/[^/]+\/(?:cwd|root|fd|map_files|task\/[^/]+\/(?:cwd|root|fd))|dev\/(?:fd|stdin|stdout|stderr))(?:\/|$)/;

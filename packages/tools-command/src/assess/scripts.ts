@@ -94,7 +94,10 @@ export function readSedScript(script: string): ScriptFindings {
       case 't':
       case 'T':
       case 'v':
-        while (index < script.length && !/[;\n}]/.test(at())) index++;
+        // GNU sed 4.9 ends a label at whitespace too (`:a e id` runs `e id`): the label stops
+        // there, and what follows is read as the next command.
+        while (index < script.length && at() === ' ') index++;
+        while (index < script.length && !/[;\n}\s]/.test(at())) index++;
         break;
       case 'r':
       case 'R':

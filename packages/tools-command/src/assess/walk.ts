@@ -22,7 +22,7 @@ export interface Scope {
    * `certain` when the definition surely ran before the call (a top-level statement); the text
    * tells which variables a call may change.
    */
-  readonly functions: Map<string, { readonly text: string; readonly certain: boolean }>;
+  readonly functions: Map<string, { readonly text: string; readonly certain: boolean; readonly cwd?: string | undefined }>;
   /** Inside a function body: variables set later on the line may hold anything. */
   opaque: boolean;
 }
@@ -369,7 +369,7 @@ export class Walk implements WordHost {
     const body = node.childForFieldName('body');
     // Sure to have run before a later call only as a top-level statement of the line itself.
     const certain = this.depth === 0 && this.nesting === 0 && node.parent?.type === 'program';
-    if (name !== null) this.scope.functions.set(textOf(name, this.source), { text: body === null ? '' : textOf(body, this.source), certain });
+    if (name !== null) this.scope.functions.set(textOf(name, this.source), { text: body === null ? '' : textOf(body, this.source), certain, cwd: this.scope.cwd });
     if (body === null) return;
     // The body runs when called, with arguments and variables the line may set later: no value is trusted.
     const saved = this.scope;
@@ -391,6 +391,11 @@ export class Walk implements WordHost {
   callFunction(name: string): boolean {
     const definition = this.scope.functions.get(name);
     if (definition === undefined) return false;
+    // The body's relative paths were judged in the directory where it was defined; called after a
+    // `cd` elsewhere (`f() { cat .msmtprc; }; cd ~; f`) they name other files.
+    if (definition.cwd !== this.scope.cwd) {
+      this.emit({ kind: 'unknown', severity: 'high', detail: `calls ${name} in another directory than the one its body was judged in`, via: name });
+    }
     forgetAssignedBy(this, definition.text);
     return definition.certain;
   }

@@ -97,6 +97,8 @@ function strip(text: string): string {
 function expandTilde(text: string, host: WordHost): string {
   const assignment = /^([A-Za-z_][A-Za-z0-9_]*=)(~.*)$/s.exec(text);
   if (assignment !== null) return assignment[1]! + expandTilde(assignment[2]!, host);
+  // `~+`, `~-`, `~N`, `~+N`, `~-N` are PWD, OLDPWD and the directory stack: not followed.
+  if (/^~[+-]?\d*(?=\/|$)/.test(text) && text !== '~' && !text.startsWith('~/')) return UNKNOWN + text.replace(/^~[+-]?\d*/, '');
   const match = /^~([a-z_][a-z0-9_-]*)?(?=\/|$)/.exec(text);
   if (match === null) return text;
   const home = host.variable('HOME');
