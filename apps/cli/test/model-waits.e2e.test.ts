@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ScriptedModelServer, type ScriptedReply, startScriptedModelServer } from '@riskgate/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { e2eScene } from './e2e-setup.js';
 import { BIN } from './run-cli.js';
 
 // Waits on the model under the real riskgate binary in headless mode, against the scripted
@@ -55,7 +56,7 @@ async function headless(replies: ScriptedReply[], stop?: { when: RegExp; with: N
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
-    if (stop !== undefined && stop.when.test(stderr)) {
+    if (stop?.when.test(stderr)) {
       from = Date.now();
       child.kill(stop.with);
       stop = undefined;
@@ -122,5 +123,24 @@ describe('a stream without end', { timeout: 60_000 }, () => {
     expect(run.stderr).toMatch(/riskgate: the model's reply passed 4194304 bytes without finishing; riskgate stopped reading it and nothing in it was executed\n/);
     expect(transcriptEvents(run.directory)).toContainEqual(expect.objectContaining({ type: 'error', kind: 'reply-too-long' }));
     expect(audit(run.directory).filter((entry) => entry.outcome !== 'started')).toHaveLength(1);
+  });
+});
+
+describe('the TUI in a real terminal', { timeout: 60_000 }, () => {
+  const scene = e2eScene();
+  it('shows the wait of a 429 and Esc ends it promptly; the prompt comes back', async () => {
+    const { directory, env, server: model } = await scene.start([{ error: { status: 429, retryAfter: 50 } }, { text: 'never asked' }]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('hello', true);
+    await terminal.waitFor(/rate-limiting requests \(429\)[\s\S]*retrying in 50 s \(attempt 1 of 2\) — Esc to stop/);
+    const started = Date.now();
+    terminal.key('Escape');
+    await terminal.waitFor(/cancelled/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await terminal.waitFor(/Ask anything/);
+    expect(model.requests).toHaveLength(1);
+    terminal.key('C-d');
+    await terminal.waitFor(/\[exited 0\]/);
   });
 });
