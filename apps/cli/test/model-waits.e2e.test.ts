@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ScriptedModelServer, type ScriptedReply, startScriptedModelServer } from '@riskgate/testing';
@@ -33,9 +33,13 @@ interface Run {
 }
 
 /** Runs `riskgate -p`, sending `stopWith` once stderr shows `when`. */
-async function headless(replies: ScriptedReply[], stop?: { when: RegExp; with: NodeJS.Signals }): Promise<Run> {
+async function headless(replies: ScriptedReply[], stop?: { when: RegExp; with: NodeJS.Signals }, config?: Record<string, unknown>): Promise<Run> {
   server = await startScriptedModelServer(replies);
   const directory = mkdtempSync(join(scratch, 'run-'));
+  if (config !== undefined) {
+    mkdirSync(join(directory, 'config', 'riskgate'), { recursive: true });
+    writeFileSync(join(directory, 'config', 'riskgate', 'config.json'), JSON.stringify(config));
+  }
   const child = spawn(process.execPath, [BIN, '-p', 'list the folder'], {
     cwd: directory,
     env: {
@@ -123,6 +127,17 @@ describe('a stream without end', { timeout: 60_000 }, () => {
     expect(run.stderr).toMatch(/riskgate: the model's reply passed 4194304 bytes without finishing; riskgate stopped reading it and nothing in it was executed\n/);
     expect(transcriptEvents(run.directory)).toContainEqual(expect.objectContaining({ type: 'error', kind: 'reply-too-long' }));
     expect(audit(run.directory).filter((entry) => entry.outcome !== 'started')).toHaveLength(1);
+  });
+
+  it('a slow one is stopped at requestTimeoutMs, the bound of the whole reply', async () => {
+    const started = Date.now();
+    const run = await headless([list, { text: 'slowly ', endless: true, chunkDelayMs: 50 }], undefined, { requestTimeoutMs: 2000 });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(2000);
+    expect(took).toBeLessThan(20_000);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/riskgate: the model's reply did not finish within 2 s; riskgate stopped reading it and nothing in it was executed\n/);
+    expect(transcriptEvents(run.directory)).toContainEqual(expect.objectContaining({ type: 'error', kind: 'reply-too-slow' }));
   });
 });
 

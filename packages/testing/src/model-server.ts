@@ -76,7 +76,7 @@ export async function startScriptedModelServer(replies: readonly ScriptedReply[]
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     if (reply.endless === true) {
-      await streamEndlessly(response, chunks.slice(0, -1), (content) => ({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }] }));
+      await streamEndlessly(response, chunks.slice(0, -1), reply.chunkDelayMs ?? 0, (content) => ({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }] }));
       return;
     }
     for (const [index, chunk] of chunks.entries()) {
@@ -86,7 +86,7 @@ export async function startScriptedModelServer(replies: readonly ScriptedReply[]
         return;
       }
       response.write(`data: ${JSON.stringify(chunk)}\n\n`);
-      await new Promise((resolve) => setImmediate(resolve));
+      await pace(reply.chunkDelayMs ?? 0);
     }
     // A server that forgets `[DONE]`: the finish was sent, the connection stays open.
     if (reply.withoutDone === true) await untilClosed(response);
@@ -159,6 +159,11 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
+/** Between chunks: the next turn of the event loop, or the scripted delay. */
+function pace(delayMs: number): Promise<void> {
+  return new Promise((resolve) => (delayMs > 0 ? setTimeout(resolve, delayMs) : setImmediate(resolve)));
+}
+
 function untilClosed(response: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     if (response.socket === null || response.socket.destroyed) resolve();
@@ -167,7 +172,7 @@ function untilClosed(response: ServerResponse): Promise<void> {
 }
 
 /** The scripted chunks, then 1 KiB text chunks for as long as the client reads (waiting on backpressure). */
-async function streamEndlessly(response: ServerResponse, head: readonly unknown[], chunk: (content: string) => unknown): Promise<void> {
+async function streamEndlessly(response: ServerResponse, head: readonly unknown[], delayMs: number, chunk: (content: string) => unknown): Promise<void> {
   for (const part of head) response.write(`data: ${JSON.stringify(part)}\n\n`);
   const line = `data: ${JSON.stringify(chunk('x'.repeat(1024)))}\n\n`;
   let open = true;
@@ -179,7 +184,7 @@ async function streamEndlessly(response: ServerResponse, head: readonly unknown[
       response.once('drain', resolve);
       response.once('close', resolve);
     });
-    else await new Promise((resolve) => setImmediate(resolve));
+    else await pace(delayMs);
   }
 }
 

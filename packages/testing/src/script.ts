@@ -25,6 +25,8 @@ export const scriptedReply = z.object({
   withoutDone: z.boolean().optional(),
   /** After the scripted text, stream text chunks without end (no finish) until the client closes the connection. */
   endless: z.boolean().optional(),
+  /** Wait this long between streamed chunks (a slow model). */
+  chunkDelayMs: z.number().int().nonnegative().optional(),
   /** Hold the connection this long before answering (for cancellation tests). */
   delayMs: z.number().int().nonnegative().optional(),
 });

@@ -174,6 +174,8 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
       });
     },
     ...(config.maxRetries === undefined ? {} : { retries: { maxRetries: config.maxRetries } }),
+    // A person who gives a slow model more time gives its whole reply that time too.
+    ...(config.requestTimeoutMs === undefined ? {} : { replyLimits: { maxMs: config.requestTimeoutMs } }),
     model: config.model,
     registry,
     policy: config.policy,
