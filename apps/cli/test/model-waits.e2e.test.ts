@@ -99,7 +99,7 @@ describe('a 429 with Retry-After', { timeout: 30_000 }, () => {
     ['SIGHUP', 129],
   ] as const)('within the cap: the wait is shown, and %s ends it promptly', async (signal, code) => {
     const run = await headless([list, { error: { status: 429, retryAfter: 50 } }, { text: 'never asked' }], { when: /retrying in/, with: signal });
-    expect(run.stderr).toMatch(/riskgate: .*rate-limiting requests \(429\).* — retrying in 50 s \(attempt 1 of 2\) — Ctrl-C to stop\n/);
+    expect(run.stderr).toMatch(/^riskgate: http:\/\/127\.0\.0\.1:\d+\/v1 is rate-limiting requests \(429\) — retrying in 50 s \(attempt 1 of 2\) — Ctrl-C to stop\n/m);
     expect(run.ms).toBeLessThan(3000);
     expect(run.code).toBe(code);
     expect(server!.requests).toHaveLength(2);

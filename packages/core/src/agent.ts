@@ -183,7 +183,7 @@ export class Agent {
         const problem = await describeProviderError(error, { model: this.currentModel, ...(where === undefined ? {} : { baseURL: where }) });
         const plan = await planRetry(error, attempt, this.options.retries);
         if (plan.retry) {
-          emit({ type: 'retry', attempt: attempt + 1, maxRetries: this.options.retries?.maxRetries ?? DEFAULT_MAX_RETRIES, waitMs: plan.waitMs, reason: problem.message });
+          emit({ type: 'retry', attempt: attempt + 1, maxRetries: this.options.retries?.maxRetries ?? DEFAULT_MAX_RETRIES, waitMs: plan.waitMs, reason: problem.brief ?? problem.message });
           try {
             await waitUnlessAborted(plan.waitMs, signal);
           } catch {

@@ -43,7 +43,7 @@ describe('a 429 with Retry-After', { timeout: 20_000 }, () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(outcome).toMatchObject({ reason: 'answered', text: 'answered after the wait' });
     expect(harness.server.requests).toHaveLength(2);
-    expect(harness.events.find((event) => event.type === 'retry')).toMatchObject({ attempt: 1, maxRetries: 2, waitMs: 1000, reason: expect.stringMatching(/429/) });
+    expect(harness.events.find((event) => event.type === 'retry')).toMatchObject({ attempt: 1, maxRetries: 2, waitMs: 1000, reason: expect.stringMatching(/ is rate-limiting requests \(429\)$/) });
     expect(transcriptEvents(harness).find((event) => event.type === 'retry')).toMatchObject({ type: 'retry' });
   });
 
