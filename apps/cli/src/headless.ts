@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Confirmer } from '@riskgate/core';
 import type { Decision } from '@riskgate/risk';
 import { foldLines } from './fold.js';
+import { retryText } from './retry-text.js';
 import { argumentsSummary, confirmationQuestion, describeOperation, ranUnasked } from './operation-text.js';
 import type { Session } from './session/create-session.js';
 
@@ -150,6 +151,9 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
       case 'error':
         errors.push(event.message);
         if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${event.message}\n`);
+        break;
+      case 'retry':
+        if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${retryText(event)} — Ctrl-C to stop\n`);
         break;
       default:
         break;

@@ -6,6 +6,17 @@ import { runGatedToolCall } from './gated-executor.js';
 import { DEFAULT_CONTEXT_TOKENS, trimToBudget } from './context-budget.js';
 import { ReplyAssembler, type StreamedReply, withFreshIds } from './stream-reply.js';
 import type { OutputGuard } from './output-guard.js';
+import {
+  DEFAULT_MAX_REPLY_BYTES,
+  DEFAULT_MAX_REPLY_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_WAIT_MS,
+  planRetry,
+  type ReplyLimits,
+  type RetryLimits,
+  tooLongMessage,
+  waitUnlessAborted,
+} from './model-wait.js';
 import { describeProviderError } from './provider-errors.js';
 import type { ToolRegistry } from './registry.js';
 import type { Message, TranscriptWriter } from './transcript.js';
@@ -30,6 +41,10 @@ export interface AgentOptions {
   readonly contextTokens?: number;
   /** Checks what unasked operations return before the model sees it (output-guard.ts); by default riskgate's environment and the token formats. */
   readonly outputGuard?: OutputGuard;
+  /** Retries of a request that failed before any reply arrived; make the client with maxRetries 0 (model-wait.ts). */
+  readonly retries?: RetryLimits;
+  /** Bounds of one streamed reply (bytes, time). */
+  readonly replyLimits?: ReplyLimits;
 }
 
 export interface TurnOptions {
@@ -104,19 +119,13 @@ export class Agent {
       const budget = this.options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
       const trimmed = trimToBudget(this.messages, { budget, systemPrompt: this.options.systemPrompt, keepFrom: turnStart });
       if (trimmed.results > 0) emit({ type: 'context-trimmed', results: trimmed.results, tokensSaved: trimmed.tokensSaved, budget });
-      let reply: StreamedReply;
-      try {
-        reply = await this.stream(signal, emit);
-      } catch (error) {
-        if (signal.aborted) return end('cancelled', '');
-        const problem = await describeProviderError(error, { model: this.currentModel, ...(this.options.baseURL === undefined ? {} : { baseURL: this.options.baseURL }) });
-        emit({ type: 'error', kind: problem.kind, message: problem.message });
-        return end('error', '');
-      }
+      const reply = await this.streamWithRetries(signal, emit);
+      if (reply === 'cancelled') return end('cancelled', '');
+      if (reply === 'failed') return end('error', '');
       if (!reply.finished) {
         // A reply cut off mid-way is never acted on: its tool calls may be incomplete.
         if (signal.aborted) return end('cancelled', reply.text);
-        emit({ type: 'error', kind: 'incomplete-reply', message: reply.problem ?? "the model's reply was cut off before it finished; nothing in it was executed" });
+        emit({ type: 'error', kind: reply.problemKind ?? 'incomplete-reply', message: reply.problem ?? "the model's reply was cut off before it finished; nothing in it was executed" });
         return end('error', reply.text);
       }
       const toolCalls = withFreshIds(reply.toolCalls, this.messages);
@@ -160,36 +169,91 @@ export class Agent {
     return this.client;
   }
 
+  /**
+   * One model reply; a request that failed before anything arrived is tried again after a wait
+   * the person sees (a `retry` event) and can end (the turn's signal), never a silent one.
+   */
+  private async streamWithRetries(signal: AbortSignal, emit: (event: AgentEvent) => void): Promise<StreamedReply | 'cancelled' | 'failed'> {
+    const where = this.options.baseURL;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.stream(signal, emit);
+      } catch (error) {
+        if (signal.aborted) return 'cancelled';
+        const problem = await describeProviderError(error, { model: this.currentModel, ...(where === undefined ? {} : { baseURL: where }) });
+        const plan = await planRetry(error, attempt, this.options.retries);
+        if (plan.retry) {
+          emit({ type: 'retry', attempt: attempt + 1, maxRetries: this.options.retries?.maxRetries ?? DEFAULT_MAX_RETRIES, waitMs: plan.waitMs, reason: problem.brief ?? problem.message });
+          try {
+            await waitUnlessAborted(plan.waitMs, signal);
+          } catch {
+            return 'cancelled';
+          }
+          continue;
+        }
+        const cap = this.options.retries?.maxWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+        const message = plan.tooLongMs === undefined ? problem.message : tooLongMessage(where ?? 'the model endpoint', plan.tooLongMs, cap);
+        emit({ type: 'error', kind: problem.kind, message });
+        return 'failed';
+      }
+    }
+  }
+
   private async stream(signal: AbortSignal, emit: (event: AgentEvent) => void): Promise<StreamedReply> {
     const client = await this.getClient();
-    const stream = await client.chat.completions.create(
-      {
-        model: this.currentModel,
-        messages: [{ role: 'system', content: this.options.systemPrompt }, ...this.messages],
-        tools: this.options.registry.definitions(),
-        stream: true,
-      },
-      { signal },
-    );
+    const maxBytes = this.options.replyLimits?.maxBytes ?? DEFAULT_MAX_REPLY_BYTES;
+    const maxMs = this.options.replyLimits?.maxMs ?? DEFAULT_MAX_REPLY_MS;
+    // The reply's own deadline: a stream that never finishes is cut, not waited on.
+    const deadline = new AbortController();
+    let cut: 'bytes' | 'time' | undefined;
+    const timer = setTimeout(() => {
+      cut ??= 'time';
+      deadline.abort();
+    }, maxMs);
     const reply = new ReplyAssembler();
+    let bytes = 0;
     try {
+      const stream = await client.chat.completions.create(
+        {
+          model: this.currentModel,
+          messages: [{ role: 'system', content: this.options.systemPrompt }, ...this.messages],
+          tools: this.options.registry.definitions(),
+          stream: true,
+        },
+        { signal: AbortSignal.any([signal, deadline.signal]) },
+      );
       for await (const chunk of stream) {
         const choice = chunk.choices[0];
         if (choice === undefined) continue;
         const delta = choice.delta;
+        // Every chunk counts a little, so an endless run of empty deltas is cut too.
+        bytes += 16 + (delta?.content?.length ?? 0);
         if (delta?.content) {
           reply.addText(delta.content);
           emit({ type: 'text-delta', text: delta.content });
         }
-        for (const [position, fragment] of (delta?.tool_calls ?? []).entries()) reply.addToolCall(fragment, position);
+        for (const [position, fragment] of (delta?.tool_calls ?? []).entries()) {
+          bytes += (fragment.function?.arguments?.length ?? 0) + (fragment.function?.name?.length ?? 0);
+          reply.addToolCall(fragment, position);
+        }
         reply.finish(choice.finish_reason);
+        // The finish is the reply's end: a server that never sends `[DONE]` after it is not waited on.
+        if (choice.finish_reason) break;
+        if (bytes > maxBytes) {
+          cut = 'bytes';
+          break;
+        }
       }
     } catch (error) {
       // The connection dropped mid-stream: report what arrived as unfinished.
       const partial = reply.result();
-      if (!signal.aborted && partial.text === '' && partial.toolCalls.length === 0) throw error;
-      return { text: partial.text, toolCalls: [], finished: false, problem: "the model's reply was cut off before it finished; nothing in it was executed" };
+      if (cut === undefined && !signal.aborted && partial.text === '' && partial.toolCalls.length === 0) throw error;
+      if (cut === undefined) return { text: partial.text, toolCalls: [], finished: false, problem: "the model's reply was cut off before it finished; nothing in it was executed" };
+    } finally {
+      clearTimeout(timer);
     }
+    if (cut === 'bytes') return { text: reply.result().text, toolCalls: [], finished: false, problemKind: 'reply-too-long', problem: `the model's reply passed ${maxBytes} bytes without finishing; riskgate stopped reading it and nothing in it was executed` };
+    if (cut === 'time') return { text: reply.result().text, toolCalls: [], finished: false, problemKind: 'reply-too-slow', problem: `the model's reply did not finish within ${Math.round(maxMs / 1000)} s; riskgate stopped reading it and nothing in it was executed` };
     return reply.result();
   }
 

@@ -18,8 +18,8 @@ export const configSchema = z
     mode: z.enum(SAFETY_MODES as [SafetyMode, ...SafetyMode[]]).optional().describe('strict | smart (default) | guarded | yolo'),
     rules: z.object({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() }).strict().optional(),
     maxSteps: z.number().int().min(1).max(200).optional().describe('Model replies per turn before riskgate stops the turn (default 20)'),
-    requestTimeoutMs: z.number().int().positive().optional().describe('Per-request timeout of the model client (default 600000)'),
-    maxRetries: z.number().int().min(0).max(10).optional().describe('Retries of the model client on 429, 5xx and connection errors (default 2)'),
+    requestTimeoutMs: z.number().int().positive().optional().describe('Per-request timeout of the model client, and the longest one streamed reply may take (default 600000)'),
+    maxRetries: z.number().int().min(0).max(10).optional().describe('Retries of a model request on 429, 5xx and connection errors, shown and stoppable; a Retry-After over 60 s fails at once (default 2)'),
     sql: z
       .object({
         database: z.string().min(1).optional().describe('A SQLite file or postgres:// URL opened by "riskgate sql"'),

@@ -56,6 +56,8 @@ export type AgentEvent =
       readonly durationMs: number;
     }
   | { readonly type: 'error'; readonly kind: string; readonly message: string }
+  /** A request failed before any reply arrived and is tried again after `waitMs`; the turn's signal ends the wait. */
+  | { readonly type: 'retry'; readonly attempt: number; readonly maxRetries: number; readonly waitMs: number; readonly reason: string }
   /** Old tool results were replaced by a note to keep the conversation within the model's context. */
   | { readonly type: 'context-trimmed'; readonly results: number; readonly tokensSaved: number; readonly budget: number }
   | { readonly type: 'turn-end'; readonly reason: TurnEndReason; readonly text: string };

@@ -42,3 +42,13 @@ export { createOutputGuard, type GuardResult, guardToolResult, type OutputGuard,
 export { ToolRegistry } from './registry.js';
 export { INTERRUPTED_RESULT, INTERRUPTED_RUNNING_RESULT, type LoadedTranscript, listSessions, type Message, readTranscript, type SessionMeta, type SessionSummary, TranscriptWriter } from './transcript.js';
 export { DEFAULT_CONTEXT_TOKENS, estimateTokens, TRIMMED_RESULT, trimToBudget } from './context-budget.js';
+export {
+  DEFAULT_MAX_REPLY_BYTES,
+  DEFAULT_MAX_REPLY_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_WAIT_MS,
+  planRetry,
+  type ReplyLimits,
+  type RetryLimits,
+  serverWaitMs,
+} from './model-wait.js';

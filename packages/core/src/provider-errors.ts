@@ -8,6 +8,8 @@ export type ProviderErrorKind = 'auth' | 'permission' | 'rate-limit' | 'model-no
 export interface ProviderProblem {
   readonly kind: ProviderErrorKind;
   readonly message: string;
+  /** A few words for a line that goes on ("… — retrying in 12 s"): without the advice of the message. */
+  readonly brief?: string;
 }
 
 /** A provider failure in words a person can act on. */
@@ -17,7 +19,7 @@ export async function describeProviderError(error: unknown, context: { model?: s
   if (error instanceof OpenAI.APIUserAbortError) return { kind: 'cancelled', message: 'the request to the model was cancelled' };
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', message: `${where} did not answer in time` };
   if (error instanceof OpenAI.APIConnectionError) {
-    return { kind: 'unreachable', message: `cannot reach ${where}: ${(error.cause as Error | undefined)?.message ?? error.message}. Check OPENAI_BASE_URL (or baseURL in the config) and that the server is running.` };
+    return { kind: 'unreachable', brief: `cannot reach ${where}`, message: `cannot reach ${where}: ${(error.cause as Error | undefined)?.message ?? error.message}. Check OPENAI_BASE_URL (or baseURL in the config) and that the server is running.` };
   }
   if (error instanceof OpenAI.AuthenticationError) {
     return { kind: 'auth', message: `${where} rejected the API key (401). Set a valid key in OPENAI_API_KEY or apiKey in the config.` };
@@ -28,6 +30,7 @@ export async function describeProviderError(error: unknown, context: { model?: s
     const seconds = wait === null || wait === undefined ? undefined : Number(wait);
     return {
       kind: 'rate-limit',
+      brief: `${where} is rate-limiting requests (429)`,
       message: `${where} is rate-limiting requests (429)${seconds !== undefined && Number.isFinite(seconds) ? `; try again in ${seconds} s` : ''}. ${error.message}`.trim(),
     };
   }
@@ -35,7 +38,7 @@ export async function describeProviderError(error: unknown, context: { model?: s
     return { kind: 'model-not-found', message: `${where} does not know the model ${context.model === undefined ? '' : `"${context.model}" `}(404). Set RISKGATE_MODEL or model in the config to one it serves.` };
   }
   if (error instanceof OpenAI.BadRequestError) return { kind: 'bad-request', message: `${where} rejected the request (400): ${error.message}` };
-  if (error instanceof OpenAI.InternalServerError) return { kind: 'server', message: `${where} failed (${error.status}): ${error.message}` };
-  if (error instanceof OpenAI.APIError) return { kind: 'unknown', message: `${where} answered ${error.status ?? 'with an error'}: ${error.message}` };
+  if (error instanceof OpenAI.InternalServerError) return { kind: 'server', brief: `${where} failed (${error.status})`, message: `${where} failed (${error.status}): ${error.message}` };
+  if (error instanceof OpenAI.APIError) return { kind: 'unknown', brief: `${where} answered ${error.status ?? 'with an error'}`, message: `${where} answered ${error.status ?? 'with an error'}: ${error.message}` };
   return { kind: 'unknown', message: error instanceof Error ? error.message : String(error) };
 }

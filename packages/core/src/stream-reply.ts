@@ -14,6 +14,8 @@ export interface StreamedReply {
   readonly finished: boolean;
   /** Why an unfinished reply is not acted on, in words for the person. */
   readonly problem?: string;
+  /** The error kind for an unfinished reply when it is not the usual `incomplete-reply`. */
+  readonly problemKind?: string;
 }
 
 /** The finish reasons of a reply that is complete; anything else is never acted on. */

@@ -9,7 +9,18 @@ import { createFileOperationsTool } from '@riskgate/tools-file';
 import { createDescribeSchemaTool, createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '@riskgate/tools-sql';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
-import { Agent, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, AuditLog, type Confirmer, ToolRegistry, TranscriptWriter } from '../src/index.js';
+import {
+  Agent,
+  type AgentEvent,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  AuditLog,
+  type Confirmer,
+  type ReplyLimits,
+  type RetryLimits,
+  ToolRegistry,
+  TranscriptWriter,
+} from '../src/index.js';
 
 /** Answers confirmation panels from a queue, and remembers what it was asked. */
 export class ScriptedConfirmer implements Confirmer {
@@ -37,7 +48,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(replies: ScriptedReply[], options: { answers?: ApprovalAnswer[]; policy?: GatePolicy; maxSteps?: number; baseURL?: string; withFiles?: boolean; contextTokens?: number } = {}): Promise<Harness> {
+export async function createHarness(replies: ScriptedReply[], options: { answers?: ApprovalAnswer[]; policy?: GatePolicy; maxSteps?: number; baseURL?: string; withFiles?: boolean; contextTokens?: number; retries?: RetryLimits; replyLimits?: ReplyLimits } = {}): Promise<Harness> {
   const directory = mkdtempSync(join(tmpdir(), 'riskgate-core-'));
   const databasePath = join(directory, 'shop.sqlite');
   const database = new Database(databasePath);
@@ -69,6 +80,9 @@ export async function createHarness(replies: ScriptedReply[], options: { answers
     audit: new AuditLog(auditPath),
     ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
     ...(options.contextTokens === undefined ? {} : { contextTokens: options.contextTokens }),
+    // Retries are off unless a test asks: a scripted error is the reply under test.
+    retries: options.retries ?? { maxRetries: 0 },
+    ...(options.replyLimits === undefined ? {} : { replyLimits: options.replyLimits }),
   });
   return {
     server,

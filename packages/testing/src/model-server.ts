@@ -75,6 +75,10 @@ export async function startScriptedModelServer(replies: readonly ScriptedReply[]
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    if (reply.endless === true) {
+      await streamEndlessly(response, chunks.slice(0, -1), reply.chunkDelayMs ?? 0, (content) => ({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }] }));
+      return;
+    }
     for (const [index, chunk] of chunks.entries()) {
       if (reply.cutAfterChunks !== undefined && index >= reply.cutAfterChunks) {
         // The connection drops mid-stream: no finish_reason, no [DONE].
@@ -82,9 +86,11 @@ export async function startScriptedModelServer(replies: readonly ScriptedReply[]
         return;
       }
       response.write(`data: ${JSON.stringify(chunk)}\n\n`);
-      await new Promise((resolve) => setImmediate(resolve));
+      await pace(reply.chunkDelayMs ?? 0);
     }
-    response.end('data: [DONE]\n\n');
+    // A server that forgets `[DONE]`: the finish was sent, the connection stays open.
+    if (reply.withoutDone === true) await untilClosed(response);
+    else response.end('data: [DONE]\n\n');
   }
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -151,6 +157,35 @@ function readBody(request: IncomingMessage): Promise<string> {
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
   });
+}
+
+/** Between chunks: the next turn of the event loop, or the scripted delay. */
+function pace(delayMs: number): Promise<void> {
+  return new Promise((resolve) => (delayMs > 0 ? setTimeout(resolve, delayMs) : setImmediate(resolve)));
+}
+
+function untilClosed(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (response.socket === null || response.socket.destroyed) resolve();
+    else response.socket.once('close', () => resolve());
+  });
+}
+
+/** The scripted chunks, then 1 KiB text chunks for as long as the client reads (waiting on backpressure). */
+async function streamEndlessly(response: ServerResponse, head: readonly unknown[], delayMs: number, chunk: (content: string) => unknown): Promise<void> {
+  for (const part of head) response.write(`data: ${JSON.stringify(part)}\n\n`);
+  const line = `data: ${JSON.stringify(chunk('x'.repeat(1024)))}\n\n`;
+  let open = true;
+  response.socket?.once('close', () => {
+    open = false;
+  });
+  while (open && !response.destroyed) {
+    if (!response.write(line)) await new Promise((resolve) => {
+      response.once('drain', resolve);
+      response.once('close', resolve);
+    });
+    else await pace(delayMs);
+  }
 }
 
 function sleep(ms: number, request: IncomingMessage): Promise<void> {

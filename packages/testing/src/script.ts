@@ -18,9 +18,15 @@ export const scriptedReply = z.object({
   /** Characters per streamed chunk (default 7). */
   chunkSize: z.number().int().positive().optional(),
   /** Answer with an HTTP error instead: 429 (with retry-after seconds), 500, 401, 404… */
-  error: z.object({ status: z.number().int(), message: z.string().optional(), retryAfter: z.number().optional(), code: z.string().optional() }).optional(),
+  error: z.object({ status: z.number().int(), message: z.string().optional(), retryAfter: z.union([z.number(), z.string()]).optional(), code: z.string().optional() }).optional(),
   /** End the stream early: after this many chunks, close the connection without [DONE]. */
   cutAfterChunks: z.number().int().nonnegative().optional(),
+  /** Send the finish chunk but never `data: [DONE]`, and hold the connection open until the client closes it. */
+  withoutDone: z.boolean().optional(),
+  /** After the scripted text, stream text chunks without end (no finish) until the client closes the connection. */
+  endless: z.boolean().optional(),
+  /** Wait this long between streamed chunks (a slow model). */
+  chunkDelayMs: z.number().int().nonnegative().optional(),
   /** Hold the connection this long before answering (for cancellation tests). */
   delayMs: z.number().int().nonnegative().optional(),
 });

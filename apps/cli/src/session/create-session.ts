@@ -168,10 +168,14 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
       return new OpenAI({
         apiKey: config.apiKey ?? 'not-needed-for-this-server',
         ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
-        ...(config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries }),
+        // Retries are the agent's (shown, stoppable, Retry-After capped): the SDK's sleep is neither.
+        maxRetries: 0,
         ...(config.requestTimeoutMs === undefined ? {} : { timeout: config.requestTimeoutMs }),
       });
     },
+    ...(config.maxRetries === undefined ? {} : { retries: { maxRetries: config.maxRetries } }),
+    // A person who gives a slow model more time gives its whole reply that time too.
+    ...(config.requestTimeoutMs === undefined ? {} : { replyLimits: { maxMs: config.requestTimeoutMs } }),
     model: config.model,
     registry,
     policy: config.policy,

@@ -1,5 +1,6 @@
 import type { AgentEvent, ToolCallState } from '@riskgate/core';
 import type { Decision } from '@riskgate/risk';
+import { retryText } from '../retry-text.js';
 
 /** warning: something the person should know before the first turn, such as an untrusted project. */
 export type NoticeTone = 'info' | 'warning' | 'error';
@@ -121,6 +122,8 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       }));
     case 'error':
       return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'error', text: event.message }], nextId: state.nextId + 1 };
+    case 'retry':
+      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text: `${retryText(event)} — Esc to stop` }], nextId: state.nextId + 1 };
     case 'context-trimmed': {
       const text = `kept the conversation within the model's context (≈${Math.round(event.budget / 1000)}k tokens): ${event.results} old tool ${event.results === 1 ? 'result' : 'results'} replaced by a note (≈${event.tokensSaved.toLocaleString('en-US')} tokens)`;
       return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text }], nextId: state.nextId + 1 };
