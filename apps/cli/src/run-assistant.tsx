@@ -99,7 +99,7 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
     try {
       const result = await runHeadless(session, prompt, confirmer, { format, yes: options.print?.yes ?? false, stdout: process.stdout, stderr: process.stderr, ...(terminal === undefined ? {} : { terminal }) }, controller.signal);
-      return stoppedBy === undefined || stoppedBy === 'SIGINT' ? result.exitCode : SIGNAL_EXIT[stoppedBy];
+      return stoppedBy === undefined ? result.exitCode : SIGNAL_EXIT[stoppedBy];
     } finally {
       for (const signal of STOP_SIGNALS) process.off(signal, stop);
       await session.close();

@@ -4,6 +4,7 @@ import { Box, Text, useInput, useStdout } from 'ink';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { confirmationQuestion } from '../operation-text.js';
 import { openInPager } from './pager.js';
+import { terminalText } from '../terminal-text.js';
 import { panelBody } from './panel-lines.js';
 import { ScreenLineView } from './ScreenLineView.js';
 import { fits, initialScroll, scrollReducer, unseenLines } from './scroll.js';
@@ -130,7 +131,7 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
         <Box flexDirection="column" marginTop={1}>
           <Text bold>{confirmationQuestion(request.toolName)}</Text>
           <Text dimColor>
-            y yes · n no (Enter, Esc) · m no, with a note{suggestedRule === undefined ? '' : ` · a always allow ${suggestedRule}`}
+            y yes · n no (Enter, Esc) · m no, with a note{suggestedRule === undefined ? '' : ` · a always allow ${terminalText(suggestedRule)}`}
             {typeof current === 'string' ? ' · e edit' : ''}
             {fits(scroll) ? ' · v view in $PAGER' : ''}
           </Text>

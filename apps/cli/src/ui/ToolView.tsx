@@ -5,18 +5,20 @@ import { Highlighted } from './Highlighted.js';
 import { foldLines } from '../fold.js';
 import { Spinner } from './Spinner.js';
 import { layoutTable } from './table-layout.js';
+import { terminalText } from '../terminal-text.js';
 
 type ToolItem = Extract<Item, { kind: 'tool' }>;
 
 const SHOWN_ROWS = 50;
 
-const summary = (item: ToolItem): string => argumentsSummary(item.argumentsText);
+/** The call's arguments as drawn: a control character the model put in them shows as its code. */
+const summary = (item: ToolItem): string => terminalText(argumentsSummary(item.argumentsText));
 
 /** Why this call ran without a panel, when it did not run for being read-only; a disagreement in yellow. */
 function Unasked({ item }: { readonly item: ToolItem }) {
   const note = ranUnasked(item.decision);
   if (note === undefined) return null;
-  return <Text color={note.warning ? 'yellow' : 'gray'}>{note.warning ? '⚠ ' : ''}{note.text}</Text>;
+  return <Text color={note.warning ? 'yellow' : 'gray'}>{note.warning ? '⚠ ' : ''}{terminalText(note.text)}</Text>;
 }
 
 interface SqlData {

@@ -1,8 +1,14 @@
 import type { AgentEvent, Message } from '@riskgate/core';
 import type { Decision } from '@riskgate/risk';
+import { terminalText } from '../terminal-text.js';
 import type { Item } from './conversation.js';
 
+/** A message's text as the screen shows it: escape sequences from the model or a tool as codes. */
 function textOf(content: unknown): string {
+  return terminalText(rawTextOf(content));
+}
+
+function rawTextOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part !== null && 'text' in part ? String((part as { text: unknown }).text) : '')).join('');
   return '';
