@@ -20,8 +20,8 @@ describe('a 10 MB tool argument', () => {
     // The model is told what happened and that nothing ran, and the conversation it gets back
     // holds a bounded stand-in, not the 10 MB.
     const second = server.requests[1]!.body;
-    const told = second.messages.find((message: { role: string }) => message.role === 'tool');
-    expect(told.content).toMatch(/^error: the arguments are 10,485,7\d\d characters; the limit is 500,000\. Nothing was run\./);
+    const told = second.messages.find((message) => message.role === 'tool');
+    expect(told?.content).toMatch(/^error: the arguments are 10,485,7\d\d characters; the limit is 500,000\. Nothing was run\./);
     expect(JSON.stringify(second).length).toBeLessThan(20_000);
     expect(result.stderr.length).toBeLessThan(5_000);
     expect(result.stderr).toMatch(/more characters not shown|characters cut/);
