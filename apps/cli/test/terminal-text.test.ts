@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { terminalText } from '../src/terminal-text.js';
+import { conversationReducer, INITIAL_CONVERSATION } from '../src/ui/conversation.js';
+import { fullText } from '../src/ui/history-text.js';
 
 // Every way a text can drive a terminal: each row is a hostile text and the codes shown instead.
 const ATTACKS: readonly (readonly [string, string, string])[] = [
@@ -33,5 +35,21 @@ describe('terminalText: control and escape sequences shown as codes', () => {
     expect(terminalText('a\tb\nc')).toBe('a\tb\nc');
     expect(terminalText('one\r\ntwo\r\n')).toBe('one\ntwo\n');
     expect(terminalText('東京 Zürich 👩‍💻 ❤️')).toBe('東京 Zürich 👩‍💻 ❤️');
+  });
+});
+
+describe('the TUI keeps results as they came and draws them through terminalText', () => {
+  it('model text is stored as codes; a result stays raw for /send, and /view shows it as codes', () => {
+    const osc = '\u001B]52;c;eA==\u0007';
+    let state = conversationReducer(INITIAL_CONVERSATION, { type: 'user', text: 'go' });
+    state = conversationReducer(state, { type: 'event', now: 0, event: { type: 'text-delta', text: `said ${osc}` } });
+    state = conversationReducer(state, { type: 'event', now: 0, event: { type: 'tool-call', toolCallId: 'c1', toolName: 'execute_command', argumentsText: '{"command":"cat x"}' } });
+    state = conversationReducer(state, { type: 'event', now: 0, event: { type: 'tool-result', toolCallId: 'c1', toolName: 'execute_command', state: 'succeeded', forModel: `out ${osc}`, durationMs: 1 } });
+    const [, assistant, tool] = state.live;
+    expect(assistant).toMatchObject({ kind: 'assistant', text: 'said \\e]52;c;eA==^G' });
+    if (tool?.kind !== 'tool') throw new Error('no tool item');
+    expect(tool.result?.forModel).toBe(`out ${osc}`);
+    expect(fullText(tool)).toContain('out \\e]52;c;eA==^G');
+    expect(fullText(tool)).not.toContain('\u001B');
   });
 });

@@ -125,7 +125,7 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
         <Text bold color={decision.level === 'high' ? 'red' : 'yellow'}>
           {decision.level ?? 'unknown'}
         </Text>
-        <Text dimColor> · asked because: {decidedBy(decision)}</Text>
+        <Text dimColor> · asked because: {terminalText(decidedBy(decision))}</Text>
       </Text>
       {stage.kind === 'choose' ? (
         <Box flexDirection="column" marginTop={1}>

@@ -27,7 +27,8 @@ interface SqlData {
 
 /** A result in the history: head and tail, and how many lines between are not shown. */
 function FoldedText({ text, id, colour }: { readonly text: string; readonly id: number; readonly colour?: string }) {
-  const folded = foldLines(text);
+  // A tool's result as it came: its escape sequences are shown as codes here, where it is drawn.
+  const folded = foldLines(terminalText(text));
   const style = colour === undefined ? { dimColor: true } : { color: colour };
   return (
     <Box flexDirection="column">

@@ -123,7 +123,8 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       return updateTool(state, event.toolCallId, (item) => ({
         ...item,
         state: event.state,
-        result: { forModel: terminalText(event.forPerson ?? event.forModel), ...(event.data === undefined ? {} : { data: event.data }), durationMs: event.durationMs },
+        // Kept as it came (/send hands it to the model); ToolView and /view show it through terminalText.
+        result: { forModel: event.forPerson ?? event.forModel, ...(event.data === undefined ? {} : { data: event.data }), durationMs: event.durationMs },
       }));
     case 'error':
       return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'error', text: terminalText(event.message) }], nextId: state.nextId + 1 };

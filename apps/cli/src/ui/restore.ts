@@ -36,7 +36,7 @@ function stateOf(result: string | undefined): Extract<Item, { kind: 'tool' }>['s
  */
 export function itemsFromMessages(messages: readonly Message[], events: readonly AgentEvent[] = []): Item[] {
   const results = new Map<string, string>();
-  for (const message of messages) if (message.role === 'tool') results.set(message.tool_call_id, textOf(message.content));
+  for (const message of messages) if (message.role === 'tool') results.set(message.tool_call_id, rawTextOf(message.content));
   const ended = new Map<string, Extract<AgentEvent, { type: 'tool-result' }>>();
   const decisions = new Map<string, Decision>();
   for (const event of events) {
