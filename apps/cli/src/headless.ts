@@ -5,6 +5,7 @@ import { foldLines } from './fold.js';
 import { retryText } from './retry-text.js';
 import { argumentsSummary, confirmationQuestion, describeOperation, ranUnasked } from './operation-text.js';
 import type { Session } from './session/create-session.js';
+import { terminalText } from './terminal-text.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -42,12 +43,14 @@ export class HeadlessConfirmer implements Confirmer {
     if (this.options.terminal === undefined) {
       this.refusals.push({ tool: request.toolName, operation, reasons: request.decision.reasons });
       this.options.stderr.write(
-        `riskgate: refused ${request.toolName}: ${operation}\n${effectLines(request.decision)}  why it needs confirmation: ${request.decision.reasons.join('; ')}\n  there is no terminal to ask; run with --yes to allow what needs confirmation\n`,
+        terminalText(
+          `riskgate: refused ${request.toolName}: ${operation}\n${effectLines(request.decision)}  why it needs confirmation: ${request.decision.reasons.join('; ')}\n  there is no terminal to ask; run with --yes to allow what needs confirmation\n`,
+        ),
       );
       return { type: 'deny', note: 'riskgate ran without a terminal and could not ask the person; the operation was refused' };
     }
     const { input, output } = this.options.terminal;
-    output.write(`\n${request.toolName}: ${operation}\n${effectLines(request.decision)}  ${request.decision.reasons.join('\n  ')}\n`);
+    output.write(terminalText(`\n${request.toolName}: ${operation}\n${effectLines(request.decision)}  ${request.decision.reasons.join('\n  ')}\n`));
     const readline = createInterface({ input, output });
     try {
       const answer = await readline.question(`${confirmationQuestion(request.toolName)} `, { signal });
@@ -86,14 +89,15 @@ function formatCall(call: HeadlessCall, decision: Decision | undefined): string 
   // The person sees the original, with the note of what the model did not get (issue 17).
   const folded = foldLines(call.original ?? call.result ?? '', HEADLESS_RESULT_LINES);
   const indent = (lines: readonly string[]) => lines.map((line) => `    ${line}\n`).join('');
-  return [
+  // Everything here came from the model or a tool: no sequence in it reaches the terminal.
+  return terminalText([
     `[${call.tool}] ${argumentsSummary(call.arguments).replace(/\s+/g, ' ').trim()}\n`,
     unasked === undefined ? '' : `  ${unasked.warning ? 'warning: ' : ''}${unasked.text}\n${effectLines(decision!)}`,
     `  → ${call.state ?? 'unknown'}\n`,
     indent(folded.head),
     folded.hidden === 0 ? '' : `    … ${folded.hidden.toLocaleString('en-US')} more lines not shown (--output json has them all)\n`,
     indent(folded.tail),
-  ].join('');
+  ].join(''));
 }
 
 export interface HeadlessResult {
@@ -117,7 +121,7 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
           // A new model reply after tool calls starts on a line of its own.
           if (replyEnded && !endedOnLine) options.stdout.write('\n');
           replyEnded = false;
-          options.stdout.write(event.text);
+          options.stdout.write(terminalText(event.text));
           endedOnLine = event.text.endsWith('\n');
         }
         break;
@@ -150,7 +154,7 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
       }
       case 'error':
         errors.push(event.message);
-        if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${event.message}\n`);
+        if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${terminalText(event.message)}\n`);
         break;
       case 'retry':
         if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${retryText(event)} — Ctrl-C to stop\n`);

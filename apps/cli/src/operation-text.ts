@@ -57,8 +57,21 @@ export function narrowestRule(toolName: string, style: 'text' | 'sql' | 'path' |
   }
 }
 
-/** The operation of a call from its arguments (parsed or JSON text): its SQL, command, path or request. */
+/** Characters of a call's summary shown in the history and headless output; the rest is counted. */
+export const SUMMARY_SHOWN_CHARS = 2_000;
+
+/**
+ * A call's arguments in one text (its SQL, its command, …), cut at SUMMARY_SHOWN_CHARS with a
+ * count of what was cut: a model's huge argument never floods the screen or stderr.
+ */
 export function argumentsSummary(args: unknown): string {
+  const text = fullSummary(args);
+  if (text.length <= SUMMARY_SHOWN_CHARS) return text;
+  return `${text.slice(0, SUMMARY_SHOWN_CHARS)}… (${(text.length - SUMMARY_SHOWN_CHARS).toLocaleString('en-US')} more characters not shown)`;
+}
+
+/** The operation of a call from its arguments (parsed or JSON text): its SQL, command, path or request. */
+function fullSummary(args: unknown): string {
   let value = args;
   if (typeof value === 'string') {
     try {

@@ -54,7 +54,7 @@ describe('headless input and output', () => {
 
 describe('signals end the running command, not only riskgate', () => {
   // A sleep length of its own per case, so that no other test's process is mistaken for it.
-  it.each([['SIGTERM', 143, 37], ['SIGHUP', 129, 38]] as const)('%s: the command’s process group ends, the transcript and audit are written, exit %i', async (signal, code, seconds) => {
+  it.each([['SIGTERM', 143, 37], ['SIGHUP', 129, 38], ['SIGINT', 130, 39]] as const)('%s: the command’s process group ends, the transcript and audit are written, exit %i', async (signal, code, seconds) => {
     const { directory, env } = await scene.start([{ toolCalls: [{ name: 'execute_command', arguments: { command: `sh -c "sleep ${seconds}; touch survived" & sleep ${seconds}`, risk_level: 'low' } }] }, { text: 'unused' }]);
     const child = spawn(process.execPath, [BIN, '-p', 'run it'], { cwd: directory, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

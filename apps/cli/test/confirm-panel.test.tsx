@@ -104,6 +104,17 @@ describe('ConfirmPanel keys', () => {
     expect(answers).toEqual([{ type: 'always', rule: 'execute_sql(DELETE FROM orders)' }]);
   });
 
+  it('the always-allow hint shows a rule’s escape sequences as codes, and the rule saved is the one asked about', async () => {
+    const rule = 'execute_command(\u001B]2;t\u0007\u001B[2J)';
+    const { stdin, answers, lastFrame } = show(sqlRequest, { suggestedRule: rule });
+    await tick();
+    expect(lastFrame()).toContain('a always allow execute_command(\\e]2;t^G\\e[2J)');
+    expect(lastFrame()).not.toMatch(/\u001B\]|\u001B\[2J|\u0007/);
+    stdin.write('a');
+    await tick();
+    expect(answers).toEqual([{ type: 'always', rule }]);
+  });
+
   it('a does nothing when no narrow rule exists', async () => {
     const { stdin, answers, lastFrame } = show(sqlRequest);
     await tick();

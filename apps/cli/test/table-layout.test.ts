@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { layoutTable } from '../src/ui/table-layout.js';
+import { layoutTable, MAX_SCREEN_COLUMNS } from '../src/ui/table-layout.js';
 
 /** The display column of every │ on a line: aligned tables have the same on every line. */
 const bars = (line: string) => {
@@ -54,5 +54,25 @@ describe('layoutTable: the record view for wide rows', () => {
   it('a table that fits, or has few columns, stays a table', () => {
     expect(layoutTable(columns.slice(0, 5), [row.slice(0, 5)], { width: 100, maxRows: 50, truncated: false }).kind).toBe('table');
     expect(layoutTable(['a', 'b', 'c'], [['x'.repeat(200), 'y', 'z']], { width: 60, maxRows: 50, truncated: false }).kind).toBe('table');
+  });
+});
+
+describe('layoutTable: a 1,600-column result is capped for the screen', () => {
+  it('at most 50 columns are laid out, the footer counts the rest, and a huge cell is not measured whole', () => {
+    const columns = Array.from({ length: 1_600 }, (_, index) => `column_number_${index + 1}`);
+    const rows = Array.from({ length: 50 }, (_, row) => columns.map((_, column) => (column === 0 && row === 0 ? 'z'.repeat(10_000_000) : `value ${row}.${column}`)));
+    const started = performance.now();
+    const layout = layoutTable(columns, rows, { width: 100, maxRows: 50, truncated: false });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(layout.kind).toBe('records');
+    // A title line and one line per shown column, for each row.
+    expect(layout.rows).toHaveLength(50 * (MAX_SCREEN_COLUMNS + 1));
+    expect(layout.rows.join('\n').length).toBeLessThan(50 * (MAX_SCREEN_COLUMNS + 1) * 101);
+    expect(layout.rows.some((line) => line.includes('column_number_51 '))).toBe(false);
+    expect(layout.footer).toBe('50 rows · 50 of 1,600 columns shown');
+  });
+
+  it('a result within the cap says nothing of columns', () => {
+    expect(layoutTable(['a', 'b'], [[1, 2]], { width: 80, maxRows: 50, truncated: false }).footer).toBe('1 row');
   });
 });

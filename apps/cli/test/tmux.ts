@@ -46,6 +46,21 @@ export class TmuxTerminal {
     return tmux(['capture-pane', '-p', '-e', '-J', '-t', this.name, '-S', '-200']);
   }
 
+  /** The pane's title: what an OSC 0/2 sequence that reached the terminal would have set. */
+  title(): string {
+    return tmux(['display-message', '-p', '-t', this.name, '#{pane_title}']).trim();
+  }
+
+  /** tmux's paste buffers: where an OSC 52 clipboard write that reached the terminal lands. */
+  buffers(): string {
+    return tmux(['list-buffers', '-F', '#{buffer_sample}']);
+  }
+
+  /** Let programs set the clipboard with OSC 52 (tmux ignores them by default). */
+  allowClipboardWrites(): void {
+    tmux(['set-option', '-s', 'set-clipboard', 'on']);
+  }
+
   async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -1,3 +1,4 @@
+import { boundedArguments } from './argument-limits.js';
 import type { AnyTool, AssessContext, GatePolicy, TurnState } from '@riskgate/risk';
 import type OpenAI from 'openai';
 import type { AuditLog } from './audit.js';
@@ -134,7 +135,7 @@ export class Agent {
         content: reply.text === '' ? null : reply.text,
         ...(toolCalls.length === 0
           ? {}
-          : { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.argumentsText } })) }),
+          : { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: boundedArguments(call.argumentsText) } })) }),
       });
       if (toolCalls.length === 0) return end('answered', reply.text);
       for (const call of toolCalls) {

@@ -1,3 +1,4 @@
+import { argumentsTooLarge, argumentsTooLargeText, boundedArguments } from './argument-limits.js';
 import {
   type AnyTool,
   type AssessContext,
@@ -138,6 +139,14 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     };
   };
 
+  // Oversized arguments are refused before they are parsed; only a bounded stand-in is shown,
+  // audited and kept (issue 19: a 10 MB argument was echoed whole to stderr and every log).
+  if (argumentsTooLarge(argumentsText)) {
+    const kept = boundedArguments(argumentsText);
+    rawArgs = JSON.parse(kept);
+    emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, argumentsText: kept });
+    return finish({ state: 'denied', forModel: argumentsTooLargeText(argumentsText), errorCode: 'arguments-too-large' });
+  }
   emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, argumentsText });
   emit({ type: 'tool-state', toolCallId: call.id, state: 'validating' });
   const tool = findTool(gate.tools, call.name);

@@ -1,4 +1,5 @@
 export { Agent, type AgentOptions, type TurnOptions, type TurnOutcome } from './agent.js';
+export { argumentsTooLarge, boundedArguments, MAX_ARGUMENTS_CHARS } from './argument-limits.js';
 export { type AuditEntry, AuditLog, type AuditLogOptions, type AuditOutcome } from './audit.js';
 export {
   ConfigError,

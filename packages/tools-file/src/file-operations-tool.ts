@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { type AssessContext, defineTool, type EffectReport, judgeEffects, looksBinary, type OperationDescription, report, type ToolResult, toolFailure } from '@riskgate/risk';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
+import { fileNameText } from './file-names.js';
 import { type ResolvedPath, resolvePath } from './paths.js';
 
 export const FILE_TOOL_NAME = 'file_operations';
@@ -210,24 +211,29 @@ async function listOperation(path: ResolvedPath, args: FileOperationsArgs, maxEn
   const maxDepth = args.recursive === true ? (args.depth ?? 3) : 1;
   const entries: ListEntry[] = [];
   let truncated = false;
-  const walk = async (directory: string, prefix: string, depth: number): Promise<void> => {
-    const children = (await readdir(directory, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-    for (const child of children) {
+  // Names are read as bytes and the walk goes by bytes: a name that is not UTF-8 is listed
+  // (shown with \xNN), and its directory is still entered.
+  const walk = async (directory: Buffer, prefix: string, depth: number): Promise<void> => {
+    const children = (await readdir(directory, { withFileTypes: true, encoding: 'buffer' }))
+      .map((child) => ({ child, name: fileNameText(child.name) }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    for (const { child, name } of children) {
       if (entries.length >= maxEntries) {
         truncated = true;
         return;
       }
-      if (SKIPPED.has(child.name) && args.include_ignored !== true) continue;
-      const full = join(directory, child.name);
+      if (SKIPPED.has(name) && args.include_ignored !== true) continue;
+      const full = Buffer.concat([directory, Buffer.from('/'), child.name]);
       const type = typeOf(child);
       let size: number | null = null;
-      if (type === 'file') size = (await lstat(full)).size;
-      entries.push({ path: prefix + child.name + (type === 'directory' ? '/' : ''), type, size });
+      // An entry removed while the walk runs is listed without its size, not the listing's failure.
+      if (type === 'file') size = await lstat(full).then((stats) => stats.size, () => null);
+      entries.push({ path: prefix + name + (type === 'directory' ? '/' : ''), type, size });
       // Symlinked directories are listed, never entered: a link cannot lead the walk outside.
-      if (type === 'directory' && depth < maxDepth) await walk(full, `${prefix}${child.name}/`, depth + 1);
+      if (type === 'directory' && depth < maxDepth) await walk(full, `${prefix}${name}/`, depth + 1);
     }
   };
-  await walk(path.real, '', 1);
+  await walk(Buffer.from(path.real), '', 1);
   const lines = entries.map((entry) => (entry.size === null ? entry.path : `${entry.path}\t${entry.size.toLocaleString('en-US')} bytes`));
   if (truncated) lines.push(`[stopped at ${maxEntries} entries]`);
   if (entries.length === 0) lines.push('(empty directory)');

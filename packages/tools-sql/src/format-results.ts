@@ -2,6 +2,10 @@ import type { SchemaDescription } from './sql-connection.js';
 import type { SqlFailure, SqlRunResult, StatementResult } from './sql-results.js';
 
 const MAX_CELL = 200;
+/** Columns the model reads of one result: a 1,600-column result sent 516k characters. */
+export const MAX_MODEL_COLUMNS = 50;
+/** Characters of one statement's table the model reads; rows after this are counted, not sent. */
+export const MAX_MODEL_TABLE_CHARS = 30_000;
 
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
@@ -12,8 +16,7 @@ export function formatCell(value: unknown): string {
   return String(value);
 }
 
-function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
+function clip(flat: string): string {
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
@@ -31,19 +34,37 @@ function formatStatement(statement: StatementResult, modelRows: number): string 
   if (statement.columns.length === 0) {
     return statement.affectedRows === null ? 'OK' : `OK, ${statement.affectedRows} ${statement.affectedRows === 1 ? 'row' : 'rows'} affected`;
   }
-  const shown = statement.rows.slice(0, modelRows);
-  const lines = [
-    statement.columns.map((column) => column.name).join(' | '),
-    ...shown.map((row) => row.map((cell) => clip(formatCell(cell))).join(' | ')),
-  ];
+  const columns = statement.columns.slice(0, MAX_MODEL_COLUMNS);
+  const lines = [columns.map((column) => clip(column.name.replace(/\s+/g, ' '))).join(' | ')];
+  // Rows until the row cap or the character budget, whichever comes first.
+  let used = lines[0]!.length;
+  let cut = 0;
+  let shownRows = 0;
+  let overBudget = false;
+  for (const row of statement.rows.slice(0, modelRows)) {
+    const texts = row.slice(0, MAX_MODEL_COLUMNS).map((cell) => formatCell(cell).replace(/\s+/g, ' '));
+    const line = texts.map(clip).join(' | ');
+    if (used + line.length + 1 > MAX_MODEL_TABLE_CHARS && shownRows > 0) {
+      overBudget = true;
+      break;
+    }
+    cut += texts.filter((text) => text.length > MAX_CELL).length;
+    lines.push(line);
+    used += line.length + 1;
+    shownRows += 1;
+  }
   const kept = statement.rows.length;
   const total = statement.totalRows ?? kept;
-  const cut = shown.reduce((count, row) => count + row.filter((cell) => formatCell(cell).replace(/\s+/g, ' ').length > MAX_CELL).length, 0);
-  const cutNote = cut === 0 ? '' : `; ${cut} ${cut === 1 ? 'cell' : 'cells'} cut at ${MAX_CELL} characters`;
-  if (kept === 0) lines.push('(no rows)');
-  else if (shown.length < total || statement.truncated) {
+  const notes = [
+    ...(cut === 0 ? [] : [`${cut} ${cut === 1 ? 'cell' : 'cells'} cut at ${MAX_CELL} characters`]),
+    ...(columns.length < statement.columns.length ? [`${columns.length} of ${statement.columns.length.toLocaleString('en-US')} columns shown; select the columns you need`] : []),
+    ...(overBudget ? [`rows stopped at ${MAX_MODEL_TABLE_CHARS.toLocaleString('en-US')} characters`] : []),
+  ];
+  const cutNote = notes.map((note) => `; ${note}`).join('');
+  if (kept === 0) lines.push(`(no rows${cutNote})`);
+  else if (shownRows < total || statement.truncated) {
     const of = statement.totalRows !== undefined ? total.toLocaleString('en-US') : `more than ${kept.toLocaleString('en-US')}`;
-    lines.push(`(showing ${shown.length} of ${of} rows${cutNote})`);
+    lines.push(`(showing ${shownRows} of ${of} rows${cutNote})`);
   } else lines.push(`(${kept} ${kept === 1 ? 'row' : 'rows'}${cutNote})`);
   return lines.join('\n');
 }

@@ -2,7 +2,7 @@ export { missingDriverMessage, SQL_DRIVERS, type SqlDriverName } from './drivers
 export { demoDatabasePath, ensureDemoDatabase } from './demo-database.js';
 export { createDescribeSchemaTool, DESCRIBE_SCHEMA_TOOL_NAME, describeSchemaParameters } from './describe-schema-tool.js';
 export { createExecuteSqlTool, type ExecuteSqlArgs, executeSqlParameters, SQL_TOOL_NAME, type SqlToolOptions } from './execute-sql-tool.js';
-export { formatCell, formatRunForModel, formatSchemaForModel } from './format-results.js';
+export { formatCell, formatRunForModel, formatSchemaForModel, MAX_MODEL_COLUMNS, MAX_MODEL_TABLE_CHARS } from './format-results.js';
 export { type AssessSqlOptions, assessSql, loadSqlParser, type SqlAssessment } from './sql-assessor.js';
 export {
   type ColumnDescription,

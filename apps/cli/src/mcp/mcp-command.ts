@@ -135,7 +135,7 @@ export async function runMcp(argv: readonly string[], io: { stdout: NodeJS.Writa
   const sandbox = args.chatTools.includes('commands') ? await sandboxFromConfig(config) : { available: false };
   if (sandbox.notice !== undefined) io.stderr.write(`riskgate mcp: ${sandbox.notice}\n`);
 
-  const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./mcp-server.js')]);
+  const [{ BoundedStdioTransport }, { createMcpServer }] = await Promise.all([import('./bounded-stdio.js'), import('./mcp-server.js')]);
   const server = createMcpServer({
     tools,
     policy: config.policy,
@@ -147,7 +147,8 @@ export async function runMcp(argv: readonly string[], io: { stdout: NodeJS.Writa
   const closed = new Promise<void>((resolveClosed) => {
     server.onclose = () => resolveClosed();
   });
-  const transport = new StdioServerTransport();
+  // Requests are bounded (MAX_MCP_REQUEST_BYTES): an oversized one is answered with an error and said on stderr.
+  const transport = new BoundedStdioTransport(process.stdin, process.stdout, (message) => io.stderr.write(`riskgate mcp: ${message}\n`));
   // The transport does not notice the end of stdin by itself: the client hanging up ends the server.
   process.stdin.once('end', () => void server.close());
   await server.connect(transport);

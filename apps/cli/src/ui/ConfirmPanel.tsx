@@ -4,6 +4,7 @@ import { Box, Text, useInput, useStdout } from 'ink';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { confirmationQuestion } from '../operation-text.js';
 import { openInPager } from './pager.js';
+import { terminalText } from '../terminal-text.js';
 import { panelBody } from './panel-lines.js';
 import { ScreenLineView } from './ScreenLineView.js';
 import { fits, initialScroll, scrollReducer, unseenLines } from './scroll.js';
@@ -124,13 +125,13 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
         <Text bold color={decision.level === 'high' ? 'red' : 'yellow'}>
           {decision.level ?? 'unknown'}
         </Text>
-        <Text dimColor> · asked because: {decidedBy(decision)}</Text>
+        <Text dimColor> · asked because: {terminalText(decidedBy(decision))}</Text>
       </Text>
       {stage.kind === 'choose' ? (
         <Box flexDirection="column" marginTop={1}>
           <Text bold>{confirmationQuestion(request.toolName)}</Text>
           <Text dimColor>
-            y yes · n no (Enter, Esc) · m no, with a note{suggestedRule === undefined ? '' : ` · a always allow ${suggestedRule}`}
+            y yes · n no (Enter, Esc) · m no, with a note{suggestedRule === undefined ? '' : ` · a always allow ${terminalText(suggestedRule)}`}
             {typeof current === 'string' ? ' · e edit' : ''}
             {fits(scroll) ? ' · v view in $PAGER' : ''}
           </Text>

@@ -2,6 +2,7 @@ import type { SessionSummary } from '@riskgate/core';
 import { Box, Text, useInput } from 'ink';
 import { basename } from 'node:path';
 import { useState } from 'react';
+import { terminalText } from '../terminal-text.js';
 
 const SHOWN = 10;
 
@@ -35,7 +36,7 @@ export function SessionPicker({ sessions, onPick, onCancel }: { readonly session
       <Text bold>Resume a conversation ({sessions.length}) · ↑↓ choose · Enter resume · Esc back</Text>
       {sessions.slice(start, start + SHOWN).map((session, index) => (
         <Text key={session.id} {...(start + index === selected ? { inverse: true } : {})}>
-          {sessionLine(session)}
+          {terminalText(sessionLine(session))}
         </Text>
       ))}
       {sessions.length > start + SHOWN ? <Text dimColor>… {sessions.length - start - SHOWN} older below</Text> : null}

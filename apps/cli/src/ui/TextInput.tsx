@@ -1,5 +1,6 @@
 import { Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
+import { terminalText } from '../terminal-text.js';
 import { type EditorAction, type EditorState, editorReducer, isOnFirstLine, isOnLastLine, normaliseNewlines } from './editor.js';
 import type { InputHistory } from './input-history.js';
 
@@ -155,15 +156,16 @@ export function TextInput({ value, onChange, onSubmit, onCancel, onEndOfInput, i
     );
   }
   if (text === '' && placeholder !== undefined) return <Text dimColor>{placeholder}</Text>;
-  if (!isActive) return <Text>{text}</Text>;
+  // A text to edit may come from the model (the panel's `e`): its control characters show as codes.
+  if (!isActive) return <Text>{terminalText(text)}</Text>;
   const at = [...new Intl.Segmenter().segment(text.slice(cursor))][0]?.segment ?? '';
   const under = at === '' || at === '\n' ? ' ' : at;
   return (
     <Text>
-      {text.slice(0, cursor)}
-      <Text inverse>{under}</Text>
+      {terminalText(text.slice(0, cursor))}
+      <Text inverse>{terminalText(under)}</Text>
       {at === '\n' ? '\n' : ''}
-      {text.slice(cursor + at.length)}
+      {terminalText(text.slice(cursor + at.length))}
     </Text>
   );
 }

@@ -5,18 +5,20 @@ import { Highlighted } from './Highlighted.js';
 import { foldLines } from '../fold.js';
 import { Spinner } from './Spinner.js';
 import { layoutTable } from './table-layout.js';
+import { terminalText } from '../terminal-text.js';
 
 type ToolItem = Extract<Item, { kind: 'tool' }>;
 
 const SHOWN_ROWS = 50;
 
-const summary = (item: ToolItem): string => argumentsSummary(item.argumentsText);
+/** The call's arguments as drawn: a control character the model put in them shows as its code. */
+const summary = (item: ToolItem): string => terminalText(argumentsSummary(item.argumentsText));
 
 /** Why this call ran without a panel, when it did not run for being read-only; a disagreement in yellow. */
 function Unasked({ item }: { readonly item: ToolItem }) {
   const note = ranUnasked(item.decision);
   if (note === undefined) return null;
-  return <Text color={note.warning ? 'yellow' : 'gray'}>{note.warning ? '⚠ ' : ''}{note.text}</Text>;
+  return <Text color={note.warning ? 'yellow' : 'gray'}>{note.warning ? '⚠ ' : ''}{terminalText(note.text)}</Text>;
 }
 
 interface SqlData {
@@ -25,7 +27,8 @@ interface SqlData {
 
 /** A result in the history: head and tail, and how many lines between are not shown. */
 function FoldedText({ text, id, colour }: { readonly text: string; readonly id: number; readonly colour?: string }) {
-  const folded = foldLines(text);
+  // A tool's result as it came: its escape sequences are shown as codes here, where it is drawn.
+  const folded = foldLines(terminalText(text));
   const style = colour === undefined ? { dimColor: true } : { color: colour };
   return (
     <Box flexDirection="column">

@@ -1,6 +1,7 @@
 import type { AgentEvent, ToolCallState } from '@riskgate/core';
 import type { Decision } from '@riskgate/risk';
 import { retryText } from '../retry-text.js';
+import { terminalText } from '../terminal-text.js';
 
 /** warning: something the person should know before the first turn, such as an untrusted project. */
 export type NoticeTone = 'info' | 'warning' | 'error';
@@ -93,14 +94,19 @@ function updateTool(state: ConversationState, toolCallId: string, update: (item:
   return { ...state, live: state.live.map((item) => (item.kind === 'tool' && item.toolCallId === toolCallId ? update(item) : item)) };
 }
 
+/**
+ * Text from the model and from tools is kept as it will be drawn: every control and escape
+ * sequence shown as its code (terminalText), so nothing it holds reaches the person's terminal.
+ */
 function applyEvent(state: ConversationState, event: AgentEvent, now: number): ConversationState {
   switch (event.type) {
     case 'text-delta': {
+      const text = terminalText(event.text);
       const last = state.live.at(-1);
       if (last?.kind === 'assistant') {
-        return { ...state, live: [...state.live.slice(0, -1), { ...last, text: last.text + event.text }] };
+        return { ...state, live: [...state.live.slice(0, -1), { ...last, text: last.text + text }] };
       }
-      return { ...state, live: [...state.live, { kind: 'assistant', id: state.nextId, text: event.text, question: false }], nextId: state.nextId + 1 };
+      return { ...state, live: [...state.live, { kind: 'assistant', id: state.nextId, text, question: false }], nextId: state.nextId + 1 };
     }
     case 'tool-call':
       return {
@@ -113,23 +119,24 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
     case 'decision':
       return updateTool(state, event.toolCallId, (item) => ({ ...item, decision: event.decision }));
     case 'tool-output':
-      return updateTool(state, event.toolCallId, (item) => ({ ...item, output: (item.output + event.chunk).slice(-OUTPUT_KEPT) }));
+      return updateTool(state, event.toolCallId, (item) => ({ ...item, output: (item.output + terminalText(event.chunk)).slice(-OUTPUT_KEPT) }));
     case 'tool-result':
       return updateTool(state, event.toolCallId, (item) => ({
         ...item,
         state: event.state,
+        // Kept as it came (/send hands it to the model); ToolView and /view show it through terminalText.
         result: { forModel: event.forPerson ?? event.forModel, ...(event.data === undefined ? {} : { data: event.data }), durationMs: event.durationMs },
       }));
     case 'error':
-      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'error', text: event.message }], nextId: state.nextId + 1 };
+      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'error', text: terminalText(event.message) }], nextId: state.nextId + 1 };
     case 'retry':
-      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text: `${retryText(event)} — Esc to stop` }], nextId: state.nextId + 1 };
+      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text: terminalText(`${retryText(event)} — Esc to stop`) }], nextId: state.nextId + 1 };
     case 'context-trimmed': {
       const text = `kept the conversation within the model's context (≈${Math.round(event.budget / 1000)}k tokens): ${event.results} old tool ${event.results === 1 ? 'result' : 'results'} replaced by a note (≈${event.tokensSaved.toLocaleString('en-US')} tokens)`;
       return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text }], nextId: state.nextId + 1 };
     }
     case 'rule-added':
-      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text: `always allowed from now on: ${event.rule}` }], nextId: state.nextId + 1 };
+      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text: `always allowed from now on: ${terminalText(event.rule)}` }], nextId: state.nextId + 1 };
     case 'turn-end': {
       // A reply that ends in a question is shown as one: the person's answer continues the turn.
       const live = state.live.map((item, index) =>

@@ -1,4 +1,5 @@
 import type { Item } from './conversation.js';
+import { terminalText } from '../terminal-text.js';
 import { layoutTable } from './table-layout.js';
 
 export { foldLines, HISTORY_LINES } from '../fold.js';
@@ -26,5 +27,6 @@ export function fullText(item: ToolItem): string {
           })
           .join('\n\n')
       : (item.result?.forModel ?? item.output);
-  return `${item.toolName} ${item.argumentsText}\n\n${body}`;
+  // The pager shows codes too: `less -R` would pass an escape sequence on to the terminal.
+  return terminalText(`${item.toolName} ${item.argumentsText}\n\n${body}`);
 }

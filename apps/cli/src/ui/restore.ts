@@ -1,8 +1,14 @@
 import type { AgentEvent, Message } from '@riskgate/core';
 import type { Decision } from '@riskgate/risk';
+import { terminalText } from '../terminal-text.js';
 import type { Item } from './conversation.js';
 
+/** A message's text as the screen shows it: escape sequences from the model or a tool as codes. */
 function textOf(content: unknown): string {
+  return terminalText(rawTextOf(content));
+}
+
+function rawTextOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part !== null && 'text' in part ? String((part as { text: unknown }).text) : '')).join('');
   return '';
@@ -30,7 +36,7 @@ function stateOf(result: string | undefined): Extract<Item, { kind: 'tool' }>['s
  */
 export function itemsFromMessages(messages: readonly Message[], events: readonly AgentEvent[] = []): Item[] {
   const results = new Map<string, string>();
-  for (const message of messages) if (message.role === 'tool') results.set(message.tool_call_id, textOf(message.content));
+  for (const message of messages) if (message.role === 'tool') results.set(message.tool_call_id, rawTextOf(message.content));
   const ended = new Map<string, Extract<AgentEvent, { type: 'tool-result' }>>();
   const decisions = new Map<string, Decision>();
   for (const event of events) {

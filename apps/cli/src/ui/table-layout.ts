@@ -13,9 +13,19 @@ export interface TableLayout {
 
 const segmenter = new Intl.Segmenter();
 
+/**
+ * Columns of a result drawn on the screen: a 1,600-column result took 1.6 GB as a record per
+ * row with a line per column. The rest are counted in the footer (`--output json` has them
+ * all; a query can select the ones wanted).
+ */
+export const MAX_SCREEN_COLUMNS = 50;
+/** Characters of one cell laid out: no terminal line shows more, and a 10 MB value is not measured whole. */
+const MAX_SCREEN_CELL = 1_000;
+
 /** A cell on one line, its control characters visible (a database value cannot draw on the screen). */
 function cellText(text: string): string {
-  return revealText(text.replace(/[\t\n\r]+/g, ' '));
+  const capped = text.length > MAX_SCREEN_CELL ? `${text.slice(0, MAX_SCREEN_CELL)}…` : text;
+  return revealText(capped.replace(/[\t\n\r]+/g, ' '));
 }
 
 /** Cut or padded to exactly `width` terminal columns: CJK and emoji take two. */
@@ -40,18 +50,20 @@ const RECORD_VIEW_MIN_COLUMNS = 4;
  * A result table that fits the terminal: columns share the width in proportion to what they
  * hold, long cells are cut with …, and the footer says how much is shown.
  */
-export function layoutTable(columns: readonly string[], rows: readonly (readonly unknown[])[], options: { width: number; maxRows: number; truncated: boolean }): TableLayout {
+export function layoutTable(allColumns: readonly string[], rows: readonly (readonly unknown[])[], options: { width: number; maxRows: number; truncated: boolean }): TableLayout {
   const shown = rows.slice(0, options.maxRows);
-  const cells = shown.map((row) => row.map((value) => cellText(formatCell(value))));
+  const columns = allColumns.slice(0, MAX_SCREEN_COLUMNS);
+  const cells = shown.map((row) => row.slice(0, MAX_SCREEN_COLUMNS).map((value) => cellText(formatCell(value))));
   const names = columns.map(cellText);
   const natural = names.map((name, index) => Math.max(stringWidth(name), ...cells.map((row) => stringWidth(row[index] ?? '')), 1));
   const separators = Math.max(0, columns.length - 1) * 3;
   const available = Math.max(columns.length * 3, options.width - separators);
   const total = rows.length;
   const footer =
-    shown.length < total || options.truncated
+    (shown.length < total || options.truncated
       ? `showing ${shown.length.toLocaleString('en-US')} of ${options.truncated ? 'more than ' : ''}${total.toLocaleString('en-US')} rows`
-      : `${total.toLocaleString('en-US')} ${total === 1 ? 'row' : 'rows'}`;
+      : `${total.toLocaleString('en-US')} ${total === 1 ? 'row' : 'rows'}`) +
+    (columns.length < allColumns.length ? ` · ${columns.length} of ${allColumns.length.toLocaleString('en-US')} columns shown` : '');
   // A wide row would be cut to slivers: show each row as a record instead, as psql's \\x does.
   if (columns.length >= RECORD_VIEW_MIN_COLUMNS && natural.reduce((a, b) => a + b, 0) > available) return layoutRecords(names, cells, options.width, footer);
   let widths = natural;
