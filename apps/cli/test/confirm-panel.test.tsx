@@ -1,7 +1,7 @@
 import type { ApprovalAnswer, ApprovalRequest } from '@riskgate/core';
 import type { Decision, OperationDescription } from '@riskgate/risk';
 import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmPanel } from '../src/ui/ConfirmPanel.js';
 
 const decision: Decision = {
@@ -22,6 +22,14 @@ function request(toolName: string, description: OperationDescription, args: Reco
 
 const sqlRequest = request('execute_sql', { kind: 'sql', sql: 'DELETE FROM orders', details: ['would delete 1,204 rows of orders'] }, { sql: 'DELETE FROM orders' });
 const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until the screen shows `text` (keys typed under load are drawn later than a fixed tick). */
+async function shows(lastFrame: () => string | undefined, text: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(lastFrame() ?? '').includes(text)) {
+    if (Date.now() > deadline) throw new Error(`the screen never showed ${JSON.stringify(text)}:\n${lastFrame()}`);
+    await tick(10);
+  }
+}
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
@@ -128,20 +136,18 @@ describe('ConfirmPanel keys', () => {
     const { stdin, answers, lastFrame } = show(sqlRequest);
     await tick();
     stdin.write('e');
-    await tick();
-    expect(lastFrame()).toContain('Edit, then Enter to run it');
-    stdin.write(" WHERE id = 1");
-    await tick();
+    await shows(lastFrame, 'Edit, then Enter to run it');
+    stdin.write(' WHERE id = 1');
+    await shows(lastFrame, 'WHERE id = 1');
     stdin.write('\r');
-    await tick();
-    expect(answers).toEqual([{ type: 'edit', args: { sql: 'DELETE FROM orders WHERE id = 1' } }]);
+    await vi.waitFor(() => expect(answers).toEqual([{ type: 'edit', args: { sql: 'DELETE FROM orders WHERE id = 1' } }]));
   });
 
   it('e then Esc goes back to the question', async () => {
     const { stdin, answers, lastFrame } = show(sqlRequest);
     await tick();
     stdin.write('e');
-    await tick();
+    await shows(lastFrame, 'Edit, then Enter to run it');
     stdin.write('\u001B');
     await tick(80);
     expect(lastFrame()).toContain('Execute this query? [y/N]');
@@ -149,15 +155,14 @@ describe('ConfirmPanel keys', () => {
   });
 
   it('m: a "no" with a note for the model', async () => {
-    const { stdin, answers } = show(sqlRequest);
+    const { stdin, answers, lastFrame } = show(sqlRequest);
     await tick();
     stdin.write('m');
     await tick();
     stdin.write('only the old ones');
-    await tick();
+    await shows(lastFrame, 'only the old ones');
     stdin.write('\r');
-    await tick();
-    expect(answers).toEqual([{ type: 'deny', note: 'only the old ones' }]);
+    await vi.waitFor(() => expect(answers).toEqual([{ type: 'deny', note: 'only the old ones' }]));
   });
 
   it('type-ahead protection: keys within the guard after the panel appears never answer it', async () => {
