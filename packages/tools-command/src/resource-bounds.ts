@@ -18,6 +18,12 @@ export interface ResourceBounds {
   readonly fileBytes: number;
   /** Size of the sandbox's private /tmp (and the other writable tmpfs). */
   readonly tmpBytes: number;
+  /**
+   * Open files per process (RLIMIT_NOFILE). Open files are kernel memory a cgroup v1 memory
+   * bound does not hold: 126 processes holding 19,990 each filled the machine's file table
+   * (fs.file-max; measured), and then no program on the machine could open a file.
+   */
+  readonly openFiles: number;
 }
 
 const MiB = 1024 * 1024;
@@ -28,6 +34,7 @@ export const DEFAULT_BOUNDS: ResourceBounds = {
   memoryBytes: 1024 * MiB,
   fileBytes: 256 * MiB,
   tmpBytes: 256 * MiB,
+  openFiles: 1024,
 };
 
 export type BoundMechanism = 'cgroup-v2' | 'cgroup-v1' | 'rlimits';

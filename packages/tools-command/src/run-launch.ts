@@ -78,7 +78,7 @@ export function launchFor(options: LaunchOptions): Launch {
     ...(options.home === undefined ? {} : { home: options.home }),
     ...(bounds === undefined ? {} : { tmpBytes: bounds.tmpBytes }),
   };
-  const inner = (command: string) => [...BASH, `${bounds === undefined ? '' : limitPrefix(bounds, cgroup === undefined)}${command}`];
+  const inner = (command: string) => [...BASH, `${CLOSE_INHERITED}${bounds === undefined ? '' : limitPrefix(bounds, cgroup === undefined)}${command}`];
   const sandboxFd = openSeccompFilter('sandbox');
   const fds: number[] = sandboxFd === undefined ? [] : [sandboxFd];
   const release = () => {
@@ -101,20 +101,30 @@ export function launchFor(options: LaunchOptions): Launch {
 }
 
 /**
+ * Closes every descriptor above stderr before the command's first word. A descriptor riskgate
+ * inherited from whatever started it (a terminal, an editor, a test runner) passes through
+ * bubblewrap, and one open for writing on a file outside is a way out of the read-only
+ * filesystem: `echo x >&200` wrote there (measured). On the first line, so line numbers stay.
+ */
+// No redirection around the loop: bash would save stderr in a descriptor above 2 for it, which
+// the loop would then close (stderr lost).
+const CLOSE_INHERITED = 'for __rg_fd in /proc/self/fd/*; do __rg_fd=${__rg_fd##*/}; [ "$__rg_fd" -gt 2 ] 2>/dev/null && eval "exec $__rg_fd>&-"; done; unset __rg_fd; ';
+
+/**
  * `ulimit …; ` in front of the command, on its first line, so line numbers stay the same. Bash
  * runs it before it reads the command's first word. -t: soft bound sends SIGXCPU (which says
  * why), the hard one a second later SIGKILL; -f in KiB; -d (memory without a cgroup) in KiB.
  */
 function limitPrefix(bounds: ResourceBounds, rlimitsOnly: boolean): string {
   const cpu = bounds.cpuSeconds ?? 1;
-  const limits = [`-S -t ${cpu}`, `-H -t ${cpu + 1}`, `-f ${Math.ceil(bounds.fileBytes / 1024)}`];
+  const limits = [`-S -t ${cpu}`, `-H -t ${cpu + 1}`, `-f ${Math.ceil(bounds.fileBytes / 1024)}`, `-n ${bounds.openFiles}`];
   if (rlimitsOnly) limits.push(`-d ${Math.ceil(bounds.memoryBytes / 1024)}`, `-u ${bounds.processes}`);
   return `${limits.map((limit) => `ulimit ${limit} 2>/dev/null`).join('; ')}; `;
 }
 
 function unsandboxed(options: LaunchOptions): Launch {
   const cgroup = cgroupHome() === undefined || options.cgroups === false ? undefined : RunCgroup.create(undefined);
-  const command = { file: BASH[0]!, args: [...BASH.slice(1), options.command], extraFds: [], release: () => {} };
+  const command = { file: BASH[0]!, args: [...BASH.slice(1), `${CLOSE_INHERITED}${options.command}`], extraFds: [], release: () => {} };
   if (cgroup !== undefined) return { ...command, env: {}, cgroup };
   const marker = randomUUID();
   return { ...command, env: { [RUN_MARKER]: marker }, marker };

@@ -91,6 +91,12 @@ function baseArguments(tmpBytes: number, hostView: boolean): string[] {
     ...size, '--tmpfs', '/dev/shm',
     '--remount-ro', '/dev',
     '--proc', '/proc',
+    // Inside, uid 0 is the host's root (a privileged bubblewrap maps it to itself), and sysctls
+    // are checked by uid alone, not by capability: a sandboxed root wrote kernel.core_pattern,
+    // whose helper the kernel then ran as host root (measured). Bubblewrap's own cover of
+    // /proc/sys skips it when the directory (0555) is not writable, which it never is.
+    '--ro-bind', '/proc/sys', '/proc/sys',
+    '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger',
     ...size, '--tmpfs', '/tmp',
     ...size, '--tmpfs', '/run',
     // The host reader (host-reader.ts) keeps the host's PID and network namespaces, nothing else.
