@@ -58,6 +58,7 @@ export {
   realPathOf,
   tableFacts,
 } from './knowledge/path-lookup.js';
+export { type ClosedOptions, closedToOthers } from './knowledge/closed-files.js';
 export { scanTree, type TreeScan, type TreeScanOptions } from './knowledge/tree-scan.js';
 export { type PathClass, type PathRow, SECRET_CONTENT, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './knowledge/sensitive-paths.js';
 export { type FunctionDefinition, toolFunctionDefinition } from './json-schema.js';

@@ -12,6 +12,7 @@ import {
   patternMayReach,
   realPathOf,
 } from './knowledge/path-lookup.js';
+import { closedToOthers } from './knowledge/closed-files.js';
 import { isPrivateHomePath } from './knowledge/home-allowlist.js';
 import { scanTree } from './knowledge/tree-scan.js';
 import { maxRiskLevel, type RiskLevel } from './levels.js';
@@ -164,18 +165,24 @@ function facts_(effect: PathEffect, namer: Namer): PathFacts {
   }
   const privacy = { home, workspace: namer.workspace };
   let privateHome = [effect.path, ...paths].find((path) => isPrivateHomePath(path, privacy));
+  const closedFacts: (PathFact & { path: string })[] = [];
   for (const path of paths) {
     // A recursive read of a directory that holds the home (`grep -r KEY /home`) reaches all of it.
     const holdsHome = effect.recursive === true && isInside(realPathOf(home), realPathOf(path));
     if (holdsHome && privateHome === undefined && isPrivateHomePath(home, privacy)) privateHome = home;
-    for (const fact of pathFacts(path, { home })) facts.push({ ...fact, path });
+    const known = pathFacts(path, { home });
+    for (const fact of known) facts.push({ ...fact, path });
+    // Where the table and the content say nothing (they name a path better than its mode does).
+    const closed = known.length > 0 ? undefined : closedToOthers(path, { home, workspace: namer.workspace });
+    if (closed !== undefined) closedFacts.push({ ...closed, path });
     // A recursive read reaches every file below; a recursive listing only names them.
     if (effect.recursive === true && effect.kind === 'read-path') {
-      const scan = scanTree(path, { home, ...(effect.skipsHidden === undefined ? {} : { skipsHidden: effect.skipsHidden }) });
+      const scan = scanTree(path, { home, workspace: namer.workspace, ...(effect.skipsHidden === undefined ? {} : { skipsHidden: effect.skipsHidden }) });
       facts.push(...scan.facts);
       if (!scan.complete) unchecked ??= `${display(path, namer)} holds too many files to check them all for secrets`;
     }
   }
+  facts.push(...closedFacts);
   return { facts, ...(unchecked === undefined ? {} : { unchecked }), ...(privateHome === undefined ? {} : { privateHome }) };
 }
 

@@ -95,6 +95,11 @@ const HOST_READERS: Readonly<Record<string, ReaderRow>> = {
   ifconfig: { flags: 'as', operands: /^[a-z][\w.-]*$/, maxOperands: 1 },
   route: { flags: 'nev', operands: 'none' },
   arp: { flags: 'naev', operands: 'none' },
+  // Who the person is: the sandbox runs as `nobody` when riskgate is root (sandbox-user.ts), and
+  // `id` there would say 65534 — a wrong answer about the person's machine. These read no files.
+  id: { flags: 'ugGnrz', long: ['--user', '--group', '--groups', '--name', '--real', '--zero'], operands: PLAIN },
+  whoami: { operands: 'none' },
+  groups: { operands: PLAIN },
 };
 
 function wordsFit(row: ReaderRow, words: readonly string[]): boolean {

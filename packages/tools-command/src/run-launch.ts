@@ -4,6 +4,7 @@ import type { HostReader } from './host-reader.js';
 import { cgroupHome, DEFAULT_BOUNDS, type ResourceBounds } from './resource-bounds.js';
 import { RunCgroup } from './run-cgroup.js';
 import { shellQuote } from './shell-quote.js';
+import { sandboxUser, setprivPrefix } from './sandbox-user.js';
 import { takeZygote, type Zygote } from './zygote.js';
 import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, READER_SECCOMP_FD, SECCOMP_FD } from './sandbox.js';
 
@@ -72,13 +73,21 @@ export function launchFor(options: LaunchOptions): Launch {
   const adopted = zygote === undefined || bounds === undefined ? undefined : RunCgroup.adopt(zygote.home, zygote.directories, bounds);
   if (zygote !== undefined && adopted === undefined) zygote.child.kill('SIGKILL');
   const cgroup = adopted ?? (where === undefined || bounds === undefined ? undefined : RunCgroup.create(bounds, where));
-  const profile = {
+  const places = {
     cwd: options.cwd,
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
     ...(options.home === undefined ? {} : { home: options.home }),
-    ...(bounds === undefined ? {} : { tmpBytes: bounds.tmpBytes }),
   };
-  const inner = (command: string) => [...BASH, `${CLOSE_INHERITED}${bounds === undefined ? '' : limitPrefix(bounds, cgroup === undefined)}${command}`];
+  const user = sandboxUser(places);
+  const profile = { ...places, ...(bounds === undefined ? {} : { tmpBytes: bounds.tmpBytes }), ...(user === undefined ? {} : { user }) };
+  const inner = (command: string) => [
+    ...(user === undefined ? [] : setprivPrefix(user)),
+    ...BASH,
+    `${CLOSE_INHERITED}${bounds === undefined ? '' : limitPrefix(bounds, cgroup === undefined)}${command}`,
+  ];
+  // As `nobody`, every repository belongs to someone else, and git refuses to read those (its
+  // safe.directory check): it trusts them here as it trusted root's own, inside the sandbox.
+  const env: Record<string, string> = user === undefined ? {} : { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
   const sandboxFd = openSeccompFilter('sandbox');
   const fds: number[] = sandboxFd === undefined ? [] : [sandboxFd];
   const release = () => {
@@ -87,7 +96,7 @@ export function launchFor(options: LaunchOptions): Launch {
   const held = { ...(cgroup === undefined ? {} : { cgroup }), ...(bounds === undefined ? {} : { bounds }), ...(adopted === undefined ? {} : { zygote: zygote! }), release };
   const reader = options.hostReader;
   if (reader === undefined) {
-    return { file: BWRAP, args: [...bubblewrapArguments(profile), ...inner(options.command)], extraFds: fds, env: {}, ...held };
+    return { file: BWRAP, args: [...bubblewrapArguments(profile), ...inner(options.command)], extraFds: fds, env, ...held };
   }
   const quote = (words: readonly string[]) => words.map(shellQuote).join(' ');
   const readerFd = openSeccompFilter('reader');
@@ -97,7 +106,7 @@ export function launchFor(options: LaunchOptions): Launch {
     reader.rest === undefined
       ? `exec ${readerCommand} ${SECCOMP_FD}<&-`
       : `${readerCommand} ${SECCOMP_FD}<&- | ${quote([BWRAP, ...bubblewrapArguments(profile), ...inner(reader.rest)])} ${READER_SECCOMP_FD}<&-`;
-  return { file: '/bin/sh', args: ['-c', script], extraFds: fds, env: {}, ...held };
+  return { file: '/bin/sh', args: ['-c', script], extraFds: fds, env, ...held };
 }
 
 /**

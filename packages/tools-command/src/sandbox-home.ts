@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { existingPaths, fileFacts, HOME_ALLOWLIST_GLOBS, isInside, isPrivateHomePath } from '@riskgate/risk';
 
 /**
@@ -44,12 +44,30 @@ export function privateHomeArguments(profile: SandboxHomeProfile): string[] {
       if (bound.has(path) || isPrivateHomePath(path, { home, workspace })) continue;
       if (fileFacts(path).some((fact) => fact.class === 'secret')) continue;
       bound.add(path);
-      args.push('--ro-bind', path, path);
+      args.push(...openDirectories(home, path), '--ro-bind', path, path);
     }
   }
   // The workspace (and a command directory inside it) stays visible, read-only like the rest.
-  if (isInside(workspace, home)) args.push('--ro-bind', workspace, workspace);
+  if (isInside(workspace, home)) args.push(...openDirectories(home, workspace), '--ro-bind', workspace, workspace);
   // Read-only once its mount points exist: like the rest of the filesystem, the home takes no writes.
   args.push('--remount-ro', home);
+  return args;
+}
+
+/**
+ * The directories between a fresh tmpfs and a path bound into it, made open to everyone
+ * (0755). Left to bubblewrap, they copy their host directory's mode — `~/.ssh` is 0700 — and a
+ * command that runs as `nobody` (sandbox-user.ts) could not reach the public key bound inside.
+ * They hold nothing but the bound paths.
+ */
+export function openDirectories(top: string, path: string): string[] {
+  const args: string[] = [];
+  const between = relative(top, dirname(path));
+  if (between === '' || between.startsWith('..')) return args;
+  let directory = top;
+  for (const part of between.split('/')) {
+    directory = join(directory, part);
+    args.push('--perms', '0755', '--dir', directory);
+  }
   return args;
 }

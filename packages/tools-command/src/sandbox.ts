@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { isInside } from '@riskgate/risk';
 import { execa } from 'execa';
 import { type HiddenPath, hiddenPaths } from './sandbox-hidden-paths.js';
-import { privateHomeArguments } from './sandbox-home.js';
+import { openDirectories, privateHomeArguments } from './sandbox-home.js';
+import { NOBODY, SETPRIV, type SandboxUser, setDropRootWorks, setprivPrefix } from './sandbox-user.js';
 import { sandboxSeccompProgram } from './seccomp.js';
 
 /**
@@ -52,6 +53,8 @@ export interface SandboxProfile {
   readonly tmpBytes?: number;
   /** The descriptor bubblewrap reads its seccomp filter from (SECCOMP_FD unless the reader's). */
   readonly seccompFd?: number;
+  /** Run as this user instead of root (sandbox-user.ts); the command is then prefixed with setprivPrefix. */
+  readonly user?: SandboxUser;
 }
 
 /**
@@ -83,12 +86,22 @@ const DEFAULT_TMPFS_BYTES = 256 * 1024 * 1024;
  * (measured). /dev itself is made read-only after /dev/shm is mounted on it, so the only
  * writable places are the sized /tmp, /run and /dev/shm.
  */
-function baseArguments(tmpBytes: number, hostView: boolean): string[] {
+function baseArguments(tmpBytes: number, hostView: boolean, user: SandboxUser | undefined): string[] {
   const size = tmpfsSizes ? ['--size', String(tmpBytes)] : [];
+  // Dropping to another user (sandbox-user.ts) needs the writable tmpfs open to everyone, and
+  // no user namespace (in one, only uid 0 is mapped and setuid fails); root needs none anyway.
+  const open = user === undefined ? [] : ['--perms', '1777'];
+  const namespaces = hostView
+    ? ['--unshare-user-try', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try']
+    : user === undefined
+      ? ['--unshare-all']
+      : ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'];
+  // setpriv needs these two to change user; it loses both (and every other) when it does.
+  const capabilities = user === undefined ? ['--cap-drop', 'ALL'] : ['--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID'];
   return [
     '--ro-bind', '/', '/',
     '--dev', '/dev',
-    ...size, '--tmpfs', '/dev/shm',
+    ...size, ...open, '--tmpfs', '/dev/shm',
     '--remount-ro', '/dev',
     '--proc', '/proc',
     // Inside, uid 0 is the host's root (a privileged bubblewrap maps it to itself), and sysctls
@@ -97,11 +110,11 @@ function baseArguments(tmpBytes: number, hostView: boolean): string[] {
     // /proc/sys skips it when the directory (0555) is not writable, which it never is.
     '--ro-bind', '/proc/sys', '/proc/sys',
     '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger',
-    ...size, '--tmpfs', '/tmp',
+    ...size, ...open, '--tmpfs', '/tmp',
     ...size, '--tmpfs', '/run',
     // The host reader (host-reader.ts) keeps the host's PID and network namespaces, nothing else.
-    ...(hostView ? ['--unshare-user-try', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'] : ['--unshare-all']),
-    '--cap-drop', 'ALL',
+    ...namespaces,
+    ...capabilities,
     '--die-with-parent',
   ];
 }
@@ -123,9 +136,21 @@ export const SECCOMP_FD = 3;
 export const READER_SECCOMP_FD = 4;
 
 export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly HiddenPath[] = hiddenPaths(profile)): string[] {
-  const args = baseArguments(profile.tmpBytes ?? DEFAULT_TMPFS_BYTES, profile.hostView === true);
+  const user = profile.hostView === true ? undefined : profile.user;
+  const args = baseArguments(profile.tmpBytes ?? DEFAULT_TMPFS_BYTES, profile.hostView === true, user);
+  // A directory above the workspace or the home that others may not enter: an empty one, with
+  // the workspace and the command's directory bound back (the home gets its own tmpfs below).
+  const workspace = profile.workspace ?? profile.cwd;
+  for (const bridge of user?.bridges ?? []) {
+    args.push('--tmpfs', bridge);
+    for (const directory of new Set([workspace, profile.cwd])) if (isInside(directory, bridge)) args.push(...openDirectories(bridge, directory), '--ro-bind', directory, directory);
+  }
   // The home: empty but for the allowlist (and the workspace when it lies there).
-  args.push(...privateHomeArguments(profile));
+  const home = privateHomeArguments(profile);
+  const homePath = home[1];
+  for (const bridge of user?.bridges ?? []) if (homePath !== undefined && isInside(homePath, bridge)) args.push(...openDirectories(bridge, homePath));
+  args.push(...home);
+  for (const bridge of user?.bridges ?? []) args.push('--remount-ro', bridge);
   // A workspace in /tmp (scratch directories, tests) is shown again, read-only like the rest.
   const shown = [...new Set([profile.workspace ?? profile.cwd, profile.cwd])].filter((directory) => EMPTIED.some((emptied) => isInside(directory, emptied)));
   for (const directory of shown) args.push('--ro-bind', directory, directory);
@@ -230,11 +255,34 @@ async function runProbe(bwrap: string): Promise<SandboxStatus> {
   }
   if (result === undefined) return { available: false, message: `no sandbox: the seccomp filter could not be written: ${FALLBACK}` };
   if (result.exitCode === 0) {
-    return { available: true, message: 'sandbox: bubblewrap (read-only filesystem, no network, own PID namespace, no Unix sockets, secret paths hidden)' };
+    const asNobody = await probeDropRoot(bwrap);
+    const who = process.getuid?.() !== 0 ? '' : asNobody ? ', commands run as nobody (files others may not read stay unread)' : ', commands run as root (setpriv could not drop to nobody here)';
+    return { available: true, message: `sandbox: bubblewrap (read-only filesystem, no network, own PID namespace, no Unix sockets, secret paths hidden${who})` };
   }
   if ((result as { code?: string }).code === 'ENOENT') {
     return { available: false, message: `no sandbox: bubblewrap is not installed (apt-get install bubblewrap): ${FALLBACK}` };
   }
   const reason = String(result.stderr ?? '').trim().split('\n')[0] || String(result.shortMessage ?? `exit code ${result.exitCode}`);
   return { available: false, message: `no sandbox: bubblewrap cannot create its namespaces here (${reason}): ${FALLBACK}` };
+}
+
+/** As root: whether a sandboxed command can drop to `nobody` here (sandbox-user.ts). */
+async function probeDropRoot(bwrap: string): Promise<boolean> {
+  setDropRootWorks(false);
+  if (process.getuid?.() !== 0 || SETPRIV === undefined) return false;
+  const fd = openSeccompFilter();
+  if (fd === undefined) return false;
+  try {
+    const user = { uid: NOBODY, gid: NOBODY, bridges: [] };
+    const result = await execa(bwrap, [...bubblewrapArguments({ cwd: '/', user }, []), ...setprivPrefix(user), '/bin/sh', '-c', 'id -u'], {
+      reject: false,
+      timeout: 10_000,
+      stdio: ['ignore', 'pipe', 'pipe', fd as never],
+    });
+    const works = result.exitCode === 0 && String(result.stdout).trim() === String(NOBODY);
+    setDropRootWorks(works);
+    return works;
+  } finally {
+    closeSeccompFilter(fd);
+  }
 }

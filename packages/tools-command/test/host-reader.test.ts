@@ -33,6 +33,10 @@ describe('splitHostReader: only a lone, option-checked reader gets the host view
     ['ss -tulpn | grep LISTEN', '/ss', ['-tulpn'], 'grep LISTEN'],
     ['ip -br -c a', '/ip', ['-br', '-c', 'a'], undefined],
     ['hostname -I', '/hostname', ['-I'], undefined],
+    // Who the person is, read as riskgate's own user (the sandbox's rest may run as nobody).
+    ['id -u', '/id', ['-u'], undefined],
+    ['id -un | tr a-z A-Z', '/id', ['-un'], 'tr a-z A-Z'],
+    ['whoami', '/whoami', [], undefined],
     // Whatever the rest holds, it runs fully sandboxed: an interpreter there sees no host.
     ['ps aux | cat <(sh -c id)', '/ps', ['aux'], 'cat <(sh -c id)'],
   ])('%s → the reader alone, the rest sandboxed', async (line, program, args, rest) => {

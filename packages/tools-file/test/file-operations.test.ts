@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileOperationsTool } from '../src/index.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'riskgate-file-')));
+// Open to others, as the directories above a person's files are (mkdtemp makes it 0700: private).
+chmodSync(root, 0o755);
 const workspace = join(root, 'workspace');
 const home = join(root, 'home');
 const outside = join(root, 'outside');
@@ -114,6 +116,22 @@ describe('attacks: secrets and escapes are asked about, with the reason', () => 
       expect(evaluation.decision.reasons.join('\n')).toMatch(/outside the workspace in your home \(private unless allowlisted\)/);
     },
   );
+
+  it.each([
+    ['a cookie only its owner reads (0400)', 'store/.erlang.cookie', 0o400],
+    ["a daemon's settings its group reads (0640)", 'store/redis.conf', 0o640],
+    ['a readable file in a directory others may not enter', 'closed/settings.ini', 0o644],
+  ])('read asks for %s outside the workspace: its mode says private', async (_what, path, mode) => {
+    const file = join(outside, path);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, 'marker\n', { mode });
+    if (path.startsWith('closed/')) chmodSync(join(outside, 'closed'), 0o700);
+    for (const spelling of [file, `../outside/${path}`]) {
+      const evaluation = await gate({ operation: 'read', path: spelling });
+      expect(evaluation.decision.action).toBe('confirm');
+      expect(evaluation.decision.reasons.join('\n')).toMatch(/keeps from other users/);
+    }
+  });
 
   it.each([['~'], ['~/.config']])('list %s asks: the home is private', async (path) => {
     expect((await gate({ operation: 'list', path })).decision.action).toBe('confirm');

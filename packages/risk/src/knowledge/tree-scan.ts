@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
+import { closedToOthers, entryClosedToOthers } from './closed-files.js';
 import { compiledRows, fileFacts, isInside, type PathFact, type PathLookupOptions, realPathOf, TREE_SNIFF_BYTES } from './path-lookup.js';
 
 /** Recursive reads (grep -r, rg, find, du): what they would reach, by a bounded walk. */
@@ -19,6 +20,11 @@ export interface TreeScanOptions extends PathLookupOptions {
   readonly maxEntries?: number;
   /** Regular files whose first bytes are read for keys, at most. */
   readonly maxSniffs?: number;
+  /**
+   * The workspace: outside it (and the home), an entry its owner keeps from others is a secret
+   * (closed-files.ts). Without it, modes are not looked at.
+   */
+  readonly workspace?: string;
 }
 
 function literalPrefix(segments: readonly string[]): string {
@@ -58,6 +64,13 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
   const byPath = rows.filter((row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))));
   let visited = 0;
   const queue = [root];
+  // Modes are looked at only outside the workspace and the home: an lstat per entry of a system tree.
+  const realHome = realPathOf(home);
+  const modes = options.workspace !== undefined && !isInside(root, realPathOf(options.workspace)) && !(realHome !== '/' && isInside(root, realHome));
+  if (modes) {
+    const closed = closedToOthers(root, { home, workspace: options.workspace! });
+    if (closed !== undefined) return { facts: [...facts, { ...closed, path: root }], complete: true };
+  }
   while (queue.length > 0 && facts.length < 20) {
     const dir = queue.shift()!;
     let entries: Dirent[];
@@ -86,6 +99,11 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
           facts.push({ class: row.class, what: row.what, path });
           secretDirectory ||= directory;
         }
+      }
+      const closed = modes ? entryClosedToOthers(path) : undefined;
+      if (closed !== undefined) {
+        facts.push({ ...closed, path });
+        continue;
       }
       // A directory the table names is reported whole; what lies inside adds nothing.
       if (directory) {
