@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateToolCall, type GatePolicy, parseRule, type Rule } from '@riskgate/risk';
@@ -21,6 +21,8 @@ const PRIVATE_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAA
 
 export function createGateFixture(): GateFixture {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'riskgate-command-')));
+  // Open to others, as the directories above a person's workspace are (mkdtemp makes it 0700: private).
+  chmodSync(root, 0o755);
   const home = join(root, 'home');
   const workspace = join(root, 'workspace');
   const files: Record<string, string> = {
