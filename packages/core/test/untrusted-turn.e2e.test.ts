@@ -6,6 +6,8 @@ import { createHarness, type Harness, toolMessages } from './helpers.js';
 
 let harness: Harness | undefined;
 const outside = mkdtempSync(join(tmpdir(), 'riskgate-outside-'));
+// Open to others, as a directory of shared files is (mkdtemp makes it 0700: private, and asked).
+chmodSync(outside, 0o755);
 afterEach(async () => {
   await harness?.close();
   harness = undefined;

@@ -153,6 +153,7 @@ interface PathFacts {
 function facts_(effect: PathEffect, namer: Namer): PathFacts {
   const { home } = namer;
   const facts: (PathFact & { path?: string })[] = [];
+  if (effect.secret !== undefined) facts.push({ class: 'secret', what: effect.secret, path: effect.path });
   let unchecked: string | undefined;
   let paths = [effect.path];
   if (effect.pattern === true || hasGlob(effect.path)) {

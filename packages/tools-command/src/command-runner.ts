@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { looksBinary } from '@riskgate/risk';
 import { childEnvironment } from './child-environment.js';
 import type { HostReader } from './host-reader.js';
@@ -40,6 +42,8 @@ export interface RunCommandOptions {
   readonly home?: string;
   /** The child's environment; by default riskgate's own, scrubbed of secrets (child-environment.ts). */
   readonly env?: Readonly<Record<string, string>>;
+  /** What a sandboxed command reads on its standard input (else /dev/null). */
+  readonly stdin?: string;
 }
 
 export interface CommandRunResult {
@@ -79,6 +83,18 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   const grace = options.killGraceMs ?? 2_000;
   let first: Buffer | undefined;
   let binary = false;
+  // Standard input goes in as a file bound read-only into the sandbox (readable by `nobody`).
+  let stdinDirectory: string | undefined;
+  let stdinFile: string | undefined;
+  if (options.stdin !== undefined && options.sandbox === true) {
+    stdinDirectory = mkdtempSync(join(tmpdir(), 'riskgate-stdin-'));
+    chmodSync(stdinDirectory, 0o755);
+    stdinFile = join(stdinDirectory, 'stdin');
+    writeFileSync(stdinFile, options.stdin, { mode: 0o644 });
+  }
+  const removeStdin = () => {
+    if (stdinDirectory !== undefined) rmSync(stdinDirectory, { recursive: true, force: true });
+  };
   const launch = launchFor({
     command,
     cwd: options.cwd,
@@ -89,6 +105,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
     ...(options.hostReader === undefined ? {} : { hostReader: options.hostReader }),
     ...(options.cgroups === false ? { cgroups: false } : {}),
+    ...(stdinFile === undefined ? {} : { stdinFile }),
   });
   const environment = { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), ...launch.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' };
   const start = () => spawn(launch.file, launch.args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe', ...launch.extraFds], detached: true, env: environment });
@@ -103,6 +120,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   } catch (error) {
     launch.release();
     launch.cgroup?.removeLater(options.sandbox === true);
+    removeStdin();
     const message = `riskgate could not start the command in its cgroup (${(error as Error).message}); it did not run\n`;
     return { exitCode: 125, signal: null, timedOut: false, cancelled: false, output: message, outputBytes: 0, droppedBytes: 0, binary: false, durationMs: performance.now() - started };
   }
@@ -183,6 +201,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   }
   const counts = launch.cgroup?.counts();
   launch.cgroup?.removeLater(options.sandbox === true);
+  removeStdin();
 
   if (!binary) live?.flush();
   if (exit.error !== undefined) capture.push(Buffer.from(`${launch.file}: ${exit.error.message}\n`));

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { defineTool, toolFailure } from '@riskgate/risk';
+import { defineTool, findSecretsIn, replaceFindings, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
 import { childEnvironment } from './child-environment.js';
@@ -36,6 +36,9 @@ export interface CommandToolOptions {
   /** Bounds of sandboxed runs (resource-bounds.ts DEFAULT_BOUNDS for what is not given). */
   readonly bounds?: Partial<ResourceBounds>;
 }
+
+/** What a host reader may hand the rest of its line: far more than any process list. */
+const READER_OUTPUT_BYTES = 8 * 1024 * 1024;
 
 export function createExecuteCommandTool(options: CommandToolOptions = {}) {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
@@ -76,7 +79,7 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
       // whatever the gate concluded about the line (host-reader.ts); the rest stays fully sandboxed.
       const hostReader = sandboxed ? await splitHostReader(command) : undefined;
       const timeoutMs = timeout_ms ?? defaultTimeoutMs;
-      const result = await runCommand(command, {
+      const common = {
         cwd: directory,
         timeoutMs,
         signal: context.signal,
@@ -84,14 +87,29 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
         // A whitelisted command runs in the sandbox whenever the host found one: the sandbox is
         // what makes the rows marked sandboxOnly safe to whitelist.
         sandbox: sandboxed,
-        ...(hostReader === undefined ? {} : { hostReader }),
         ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
         workspace: context.cwd,
         // The home the assessor judged `~` against is the one the command's `~` and $HOME name.
         ...(context.home === undefined ? {} : { home: context.home }),
         env: context.home === undefined ? environment() : { ...environment(), HOME: context.home },
-        ...(context.onOutput === undefined ? {} : { onOutput: context.onOutput }),
-      });
+      };
+      const live = context.onOutput === undefined ? {} : { onOutput: context.onOutput };
+      if (hostReader?.rest !== undefined) {
+        // The host's process list holds other programs' arguments (`mysql -pPASS`, `--requirepass
+        // X`), and the rest of the line may turn them into a form no output guard reads (`ps -eo
+        // args | rev` handed all seven over). So the reader runs first, alone, its secrets are
+        // withheld, and only then does the sandboxed rest read what is left on its stdin.
+        const { program, args, rest } = hostReader;
+        const read = await runCommand(command, { ...common, maxOutputBytes: READER_OUTPUT_BYTES, hostReader: { program, args } });
+        if (read.timedOut || read.cancelled || read.limit !== undefined) {
+          return { type: 'tool-success', forModel: formatForModel(read, directory, context.cwd, timeoutMs), data: read } as const;
+        }
+        const stdin = replaceFindings(read.output, findSecretsIn(read.output), (what) => `[withheld: ${what} — hidden before the rest of the line read it]`);
+        const result = await runCommand(rest, { ...common, ...live, stdin, timeoutMs: Math.max(1_000, timeoutMs - read.durationMs) });
+        const whole = { ...result, durationMs: read.durationMs + result.durationMs };
+        return { type: 'tool-success', forModel: formatForModel(whole, directory, context.cwd, timeoutMs), data: whole } as const;
+      }
+      const result = await runCommand(command, { ...common, ...live, ...(hostReader === undefined ? {} : { hostReader }) });
       return { type: 'tool-success', forModel: formatForModel(result, directory, context.cwd, timeoutMs), data: result } as const;
     },
   });

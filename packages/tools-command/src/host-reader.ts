@@ -204,6 +204,9 @@ export async function splitHostReader(command: string): Promise<HostReader | und
     if (first === null || first === undefined || second === null || second === undefined || pipes.some((pipe) => pipe!.type !== '|')) return undefined;
     const reader = readerOf(first);
     if (reader === undefined) return undefined;
+    // The reader runs to its end before the rest reads its output (execute-command-tool.ts):
+    // `top -b` without a count never ends.
+    if (reader.program.endsWith('/top') && !reader.args.some((word) => /^-[^-]*n/.test(word))) return undefined;
     // Indices are into the JavaScript string, as the walker slices them (assess/words.ts).
     return { ...reader, rest: command.slice(second.startIndex, statement.endIndex) };
   } finally {

@@ -6,7 +6,7 @@ import { RunCgroup } from './run-cgroup.js';
 import { shellQuote } from './shell-quote.js';
 import { sandboxUser, setprivPrefix } from './sandbox-user.js';
 import { takeZygote, type Zygote } from './zygote.js';
-import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, READER_SECCOMP_FD, SECCOMP_FD } from './sandbox.js';
+import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, READER_SECCOMP_FD, SANDBOX_STDIN, SECCOMP_FD } from './sandbox.js';
 
 /** What the runner spawns for one command line, and what it must clean up afterwards. */
 export interface Launch {
@@ -40,6 +40,8 @@ export interface LaunchOptions {
   readonly hostReader?: HostReader;
   /** False: bound by rlimits alone, as where no cgroup can be had (tests of that fallback). */
   readonly cgroups?: boolean;
+  /** A file the sandboxed command reads as its standard input (sandboxed runs only). */
+  readonly stdinFile?: string;
 }
 
 /** The marker variable (unsandboxed runs without a cgroup). */
@@ -79,11 +81,17 @@ export function launchFor(options: LaunchOptions): Launch {
     ...(options.home === undefined ? {} : { home: options.home }),
   };
   const user = sandboxUser(places);
-  const profile = { ...places, ...(bounds === undefined ? {} : { tmpBytes: bounds.tmpBytes }), ...(user === undefined ? {} : { user }) };
+  const profile = {
+    ...places,
+    ...(bounds === undefined ? {} : { tmpBytes: bounds.tmpBytes }),
+    ...(user === undefined ? {} : { user }),
+    ...(options.stdinFile === undefined ? {} : { stdinFile: options.stdinFile }),
+  };
+  const stdin = options.stdinFile === undefined ? '' : `exec 0<${SANDBOX_STDIN}; `;
   const inner = (command: string) => [
     ...(user === undefined ? [] : setprivPrefix(user)),
     ...BASH,
-    `${CLOSE_INHERITED}${bounds === undefined ? '' : limitPrefix(bounds, cgroup === undefined)}${command}`,
+    `${CLOSE_INHERITED}${bounds === undefined ? '' : limitPrefix(bounds, cgroup === undefined)}${stdin}${command}`,
   ];
   // As `nobody`, every repository belongs to someone else, and git refuses to read those (its
   // safe.directory check): it trusts them here as it trusted root's own, inside the sandbox.

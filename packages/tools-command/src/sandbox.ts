@@ -1,6 +1,6 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isInside } from '@riskgate/risk';
 import { execa } from 'execa';
 import { type HiddenPath, hiddenPaths } from './sandbox-hidden-paths.js';
@@ -55,7 +55,12 @@ export interface SandboxProfile {
   readonly seccompFd?: number;
   /** Run as this user instead of root (sandbox-user.ts); the command is then prefixed with setprivPrefix. */
   readonly user?: SandboxUser;
+  /** A file bound read-only at SANDBOX_STDIN: what the command reads on its standard input. */
+  readonly stdinFile?: string;
 }
+
+/** Where a run's standard input (RunCommandOptions.stdin) appears inside the sandbox. */
+export const SANDBOX_STDIN = '/run/riskgate-stdin';
 
 /**
  * Set for commands in the sandbox: tools that check for updates on every run would try the
@@ -154,16 +159,47 @@ export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly Hi
   // A workspace in /tmp (scratch directories, tests) is shown again, read-only like the rest.
   const shown = [...new Set([profile.workspace ?? profile.cwd, profile.cwd])].filter((directory) => EMPTIED.some((emptied) => isInside(directory, emptied)));
   for (const directory of shown) args.push('--ro-bind', directory, directory);
-  for (const { path, kind } of hidden) {
+  for (const { path, kind } of fitArguments(hidden)) {
     const emptied = EMPTIED.some((directory) => isInside(path, directory)) && !shown.some((directory) => isInside(path, directory));
     if (emptied) continue; // nothing there to hide
     if (kind === 'directory') args.push('--tmpfs', path, '--remount-ro', path);
     else args.push('--ro-bind', '/dev/null', path);
   }
+  if (profile.stdinFile !== undefined) args.push('--ro-bind', profile.stdinFile, SANDBOX_STDIN);
   // The private /tmp and the hidden directories are the only writable places; the rest stays read-only.
   args.push('--chdir', profile.cwd);
   if (HAS_SECCOMP) args.push('--seccomp', String(profile.seccompFd ?? SECCOMP_FD));
   return args;
+}
+
+/**
+ * bubblewrap refuses more than 9,000 arguments in all ("Exceeded maximum number of arguments"),
+ * and a workspace with thousands of secret files (the red team planted 5,200) then ran nothing.
+ * Past MAX_HIDDEN paths, the directory that holds the most of them is hidden whole instead, until
+ * they fit: more is hidden, never less (what else that directory held is not there either).
+ */
+const MAX_HIDDEN = 2_500;
+
+export function fitArguments(hidden: readonly HiddenPath[]): readonly HiddenPath[] {
+  let paths = [...hidden];
+  while (paths.length > MAX_HIDDEN) {
+    // The closest directory that gathers at least two hidden paths: their parent if one has
+    // two, else their grandparent, and so on (each step shrinks the list, hiding as little more as it can).
+    let best: [string, number] | undefined;
+    for (let up = 1; best === undefined && up < 64; up++) {
+      const counts = new Map<string, number>();
+      for (const { path } of paths) {
+        let directory = path;
+        for (let step = 0; step < up && directory !== '/'; step++) directory = dirname(directory);
+        if (directory !== '/') counts.set(directory, (counts.get(directory) ?? 0) + 1);
+      }
+      best = [...counts.entries()].filter(([, count]) => count >= 2).sort((a, b) => b[1] - a[1])[0];
+    }
+    if (best === undefined) break;
+    const [directory] = best;
+    paths = [...paths.filter(({ path }) => !isInside(path, directory)), { path: directory, kind: 'directory' as const }];
+  }
+  return paths;
 }
 
 const SECCOMP_BYTES = { sandbox: sandboxSeccompProgram(), reader: sandboxSeccompProgram(undefined, true) };

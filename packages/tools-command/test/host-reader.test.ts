@@ -174,6 +174,41 @@ const victimAlive = () => {
   }
 };
 
+describe.runIf(sandboxWorks)("the host view hands the rest of the line no secret of another program's arguments", () => {
+  const token = 'ghp_R7sK2mQ9vX4nB8cD1eF6gH3jL5pT0wYzA9bC';
+  const url = 'postgres://etl:Sx9-vQ2-mN7kL4@db.internal:5432/orders';
+  let holder: ChildProcess;
+  beforeAll(() => {
+    // A program whose command line carries credentials, as `worker --github …` or a DSN does.
+    holder = spawn('bash', ['-c', `exec -a "worker-${process.pid} --github ${token} --db ${url}" sleep 300`], { stdio: 'ignore', detached: true });
+  });
+  afterAll(() => holder.kill('SIGKILL'));
+  const reversed = (text: string) => [...text].reverse().join('');
+
+  it.each([
+    ['rev', `ps -eo args | grep worker-${process.pid} | rev`],
+    ['xxd', `ps -eo args | grep worker-${process.pid} | xxd -p`],
+    ['base32', `pgrep -af worker-${process.pid} | base32`],
+    ['fold into pieces', `ps auxww | grep worker-${process.pid} | fold -w 5`],
+    ['awk one character a line', `ps -ef | awk '/worker-${process.pid}/{n=split($0,c,""); for(i=n;i>0;i--) printf "%s", c[i]; print ""}'`],
+    ['tr', `ps -eo args | tr a-z A-Z`],
+  ])('%s', async (_name, line) => {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const said = (await unasked(line)).replace(/\s/g, '');
+    for (const secret of [token, 'Sx9-vQ2-mN7kL4']) {
+      expect(said).not.toContain(secret.replace(/\s/g, ''));
+      expect(said).not.toContain(reversed(secret));
+      expect(said.toLowerCase()).not.toContain(Buffer.from(secret).toString('hex'));
+      expect(said.toUpperCase()).not.toContain(secret.toUpperCase());
+    }
+  }, 30_000);
+
+  it('the rest still reads the process list (grep, wc)', async () => {
+    const said = await unasked(`ps -eo args | grep -c worker-${process.pid}`);
+    expect(Number(said.split('\n')[0])).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe.runIf(sandboxWorks)('the host view is no escape (real bubblewrap, real services)', () => {
   it.runIf(psqlWorks).each([
     ['awk pipes to sh in BEGIN', `pgrep -a node | awk 'BEGIN{print "${drop}" | "sh"}'`],

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox, runCommand } from '../src/index.js';
@@ -110,4 +110,33 @@ describe('the filter itself', () => {
     }
     expect(sandboxSeccompProgram('ia32')).toBeUndefined();
   });
+});
+
+describe('a workspace with more secret files than bubblewrap takes arguments', () => {
+  it('hides them all by hiding the directories that gather them, and still runs', async () => {
+    const { fitArguments } = await import('../src/sandbox.js');
+    const many = Array.from({ length: 6_000 }, (_, index) => ({ path: `/w/keys/k${index}.pem`, kind: 'file' as const }));
+    const spread = Array.from({ length: 2_000 }, (_, index) => ({ path: `/w/svc${index}/.env`, kind: 'file' as const }));
+    const fitted = fitArguments([...many, ...spread, { path: '/w/app/.env', kind: 'file' }]);
+    expect(fitted.length).toBeLessThanOrEqual(2_500);
+    // Everything that was hidden still is: each path lies at or below a fitted one.
+    for (const { path } of [...many, ...spread]) expect(fitted.some((entry) => path === entry.path || path.startsWith(`${entry.path}/`))).toBe(true);
+    // The directory that gathered most went first; a lone secret elsewhere stays a file.
+    expect(fitted).toContainEqual({ path: '/w/keys', kind: 'directory' });
+    expect(fitted.some((entry) => entry.path === '/w')).toBe(false);
+  });
+
+  it.runIf(sandboxWorks)('runs with 5,000 secret files in the workspace (bubblewrap refused 9,000 arguments)', async () => {
+    const crowded = mkdtempSync('/var/tmp/riskgate-crowded-');
+    try {
+      mkdirSync(join(crowded, 'keys'));
+      for (let index = 0; index < 5_000; index++) writeFileSync(join(crowded, 'keys', `k${index}.env`), `API_TOKEN=ghp_R7sK2mQ9vX4nB8cD1eF6gH3jL5pT0w${String(index).padStart(6, '0')}\n`);
+      writeFileSync(join(crowded, 'README.md'), 'readme\n');
+      const result = await runCommand('cat README.md; cat keys/k1.env | rev', { cwd: crowded, signal: new AbortController().signal, maxOutputBytes: 8_000, timeoutMs: 30_000, sandbox: true });
+      expect(result.output).toContain('readme');
+      expect(result.output).not.toMatch(/ghp_|_phg/);
+    } finally {
+      rmSync(crowded, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { secretFilesBelow, tableFacts } from '@riskgate/risk';
+import { secretInIndex, secretInObjects } from './git-objects.js';
 import { dirname, join, resolve } from 'node:path';
 import { NEEDS_SANDBOX } from './apply.js';
 import { GIT_READ_OPTIONS } from './git-options.js';
@@ -301,6 +302,11 @@ const CONTENT_OPTIONS = /^(-p|-u|--patch|-G.*|-S.*|--pickaxe-all|--word-diff.*|-
 /** Options that make a diff print names or counts, not lines. */
 const NAMES_ONLY = /^(--stat.*|--name-only|--name-status|--numstat|--shortstat|--summary|--quiet|--exit-code|--dirstat.*|--raw)$/;
 
+/** Options that print names or counts, and none that brings the patch back (`--stat -p` prints both). */
+function namesOnly(options: readonly string[]): boolean {
+  return options.some((option) => NAMES_ONLY.test(option)) && !options.some((option) => CONTENT_OPTIONS.test(option));
+}
+
 /** `git stash show` options that print the stash's contents, not only the names it changed. */
 const STASH_CONTENT_OPTIONS = /^(-p|--patch|-u|--include-untracked|--only-untracked|--word-diff.*|--textconv|--patch-with-stat|--patch-with-raw)$/;
 
@@ -316,6 +322,15 @@ function checkContent(site: CallSite, via: string, scope: 'tracked' | 'history' 
   const what = scope === 'history' ? "the repository's history" : 'every tracked file';
   if (found === 'unchecked') site.emit({ kind: 'unknown', detail: `${via} reads ${what}, which riskgate could not check for secrets`, via });
   else if (found !== undefined) site.path('read', known(found), { via, note: `${via} reads ${scope === 'history' ? "the repository's history, which holds" : 'the tracked file'} ${found}` });
+  if (found !== undefined || repository === undefined || site.cwd === undefined) return;
+  // By content, every blob git could print (red-team F1: a settings file cleaned in a later
+  // commit is clean on disk, and its old blob went out through `git show HEAD~2:file | rev`).
+  const inObjects = scope === 'history' ? secretInObjects(repository) : secretInIndex(repository, site.cwd);
+  const where = scope === 'history' ? "the repository's objects (its history, stash, reflog and index)" : "the index (the old side of git diff's lines)";
+  if (inObjects === 'unchecked') site.emit({ kind: 'unknown', detail: `${via} reads ${where}, which riskgate could not check for secrets in time`, via });
+  else if (inObjects !== undefined) {
+    site.emit({ kind: 'read-path', path: repository, secret: `${inObjects}, in ${where}`, via });
+  }
 }
 
 /** Whether a read subcommand reaches the tracked files or the whole history, beyond its operands. */
@@ -330,14 +345,23 @@ function contentScope(name: string, options: readonly string[], paths: readonly 
     case 'whatchanged':
       return options.some((option) => CONTENT_OPTIONS.test(option)) ? 'history' : undefined;
     case 'show':
-      return paths.every((word) => (word.value ?? '').includes(':')) && paths.length > 0 ? undefined : 'history';
+      // `REV:path` prints that file as committed: a blob of the history (`:path` the index's).
+      if (paths.length > 0 && paths.every((word) => (word.value ?? '').startsWith(':'))) return 'tracked';
+      // `--stat`, `--name-only`, `-s`: the commit and the names it changed, no lines.
+      if (namesOnly(options) || (paths.every((word) => !(word.value ?? '').includes(':')) && options.some((option) => /^(-s|--no-patch)$/.test(option)))) return undefined;
+      return 'history';
+    case 'blame':
+    case 'annotate':
+      // With a revision, the lines of an older version of the file.
+      return revisions ? 'history' : undefined;
     case 'diff':
     case 'diff-tree':
     case 'range-diff':
+      if (namesOnly(options)) return undefined;
       if (revisions || options.some((option) => /^--(cached|staged)$/.test(option))) return 'history';
       // The working tree against the index prints the committed lines of every changed tracked
       // file — in the sandbox, a hidden secret file looks emptied, so all of its committed copy.
-      return options.some((option) => NAMES_ONLY.test(option)) ? undefined : 'tracked';
+      return namesOnly(options) ? undefined : 'tracked';
     case 'grep':
       return revisions || options.some((option) => /^--(cached|no-index|untracked)$/.test(option)) ? 'history' : paths.length === 0 ? 'tracked' : undefined;
     case 'cat-file':
@@ -401,11 +425,14 @@ function secretInRepository(cwd: string | undefined, scope: 'tracked' | 'history
   // By content, for the names still in the working tree: a tracked settings file holding a
   // password is as secret in the history as on disk (the sandbox hides the file; git would print
   // its committed copy). The workspace scan is the sandbox's own, cached per file.
+  let unchecked = names.length > 100_000;
   if (secret === undefined) {
-    const byContent = new Set(secretFilesBelow(root).files.map((file) => file.path));
+    const scan = secretFilesBelow(root);
+    const byContent = new Set(scan.files.map((file) => file.path));
     secret = names.map((name) => join(root, name)).find((path) => byContent.has(path));
+    unchecked ||= !scan.complete;
   }
-  const result = secret ?? (names.length > 100_000 ? 'unchecked' : undefined);
+  const result = secret ?? (unchecked ? 'unchecked' : undefined);
   repositoryLists.set(cacheKey, { key: state, secret: result });
   return result;
 }
