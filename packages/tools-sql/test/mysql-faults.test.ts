@@ -34,9 +34,11 @@ const run = (sql: string, options: { readOnly?: boolean; timeoutMs?: number; sig
   connection.run(sql, { readOnly: options.readOnly ?? false, timeoutMs: options.timeoutMs ?? 3_000, maxRows: 50, signal: options.signal ?? new AbortController().signal });
 const total = async () => Number(((await database.query('SELECT sum(total_cents) AS n FROM orders')) as { n: number }[])[0]!.n);
 
+// Only this file's database: other test files (and other packages' tests) run SLEEP on the same
+// server at the same time, and killing theirs made both fail under CI's parallel load.
 async function killWhenRunning(text: string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const found = (await database.query(`SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE '%${text}%' AND ID <> CONNECTION_ID()`)) as { ID: number }[];
+    const found = (await database.query(`SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE '%${text}%' AND DB = '${database.name}' AND ID <> CONNECTION_ID()`)) as { ID: number }[];
     if (found.length > 0) {
       await database.query(`KILL CONNECTION ${found[0]!.ID}`);
       return;

@@ -35,12 +35,13 @@ const run = (sql: string, options: { readOnly?: boolean; timeoutMs?: number; sig
   connection.run(sql, { readOnly: options.readOnly ?? false, timeoutMs: options.timeoutMs ?? 3_000, maxRows: 50, signal: options.signal ?? new AbortController().signal });
 const total = async () => Number((await database.query('SELECT sum(total_cents) AS n FROM orders')).rows[0].n);
 
+// Only this file's database: other test files run pg_sleep on the same server at the same time.
 async function terminateWhenRunning(text: string): Promise<void> {
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   try {
     for (let attempt = 0; attempt < 200; attempt++) {
-      const found = await admin.query("SELECT pid FROM pg_stat_activity WHERE query LIKE $1 AND pid <> pg_backend_pid() AND state = 'active'", [`%${text}%`]);
+      const found = await admin.query("SELECT pid FROM pg_stat_activity WHERE query LIKE $1 AND datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'", [`%${text}%`]);
       if (found.rows.length > 0) {
         await admin.query('SELECT pg_terminate_backend($1)', [found.rows[0].pid]);
         return;
