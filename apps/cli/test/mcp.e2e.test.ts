@@ -129,6 +129,31 @@ describe('riskgate mcp', () => {
     expect(audit.at(-1)).toMatchObject({ tool: 'execute_sql', answer: 'approve', outcome: 'succeeded', decision: { action: 'confirm' } });
   });
 
+  // The client's model rates its own calls: by default its "low" never runs what the code found
+  // a side effect in (guarded). On the old default (smart) each of these ran unasked.
+  it.each([
+    ['DROP TABLE orders'],
+    ['DELETE FROM orders'],
+    ['UPDATE orders SET item = NULL'],
+    ["INSERT INTO orders (item) VALUES ('x'); DROP TABLE orders"],
+    ['PRAGMA writable_schema = 1'],
+  ])('by default a client model\'s "low" does not run %s', async (statement) => {
+    const { client } = await connect(['--db', databasePath]);
+    const result = await sql(client, statement, { risk_level: 'low' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/needs the person's confirmation, and there is no way to ask them here/);
+    expect(orderCount()).toBe(3);
+    expect(readFileSync(join(directory, 'state', 'riskgate', 'audit.jsonl'), 'utf8')).not.toMatch(/"outcome":"succeeded"/);
+  });
+
+  it('a client model\'s "low" still decides what the code found no effect in, and --mode smart takes it for side effects as the assistant does', async () => {
+    const guarded = await connect(['--db', databasePath]);
+    expect((await sql(guarded.client, 'SELECT item FROM orders', { risk_level: 'low' })).isError).toBe(false);
+    const smart = await connect(['--db', databasePath, '--mode', 'smart']);
+    expect((await sql(smart.client, 'DELETE FROM orders WHERE id = 3', { risk_level: 'low' })).isError).toBe(false);
+    expect(orderCount()).toBe(2);
+  });
+
   it('refuses what a --deny rule forbids without asking', async () => {
     const { client, asked } = await connect(['--db', databasePath, '--deny', 'execute_sql(DELETE *)'], [{ action: 'accept', content: { approve: true } }]);
     const result = await sql(client, 'DELETE FROM orders', { risk_level: 'low' });

@@ -69,7 +69,7 @@ describe('riskgate tools in the AI SDK', () => {
   it('puts a DELETE to the person through the approval flow, with the reason, and runs it on yes', async () => {
     const { requests, toolMessages } = await converse('DELETE FROM orders WHERE id > 1', true);
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ toolCall: { toolName: 'execute_sql' }, reason: expect.stringMatching(/not on the whitelist/) });
+    expect(requests[0]).toMatchObject({ toolCall: { toolName: 'execute_sql' }, reason: expect.stringMatching(/guarded mode: the code found what this does; DELETE removes the rows of orders/) });
     expect(count()).toBe(1);
     expect(toolMessages.join('\n')).toMatch(/2 rows/);
   });

@@ -164,6 +164,11 @@ export interface LoadConfigOptions {
   readonly env?: Environment;
   /** Flags from the command line: the last layer. */
   readonly flags?: ConfigFile;
+  /**
+   * The mode when no layer names one (default 'smart', the specification's). `riskgate mcp`
+   * passes 'guarded': its caller's model is someone else's, so its `low` never runs a side effect.
+   */
+  readonly defaultMode?: SafetyMode;
 }
 
 /**
@@ -185,16 +190,16 @@ export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
   const inOrder = (projectLayer?: ConfigLayer) => [user, projectLayer, environment, flags].filter((layer) => layer !== undefined);
   if (trusted) {
     return {
-      ...mergeLayers(inOrder(project)),
+      ...mergeLayers(inOrder(project), options.defaultMode),
       promptSources: { projectDirectory: projectPromptsDirectory(options.projectDirectory), ...prompts },
       project: { settingsDirectory, trusted, ignored: [] },
     };
   }
-  const personMode = mergeLayers(person).mode;
+  const personMode = mergeLayers(person, options.defaultMode).mode;
   const restricted: RestrictedProject = project === undefined ? { kept: {}, ignored: [] } : restrictUntrustedProject(project.values, personMode);
   const templates = listPromptOverrides(projectPromptsDirectory(options.projectDirectory));
   const ignored = [...restricted.ignored, ...(templates.length === 0 ? [] : [`prompts (${templates.join(', ')})`])];
-  const merged = mergeLayers(inOrder(project === undefined ? undefined : { source: project.source, values: restricted.kept }));
+  const merged = mergeLayers(inOrder(project === undefined ? undefined : { source: project.source, values: restricted.kept }), options.defaultMode);
   // A stricter project mode holds against every layer: while untrusted, the project can only add care.
   const mode = restricted.stricterMode ?? merged.mode;
   return {
@@ -212,7 +217,7 @@ export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
 }
 
 /** The layers merged in order, later wins, rules add up; no trust is applied here. */
-export function mergeLayers(layers: readonly ConfigLayer[]): Omit<ResolvedConfig, 'promptSources' | 'project'> {
+export function mergeLayers(layers: readonly ConfigLayer[], defaultMode: SafetyMode = 'smart'): Omit<ResolvedConfig, 'promptSources' | 'project'> {
   const merged: ConfigFile = {};
   const rules: Rule[] = [];
   for (const { values } of layers) {
@@ -229,7 +234,7 @@ export function mergeLayers(layers: readonly ConfigLayer[]): Omit<ResolvedConfig
       }
     }
   }
-  const mode = merged.mode ?? 'smart';
+  const mode = merged.mode ?? defaultMode;
   return {
     ...(merged.model === undefined ? {} : { model: merged.model }),
     ...(merged.baseURL === undefined ? {} : { baseURL: merged.baseURL }),

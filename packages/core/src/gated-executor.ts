@@ -330,8 +330,14 @@ export interface GatedExecutor {
   run(call: ToolCallInput, overrides?: Partial<GateContext>): Promise<GatedCallOutcome>;
 }
 
+/**
+ * Without a policy the executor is guarded: its host's model is not the person's own assistant,
+ * so a `risk_level: "low"` decides only what the code found no effect for (decision 0011).
+ */
+export const EXECUTOR_DEFAULT_POLICY: GatePolicy = { ...DEFAULT_POLICY, mode: 'guarded' };
+
 export function createGatedExecutor(options: GatedExecutorOptions): GatedExecutor {
-  let policy = options.policy ?? DEFAULT_POLICY;
+  let policy = options.policy ?? EXECUTOR_DEFAULT_POLICY;
   let turn: TurnState = options.turn ?? {};
   const assess = options.assess ?? { cwd: process.cwd() };
   return {

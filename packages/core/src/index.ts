@@ -18,6 +18,7 @@ export {
 export type { AgentEvent, ApprovalAnswer, ApprovalRequest, Confirmer, ToolCallState, TurnEndReason } from './events.js';
 export {
   createGatedExecutor,
+  EXECUTOR_DEFAULT_POLICY,
   type GateContext,
   type GatedCallOutcome,
   type GatedCallState,

@@ -25,6 +25,13 @@ describe('loadConfig', () => {
     expect(config.model).toBeUndefined();
   });
 
+  it('takes a caller\'s default mode when no layer names one (riskgate mcp: guarded); an untrusted project cannot loosen it', () => {
+    const { env, projectDirectory } = setup('default-mode', undefined, { mode: 'smart' });
+    expect(loadConfig({ projectDirectory, env, defaultMode: 'guarded' }).policy.mode).toBe('guarded');
+    expect(loadConfig({ projectDirectory, env: { ...env, RISKGATE_MODE: 'smart' }, defaultMode: 'guarded' }).policy.mode).toBe('smart');
+    expect(loadConfig({ projectDirectory, env, flags: { mode: 'strict' }, defaultMode: 'guarded' }).policy.mode).toBe('strict');
+  });
+
   it('layers user file, trusted project file, environment and flags: later wins', () => {
     const { env, projectDirectory, userFile, projectFile } = setup('layers', { model: 'user-model', mode: 'strict', sql: { maxRows: 100, modelRows: 10 } }, { model: 'project-model', sql: { maxRows: 200 } });
     writeFileSync(userFile, JSON.stringify({ model: 'user-model', mode: 'strict', sql: { maxRows: 100, modelRows: 10 }, trustedProjects: [realpathSync(projectDirectory)] }));

@@ -202,6 +202,19 @@ describe('createGatedExecutor', () => {
     rmSync(outside, { recursive: true, force: true });
   });
 
+  it('without a policy is guarded: a host model\'s "low" does not run a known side effect', async () => {
+    const { policy: _smart, ...withoutPolicy } = gate;
+    const executor = createGatedExecutor({ ...withoutPolicy, confirm: answering({ type: 'deny' }) });
+    expect(executor.policy.mode).toBe('guarded');
+    for (const sql of ['DELETE FROM orders', 'DROP TABLE orders', 'UPDATE orders SET item = NULL']) {
+      expect(await executor.check(call('execute_sql', { sql, risk_level: 'low' }))).toMatchObject({ action: 'confirm' });
+      expect(await executor.run(call('execute_sql', { sql, risk_level: 'low' }))).toMatchObject({ state: 'denied' });
+    }
+    expect(count()).toBe(3);
+    // A policy given on purpose is kept as it is.
+    expect((await createGatedExecutor({ ...gate, confirm: answering() }).check(call('execute_sql', { sql: 'DELETE FROM orders', risk_level: 'low' })))?.action).toBe('execute');
+  });
+
   it('checks a call without asking or running it', async () => {
     const executor = createGatedExecutor({ ...gate, confirm: answering() });
     expect(await executor.check(call('execute_sql', { sql: 'SELECT 1' }))).toMatchObject({ action: 'execute' });

@@ -13,14 +13,16 @@ Usage:
   riskgate mcp [tools] [options]
 
 Tools (without any of these: --commands --files --http):
-  --db <file|url>     execute_sql and describe_schema on this SQLite file or postgres:// URL
+  --db <file|url>     execute_sql and describe_schema on this SQLite file, postgres:// or mysql:// URL
   --commands          execute_command
   --files             file_operations
   --http              http_request
 
 Options:
   --cwd <dir>         the workspace commands and file paths resolve against (default: .)
-  --mode <m>          strict | smart (default) | guarded
+  --mode <m>          strict | smart | guarded (default: guarded, unless your config
+                      or RISKGATE_MODE names a mode: the client's model rates its own
+                      calls, so its "low" runs only what the code found no effect in)
   --yolo              run everything unasked (deny rules still hold); never the default
   --allow <rule>      a user allow rule, e.g. 'execute_sql(SELECT *)'   (repeatable)
   --ask <rule>        a user ask rule                                   (repeatable)
@@ -97,7 +99,7 @@ export async function runMcp(argv: readonly string[], io: { stdout: NodeJS.Writa
   }
   let config: ResolvedConfig;
   try {
-    config = loadConfig({ projectDirectory: args.cwd, flags: args.flags });
+    config = loadConfig({ projectDirectory: args.cwd, flags: args.flags, defaultMode: 'guarded' });
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`riskgate mcp: ${error.message}\n`);
