@@ -1,11 +1,11 @@
-import type { Effect, EffectReport, SqlDialect } from '@riskgate/risk';
+import { type Effect, type EffectReport, isSecretColumnName, type SqlDialect } from '@riskgate/risk';
 import type BetterSqlite3 from 'better-sqlite3';
 import { analyzeMysqlScript, type MysqlKnowledge } from './mysql-analysis.js';
 import { type PgCatalog, snapshotCatalog } from './pg-catalog.js';
 import type { Node } from './pg-inspect.js';
 import { analyzePostgresStatement, keywordEffect, type PgAnalysisContext } from './postgres-analysis.js';
 import { explainedStatement, sqliteFunctionEffects, sqliteKeywordStatement } from './sqlite-analysis.js';
-import { leadingKeyword, lexSql, type SqlStatementText, spacedText } from './sql-lexer.js';
+import { leadingKeyword, lexSql, type SqlStatementText, spacedText, unquote } from './sql-lexer.js';
 import { isReadOnly, reads, type StatementAnalysis, statement, unknownEffect } from './statement-analysis.js';
 
 /** The effects of every statement, and the statements one by one (for previews and rules). */
@@ -43,6 +43,37 @@ function parseTrees(sql: string): { stmt: Node; stmt_location?: number; stmt_len
 }
 
 export async function assessSql(sql: string, options: AssessSqlOptions): Promise<SqlAssessment> {
+  const assessment = await assessStatements(sql, options);
+  const secrets = secretColumnReads(sql, options.dialect);
+  return secrets.length === 0 ? assessment : { ...assessment, effects: [...assessment.effects, ...secrets] };
+}
+
+/**
+ * A statement that names a credential column (`password`, `api_key`, `"refreshToken"`) or looks
+ * a key/value table up by a secret key (`WHERE key = 'smtp_password'`) reads secrets, whatever
+ * the rest of it does: `SELECT email || password`, `hex(password)`, `password AS p` or
+ * `WHERE password LIKE 'a%'` carry the value out under another name, where no guard of the
+ * result could see it. `SELECT *` names no column: its result is guarded by column (the output
+ * guard withholds a secret column's values).
+ */
+export function secretColumnReads(sql: string, dialect: SqlDialect): Effect[] {
+  const lexDialect = dialect === 'mysql' ? 'mysql' : dialect === 'sqlite' ? 'sqlite' : 'postgres';
+  const names = new Map<string, string>();
+  for (const text of lexSql(sql, { dialect: lexDialect }).statements) {
+    for (const token of text.tokens) {
+      if (token.kind === 'word' || token.kind === 'quoted-identifier') {
+        const name = token.kind === 'word' ? token.text : unquote(token.text);
+        if (isSecretColumnName(name)) names.set(name, `the column ${name}`);
+      } else if (token.kind === 'string') {
+        const value = token.text.replace(/^[A-Za-z]*['"]/, '').replace(/['"]$/, '');
+        if (/^[A-Za-z][\w.-]{1,63}$/.test(value) && isSecretColumnName(value)) names.set(value, `the value named '${value}'`);
+      }
+    }
+  }
+  return [...names.values()].map((object) => ({ kind: 'read-db', object, secret: 'a credential: its values are secrets' }));
+}
+
+async function assessStatements(sql: string, options: AssessSqlOptions): Promise<SqlAssessment> {
   await loadSqlParser();
   const dialect = options.dialect === 'mysql' ? 'mysql' : options.dialect === 'sqlite' ? 'sqlite' : 'postgres';
   if (dialect === 'mysql') {
