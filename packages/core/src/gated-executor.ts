@@ -250,7 +250,8 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     emit({ type: 'untrusted-content', toolCallId: call.id, source: evaluation.assessment.untrusted });
   }
   const edited = answer === 'edit' ? `The person edited the operation before it ran; it ran as: ${JSON.stringify(args)}\n` : '';
-  const { forModel, forPerson } = guardToolResult(gate.outputGuard ?? defaultOutputGuard(), answer !== 'not-asked', edited + (result.type === 'tool-success' ? result.forModel : failureText(result.code, result.message)));
+  const own = result.type === 'tool-success' && result.withheldForModel !== undefined ? { text: edited + result.withheldForModel.text, withheld: result.withheldForModel.withheld } : undefined;
+  const { forModel, forPerson } = guardToolResult(gate.outputGuard ?? defaultOutputGuard(), answer !== 'not-asked', edited + (result.type === 'tool-success' ? result.forModel : failureText(result.code, result.message)), own);
   return finish({
     state,
     forModel,

@@ -1,4 +1,6 @@
-import { findSecretsIn, isSecretEnvironmentName, replaceFindings } from '@riskgate/risk';
+import { findSecretsIn, isSecretEnvironmentName, replaceFindings, withheldMarker } from '@riskgate/risk';
+
+export { withheldMarker };
 
 /**
  * The output guard (DESIGN.md, "Defence in depth"): what an operation that ran unasked returns
@@ -26,10 +28,6 @@ export interface OutputGuardOptions {
 /** Shorter values are not looked for: "1" or "true" would withhold half of every output. */
 const MIN_SECRET_VALUE = 8;
 
-/** What a secret becomes in the model's copy. */
-export function withheldMarker(what: string): string {
-  return `[withheld: ${what} — shown to the person only]`;
-}
 
 export function createOutputGuard(options: OutputGuardOptions = {}): OutputGuard {
   const values = new Map<string, string>();
@@ -64,11 +62,18 @@ export function createOutputGuard(options: OutputGuardOptions = {}): OutputGuard
  * The agent's one call: the model's copy of a result, guarded unless the person approved the
  * operation; `forPerson` (the original, with a note of what was withheld) when something was.
  */
-export function guardToolResult(guard: OutputGuard, approved: boolean, forModel: string): { readonly forModel: string; readonly forPerson?: string } {
+export function guardToolResult(
+  guard: OutputGuard,
+  approved: boolean,
+  forModel: string,
+  /** The tool's own copy with what it knows to be secret withheld (ToolSuccess.withheldForModel), after the same prefix. */
+  own?: { readonly text: string; readonly withheld: readonly string[] },
+): { readonly forModel: string; readonly forPerson?: string } {
   if (approved) return { forModel };
-  const { text, withheld } = guard(forModel);
-  if (withheld.length === 0) return { forModel };
-  return { forModel: text, forPerson: `${forModel}${WITHHELD_NOTE}${withheld.join(', ')}]` };
+  const { text, withheld } = guard(own?.text ?? forModel);
+  const all = [...new Set([...(own?.withheld ?? []), ...withheld])];
+  if (all.length === 0) return { forModel };
+  return { forModel: text, forPerson: `${forModel}${WITHHELD_NOTE}${all.join(', ')}]` };
 }
 
 /** The line under the person's copy of a result that says what the model did not get. */

@@ -104,6 +104,7 @@ export {
   type ToolSuccess,
   report,
   toolFailure,
+  withheldMarker,
 } from './tool.js';
 export { findSecretsIn, replaceFindings, textHoldsSecret } from './secret-engine/engine.js';
 export type { SecretFinding } from './secret-engine/types.js';

@@ -75,6 +75,12 @@ export interface ToolSuccess<Data> {
   /** Typed data for the screen. */
   readonly data: Data;
   /**
+   * The model's copy with what the tool itself knows to be secret withheld (the values of a
+   * credential column in `SELECT *`), and what that was in plain words. Used when the call ran
+   * unasked; the output guard still reads it, and the person sees `forModel`, the original.
+   */
+  readonly withheldForModel?: { readonly text: string; readonly withheld: readonly string[] };
+  /**
    * It ran to its end although a cancel came meanwhile (a COMMIT the cancel was too late for):
    * recorded as succeeded. Without it a success under a cancel is recorded as cancelled (a
    * command stopped halfway returns its output as a success).
@@ -113,4 +119,9 @@ export function toolFailure(code: string, message: string, options: { outcomeUnk
 /** A report of the given effects and rule subjects. */
 export function report(effects: readonly Effect[], subjects: readonly string[]): EffectReport {
   return { effects, subjects };
+}
+
+/** What a secret becomes in the model's copy of a result. */
+export function withheldMarker(what: string): string {
+  return `[withheld: ${what} — shown to the person only]`;
 }

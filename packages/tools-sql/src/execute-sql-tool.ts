@@ -5,6 +5,7 @@ import { assessSql, type SqlAssessment } from './sql-assessor.js';
 import { formatPreviewLine, isPreviewSkipped, isSqlFailure, type SqlConnection } from './sql-connection.js';
 import { isReadOnly } from './statement-analysis.js';
 import { DEFAULT_SQL_LIMITS, type SqlLimits, type SqlRunResult } from './sql-results.js';
+import { withholdSecretColumns } from './withhold-columns.js';
 
 export const SQL_TOOL_NAME = 'execute_sql';
 
@@ -69,7 +70,15 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
       if (isSqlFailure(result)) return toolFailure(result.code, formatFailureForModel(result), { outcomeUnknown: result.code === 'sql-outcome-unknown' });
       // A cancel that came after the last statement (during COMMIT) did not stop it: the change was made.
       const late = context.signal.aborted ? 'The cancel came too late to stop it: it completed, and its changes were made.\n' : '';
-      return { type: 'tool-success', forModel: late + formatRunForModel(result, limits.modelRows), data: result, completed: true } as const;
+      // What the tool knows to be secret (a credential column's values): the gate gives the model this copy when the call ran unasked.
+      const withheld = withholdSecretColumns(result);
+      return {
+        type: 'tool-success',
+        forModel: late + formatRunForModel(result, limits.modelRows),
+        ...(withheld === undefined ? {} : { withheldForModel: { text: late + formatRunForModel(withheld.result, limits.modelRows), withheld: withheld.withheld } }),
+        data: result,
+        completed: true,
+      } as const;
     },
   });
 }

@@ -27,11 +27,19 @@ export interface Findings {
   readonly types: { name: string; schema?: string }[];
   readonly relations: RelationUse[];
   readonly sampleMethods: string[];
+  /**
+   * Whole rows used as a value — `SELECT u FROM users u`, `u::text`, `array_agg(u)`, `ROW(u.*)`:
+   * every column of the row (a credential column among them) under no column name.
+   */
+  readonly wholeRows: string[];
   into: boolean;
   locking: boolean;
 }
 
 const DML = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
+
+/** Functions that turn a whole row into JSON with its column names as keys. */
+const JSON_OF_ROWS = new Set(['row_to_json', 'to_json', 'to_jsonb', 'json_agg', 'jsonb_agg', 'json_agg_strict', 'jsonb_agg_strict']);
 
 function strings(list: unknown): string[] {
   if (!Array.isArray(list)) return [];
@@ -45,10 +53,15 @@ function qualified(parts: readonly string[]): { name: string; schema?: string } 
 }
 
 export function inspect(root: unknown): Findings {
-  const findings: Findings = { dml: [], functions: [], attributes: [], operators: [], types: [], relations: [], sampleMethods: [], into: false, locking: false };
-  const visit = (value: unknown, key: string | undefined) => {
+  const findings: Findings = { dml: [], functions: [], attributes: [], operators: [], types: [], relations: [], sampleMethods: [], wholeRows: [], into: false, locking: false };
+  // Names a bare column reference may mean a whole row by: relations, their aliases, subqueries and CTEs.
+  const rowNames = new Set<string>();
+  const bareReferences: string[] = [];
+  const columnAccesses: string[] = [];
+  const keyedStars = new Set<string>();
+  const visit = (value: unknown, key: string | undefined, outer?: string) => {
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, undefined);
+      for (const item of value) visit(item, undefined, key);
       return;
     }
     if (value === null || typeof value !== 'object') return;
@@ -63,16 +76,44 @@ export function inspect(root: unknown): Findings {
       case 'FuncCall': {
         const first = (node.args as Node[] | undefined)?.[0] as { A_Const?: { sval?: { sval?: string } } } | undefined;
         const literal = first?.A_Const?.sval?.sval;
-        findings.functions.push({ ...qualified(strings(node.funcname)), ...(literal === undefined ? {} : { literal }) });
+        const called = qualified(strings(node.funcname));
+        findings.functions.push({ ...called, ...(literal === undefined ? {} : { literal }) });
+        // JSON of a whole row keeps each column's name beside its value, where the output guard reads it.
+        if (JSON_OF_ROWS.has(called.name.toLowerCase())) {
+          for (const argument of (node.args as Node[] | undefined) ?? []) {
+            const fields = (argument as { ColumnRef?: { fields?: unknown } }).ColumnRef?.fields;
+            const names = strings(fields);
+            if (names.length === 1) columnAccesses.push(names[0]!);
+            else if (names.length > 0) keyedStars.add(names.join('.'));
+          }
+        }
         break;
       }
-      case 'ColumnRef':
+      case 'ColumnRef': {
         // a.b: column b of a, or b(a) when a has no column b (PostgreSQL tries both).
-        findings.attributes.push(...strings(node.fields).slice(1));
+        const fields = strings(node.fields);
+        findings.attributes.push(...fields.slice(1));
+        const star = Array.isArray(node.fields) && (node.fields as Node[]).some((field) => 'A_Star' in field);
+        // u.* is the row's columns one by one in a target list (their names show); anywhere else it is one value.
+        if (star && fields.length > 0 && outer !== 'val') findings.wholeRows.push(fields.join('.'));
+        if (!star && fields.length === 1) bareReferences.push(fields[0]!);
         break;
-      case 'A_Indirection':
+      }
+      case 'alias':
+        // A relation's or subquery's alias names its stored rows; a function's alias its output.
+        if ((outer === 'RangeVar' || outer === 'RangeSubselect') && typeof node.aliasname === 'string') rowNames.add(node.aliasname);
+        break;
+      case 'CommonTableExpr':
+        if (typeof node.ctename === 'string') rowNames.add(node.ctename);
+        break;
+      case 'A_Indirection': {
         findings.attributes.push(...strings(node.indirection));
+        // (u).id takes one named column of the row, not the whole row.
+        const base = (node.arg as { ColumnRef?: { fields?: unknown } } | undefined)?.ColumnRef;
+        const named = Array.isArray(node.indirection) && (node.indirection as Node[]).every((item) => 'String' in item);
+        if (base !== undefined && named && strings(base.fields).length === 1) columnAccesses.push(strings(base.fields)[0]!);
         break;
+      }
       case 'A_Expr':
         // BETWEEN is spelled as its keyword in the tree; it runs >= and <=.
         if (String(node.kind).includes('BETWEEN')) findings.operators.push({ name: '>=' }, { name: '<=' });
@@ -89,6 +130,7 @@ export function inspect(root: unknown): Findings {
       case 'RangeVar': {
         const relation = node as { schemaname?: string; relname?: string };
         if (relation.relname !== undefined) findings.relations.push(relation.schemaname === undefined ? { name: relation.relname } : { schema: relation.schemaname, name: relation.relname });
+        if (relation.relname !== undefined) rowNames.add(relation.relname);
         break;
       }
       case 'RangeTableSample':
@@ -102,9 +144,17 @@ export function inspect(root: unknown): Findings {
         findings.locking = true;
         break;
     }
-    for (const [childKey, child] of Object.entries(node)) visit(child, childKey);
+    for (const [childKey, child] of Object.entries(node)) visit(child, childKey, key);
   };
   visit(root, undefined);
+  // A bare name that is also a relation's name or alias: PostgreSQL reads it as the whole row
+  // (when the relation has no column of that name, which riskgate cannot always know: asked either way).
+  for (const name of columnAccesses) {
+    const at = bareReferences.indexOf(name);
+    if (at !== -1) bareReferences.splice(at, 1);
+  }
+  findings.wholeRows.push(...bareReferences.filter((name) => rowNames.has(name)));
+  findings.wholeRows.splice(0, findings.wholeRows.length, ...findings.wholeRows.filter((name) => !keyedStars.has(name)));
   return findings;
 }
 

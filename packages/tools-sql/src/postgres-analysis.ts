@@ -83,6 +83,11 @@ async function relationEffects(relations: readonly RelationUse[], context: PgAna
   return effects;
 }
 
+/** Whole rows as one value carry every column, credential columns among them, under no column name. */
+function wholeRowReads(findings: Findings): Effect[] {
+  return [...new Set(findings.wholeRows)].map((name) => ({ kind: 'read-db', object: `whole rows of ${name}`, secret: 'every column as one value, a credential column among them unseen' }));
+}
+
 /** Judge one statement of libpg-query's AST. `verb` is its first keyword, for messages. */
 export async function analyzePostgresStatement(tree: Node, subject: string, verb: string, context: PgAnalysisContext): Promise<StatementAnalysis> {
   const [kind, value] = Object.entries(tree)[0] ?? ['Unknown', {}];
@@ -111,7 +116,11 @@ export async function analyzePostgresStatement(tree: Node, subject: string, verb
       }
       if (findings.into) return other(writeDb('a new table', 'SELECT … INTO creates a new table'));
       if (findings.locking) return other({ kind: 'hold-lock', detail: 'SELECT … FOR UPDATE/SHARE locks rows for writing' });
-      return statement(subject, [...(findings.relations.length === 0 ? [] : await relationEffects(findings.relations, context)), ...code.effects, ...(findings.relations.length === 0 ? reads([]) : [])], { relations });
+      return statement(
+        subject,
+        [...(findings.relations.length === 0 ? [] : await relationEffects(findings.relations, context)), ...wholeRowReads(findings), ...code.effects, ...(findings.relations.length === 0 ? reads([]) : [])],
+        { relations },
+      );
     }
     case 'VariableShowStmt': {
       const name = String(node.name ?? '');

@@ -49,6 +49,32 @@ const PLAIN_READS = [
   "SELECT 'password' IS NULL",
 ];
 
+// PostgreSQL's whole-row values: every column (the password among them) under no column name.
+const WHOLE_ROWS = [
+  'SELECT u FROM users u',
+  'SELECT u::text FROM users u',
+  'SELECT users FROM users',
+  'SELECT array_agg(u) FROM users u',
+  "SELECT string_agg(t::text, ',') FROM users t",
+  'SELECT ROW(u.*) FROM users u',
+  'SELECT (u.*)::text FROM users u',
+  'SELECT x FROM (SELECT * FROM users) x',
+  'WITH w AS (SELECT * FROM users) SELECT w FROM w',
+  'SELECT format($$%s$$, u) FROM users u',
+];
+const POSTGRES_ROW_READS = ['SELECT u.* FROM users u', 'SELECT u.id, u.email FROM users u', 'SELECT (u).id FROM users u', 'SELECT count(*) FROM users u'];
+
+describe('PostgreSQL whole rows', () => {
+  it.each(WHOLE_ROWS)('%s is a secret read, asked', async (sql) => {
+    const verdict = await judgeSql(sql, { dialect: 'postgres' });
+    expect(verdict.whitelisted).toBe(false);
+    expect(verdict.effects.some((judged) => judged.verdict === 'secret' && judged.text.includes('whole rows'))).toBe(true);
+  });
+  it.each(POSTGRES_ROW_READS)('%s names its columns and stays whitelisted', async (sql) => {
+    expect((await judgeSql(sql, { dialect: 'postgres' })).whitelisted).toBe(true);
+  });
+});
+
 describe('credential columns', () => {
   for (const [dialect, judge] of dialects) {
     it.each(SECRET_READS)(`${dialect}: %s is a secret read, asked`, async (sql) => {
