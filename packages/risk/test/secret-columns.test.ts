@@ -4,7 +4,7 @@ import { isSecretColumnName } from '../src/index.js';
 // Column names of real schemas (Rails/Devise, Django, Laravel, Supabase auth, WordPress, Keycloak,
 // Odoo, Auth0 exports, Stripe-like billing tables) and key/value settings keys.
 const SECRET = [
-  'password', 'PASSWORD', 'passwd', 'user_pass', 'user_pwd', 'encrypted_password', 'hashed_password', 'password_hash', 'passwordHash',
+  'password', 'PASSWORD', 'passwd', 'user_pass', 'user_pwd', 'user_pw', 'pw', 'encrypted_password', 'hashed_password', 'password_hash', 'passwordHash',
   'password_digest', 'passphrase', 'pass', 'pin', 'api_key', 'apiKey', 'API-Key', 'apikey', 'api_token', 'access_token', 'refresh_token',
   'refreshToken', 'id_token', 'auth_token', 'remember_token', 'reset_password_token', 'confirmation_token', 'unlock_token', 'token',
   'secret', 'client_secret', 'otp_secret', 'totp_secret', 'encrypted_otp_secret', 'webhook_secret', 'jwt_secret', 'secret_key', 'private_key',

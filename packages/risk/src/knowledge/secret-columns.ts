@@ -15,6 +15,7 @@ const SECRET_WORDS: ReadonlySet<string> = new Set([
   'passwort',
   'passphrase',
   'pwd',
+  'pw',
   'pass',
   'secret',
   'secrets',
