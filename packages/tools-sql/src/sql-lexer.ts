@@ -126,7 +126,9 @@ export function lexSql(sql: string, options: LexOptions = {}): LexResult {
       }
     } else if (char === ';') {
       if (executableEnd !== -1) error ??= 'a statement separator inside an executable comment';
-      finish(index);
+      // Inside a routine's or trigger's body a ';' separates the body's statements, not the script's.
+      if (insideBody(tokens, dialect)) push('symbol', index, index + 1);
+      else finish(index);
       index++;
     } else if (char === "'" ) {
       index = quoted('string', index, index, "'", dialect === 'mysql' && mysqlEscapes, 'string literal');
@@ -236,6 +238,46 @@ function isSqliteBracketIdentifier(tokens: readonly { kind: TokenKind; text: str
 }
 
 /** The first word of a statement, upper-cased, or '' when it starts otherwise. */
+/**
+ * Whether the statement so far is a CREATE whose body is still open: PostgreSQL's
+ * `CREATE FUNCTION|PROCEDURE … BEGIN ATOMIC … END`, SQLite's `CREATE TRIGGER … BEGIN … END`,
+ * MySQL's routines, triggers and events (`BEGIN … END` blocks, nested). The body's own `CASE …
+ * END` (and MySQL's `END CASE`) close what they opened; MySQL's `END IF|LOOP|WHILE|REPEAT` close
+ * constructs that never counted. As psql and the mysql client read a script, so that a script is
+ * sent in the pieces the server parses (a BEGIN ATOMIC body sent in four pieces failed).
+ */
+function insideBody(tokens: readonly Token[], dialect: LexDialect): boolean {
+  if (tokens[0]?.upper !== 'CREATE') return false;
+  let depth = 0;
+  let opened = false;
+  for (let index = 1; index < tokens.length; index++) {
+    const token = tokens[index]!;
+    if (token.kind !== 'word') continue;
+    const next = tokens[index + 1];
+    const nextWord = next?.kind === 'word' ? next.upper : undefined;
+    if (!opened) {
+      if (token.upper !== 'BEGIN') continue;
+      if (dialect === 'postgres' && nextWord !== 'ATOMIC') continue;
+      opened = true;
+      depth = 1;
+      if (dialect === 'postgres') index++;
+      continue;
+    }
+    if (depth === 0) return false;
+    if (token.upper === 'BEGIN' && dialect === 'mysql') depth++;
+    else if (token.upper === 'CASE') depth++;
+    else if (token.upper === 'END') {
+      if (dialect === 'mysql' && nextWord !== undefined && ['IF', 'LOOP', 'WHILE', 'REPEAT'].includes(nextWord)) {
+        index++;
+        continue;
+      }
+      depth--;
+      if (nextWord === 'CASE') index++;
+    }
+  }
+  return opened && depth > 0;
+}
+
 export function leadingKeyword(statement: SqlStatementText): string {
   const first = statement.tokens[0];
   return first?.kind === 'word' ? first.upper : '';
