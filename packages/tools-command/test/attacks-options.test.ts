@@ -60,6 +60,20 @@ const UNLISTED_OPTIONS: Row[] = [
   ['mount -o remount,rw /'],
 ];
 
+/**
+ * Options read as the program's getopt reads them: clusters (`-bf`), attached values
+ * (`-So/tmp/out`), abbreviations (`--i`, `--e`, `--arg`), and every option of a wrapper, sed or
+ * awk not in its table asked about. Each was whitelisted before (a value the walk skipped, or an
+ * option it ignored).
+ */
+const GETOPT: Row[] = [
+  ['xargs --arg-file=../home/.ssh/id_rsa echo'], ['xargs --arg-f=../home/.ssh/id_rsa echo'], ['xargs --arg=../home/.ssh/id_rsa echo'],
+  ['xargs -0 --arg-file=../home/.msmtprc echo'], ['taskset -p 0x1 1'], ['taskset -a -p 0x1 1'], ['timeout --zzz 5 cat a.txt'], ['nice --zzz cat a.txt'],
+  ['sed --i s/a/b/ a.txt'], ['sed --e 1p --e "w out" a.txt'], ["sed -n --e 1p --e '1w out' a.txt"], ['sed --zzz 1p a.txt'], ['awk -bf x a.txt'],
+  ["awk -bo '{print}' a.txt"], ["awk -So/tmp/out '{print}' a.txt"], ["awk -bd '{print}' a.txt"], ["awk -bp '{print}' a.txt"], ['awk -bE x a.txt'],
+  ["awk -be 'BEGIN{print 1}' -bo"],
+];
+
 /** Verbs of package managers and toolchains that write, run project code, or change settings. */
 const VERBS: Row[] = [
   ['npm version patch', 'pkg'], ['npm version 2.0.0 --no-git-tag-version', 'pkg'], ['npm version minor -f', 'pkg'], ['npm --prefix . version patch', 'pkg'],
@@ -91,6 +105,7 @@ async function runUnasked(command: string, cwd: string | undefined) {
 describe.each([
   ['options a read program does not list', UNLISTED_OPTIONS, true],
   ['verbs that write, run project code or change settings', VERBS, true],
+  ['options read as getopt reads them', GETOPT, true],
   ['rows that need the sandbox', NEEDS_THE_SANDBOX, false],
 ] as const)('%s', (_class, rows, askedInSandbox) => {
   it.skipIf(!sandboxWorks).each(rows)('%j run as an unasked call in the sandbox changes nothing', { timeout: 20_000 }, async (command, cwd) => {
