@@ -75,6 +75,27 @@ const declaration: Builtin = (walk, name, args) => {
     }
   }
   for (const word of names) plainName(walk, name, word);
+  // `declare -a a='($(cmd))'`: declare, typeset, local and readonly read a value in parentheses as
+  // a compound array assignment and expand it again (running its substitutions) when the name is
+  // or becomes an array, even from a quoted or run-time word. Not followed.
+  if (name !== 'export') {
+    const arrays = /[aA]/.test(flags.replace(/^\+.*/, ''));
+    for (const word of names) {
+      const value = word.value === undefined ? undefined : /^[^=]*=(.*)$/s.exec(word.value)?.[1];
+      // An unquoted `a=(x y)` is an array the parser read (and the walk judged) itself.
+      const literalArray = /^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(word.raw);
+      const parenthesised = (value ?? '').trimStart().startsWith('(') || (word.value === undefined && /^[^=]*=(\$?["']|\\)+\(/s.test(word.raw));
+      if (!literalArray && (parenthesised || (word.value === undefined && arrays && word.raw.includes('=')))) {
+        walk.emit({ kind: 'unknown', severity: 'high', detail: `${name} ${word.raw} may be read as an array assignment, which bash expands again`, via: name });
+      }
+    }
+  }
+  // `export "PATH=/tmp"`, `x=PATH; export $x=/tmp`: a quoted or expanded NAME=value word assigns
+  // NAME as a plain assignment does (the parser sees no assignment in it).
+  for (const word of names) {
+    const assigned = word.value === undefined ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(word.value)?.[1];
+    if (assigned !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word.raw)) rebindsBehaviour(walk, assigned, `${name} ${word.raw}`);
+  }
   // `declare -p NAME` prints NAME's value.
   if (options.some((word) => /^-[a-zA-Z]*p/.test(word.value!))) {
     for (const word of names) if (word.value !== undefined && /^[A-Za-z_]\w*$/.test(word.value)) walk.readEnvironment(word.value, `${name} -p ${word.raw}`);

@@ -52,6 +52,9 @@ export const RUNS_PROGRAMS: ReadonlyMap<string, string> = new Map([
   ['BASH_XTRACEFD', 'chooses where traces are written'],
   ['HISTFILE', 'chooses where history is written'],
   ['TMOUT', 'ends the shell'],
+  // GNU getopt stops at the first operand under it: `grep x a.txt -e ~/.ssh/id_rsa` then reads the key.
+  ['POSIXLY_CORRECT', 'changes how every GNU program reads its options (options after operands become files)'],
+  ['_POSIX2_VERSION', 'changes how coreutils read their options (`+N`, `-N`)'],
   // Bash evaluates a value assigned to these as arithmetic, which runs `a[$(cmd)]` in it.
   ['RANDOM', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
   ['SRANDOM', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
