@@ -58,6 +58,8 @@ const UNLISTED_OPTIONS: Row[] = [
   ['sysctl -f cmds.txt'], ['sysctl -p'], ['sysctl --system'], ['sysctl -w vm.swappiness=1'], ['crontab -l -r'], ['crontab -r -l'], ['top -bn1 -Z'],
   ['git config --zzz user.name'], ['git log --bogus'], ['git status --recurse-submodules'], ['git blame --contents ~/.bashrc README.md'], ['kill -l -9 1'],
   ['mount -o remount,rw /'],
+  // Brace expansion makes several words, some of them options.
+  ['ls {--zzz,-l}'], ['cat {-A,--zzz} a.txt'], ['stat {--zzz,-L} a.txt'], ['wc {-Q,-l} a.txt'],
 ];
 
 /**
