@@ -2,10 +2,13 @@
 // class in several spellings: judged without the sandbox (where nothing would contain them) every
 // one must be asked; with the sandbox, the ones the issue's boundary alone would not stop too.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGateFixture, gate } from './gate-fixture.js';
+import { probeSandbox } from '../src/index.js';
+import { createGateFixture, gate, tool } from './gate-fixture.js';
+
+const sandboxWorks = (await probeSandbox()).available;
 
 const fixture = createGateFixture();
 afterAll(() => fixture.cleanup());
@@ -89,5 +92,56 @@ describe('reads git, binutils, tar and paths would do differently than they look
 
   it.each(['git grep pass', 'strings a.txt', 'git log -1', "sed -n '1p' a.txt", 'tar -tf x.tar', 'cat /proc/self/status'])('still runs %j unasked in the sandbox', async (command) => {
     expect(await asked(command, true)).toBe('execute');
+  });
+});
+
+// Recursive readers that follow symbolic links (grep -R, rg -L, find -L/-follow, du -L, ls -LR,
+// tree -l) read where the links below lead: a key in the home, a private home directory.
+const links = join(fixture.workspace, 'sub', 'links');
+const safeLinks = join(fixture.workspace, 'sub', 'safe');
+const shared = join(fixture.root, 'shared');
+mkdirSync(links, { recursive: true });
+mkdirSync(safeLinks, { recursive: true });
+mkdirSync(shared, { recursive: true });
+writeFileSync(join(shared, 'notes.txt'), 'hello\n');
+symlinkSync(join(fixture.home, '.ssh'), join(links, 'keys'));
+symlinkSync(join(fixture.home, 'notes'), join(links, 'notes'));
+symlinkSync(shared, join(safeLinks, 'shared'));
+
+describe('recursive reads that follow symbolic links are judged where the links lead', () => {
+  it.each([
+    'grep -R BEGIN sub/links',
+    'grep --dereference-recursive BEGIN sub/links',
+    'grep -rR BEGIN sub',
+    'grep --derefer BEGIN sub/links',
+    'rg -L BEGIN sub/links',
+    'rg --follow BEGIN sub',
+    'find -L sub/links -type f -exec cat {} +',
+    'find sub/links -follow -type f -exec cat {} +',
+    'find -L sub | xargs cat',
+    'grep -Rl BEGIN sub | xargs cat',
+    'du -L sub/links',
+    'du --dereference sub',
+    'ls -LR sub',
+    'ls -RL sub/links',
+    'tree -l sub',
+  ])('asks before %j, with the sandbox and without', async (command) => {
+    expect(await asked(command, false)).toBe('confirm');
+    expect(await asked(command, true)).toBe('confirm');
+  });
+
+  it.each(['grep -r BEGIN sub/links', 'find sub/links -type f', 'grep -R hello sub/safe', 'find -L sub/safe -name "*.txt"', 'du -L sub/safe'])(
+    'still runs %j unasked: it does not follow the links, or they lead nowhere secret',
+    async (command) => {
+      expect(await asked(command, false)).toBe('execute');
+    },
+  );
+
+  it.runIf(sandboxWorks)('shows nothing behind a link when the same read runs unasked in the sandbox', async () => {
+    const result = await tool.execute(
+      { command: 'grep -R -h . sub/links; cat sub/links/keys/id_rsa; ls sub/links/notes', cwd: '.', timeout_ms: 5_000 },
+      { cwd: fixture.workspace, home: fixture.home, sandbox: true, readOnly: true, signal: new AbortController().signal },
+    );
+    expect(JSON.stringify(result)).not.toMatch(/b3BlbnNzaC1rZXktdjEAAAAA|BEGIN OPENSSH|buy milk|todo\.txt/);
   });
 });

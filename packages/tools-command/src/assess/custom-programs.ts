@@ -31,7 +31,13 @@ const FIND_VALUES = new Set([
 export function findProgram(site: CallSite): void {
   const args = site.args;
   let index = 0;
-  while (index < args.length && /^-[HLP]$|^-D$|^-O\d*$/.test(args[index]!.value ?? '')) index += args[index]!.value === '-D' ? 2 : 1;
+  // -L (and the -follow predicate) follow every symbolic link below the starting points.
+  let followsLinks = args.some((word) => word.value === '-follow');
+  while (index < args.length && /^-[HLP]$|^-D$|^-O\d*$/.test(args[index]!.value ?? '')) {
+    if (args[index]!.value === '-L') followsLinks = true;
+    else if (args[index]!.value === '-P') followsLinks = args.some((word) => word.value === '-follow');
+    index += args[index]!.value === '-D' ? 2 : 1;
+  }
   const starts: WordValue[] = [];
   while (index < args.length) {
     const value = args[index]!.value;
@@ -43,8 +49,8 @@ export function findProgram(site: CallSite): void {
     index++;
   }
   if (starts.length === 0) starts.push(known('.'));
-  for (const start of starts) site.path('list', start, { recursive: true, via: 'find' });
-  const named = (start: WordValue): WordValue => ({ raw: '{}', texts: start.texts, value: undefined, unknown: false, glob: start.glob, tree: { path: start.value ?? start.texts[0]!, recursive: true } });
+  for (const start of starts) site.path('list', start, { recursive: true, via: 'find', ...(followsLinks ? { followsLinks } : {}) });
+  const named = (start: WordValue): WordValue => ({ raw: '{}', texts: start.texts, value: undefined, unknown: false, glob: start.glob, tree: { path: start.value ?? start.texts[0]!, recursive: true, ...(followsLinks ? { followsLinks } : {}) } });
   for (; index < args.length; index++) {
     const word = args[index]!;
     const value = word.value;

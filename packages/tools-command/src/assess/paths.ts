@@ -48,6 +48,7 @@ export function pathEffects(walk: Walk, kind: 'read' | 'list' | 'write' | 'delet
       ...((word.glob && !listsTree) || (word.tree?.pattern ?? false) ? { pattern: true } : {}),
       ...(recursive ? { recursive: true } : {}),
       ...(extra.skipsHidden === true || word.tree?.skipsHidden === true ? { skipsHidden: true } : {}),
+      ...(recursive && (extra.followsLinks === true || word.tree?.followsLinks === true) ? { followsLinks: true } : {}),
       ...(extra.severity === undefined ? {} : { severity: extra.severity }),
       ...(extra.note === undefined ? {} : { note: extra.note }),
       ...(extra.via === undefined ? {} : { via: extra.via }),

@@ -56,6 +56,8 @@ export function producerOf(node: Node, source: string, cwd: string | undefined):
       const expression = args.findIndex((arg) => arg.startsWith('-') || arg === '(' || arg === '!');
       const starts = expression === -1 ? args : args.slice(0, expression);
       if (starts.length > 1 || starts.some((start) => start.startsWith('-'))) return undefined;
+      // `find -L . | xargs cat`: the names may lie wherever the links below lead.
+      if (args.includes('-L') || args.includes('-follow')) return undefined;
       return { path: resolve(cwd, starts[0] ?? '.'), recursive: true };
     }
     case 'git':
@@ -69,6 +71,8 @@ export function producerOf(node: Node, source: string, cwd: string | undefined):
     case 'grep': {
       const listing = args.some((arg) => arg === '--files' || arg === '--files-with-matches' || /^-[a-zA-Z]*l/.test(arg));
       if (!listing) return undefined;
+      // -R (grep), -L/--follow (rg): the names may lie wherever the links below lead.
+      if (args.some((arg) => /^-[a-zA-Z]*[RL]|^--(follow|dereference)/.test(arg))) return undefined;
       const operands = args.filter((arg) => !arg.startsWith('-'));
       const directories = args.includes('--files') ? operands : operands.slice(1);
       if (directories.length > 1) return undefined;

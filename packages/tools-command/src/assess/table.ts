@@ -58,6 +58,10 @@ export type OptionUse =
   | 'no-pattern'
   /** Flag: operands are read as whole trees (grep -r). */
   | 'recursive'
+  /** Flag: operands are read as whole trees, following the symbolic links met below (grep -R). */
+  | 'recursive-links'
+  /** Flag: a recursive read follows the symbolic links met below its operands (rg -L, du -L, tree -l). */
+  | 'follows-links'
   /** Flag: recursive reads include dotfiles (rg --hidden). */
   | 'hidden'
   /** Flag: the read never ends (tail -f). */
@@ -111,6 +115,7 @@ export interface CallSite {
 export interface PathExtra {
   readonly recursive?: boolean;
   readonly skipsHidden?: boolean;
+  readonly followsLinks?: boolean;
   readonly via?: string;
   readonly severity?: 'medium' | 'high';
   readonly note?: string;

@@ -38,6 +38,8 @@ export interface Producer {
   readonly recursive: boolean;
   readonly pattern?: boolean;
   readonly skipsHidden?: boolean;
+  /** The producer followed symbolic links below `path` (find -L, grep -R): names may lie where they lead. */
+  readonly followsLinks?: boolean;
 }
 
 /** What the evaluator asks of the walk: nested commands, variables, the environment. */
