@@ -125,6 +125,10 @@ describe('recursive reads that follow symbolic links are judged where the links 
     'ls -LR sub',
     'ls -RL sub/links',
     'tree -l sub',
+    'tar -chf - sub/links',
+    'tar --deref -cf - sub',
+    'diff -r sub/links sub/safe',
+    'diff --recursive sub sub/safe',
   ])('asks before %j, with the sandbox and without', async (command) => {
     expect(await asked(command, false)).toBe('confirm');
     expect(await asked(command, true)).toBe('confirm');
@@ -134,6 +138,13 @@ describe('recursive reads that follow symbolic links are judged where the links 
     'still runs %j unasked: it does not follow the links, or they lead nowhere secret',
     async (command) => {
       expect(await asked(command, false)).toBe('execute');
+    },
+  );
+
+  it.each(['tar -cf - -C .. home', 'tar -C .. -cf - home/.ssh', 'tar --directory=.. -cf - home', 'tar -cf - -T a.txt', 'tar --files-from=a.txt -cf -'])(
+    'asks before %j, which archives files of another directory or named in a file',
+    async (command) => {
+      expect(await asked(command, true)).toBe('confirm');
     },
   );
 

@@ -176,7 +176,12 @@ export function tarProgram(site: CallSite): void {
     return;
   }
   if (archiveWord !== undefined) site.path('write', archiveWord, { via: 'tar' });
-  for (const word of site.args.slice(1)) if (word !== archiveWord && !(word.value ?? '-').startsWith('-')) site.path('read', word, { recursive: true, via: 'tar' });
+  // -C DIR reads the names after it in DIR; -T FILE reads names from FILE: neither is followed.
+  const elsewhere = site.args.find((word) => /^-[a-zA-Z]*[CT]$|^-[CT].|^--(di|fi|files-)/.test(word.value ?? '') && !/^--(file=|file$)/.test(word.value ?? ''));
+  if (elsewhere !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `tar ${elsewhere.raw} reads files riskgate does not place (another directory, or names from a file)`, via: 'tar' });
+  // -h follows the symbolic links it meets, archiving what they lead to.
+  const followsLinks = /h/.test(letters) || longs.some((word) => abbreviates(word, '--dereference'));
+  for (const word of site.args.slice(1)) if (word !== archiveWord && !(word.value ?? '-').startsWith('-')) site.path('read', word, { recursive: true, via: 'tar', ...(followsLinks ? { followsLinks } : {}) });
 }
 
 /** Shells: `-c SCRIPT` is judged as a line of its own; a script file or standard input runs unread. */

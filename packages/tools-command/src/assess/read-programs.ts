@@ -77,7 +77,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     flags: '-qscuenyltTNabBEiwZdp --brief --report-identical-files --context --unified --ed --normal --rcs --side-by-side --left-column --suppress-common-lines --show-c-function --new-file --unidirectional-new-file --ignore-case --ignore-tab-expansion --ignore-trailing-space --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-file-name-case --no-ignore-file-name-case --text --strip-trailing-cr --minimal --speed-large-files --expand-tabs --initial-tab --suppress-blank-empty --no-dereference --color',
     options: {
       '--from-file': 'read', '--to-file': 'read', '-x': 'data', '--exclude': 'data', '-X': 'read', '--exclude-from': 'read', '-I': 'data', '--ignore-matching-lines': 'data',
-      '-U': 'data', '-C': 'data', '-r': 'recursive', '--recursive': 'recursive', '-W': 'data', '--width': 'data', '--label': 'data', '-L': 'data', '-F': 'data',
+      // -r follows the symbolic links it meets (GNU diff dereferences unless --no-dereference).
+      '-U': 'data', '-C': 'data', '-r': 'recursive-links', '--recursive': 'recursive-links', '-W': 'data', '--width': 'data', '--label': 'data', '-L': 'data', '-F': 'data',
       '--show-function-line': 'data', '-S': 'data', '--starting-file': 'data', '-D': 'data', '--ifdef': 'data', '--tabsize': 'data', '--horizon-lines': 'data',
       '--palette': 'data', '--line-format': 'data', '--old-line-format': 'data', '--new-line-format': 'data', '--unchanged-line-format': 'data',
       '--old-group-format': 'data', '--new-group-format': 'data', '--changed-group-format': 'data', '--unchanged-group-format': 'data',
