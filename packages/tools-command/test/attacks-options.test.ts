@@ -74,6 +74,8 @@ const GETOPT: Row[] = [
   ['sed --i s/a/b/ a.txt'], ['sed --e 1p --e "w out" a.txt'], ["sed -n --e 1p --e '1w out' a.txt"], ['sed --zzz 1p a.txt'], ['awk -bf x a.txt'],
   ["awk -bo '{print}' a.txt"], ["awk -So/tmp/out '{print}' a.txt"], ["awk -bd '{print}' a.txt"], ["awk -bp '{print}' a.txt"], ['awk -bE x a.txt'],
   ["awk -be 'BEGIN{print 1}' -bo"],
+  // xxd reads options only before its first operand: the second operand is a file it writes.
+  ['xxd a.txt -ps'], ['xxd README.md -i'], ['xxd -c 8 a.txt -u'],
 ];
 
 /** Verbs of package managers and toolchains that write, run project code, or change settings. */

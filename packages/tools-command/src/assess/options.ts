@@ -57,6 +57,7 @@ export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: Ca
       const dashed = word.texts.filter((candidate) => candidate.startsWith('-') && candidate !== '-');
       if (!dashed.every((candidate) => onlyFlags(table, candidate))) options.push({ name: word.raw, use: 'unlisted' });
     }
+    if (!ended && row.stopsAtOperand === true && operands.length > 0) ended = true;
     if (ended || text === undefined || !text.startsWith('-') || text === '-') {
       if (!ended && site !== undefined && word.texts.some((candidate) => candidate.startsWith(UNKNOWN) || candidate.startsWith('-') || (word.glob && /^[*?[]/.test(candidate)))) {
         riskyUnknown(row, word, site);

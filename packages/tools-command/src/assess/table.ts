@@ -133,6 +133,11 @@ export interface ProgramRow {
   readonly whenNoneRecursive?: string;
   readonly recursive?: boolean;
   readonly skipsHidden?: boolean;
+  /**
+   * The program reads options only before its first operand, as POSIX getopt does (xxd): a word
+   * like `-ps` after an operand is an operand (`xxd a.txt -ps` writes a file named -ps).
+   */
+  readonly stopsAtOperand?: boolean;
   readonly options?: Readonly<Record<string, OptionUse>>;
   /** Harmless flags, space-separated: `-abc` is -a, -b, -c; `--all` one long flag. */
   readonly flags?: string;
