@@ -156,3 +156,10 @@ describe('recursive reads that follow symbolic links are judged where the links 
     expect(JSON.stringify(result)).not.toMatch(/b3BlbnNzaC1rZXktdjEAAAAA|BEGIN OPENSSH|buy milk|todo\.txt/);
   });
 });
+
+describe('login-record readers read the file they are given', () => {
+  it.each(['who ~/.netrc', 'who ../home/.netrc', 'users ~/.netrc', 'users ../home/.aws/credentials'])('asks before %j, with the sandbox and without', async (command) => {
+    expect(await asked(command, false)).toBe('confirm');
+    expect(await asked(command, true)).toBe('confirm');
+  });
+});
