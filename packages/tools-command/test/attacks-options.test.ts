@@ -59,7 +59,7 @@ const UNLISTED_OPTIONS: Row[] = [
   ['git config --zzz user.name'], ['git log --bogus'], ['git status --recurse-submodules'], ['git blame --contents ~/.bashrc README.md'], ['kill -l -9 1'],
   ['mount -o remount,rw /'],
   // Brace expansion makes several words, some of them options.
-  ['ls {--zzz,-l}'], ['cat {-A,--zzz} a.txt'], ['stat {--zzz,-L} a.txt'], ['wc {-Q,-l} a.txt'],
+  ['git ls-files -o --exclude-from=../home/.ssh/id_rsa'], ['git ls-files -oX ../home/.netrc'], ['ls {--zzz,-l}'], ['cat {-A,--zzz} a.txt'], ['stat {--zzz,-L} a.txt'], ['wc {-Q,-l} a.txt'],
 ];
 
 /**
