@@ -78,6 +78,14 @@ const GETOPT: Row[] = [
   ['xxd a.txt -ps'], ['xxd README.md -i'], ['xxd -c 8 a.txt -u'],
 ];
 
+/** Settings by environment that make a toolchain run something else: asked as the options they stand for. */
+const SETTINGS_BY_ENVIRONMENT: Row[] = [
+  ['GOFLAGS=-toolexec=./x go list ./...'], ['GOENV=./x go env GOPATH'], ['export GOTOOLCHAIN=go1.99.0; go version'], ['UV_PYTHON=/bin/sh uv pip list'],
+  ['RUSTUP_TOOLCHAIN=/tmp/x cargo --version'], ['env CARGO_HOME=./x cargo --version'], ['GEM_PATH=./evil gem list'], ['PYTHONUSERBASE=./x pip list'],
+  ['JDK_JAVA_OPTIONS=-javaagent:x.jar java -version'], ["LESS='+!touch MARKER' less README.md"], ['MANOPT=-Hfirefox man -w ls'],
+  ['YARN_RC_FILENAME=x yarn --version'], ['COMPOSER=x composer show --no-plugins'],
+];
+
 /** Verbs of package managers and toolchains that write, run project code, or change settings. */
 const VERBS: Row[] = [
   ['npm version patch', 'pkg'], ['npm version 2.0.0 --no-git-tag-version', 'pkg'], ['npm version minor -f', 'pkg'], ['npm --prefix . version patch', 'pkg'],
@@ -110,6 +118,7 @@ describe.each([
   ['options a read program does not list', UNLISTED_OPTIONS, true],
   ['verbs that write, run project code or change settings', VERBS, true],
   ['options read as getopt reads them', GETOPT, true],
+  ['settings by environment', SETTINGS_BY_ENVIRONMENT, true],
   ['rows that need the sandbox', NEEDS_THE_SANDBOX, false],
 ] as const)('%s', (_class, rows, askedInSandbox) => {
   it.skipIf(!sandboxWorks).each(rows)('%j run as an unasked call in the sandbox changes nothing', { timeout: 20_000 }, async (command, cwd) => {
