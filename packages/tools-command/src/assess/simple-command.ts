@@ -89,8 +89,10 @@ export function runWords(walk: Walk, words: readonly WordValue[], via: string | 
     operandsAsReads(walk, text, args);
     return;
   }
-  // A function the line surely defined: its body was judged where it was defined.
-  if (!text.includes('/') && walk.callFunction(name)) return;
+  // A function the line surely defined: its body was judged where it was defined. Only for a
+  // command the shell itself runs: a program that runs another (`timeout 5 rm`, `env rm`,
+  // `xargs rm`, `find -exec rm`) and `command rm`/`exec rm` run the program, never the function.
+  if (!text.includes('/') && via === undefined && walk.callFunction(name)) return;
   const builtin = BUILTINS.get(name);
   if (builtin !== undefined) {
     builtin(walk, name, args);

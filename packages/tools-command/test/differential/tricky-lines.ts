@@ -66,6 +66,19 @@ export const TRICKY_LINES: Readonly<Record<string, readonly string[]>> = {
     "alias ls=id; ls",
     "shopt -s expand_aliases; alias ls=id\nls",
   ],
+  // A function shadows a program only where the shell itself runs the name: a program that runs
+  // another, `command` and `exec` run the program.
+  'functions a wrapper does not call': [
+    'touch() { :; }; timeout 5 touch pwned',
+    'touch() { :; }; nice -n1 touch pwned',
+    'touch() { :; }; env touch pwned',
+    'touch() { :; }; command touch pwned',
+    'touch() { :; }; exec touch pwned',
+    'touch() { :; }; echo pwned | xargs touch',
+    'touch() { :; }; find README.md -exec touch pwned \\;',
+    'touch() { :; }; setsid -w touch pwned',
+    'touch() { :; }; stdbuf -oL touch pwned',
+  ],
   // declare, typeset, local and readonly expand a parenthesised value again as an array assignment.
   'compound array values in a declaration': [
     "declare -a a='($(touch pwned))'",
