@@ -129,12 +129,19 @@ describe('recursive reads that follow symbolic links are judged where the links 
     'tar --deref -cf - sub',
     'diff -r sub/links sub/safe',
     'diff --recursive sub sub/safe',
+    // A reader of the names a lister printed opens each one, following links, whatever the lister did.
+    'find sub/links | xargs cat',
+    'find sub -type l | xargs grep -h BEGIN',
+    'cat $(find sub/links)',
+    'wc -c $(find sub/links -name "*")',
+    'find sub -print0 | xargs -0 grep -l BEGIN',
+    'ls sub/links/* | xargs cat',
   ])('asks before %j, with the sandbox and without', async (command) => {
     expect(await asked(command, false)).toBe('confirm');
     expect(await asked(command, true)).toBe('confirm');
   });
 
-  it.each(['grep -r BEGIN sub/links', 'find sub/links -type f', 'grep -R hello sub/safe', 'find -L sub/safe -name "*.txt"', 'du -L sub/safe'])(
+  it.each(['grep -r BEGIN sub/links', 'find sub/links -type f', 'grep -R hello sub/safe', 'find -L sub/safe -name "*.txt"', 'du -L sub/safe', 'find sub/safe | xargs cat'])(
     'still runs %j unasked: it does not follow the links, or they lead nowhere secret',
     async (command) => {
       expect(await asked(command, false)).toBe('execute');
@@ -161,5 +168,28 @@ describe('login-record readers read the file they are given', () => {
   it.each(['who ~/.netrc', 'who ../home/.netrc', 'users ~/.netrc', 'users ../home/.aws/credentials'])('asks before %j, with the sandbox and without', async (command) => {
     expect(await asked(command, false)).toBe('confirm');
     expect(await asked(command, true)).toBe('confirm');
+  });
+});
+
+describe('a repository may track a symbolic link: the readers of git ls-files follow it', () => {
+  const tracked = join(fixture.workspace, 'sub', 'tracked');
+  mkdirSync(tracked, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: tracked });
+  symlinkSync(join(fixture.home, '.ssh', 'id_rsa'), join(tracked, 'notes.txt'));
+  writeFileSync(join(tracked, 'README.md'), 'hello\n');
+  execFileSync('git', ['add', '.'], { cwd: tracked });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'x'], { cwd: tracked });
+  const plain = join(fixture.workspace, 'sub', 'plain');
+  mkdirSync(plain, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: plain });
+  writeFileSync(join(plain, 'README.md'), 'hello\n');
+  execFileSync('git', ['add', '.'], { cwd: plain });
+
+  it.each(['cat $(git ls-files)', 'git ls-files | xargs cat', 'git ls-files -z | xargs -0 grep -h BEGIN'])('asks before %j in a repository tracking a link to a key', async (command) => {
+    for (const sandbox of [false, true]) expect((await gate(fixture, { command, cwd: 'sub/tracked' }, { mode: 'smart', rules: [] }, sandbox)).decision.action).toBe('confirm');
+  });
+
+  it.each(['wc -l $(git ls-files)', 'git ls-files | xargs cat'])('still runs %j unasked in a repository without links', async (command) => {
+    expect((await gate(fixture, { command, cwd: 'sub/plain' }, { mode: 'smart', rules: [] }, false)).decision.action).toBe('execute');
   });
 });

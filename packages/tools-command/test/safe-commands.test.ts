@@ -22,7 +22,7 @@ const BEFORE: string[] = [
   'ls | grep x | wc -l', 'ls && pwd', 'ls || echo none', 'ls; pwd', 'cat a.txt 2>/dev/null', 'ls > /dev/null 2>&1',
   'ls 2>&1 | head', 'cat < input.txt', 'grep x <<< "a x b"', '(cd src && ls)', 'echo "$(pwd)"', 'wc -l $(git ls-files)',
   'diff <(sort a) <(sort b)', 'time ls', 'nice -n 10 ls', 'env LC_ALL=C sort names.txt', 'LC_ALL=C ls', 'timeout 5 cat x',
-  'command -v node', 'find . -type f | xargs wc -l', 'find . -print0 | xargs -0 grep -l foo', 'ls | xargs', 'l\\s', '"ls" -la', '/bin/ls',
+  'command -v node', 'find . -type f | xargs wc -l', 'find . -type f -print0 | xargs -0 grep -l foo', 'ls | xargs', 'l\\s', '"ls" -la', '/bin/ls',
   '/usr/bin/git status', "echo 'rm -rf /'", 'echo rm -rf /', 'cat file | sort | uniq -c | sort -rn | head',
   'ls\npwd', '# just a comment\nls', 'test -f x && echo yes', '[[ -f x ]] && cat x',
 ];

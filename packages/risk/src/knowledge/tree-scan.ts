@@ -34,6 +34,8 @@ export interface TreeScanOptions extends PathLookupOptions {
   readonly followsLinks?: boolean;
   /** Links followed to get here (a bound on link chains and loops). */
   readonly linkDepth?: number;
+  /** Shared by the scans of followed links: entries left to visit, and trees already scanned. */
+  readonly shared?: { entries: number; readonly scanned: Set<string> };
 }
 
 /** Links followed in a chain at most; beyond, the scan is incomplete. */
@@ -75,6 +77,7 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
   const byName = rows.filter((row) => row.name !== undefined);
   const byPath = rows.filter((row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))));
   let visited = 0;
+  const shared = options.shared ?? { entries: maxEntries, scanned: new Set<string>([root]) };
   const queue = [root];
   // Modes are looked at only outside the workspace and the home: an lstat per entry of a system tree.
   const realHome = realPathOf(home);
@@ -92,11 +95,11 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
       continue;
     }
     for (const entry of entries) {
-      if (++visited > maxEntries) return { facts, complete: false };
+      if (++visited > maxEntries || (options.followsLinks === true && --shared.entries < 0)) return { facts, complete: false };
       if (options.skipsHidden && entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
       if (options.followsLinks === true && entry.isSymbolicLink()) {
-        const followed = followLink(path, root, options, home);
+        const followed = followLink(path, root, { ...options, shared }, home);
         if (followed === 'incomplete') return { facts, complete: false };
         facts.push(...followed);
         continue;
@@ -154,6 +157,9 @@ function followLink(path: string, root: string, options: TreeScanOptions, home: 
   }
   for (const fact of pathFacts(target, { home })) facts.push({ ...fact, what: `${fact.what}, through the symbolic link`, path });
   if (facts.length > 0 || !directory) return facts;
+  // A tree already scanned (a link back up, two links to one place) adds nothing.
+  if (options.shared!.scanned.has(target)) return facts;
+  options.shared!.scanned.add(target);
   const depth = options.linkDepth ?? 0;
   if (depth >= MAX_LINK_DEPTH) return 'incomplete';
   const inner = scanTree(target, { ...options, linkDepth: depth + 1 });

@@ -40,6 +40,8 @@ export interface Producer {
   readonly skipsHidden?: boolean;
   /** The producer followed symbolic links below `path` (find -L, grep -R): names may lie where they lead. */
   readonly followsLinks?: boolean;
+  /** The producer prints no symbolic links (find -type f, git ls-files of an index without one). */
+  readonly noLinks?: boolean;
 }
 
 /** What the evaluator asks of the walk: nested commands, variables, the environment. */
