@@ -284,12 +284,14 @@ const AWK_SPEC: GetoptSpec = {
     '-s --no-optimize': 'none',
     '-S --sandbox': 'none',
     '-t --lint-old': 'none',
+    '-h --usage': 'none',
+    '-V': 'none',
   },
   stopAtOperand: true,
 };
 
 /** Options that only set separators, variables or flags: harmless. */
-const AWK_HARMLESS = new Set(['-F', '-v', '-b', '-c', '-C', '-g', '-L', '-M', '-N', '-n', '-O', '-P', '-r', '-s', '-S', '-t', '--help', '--version']);
+const AWK_HARMLESS = new Set(['-F', '-v', '-b', '-c', '-C', '-g', '-L', '-M', '-N', '-n', '-O', '-P', '-r', '-s', '-S', '-t', '-h', '-V', '--help', '--version']);
 
 export function awkProgram(site: CallSite): void {
   // Every -e/--source program counts (gawk joins them), as does -f; without them the first operand is the program.
