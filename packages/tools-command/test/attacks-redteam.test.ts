@@ -193,3 +193,20 @@ describe('a repository may track a symbolic link: the readers of git ls-files fo
     expect((await gate(fixture, { command, cwd: 'sub/plain' }, { mode: 'smart', rules: [] }, false)).decision.action).toBe('execute');
   });
 });
+
+describe('a builtin run by a program changes nothing in the shell', () => {
+  const keys = join(fixture.workspace, 'sub', 'k');
+  mkdirSync(keys, { recursive: true });
+  writeFileSync(join(keys, 'backup.txt'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n');
+
+  it.each(['cd sub/k; env cd /; cat backup.txt', 'cd sub/k && timeout 1 cd / ; cat backup.txt', 'cd sub/k; nice cd /tmp; cat backup.txt', 'cd sub/k; stdbuf -oL cd /; grep -h . backup.txt'])(
+    'asks before %j: the cd ran in another process, the read is of the key',
+    async (command) => {
+      expect(await asked(command, false)).toBe('confirm');
+    },
+  );
+
+  it.each(['command cd sub; ls', 'builtin cd sub; ls'])('still runs %j unasked', async (command) => {
+    expect(await asked(command, false)).toBe('execute');
+  });
+});
