@@ -210,3 +210,29 @@ describe('a builtin run by a program changes nothing in the shell', () => {
     expect(await asked(command, false)).toBe('execute');
   });
 });
+
+describe('`..` after a symbolic link leaves the link target, and a cd that fails stays where it was', () => {
+  it.each([
+    'cat sub/links/keys/../.netrc',
+    'cat sub/links/keys/../../home/.netrc',
+    'cd sub/links/keys && cat ../.netrc',
+    'cd -P sub/links/keys && cat ../.netrc',
+    'cd sub/links; cd -P keys/..; cat .netrc',
+    'ls sub/links/keys/..',
+    'cat sub/links/keys/../backup.txt',
+    'cd sub/links/keys && cat ../backup.txt',
+    'cd sub/links/keys; wc -c ../notes/todo.txt',
+    'cd sub/k; cd /nonexistent; cat backup.txt',
+    'cd sub/k; cd /nonexistent || cat backup.txt',
+    'cd sub/k; cd backup.txt; cat backup.txt',
+    'cd sub/k; cd / x; cat backup.txt',
+    'cd sub/k; cd /tmp/../nowhere/..; cat backup.txt',
+    'cd sub/k; pushd /nowhere; grep -h . backup.txt',
+  ])('asks before %j', async (command) => {
+    expect(await asked(command, false)).toBe('confirm');
+  });
+
+  it.each(['cd src && cat ../a.txt', 'cat src/../a.txt', 'cd sub/safe/shared/.. && ls'])('still runs %j unasked', async (command) => {
+    expect(await asked(command, false)).toBe('execute');
+  });
+});

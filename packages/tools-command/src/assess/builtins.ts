@@ -1,3 +1,5 @@
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { checkArithmetic } from './arithmetic-walk.js';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
@@ -44,14 +46,38 @@ function assigns(walk: Walk, name: string, via: string): void {
 
 /** `cd DIR`: later relative paths resolve against DIR; `cd` alone goes home; `cd -` somewhere unknown. */
 const changeDirectory: Builtin = (walk, name, args) => {
-  const operands = args.filter((word) => !/^-[LPe@]+$/.test(word.value ?? ''));
+  const options = args.filter((word) => /^-[LPe@]+$/.test(word.value ?? ''));
+  const operands = args.filter((word) => !options.includes(word));
   const target = operands[0];
+  const physical = options.some((word) => /P[^L]*$/.test(word.value!));
   // `pushd` alone swaps the stack's top two; `cd -`, `pushd +N`/`-N` go to a directory of the stack
   // or OLDPWD, which the walk does not follow: later relative paths are unknown.
   if (target === undefined) walk.scope.cwd = name === 'cd' ? walk.home : undefined;
-  else if (target.value === undefined || /^[-+]/.test(target.value)) walk.scope.cwd = undefined;
-  else walk.scope.cwd = walk.resolvePath(target.value);
+  else if (target.value === undefined || /^[-+]/.test(target.value) || operands.length > 1) walk.scope.cwd = undefined;
+  else {
+    // bash's cd is logical (`link/..` is where the link is) unless -P; a cd that fails (no such
+    // directory, a file, `cd / x`) stays where it was, and so does the rest of the line — the walk
+    // cannot tell a directory the line makes from one that is missing: later relative paths are unknown.
+    const cwd = walk.scope.cwd;
+    const written = target.value.startsWith('/') ? target.value : cwd === undefined ? undefined : `${cwd}/${target.value}`;
+    let exists = false;
+    try {
+      exists = written !== undefined && statSync(written).isDirectory();
+    } catch {
+      exists = false;
+    }
+    if (!exists || written === undefined) walk.scope.cwd = undefined;
+    else walk.scope.cwd = physical ? realPath(written) : resolve(written);
+  }
 };
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
 
 /** `declare`, `export`, `local`, `readonly`, `typeset`: with -p and no names they print every variable. */
 const declaration: Builtin = (walk, name, args) => {
