@@ -76,6 +76,9 @@ const GETOPT: Row[] = [
   ["awk -be 'BEGIN{print 1}' -bo"],
   // xxd reads options only before its first operand: the second operand is a file it writes.
   ['xxd a.txt -ps'], ['xxd README.md -i'], ['xxd -c 8 a.txt -u'],
+  // An optional argument is only ever attached (`--width=8`, `-w8`): the next word is an operand.
+  ['od -w ../home/backup.txt'], ['od --width ../home/backup.txt'], ['od --strings ../home/backup.txt'], ['od -An --str ../home/.netrc'],
+  ['du --time ../home'], ['du -s --time ../home/.ssh'], ['tee --output-error ../home/x < a.txt'],
 ];
 
 /** Settings by environment that make a toolchain run something else: asked as the options they stand for. */

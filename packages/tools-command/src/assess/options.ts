@@ -90,6 +90,11 @@ export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: Ca
     for (let letter = 1; letter < text.length; letter++) {
       const name = `-${text[letter]}`;
       const use: OptionUse = table[name] ?? 'unlisted';
+      if (use === 'optional') {
+        // `-w8`: the rest of the word is its value; `-w` alone takes none.
+        options.push({ name, use });
+        break;
+      }
       if (TAKES_VALUE.has(use)) {
         const rest = text.slice(letter + 1);
         const value = rest !== '' ? known(rest) : args[++index];

@@ -91,7 +91,7 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   cksum: row('read', { core: true, flags: '-cz --check --zero --base64 --raw --tag --untagged --debug --ignore-missing --quiet --status --strict --warn', options: { '-a': 'data', '--algorithm': 'data', '-l': 'data', '--length': 'data' } }),
   sum: row('read', { core: true, flags: '-rs --sysv' }),
   ...Object.fromEntries(['base32', 'base64', 'basenc'].map((name) => [name, ENCODER])),
-  od: row('read', { core: true, flags: '-abcdfilosxv --output-duplicates --traditional', options: { '-A': 'data', '--address-radix': 'data', '-j': 'data', '--skip-bytes': 'data', '-N': 'data', '--read-bytes': 'data', '-t': 'data', '--format': 'data', '-w': 'data', '--width': 'data', '-S': 'data', '--strings': 'data', '--endian': 'data' } }),
+  od: row('read', { core: true, flags: '-abcdfilosxv --output-duplicates --traditional', options: { '-A': 'data', '--address-radix': 'data', '-j': 'data', '--skip-bytes': 'data', '-N': 'data', '--read-bytes': 'data', '-t': 'data', '--format': 'data', '-w': 'optional', '--width': 'optional', '-S': 'data', '--strings': 'optional', '--endian': 'data' } }),
   hexdump: row('read', { core: true, flags: '-bcCdoxvL', options: { '-e': 'data', '-f': 'read', '-n': 'data', '-s': 'data' } }),
   // xxd: a second file name is where it writes.
   // xxd [options] [infile [outfile]]: options only before the first operand.
@@ -115,7 +115,7 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   ls: LS,
   dir: LS,
   vdir: LS,
-  du: row('list', { whenNone: '.', recursive: true, core: true, flags: '-0abcDhHklLmPsSx --null --all --apparent-size --bytes --total --dereference-args --human-readable --si --count-links --dereference --no-dereference --summarize --separate-dirs --one-file-system --inodes', options: { '-L': 'follows-links', '--dereference': 'follows-links', '-d': 'data', '--max-depth': 'data', '-B': 'data', '--block-size': 'data', '-t': 'data', '--threshold': 'data', '--exclude': 'data', '-X': 'read', '--exclude-from': 'read', '--time': 'data', '--time-style': 'data', ...FILES0 } }),
+  du: row('list', { whenNone: '.', recursive: true, core: true, flags: '-0abcDhHklLmPsSx --null --all --apparent-size --bytes --total --dereference-args --human-readable --si --count-links --dereference --no-dereference --summarize --separate-dirs --one-file-system --inodes', options: { '-L': 'follows-links', '--dereference': 'follows-links', '-d': 'data', '--max-depth': 'data', '-B': 'data', '--block-size': 'data', '-t': 'data', '--threshold': 'data', '--exclude': 'data', '-X': 'read', '--exclude-from': 'read', '--time': 'optional', '--time-style': 'data', ...FILES0 } }),
   // tree -o writes its listing; -R with -H writes 00Tree.html into every directory; --fromfile reads listings.
   tree: row('list', { whenNone: '.', recursive: true, skipsHidden: true, core: true, flags: '-dlfxiqNQpugshDFvtcUrnCAS --noreport --dirsfirst --filesfirst --du --si --prune --inodes --device --matchdirs --ignore-case --gitignore -J -X --nolinks', options: { '-l': 'follows-links', '-a': 'hidden', '-o': 'write', '-R': 'writes', '--fromfile': 'unknown', '-L': 'data', '-P': 'data', '-I': 'data', '-H': 'data', '-T': 'data', '--charset': 'data', '--filelimit': 'data', '--timefmt': 'data', '--sort': 'data', '--hintro': 'read', '--houtro': 'read' } }),
   // Names and paths as text: nothing is read.

@@ -42,6 +42,11 @@ export type OperandUse = 'read' | 'list' | 'write' | 'delete' | 'data';
 export type OptionUse =
   /** No value, no effect (the default for options not listed). */
   | 'flag'
+  /**
+   * A value only when attached (`--width=8`, `-w8`), as getopt reads an optional argument: the
+   * next word is never its value (`od -w FILE` reads FILE, `du --time DIR` lists DIR).
+   */
+  | 'optional'
   /** Takes a value that is not a file. */
   | 'data'
   /** Takes a file it reads / lists / writes. */
