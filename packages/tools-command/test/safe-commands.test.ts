@@ -49,7 +49,7 @@ const NOW: string[] = [
   'true && echo ok', ': noop', 'id -u', 'uname -r', 'nproc', 'cat ~/.ssh/id_rsa.pub', 'cat ~/.ssh/known_hosts', 'wc -l ~/.ssh/known_hosts',
   'sort -t, -k2 -n data.csv', 'grep -rl TODO .', 'eval "ls -la"', 'bash -c "ls | wc -l"', "sh -c 'cat README.md'",
   'command ls', 'builtin echo x', 'exec ls', 'env -i ls', 'xargs -n1 echo < names.txt',
-  'git ls-files | xargs wc -l', 'ls src/*.ts | xargs wc -l', 'cat src/a.ts src/deep/b.ts',
+  'git ls-files | xargs wc -l', 'ls src/*.ts | xargs wc -l', 'cat src/a.ts src/deep/b.ts', 'date -Iseconds', 'od -An -w16 -tx1 a.txt',
   'cat src/{a.ts,deep/b.ts}', 'echo {1..5}', 'set -euo pipefail; ls', 'printenv HOME', 'printenv PATH', 'sleep 1',
   'ls -la | sort -k5 -n | tail -3', 'git log --oneline | head -20 | grep fix', 'hostname', 'ps -ef', 'ps -eo pid,comm', 'man ls',
   'du -sh *', 'du -sh * | sort -h', 'ls *', 'stat *', 'ls -la src/*', 'yarn -v', 'node -v', 'python3 -V', 'top -bn1', 'bc <<< 1+2',

@@ -83,7 +83,7 @@ export function findProgram(site: CallSite): void {
   }
 }
 
-const DATE = row('data', { flags: '-uRI --utc --universal --rfc-email --rfc-822 --rfc-2822 --iso-8601 --debug', options: { '-d': 'data', '--date': 'data', '-f': 'read', '--file': 'read', '-r': 'list', '--reference': 'list', '-s': 'unknown', '--set': 'unknown', '--rfc-3339': 'data', '--resolution': 'flag' } });
+const DATE = row('data', { flags: '-uR --utc --universal --rfc-email --rfc-822 --rfc-2822 --iso-8601 --debug', options: { '-I': 'optional', '-d': 'data', '--date': 'data', '-f': 'read', '--file': 'read', '-r': 'list', '--reference': 'list', '-s': 'unknown', '--set': 'unknown', '--rfc-3339': 'data', '--resolution': 'flag' } });
 
 /** date: `-f FILE` reads FILE (and prints each line it cannot parse); `-s` or an MMDDhhmm operand sets the clock. */
 export function dateProgram(site: CallSite): void {
