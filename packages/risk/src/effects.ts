@@ -33,6 +33,8 @@ interface PathEffectBase extends EffectBase {
   readonly recursive?: boolean;
   /** A recursive reader that skips names starting with `.` (rg and fd by default). */
   readonly skipsHidden?: boolean;
+  /** A recursive reader that follows the symbolic links it meets below the path (grep -R, find -L). */
+  readonly followsLinks?: boolean;
   /**
    * The assessor looked at what the read reaches and found a secret the path alone does not
    * show (a blob of the history, a version of the file that no longer exists): in words.

@@ -177,8 +177,9 @@ function facts_(effect: PathEffect, namer: Namer): PathFacts {
     const closed = known.length > 0 ? undefined : closedToOthers(path, { home, workspace: namer.workspace });
     if (closed !== undefined) closedFacts.push({ ...closed, path });
     // A recursive read reaches every file below; a recursive listing only names them.
-    if (effect.recursive === true && effect.kind === 'read-path') {
-      const scan = scanTree(path, { home, workspace: namer.workspace, ...(effect.skipsHidden === undefined ? {} : { skipsHidden: effect.skipsHidden }) });
+    // A listing that follows links (find -L, du -L) reaches the same trees: judged like a read.
+    if (effect.recursive === true && (effect.kind === 'read-path' || effect.followsLinks === true)) {
+      const scan = scanTree(path, { home, workspace: namer.workspace, ...(effect.skipsHidden === undefined ? {} : { skipsHidden: effect.skipsHidden }), ...(effect.followsLinks === true ? { followsLinks: true } : {}) });
       facts.push(...scan.facts);
       if (!scan.complete) unchecked ??= `${display(path, namer)} holds too many files to check them all for secrets`;
     }

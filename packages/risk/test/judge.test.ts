@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,5 +124,33 @@ describe('judgeEffects: secrets, side effects and unknowns are never whitelisted
     expect(judge({ kind: 'connect', host: '93.184.215.14', method: 'GET' }).untrusted).toMatch(/93\.184\.215\.14/);
     expect(judge({ kind: 'read-path', path: '/etc/hosts' }).untrusted).toMatch(/\/etc\/hosts/);
     expect(judge({ kind: 'read-path', path: inWorkspace('README.md') }).untrusted).toBeUndefined();
+  });
+});
+
+describe('judgeEffects: a recursive read that follows symbolic links is judged where they lead', () => {
+  beforeAll(() => {
+    mkdirSync(inWorkspace('linked'), { recursive: true });
+    mkdirSync(join(root, 'shared'), { recursive: true });
+    // Open to others, as the directories above a person's workspace are (mkdtemp makes it private).
+    chmodSync(root, 0o755);
+    writeFileSync(join(root, 'shared', 'notes.txt'), 'hello\n');
+    symlinkSync(join(home, '.ssh'), inWorkspace('linked/keys'));
+    symlinkSync(join(root, 'shared'), inWorkspace('src/shared'));
+  });
+
+  it.each<[string, Effect]>([
+    ['a read that follows a link to ~/.ssh', { kind: 'read-path', path: inWorkspace('linked'), recursive: true, followsLinks: true }],
+    ['a listing that follows a link to ~/.ssh', { kind: 'list-path', path: inWorkspace('linked'), recursive: true, followsLinks: true }],
+  ])('asks about %s', (_name, effect) => {
+    const [judged] = judge(effect).effects;
+    expect(judged?.verdict).toBe('secret');
+    expect(judged?.text).toMatch(/symbolic link/);
+  });
+
+  it.each<[string, Effect]>([
+    ['the same read that does not follow links', { kind: 'read-path', path: inWorkspace('linked'), recursive: true }],
+    ['a read that follows a link to a harmless tree', { kind: 'read-path', path: inWorkspace('src'), recursive: true, followsLinks: true }],
+  ])('whitelists %s', (_name, effect) => {
+    expect(judge(effect).effects[0]?.verdict).toBe('read');
   });
 });

@@ -14,6 +14,13 @@ export interface ChildEnvironmentOptions {
 const OWN_CREDENTIALS = new Set(['OPENAI_API_KEY', 'RISKGATE_API_KEY']);
 
 /**
+ * Variables that change how programs read their words: the assessor reads options as GNU getopt
+ * does by default (options after operands still options); under POSIXLY_CORRECT the first operand
+ * ends them, and `grep x a.txt -e ~/.ssh/id_rsa` would read the key the walk took for a pattern.
+ */
+const CHANGES_OPTION_READING = new Set(['POSIXLY_CORRECT', '_POSIX2_VERSION']);
+
+/**
  * The secret engine's verdict per value: the environment is the same for every command of a
  * session, and scanning its ~50 values costs ~10 ms; remembered, a command pays it once.
  * Bounded, so a process whose environment keeps changing does not grow without end.
@@ -55,6 +62,7 @@ export function childEnvironment(env: Readonly<Record<string, string | undefined
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
     if (OWN_CREDENTIALS.has(name.toUpperCase())) continue;
+    if (CHANGES_OPTION_READING.has(name)) continue;
     if (isSecretEnvironmentName(name) && !pass.has(name)) continue;
     if (holdsSecret(value)) continue;
     if (!pass.has(name) && valueHoldsSecret(value)) continue;

@@ -58,6 +58,35 @@ const UNLISTED_OPTIONS: Row[] = [
   ['sysctl -f cmds.txt'], ['sysctl -p'], ['sysctl --system'], ['sysctl -w vm.swappiness=1'], ['crontab -l -r'], ['crontab -r -l'], ['top -bn1 -Z'],
   ['git config --zzz user.name'], ['git log --bogus'], ['git status --recurse-submodules'], ['git blame --contents ~/.bashrc README.md'], ['kill -l -9 1'],
   ['mount -o remount,rw /'],
+  // Brace expansion makes several words, some of them options.
+  ['git ls-files -o --exclude-from=../home/.ssh/id_rsa'], ['git ls-files -oX ../home/.netrc'], ['ls {--zzz,-l}'], ['cat {-A,--zzz} a.txt'], ['stat {--zzz,-L} a.txt'], ['wc {-Q,-l} a.txt'],
+];
+
+/**
+ * Options read as the program's getopt reads them: clusters (`-bf`), attached values
+ * (`-So/tmp/out`), abbreviations (`--i`, `--e`, `--arg`), and every option of a wrapper, sed or
+ * awk not in its table asked about. Each was whitelisted before (a value the walk skipped, or an
+ * option it ignored).
+ */
+const GETOPT: Row[] = [
+  ['xargs --arg-file=../home/.ssh/id_rsa echo'], ['xargs --arg-f=../home/.ssh/id_rsa echo'], ['xargs --arg=../home/.ssh/id_rsa echo'],
+  ['xargs -0 --arg-file=../home/.msmtprc echo'], ['taskset -p 0x1 1'], ['taskset -a -p 0x1 1'], ['timeout --zzz 5 cat a.txt'], ['nice --zzz cat a.txt'],
+  ['sed --i s/a/b/ a.txt'], ['sed --e 1p --e "w out" a.txt'], ["sed -n --e 1p --e '1w out' a.txt"], ['sed --zzz 1p a.txt'], ['awk -bf x a.txt'],
+  ["awk -bo '{print}' a.txt"], ["awk -So/tmp/out '{print}' a.txt"], ["awk -bd '{print}' a.txt"], ["awk -bp '{print}' a.txt"], ['awk -bE x a.txt'],
+  ["awk -be 'BEGIN{print 1}' -bo"],
+  // xxd reads options only before its first operand: the second operand is a file it writes.
+  ['xxd a.txt -ps'], ['xxd README.md -i'], ['xxd -c 8 a.txt -u'],
+  // An optional argument is only ever attached (`--width=8`, `-w8`): the next word is an operand.
+  ['od -w ../home/backup.txt'], ['od --width ../home/backup.txt'], ['od --strings ../home/backup.txt'], ['od -An --str ../home/.netrc'],
+  ['du --time ../home'], ['du -s --time ../home/.ssh'], ['tee --output-error ../home/x < a.txt'],
+];
+
+/** Settings by environment that make a toolchain run something else: asked as the options they stand for. */
+const SETTINGS_BY_ENVIRONMENT: Row[] = [
+  ['GOFLAGS=-toolexec=./x go list ./...'], ['GOENV=./x go env GOPATH'], ['export GOTOOLCHAIN=go1.99.0; go version'], ['UV_PYTHON=/bin/sh uv pip list'],
+  ['RUSTUP_TOOLCHAIN=/tmp/x cargo --version'], ['env CARGO_HOME=./x cargo --version'], ['GEM_PATH=./evil gem list'], ['PYTHONUSERBASE=./x pip list'],
+  ['JDK_JAVA_OPTIONS=-javaagent:x.jar java -version'], ["LESS='+!touch MARKER' less README.md"], ['MANOPT=-Hfirefox man -w ls'],
+  ['YARN_RC_FILENAME=x yarn --version'], ['COMPOSER=x composer show --no-plugins'],
 ];
 
 /** Verbs of package managers and toolchains that write, run project code, or change settings. */
@@ -91,6 +120,8 @@ async function runUnasked(command: string, cwd: string | undefined) {
 describe.each([
   ['options a read program does not list', UNLISTED_OPTIONS, true],
   ['verbs that write, run project code or change settings', VERBS, true],
+  ['options read as getopt reads them', GETOPT, true],
+  ['settings by environment', SETTINGS_BY_ENVIRONMENT, true],
   ['rows that need the sandbox', NEEDS_THE_SANDBOX, false],
 ] as const)('%s', (_class, rows, askedInSandbox) => {
   it.skipIf(!sandboxWorks).each(rows)('%j run as an unasked call in the sandbox changes nothing', { timeout: 20_000 }, async (command, cwd) => {

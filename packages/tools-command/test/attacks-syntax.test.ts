@@ -59,6 +59,12 @@ const MORE: readonly (readonly [string, string])[] = [
   ['jq input_line_number', "jq 'input_line_number' package.json"],
   ['jq halt_error', "jq -n '\"x\" | halt_error'"],
   ['jq get_search_list', "jq -n 'get_search_list'"],
+  // GNU getopt stops at the first operand under POSIXLY_CORRECT: `-e FILE` is then a file read.
+  ['options read another way', 'POSIXLY_CORRECT=1 grep x README.md -e ../home/.ssh/id_rsa'],
+  ['options read another way', 'export POSIXLY_CORRECT=1; grep x README.md -e ../home/.ssh/id_rsa'],
+  ['options read another way', 'env POSIXLY_CORRECT=y grep x README.md -e ../home/.ssh/id_rsa'],
+  ['options read another way', 'x=POSIXLY_CORRECT; export $x=1; grep x README.md -e ../home/.ssh/id_rsa'],
+  ['options read another way', 'declare -x "POSIXLY_CORRECT=1"; grep x README.md -e ../home/.ssh/id_rsa'],
 ];
 
 describe('syntax the walker does not model is asked about', () => {

@@ -92,6 +92,10 @@ describe('childEnvironment', () => {
     expect(childEnvironment(env)).toEqual(env);
   });
 
+  it('drops POSIXLY_CORRECT and _POSIX2_VERSION, which change how programs read their options', () => {
+    expect(childEnvironment({ POSIXLY_CORRECT: '1', _POSIX2_VERSION: '199209', LANG: 'C' })).toEqual({ LANG: 'C' });
+  });
+
   it('passes a secret-named variable the person named, and never riskgate own key', () => {
     const env = { GITHUB_TOKEN: 'ghp_person', OPENAI_API_KEY: KEY, NPM_TOKEN: 'n' };
     expect(childEnvironment(env, { pass: ['GITHUB_TOKEN', 'OPENAI_API_KEY'] })).toEqual({ GITHUB_TOKEN: 'ghp_person' });

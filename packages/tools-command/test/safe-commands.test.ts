@@ -22,7 +22,7 @@ const BEFORE: string[] = [
   'ls | grep x | wc -l', 'ls && pwd', 'ls || echo none', 'ls; pwd', 'cat a.txt 2>/dev/null', 'ls > /dev/null 2>&1',
   'ls 2>&1 | head', 'cat < input.txt', 'grep x <<< "a x b"', '(cd src && ls)', 'echo "$(pwd)"', 'wc -l $(git ls-files)',
   'diff <(sort a) <(sort b)', 'time ls', 'nice -n 10 ls', 'env LC_ALL=C sort names.txt', 'LC_ALL=C ls', 'timeout 5 cat x',
-  'command -v node', 'find . -type f | xargs wc -l', 'find . -print0 | xargs -0 grep -l foo', 'ls | xargs', 'l\\s', '"ls" -la', '/bin/ls',
+  'command -v node', 'find . -type f | xargs wc -l', 'find . -type f -print0 | xargs -0 grep -l foo', 'ls | xargs', 'l\\s', '"ls" -la', '/bin/ls',
   '/usr/bin/git status', "echo 'rm -rf /'", 'echo rm -rf /', 'cat file | sort | uniq -c | sort -rn | head',
   'ls\npwd', '# just a comment\nls', 'test -f x && echo yes', '[[ -f x ]] && cat x',
 ];
@@ -49,7 +49,7 @@ const NOW: string[] = [
   'true && echo ok', ': noop', 'id -u', 'uname -r', 'nproc', 'cat ~/.ssh/id_rsa.pub', 'cat ~/.ssh/known_hosts', 'wc -l ~/.ssh/known_hosts',
   'sort -t, -k2 -n data.csv', 'grep -rl TODO .', 'eval "ls -la"', 'bash -c "ls | wc -l"', "sh -c 'cat README.md'",
   'command ls', 'builtin echo x', 'exec ls', 'env -i ls', 'xargs -n1 echo < names.txt',
-  'git ls-files | xargs wc -l', 'ls src/*.ts | xargs wc -l', 'cat src/a.ts src/deep/b.ts',
+  'git ls-files | xargs wc -l', 'ls src/*.ts | xargs wc -l', 'cat src/a.ts src/deep/b.ts', 'date -Iseconds', 'od -An -w16 -tx1 a.txt',
   'cat src/{a.ts,deep/b.ts}', 'echo {1..5}', 'set -euo pipefail; ls', 'printenv HOME', 'printenv PATH', 'sleep 1',
   'ls -la | sort -k5 -n | tail -3', 'git log --oneline | head -20 | grep fix', 'hostname', 'ps -ef', 'ps -eo pid,comm', 'man ls',
   'du -sh *', 'du -sh * | sort -h', 'ls *', 'stat *', 'ls -la src/*', 'yarn -v', 'node -v', 'python3 -V', 'top -bn1', 'bc <<< 1+2',

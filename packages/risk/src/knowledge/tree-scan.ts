@@ -1,8 +1,9 @@
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { closedToOthers, entryClosedToOthers } from './closed-files.js';
-import { compiledRows, fileFacts, isInside, type PathFact, type PathLookupOptions, realPathOf, TREE_SNIFF_BYTES } from './path-lookup.js';
+import { isPrivateHomePath } from './home-allowlist.js';
+import { compiledRows, fileFacts, isInside, type PathFact, type PathLookupOptions, pathFacts, realPathOf, TREE_SNIFF_BYTES } from './path-lookup.js';
 
 /** Recursive reads (grep -r, rg, find, du): what they would reach, by a bounded walk. */
 
@@ -25,7 +26,20 @@ export interface TreeScanOptions extends PathLookupOptions {
    * (closed-files.ts). Without it, modes are not looked at.
    */
   readonly workspace?: string;
+  /**
+   * The reader follows symbolic links it meets below the directory (grep -R, find -L, rg -L,
+   * du -L, tree -l): a link is judged by what it leads to — a secret, a file of the private home,
+   * a tree outside the directory (scanned in turn, a few links deep).
+   */
+  readonly followsLinks?: boolean;
+  /** Links followed to get here (a bound on link chains and loops). */
+  readonly linkDepth?: number;
+  /** Shared by the scans of followed links: entries left to visit, and trees already scanned. */
+  readonly shared?: { entries: number; readonly scanned: Set<string> };
 }
+
+/** Links followed in a chain at most; beyond, the scan is incomplete. */
+const MAX_LINK_DEPTH = 3;
 
 function literalPrefix(segments: readonly string[]): string {
   const prefix: string[] = [];
@@ -63,6 +77,7 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
   const byName = rows.filter((row) => row.name !== undefined);
   const byPath = rows.filter((row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))));
   let visited = 0;
+  const shared = options.shared ?? { entries: maxEntries, scanned: new Set<string>([root]) };
   const queue = [root];
   // Modes are looked at only outside the workspace and the home: an lstat per entry of a system tree.
   const realHome = realPathOf(home);
@@ -80,9 +95,15 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
       continue;
     }
     for (const entry of entries) {
-      if (++visited > maxEntries) return { facts, complete: false };
+      if (++visited > maxEntries || (options.followsLinks === true && --shared.entries < 0)) return { facts, complete: false };
       if (options.skipsHidden && entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
+      if (options.followsLinks === true && entry.isSymbolicLink()) {
+        const followed = followLink(path, root, { ...options, shared }, home);
+        if (followed === 'incomplete') return { facts, complete: false };
+        facts.push(...followed);
+        continue;
+      }
       const directory = entry.isDirectory();
       // Recursive readers do not follow symlinks by default (grep -r, rg, find): judge the link's own name.
       let secretDirectory = false;
@@ -117,4 +138,31 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
     }
   }
   return { facts, complete: true };
+}
+
+/** What a followed link below the scanned root leads to (nothing for a link inside the root: walked already). */
+function followLink(path: string, root: string, options: TreeScanOptions, home: string): (PathFact & { path: string })[] | 'incomplete' {
+  const target = realPathOf(path);
+  if (isInside(target, root)) return [];
+  let directory: boolean;
+  try {
+    directory = statSync(target).isDirectory();
+  } catch {
+    return []; // a dangling link reads nothing
+  }
+  const facts: (PathFact & { path: string })[] = [];
+  if (options.workspace !== undefined && isPrivateHomePath(target, { home, workspace: options.workspace })) {
+    facts.push({ class: 'secret', what: `a symbolic link to ${target}, in your home outside the workspace (private unless allowlisted)`, path });
+    return facts;
+  }
+  for (const fact of pathFacts(target, { home })) facts.push({ ...fact, what: `${fact.what}, through the symbolic link`, path });
+  if (facts.length > 0 || !directory) return facts;
+  // A tree already scanned (a link back up, two links to one place) adds nothing.
+  if (options.shared!.scanned.has(target)) return facts;
+  options.shared!.scanned.add(target);
+  const depth = options.linkDepth ?? 0;
+  if (depth >= MAX_LINK_DEPTH) return 'incomplete';
+  const inner = scanTree(target, { ...options, linkDepth: depth + 1 });
+  for (const fact of inner.facts) facts.push({ ...fact, path: fact.path });
+  return inner.complete ? facts : 'incomplete';
 }

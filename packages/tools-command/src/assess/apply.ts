@@ -144,6 +144,7 @@ export function applyOperands(site: CallSite, row: ProgramRow): void {
   const parsed = parseArgs(row, site.args, site);
   let recursive = row.recursive === true;
   let skipsHidden = row.skipsHidden === true;
+  let followsLinks = false;
   let inPlace = false;
   let supplied = false;
   for (const option of parsed.options) {
@@ -168,6 +169,13 @@ export function applyOperands(site: CallSite, row: ProgramRow): void {
         break;
       case 'recursive':
         recursive = true;
+        break;
+      case 'recursive-links':
+        recursive = true;
+        followsLinks = true;
+        break;
+      case 'follows-links':
+        followsLinks = true;
         break;
       case 'hidden':
         skipsHidden = false;
@@ -210,6 +218,6 @@ export function applyOperands(site: CallSite, row: ProgramRow): void {
     let use: OperandUse = row.last !== undefined && files.length >= 2 && index === files.length - 1 ? row.last : row.operands;
     if (inPlace && (use === 'read' || use === 'list')) use = 'write';
     if (use === 'data') return;
-    site.path(use, word, { ...(recursive ? { recursive } : {}), ...(skipsHidden ? { skipsHidden } : {}), ...(row.severity === undefined ? {} : { severity: row.severity }), via: site.name });
+    site.path(use, word, { ...(recursive ? { recursive } : {}), ...(skipsHidden ? { skipsHidden } : {}), ...(followsLinks ? { followsLinks } : {}), ...(row.severity === undefined ? {} : { severity: row.severity }), via: site.name });
   });
 }

@@ -1,3 +1,5 @@
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { checkArithmetic } from './arithmetic-walk.js';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
@@ -44,14 +46,38 @@ function assigns(walk: Walk, name: string, via: string): void {
 
 /** `cd DIR`: later relative paths resolve against DIR; `cd` alone goes home; `cd -` somewhere unknown. */
 const changeDirectory: Builtin = (walk, name, args) => {
-  const operands = args.filter((word) => !/^-[LPe@]+$/.test(word.value ?? ''));
+  const options = args.filter((word) => /^-[LPe@]+$/.test(word.value ?? ''));
+  const operands = args.filter((word) => !options.includes(word));
   const target = operands[0];
+  const physical = options.some((word) => /P[^L]*$/.test(word.value!));
   // `pushd` alone swaps the stack's top two; `cd -`, `pushd +N`/`-N` go to a directory of the stack
   // or OLDPWD, which the walk does not follow: later relative paths are unknown.
   if (target === undefined) walk.scope.cwd = name === 'cd' ? walk.home : undefined;
-  else if (target.value === undefined || /^[-+]/.test(target.value)) walk.scope.cwd = undefined;
-  else walk.scope.cwd = walk.resolvePath(target.value);
+  else if (target.value === undefined || /^[-+]/.test(target.value) || operands.length > 1) walk.scope.cwd = undefined;
+  else {
+    // bash's cd is logical (`link/..` is where the link is) unless -P; a cd that fails (no such
+    // directory, a file, `cd / x`) stays where it was, and so does the rest of the line — the walk
+    // cannot tell a directory the line makes from one that is missing: later relative paths are unknown.
+    const cwd = walk.scope.cwd;
+    const written = target.value.startsWith('/') ? target.value : cwd === undefined ? undefined : `${cwd}/${target.value}`;
+    let exists = false;
+    try {
+      exists = written !== undefined && statSync(written).isDirectory();
+    } catch {
+      exists = false;
+    }
+    if (!exists || written === undefined) walk.scope.cwd = undefined;
+    else walk.scope.cwd = physical ? realPath(written) : resolve(written);
+  }
 };
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
 
 /** `declare`, `export`, `local`, `readonly`, `typeset`: with -p and no names they print every variable. */
 const declaration: Builtin = (walk, name, args) => {
@@ -75,6 +101,27 @@ const declaration: Builtin = (walk, name, args) => {
     }
   }
   for (const word of names) plainName(walk, name, word);
+  // `declare -a a='($(cmd))'`: declare, typeset, local and readonly read a value in parentheses as
+  // a compound array assignment and expand it again (running its substitutions) when the name is
+  // or becomes an array, even from a quoted or run-time word. Not followed.
+  if (name !== 'export') {
+    const arrays = /[aA]/.test(flags.replace(/^\+.*/, ''));
+    for (const word of names) {
+      const value = word.value === undefined ? undefined : /^[^=]*=(.*)$/s.exec(word.value)?.[1];
+      // An unquoted `a=(x y)` is an array the parser read (and the walk judged) itself.
+      const literalArray = /^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(word.raw);
+      const parenthesised = (value ?? '').trimStart().startsWith('(') || (word.value === undefined && /^[^=]*=(\$?["']|\\)+\(/s.test(word.raw));
+      if (!literalArray && (parenthesised || (word.value === undefined && arrays && word.raw.includes('=')))) {
+        walk.emit({ kind: 'unknown', severity: 'high', detail: `${name} ${word.raw} may be read as an array assignment, which bash expands again`, via: name });
+      }
+    }
+  }
+  // `export "PATH=/tmp"`, `x=PATH; export $x=/tmp`: a quoted or expanded NAME=value word assigns
+  // NAME as a plain assignment does (the parser sees no assignment in it).
+  for (const word of names) {
+    const assigned = word.value === undefined ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(word.value)?.[1];
+    if (assigned !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word.raw)) rebindsBehaviour(walk, assigned, `${name} ${word.raw}`);
+  }
   // `declare -p NAME` prints NAME's value.
   if (options.some((word) => /^-[a-zA-Z]*p/.test(word.value!))) {
     for (const word of names) if (word.value !== undefined && /^[A-Za-z_]\w*$/.test(word.value)) walk.readEnvironment(word.value, `${name} -p ${word.raw}`);

@@ -31,7 +31,13 @@ const FIND_VALUES = new Set([
 export function findProgram(site: CallSite): void {
   const args = site.args;
   let index = 0;
-  while (index < args.length && /^-[HLP]$|^-D$|^-O\d*$/.test(args[index]!.value ?? '')) index += args[index]!.value === '-D' ? 2 : 1;
+  // -L (and the -follow predicate) follow every symbolic link below the starting points.
+  let followsLinks = args.some((word) => word.value === '-follow');
+  while (index < args.length && /^-[HLP]$|^-D$|^-O\d*$/.test(args[index]!.value ?? '')) {
+    if (args[index]!.value === '-L') followsLinks = true;
+    else if (args[index]!.value === '-P') followsLinks = args.some((word) => word.value === '-follow');
+    index += args[index]!.value === '-D' ? 2 : 1;
+  }
   const starts: WordValue[] = [];
   while (index < args.length) {
     const value = args[index]!.value;
@@ -43,8 +49,8 @@ export function findProgram(site: CallSite): void {
     index++;
   }
   if (starts.length === 0) starts.push(known('.'));
-  for (const start of starts) site.path('list', start, { recursive: true, via: 'find' });
-  const named = (start: WordValue): WordValue => ({ raw: '{}', texts: start.texts, value: undefined, unknown: false, glob: start.glob, tree: { path: start.value ?? start.texts[0]!, recursive: true } });
+  for (const start of starts) site.path('list', start, { recursive: true, via: 'find', ...(followsLinks ? { followsLinks } : {}) });
+  const named = (start: WordValue): WordValue => ({ raw: '{}', texts: start.texts, value: undefined, unknown: false, glob: start.glob, tree: { path: start.value ?? start.texts[0]!, recursive: true, ...(followsLinks ? { followsLinks } : {}) } });
   for (; index < args.length; index++) {
     const word = args[index]!;
     const value = word.value;
@@ -77,7 +83,7 @@ export function findProgram(site: CallSite): void {
   }
 }
 
-const DATE = row('data', { flags: '-uRI --utc --universal --rfc-email --rfc-822 --rfc-2822 --iso-8601 --debug', options: { '-d': 'data', '--date': 'data', '-f': 'read', '--file': 'read', '-r': 'list', '--reference': 'list', '-s': 'unknown', '--set': 'unknown', '--rfc-3339': 'data', '--resolution': 'flag' } });
+const DATE = row('data', { flags: '-uR --utc --universal --rfc-email --rfc-822 --rfc-2822 --iso-8601 --debug', options: { '-I': 'optional', '-d': 'data', '--date': 'data', '-f': 'read', '--file': 'read', '-r': 'list', '--reference': 'list', '-s': 'unknown', '--set': 'unknown', '--rfc-3339': 'data', '--resolution': 'flag' } });
 
 /** date: `-f FILE` reads FILE (and prints each line it cannot parse); `-s` or an MMDDhhmm operand sets the clock. */
 export function dateProgram(site: CallSite): void {
@@ -170,7 +176,12 @@ export function tarProgram(site: CallSite): void {
     return;
   }
   if (archiveWord !== undefined) site.path('write', archiveWord, { via: 'tar' });
-  for (const word of site.args.slice(1)) if (word !== archiveWord && !(word.value ?? '-').startsWith('-')) site.path('read', word, { recursive: true, via: 'tar' });
+  // -C DIR reads the names after it in DIR; -T FILE reads names from FILE: neither is followed.
+  const elsewhere = site.args.find((word) => /^-[a-zA-Z]*[CT]$|^-[CT].|^--(di|fi|files-)/.test(word.value ?? '') && !/^--(file=|file$)/.test(word.value ?? ''));
+  if (elsewhere !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `tar ${elsewhere.raw} reads files riskgate does not place (another directory, or names from a file)`, via: 'tar' });
+  // -h follows the symbolic links it meets, archiving what they lead to.
+  const followsLinks = /h/.test(letters) || longs.some((word) => abbreviates(word, '--dereference'));
+  for (const word of site.args.slice(1)) if (word !== archiveWord && !(word.value ?? '-').startsWith('-')) site.path('read', word, { recursive: true, via: 'tar', ...(followsLinks ? { followsLinks } : {}) });
 }
 
 /** Shells: `-c SCRIPT` is judged as a line of its own; a script file or standard input runs unread. */

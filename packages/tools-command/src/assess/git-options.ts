@@ -2,8 +2,8 @@
  * The options of git's read subcommands (issue 18: options fail closed), taken from the manual pages
  * of git 2.39 (`man git-log`, …) less those that write or run programs: --output, --ext-diff,
  * --open-files-in-pager (grep -O), --contents and --ignore-revs-file (blame -S: they read a named file),
- * --lost-found (fsck writes .git/lost-found) and --recurse-submodules (runs git in every submodule,
- * whose configuration is not checked). An option not here is asked about. Short letters first,
+ * ls-files -X/--exclude-from (a named file too), --lost-found (fsck writes .git/lost-found) and
+ * --recurse-submodules (runs git in every submodule, whose configuration is not checked). An option not here is asked about. Short letters first,
  * then long options; every subcommand also takes -<number> and --help.
  */
 export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
@@ -133,8 +133,8 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
     '--submodule --summary --tags --text --textconv --topo-order --unfold --unified --until --use-mailmap ' +
     '--verify --walk-reflogs --word-diff --word-diff-regex --ws-error-highlight',
   'ls-files':
-    '-Xcdfikmostuvxz0123456789 --abbrev --cached --debug --deduplicate --deleted --directory --eol ' +
-    '--error-unmatch --exclude --exclude-from --exclude-per-directory --exclude-standard --format --full-name ' +
+    '-cdfikmostuvxz0123456789 --abbrev --cached --debug --deduplicate --deleted --directory --eol ' +
+    '--error-unmatch --exclude --exclude-per-directory --exclude-standard --format --full-name ' +
     '--ignored --killed --modified --name-status --no-empty-directory --others --porcelain --resolve-undo ' +
     '--short --sparse --stage --unmerged --with-tree',
   'ls-tree':

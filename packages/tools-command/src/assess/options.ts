@@ -51,6 +51,13 @@ export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: Ca
   for (let index = 0; index < args.length; index++) {
     const word = args[index]!;
     const text = word.texts.length === 1 ? word.texts[0]! : undefined;
+    if (!ended && text === undefined && word.texts.some((candidate) => candidate.startsWith('-') && candidate !== '-')) {
+      // `ls {--zzz,-l}`, `cat {-A,--zzz} x`: brace expansion makes several words, some options.
+      // Harmless only when every one is a listed flag; otherwise unlisted (fail closed).
+      const dashed = word.texts.filter((candidate) => candidate.startsWith('-') && candidate !== '-');
+      if (!dashed.every((candidate) => onlyFlags(table, candidate))) options.push({ name: word.raw, use: 'unlisted' });
+    }
+    if (!ended && row.stopsAtOperand === true && operands.length > 0) ended = true;
     if (ended || text === undefined || !text.startsWith('-') || text === '-') {
       if (!ended && site !== undefined && word.texts.some((candidate) => candidate.startsWith(UNKNOWN) || candidate.startsWith('-') || (word.glob && /^[*?[]/.test(candidate)))) {
         riskyUnknown(row, word, site);
@@ -83,6 +90,11 @@ export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: Ca
     for (let letter = 1; letter < text.length; letter++) {
       const name = `-${text[letter]}`;
       const use: OptionUse = table[name] ?? 'unlisted';
+      if (use === 'optional') {
+        // `-w8`: the rest of the word is its value; `-w` alone takes none.
+        options.push({ name, use });
+        break;
+      }
       if (TAKES_VALUE.has(use)) {
         const rest = text.slice(letter + 1);
         const value = rest !== '' ? known(rest) : args[++index];
@@ -93,6 +105,14 @@ export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: Ca
     }
   }
   return { options, operands };
+}
+
+/** Whether one word, read as options, is only listed flags (`-la`, `--all`). */
+function onlyFlags(table: Readonly<Record<string, OptionUse>>, text: string): boolean {
+  if (text.includes(UNKNOWN)) return false;
+  if (text.startsWith('--')) return !text.includes('=') && longUse(table, text).use === 'flag';
+  if (table[text] === 'flag') return true;
+  return [...text.slice(1)].every((letter) => table[`-${letter}`] === 'flag');
 }
 
 /**

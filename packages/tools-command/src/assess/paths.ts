@@ -48,6 +48,9 @@ export function pathEffects(walk: Walk, kind: 'read' | 'list' | 'write' | 'delet
       ...((word.glob && !listsTree) || (word.tree?.pattern ?? false) ? { pattern: true } : {}),
       ...(recursive ? { recursive: true } : {}),
       ...(extra.skipsHidden === true || word.tree?.skipsHidden === true ? { skipsHidden: true } : {}),
+      // A reader of names a lister printed (`find . | xargs cat`, `find -exec cat {} +`) opens each
+      // name, following a symbolic link to wherever it leads, whatever the lister did.
+      ...(recursive && (extra.followsLinks === true || word.tree?.followsLinks === true || (word.tree !== undefined && kind === 'read' && word.tree.noLinks !== true)) ? { followsLinks: true } : {}),
       ...(extra.severity === undefined ? {} : { severity: extra.severity }),
       ...(extra.note === undefined ? {} : { note: extra.note }),
       ...(extra.via === undefined ? {} : { via: extra.via }),

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { childrenOf, type Producer, textOf } from './words.js';
@@ -56,19 +57,34 @@ export function producerOf(node: Node, source: string, cwd: string | undefined):
       const expression = args.findIndex((arg) => arg.startsWith('-') || arg === '(' || arg === '!');
       const starts = expression === -1 ? args : args.slice(0, expression);
       if (starts.length > 1 || starts.some((start) => start.startsWith('-'))) return undefined;
-      return { path: resolve(cwd, starts[0] ?? '.'), recursive: true };
+      // `find -L . | xargs cat`: the names may lie wherever the links below lead.
+      if (args.includes('-L') || args.includes('-follow')) return undefined;
+      // `-type f` (or d) alone, with no operator that could widen it: find prints no symbolic links.
+      const noLinks = args.some((arg, index) => arg === '-type' && /^[fd]$/.test(args[index + 1] ?? '')) && !args.some((arg) => /^(-o|-or|,|!|-not|\(|\))$/.test(arg));
+      return { path: resolve(cwd, starts[0] ?? '.'), recursive: true, ...(noLinks ? { noLinks } : {}) };
     }
     case 'git':
-      return args[0] === 'ls-files' && !args.some((arg) => arg.startsWith('--format')) ? { path: cwd, recursive: true } : undefined;
+      if (args[0] !== 'ls-files' || args.some((arg) => arg.startsWith('--format'))) return undefined;
+      // A repository may track a symbolic link (to ~/.ssh/id_rsa): its readers follow it.
+      return { path: cwd, recursive: true, ...(indexHoldsNoLinks(cwd) ? { noLinks: true } : {}) };
     case 'ls':
       // ls prints bare names (or the relative paths it was given), which the next command resolves
       // in its own directory: a producer only when every operand stays below it.
       if (args.some((arg) => /^-[a-zA-Z]*R/.test(arg) || (!arg.startsWith('-') && (arg.startsWith('/') || arg.split('/').includes('..'))))) return undefined;
-      return { path: cwd, recursive: true };
+      {
+        // `ls src/*.ts` prints the paths matched (`src/a.ts`): they lie in src. A directory operand
+        // prints bare names, which the reader resolves where it runs.
+        const operands = args.filter((arg) => !arg.startsWith('-'));
+        const directories = new Set(operands.map((arg) => (/^[^*?[]+\/[^/]*[*?[][^/]*$/.test(arg) ? arg.slice(0, arg.lastIndexOf('/')) : undefined)));
+        const only = directories.size === 1 ? [...directories][0] : undefined;
+        return { path: only === undefined ? cwd : resolve(cwd, only), recursive: true };
+      }
     case 'rg':
     case 'grep': {
       const listing = args.some((arg) => arg === '--files' || arg === '--files-with-matches' || /^-[a-zA-Z]*l/.test(arg));
       if (!listing) return undefined;
+      // -R (grep), -L/--follow (rg): the names may lie wherever the links below lead.
+      if (args.some((arg) => /^-[a-zA-Z]*[RL]|^--(follow|dereference)/.test(arg))) return undefined;
       const operands = args.filter((arg) => !arg.startsWith('-'));
       const directories = args.includes('--files') ? operands : operands.slice(1);
       if (directories.length > 1) return undefined;
@@ -76,5 +92,21 @@ export function producerOf(node: Node, source: string, cwd: string | undefined):
     }
     default:
       return undefined;
+  }
+}
+
+/** Whether the index of the repository at `cwd` tracks no symbolic link (mode 120000); false when unknown. */
+function indexHoldsNoLinks(cwd: string): boolean {
+  try {
+    const listing = execFileSync('git', ['-c', 'core.fsmonitor=false', '--no-pager', 'ls-files', '-s', '-z'], {
+      cwd,
+      timeout: 2_000,
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+    }).toString('latin1');
+    return !listing.split('\0').some((entry) => entry.startsWith('120000 '));
+  } catch {
+    return false;
   }
 }

@@ -21,8 +21,9 @@ const GREP = row('read', {
   core: true,
   flags: `${DIGITS} -EFGPiyvwxclLoqsbHhnTZzaIU --extended-regexp --fixed-strings --basic-regexp --perl-regexp --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches --files-without-match --only-matching --quiet --silent --no-messages --byte-offset --with-filename --no-filename --line-number --no-line-number --initial-tab --null --null-data --text --binary --line-buffered --color --colour`,
   options: {
-    '-e': 'pattern', '--regexp': 'pattern', '-f': 'pattern-file', '--file': 'pattern-file', '-r': 'recursive', '-R': 'recursive', '--recursive': 'recursive',
-    '--dereference-recursive': 'recursive', '-A': 'data', '-B': 'data', '-C': 'data', '--after-context': 'data', '--before-context': 'data', '--context': 'data',
+    '-e': 'pattern', '--regexp': 'pattern', '-f': 'pattern-file', '--file': 'pattern-file', '-r': 'recursive', '--recursive': 'recursive',
+    // -R follows every symbolic link it meets below (-r only those on the command line).
+    '-R': 'recursive-links', '--dereference-recursive': 'recursive-links', '-A': 'data', '-B': 'data', '-C': 'data', '--after-context': 'data', '--before-context': 'data', '--context': 'data',
     '-m': 'data', '--max-count': 'data', '--include': 'data', '--exclude': 'data', '--exclude-dir': 'data', '--exclude-from': 'read', '--label': 'data',
     '-d': 'data', '--directories': 'data', '-D': 'data', '--devices': 'data', '--binary-files': 'data',
   },
@@ -34,7 +35,7 @@ const LS = row('list', {
   core: true,
   flags: '-aAbBcCdDfFgGhHiklLmnNopqQrsStuUvxXZ1 --all --almost-all --author --escape --ignore-backups --directory --dired --classify --file-type --full-time --group-directories-first --no-group --human-readable --si --dereference-command-line --dereference-command-line-symlink-to-dir --hyperlink --inode --kibibytes --dereference --literal --numeric-uid-gid --hide-control-chars --show-control-chars --quote-name --reverse --size --context --zero --color',
   options: {
-    '-R': 'recursive', '--recursive': 'recursive', '-I': 'data', '--ignore': 'data', '-w': 'data', '--width': 'data', '-T': 'data', '--tabsize': 'data', '--hide': 'data',
+    '-R': 'recursive', '--recursive': 'recursive', '-L': 'follows-links', '--dereference': 'follows-links', '-I': 'data', '--ignore': 'data', '-w': 'data', '--width': 'data', '-T': 'data', '--tabsize': 'data', '--hide': 'data',
     '--block-size': 'data', '--sort': 'data', '--time': 'data', '--time-style': 'data', '--format': 'data', '--quoting-style': 'data', '--indicator-style': 'data',
   },
 });
@@ -76,7 +77,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     flags: '-qscuenyltTNabBEiwZdp --brief --report-identical-files --context --unified --ed --normal --rcs --side-by-side --left-column --suppress-common-lines --show-c-function --new-file --unidirectional-new-file --ignore-case --ignore-tab-expansion --ignore-trailing-space --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-file-name-case --no-ignore-file-name-case --text --strip-trailing-cr --minimal --speed-large-files --expand-tabs --initial-tab --suppress-blank-empty --no-dereference --color',
     options: {
       '--from-file': 'read', '--to-file': 'read', '-x': 'data', '--exclude': 'data', '-X': 'read', '--exclude-from': 'read', '-I': 'data', '--ignore-matching-lines': 'data',
-      '-U': 'data', '-C': 'data', '-r': 'recursive', '--recursive': 'recursive', '-W': 'data', '--width': 'data', '--label': 'data', '-L': 'data', '-F': 'data',
+      // -r follows the symbolic links it meets (GNU diff dereferences unless --no-dereference).
+      '-U': 'data', '-C': 'data', '-r': 'recursive-links', '--recursive': 'recursive-links', '-W': 'data', '--width': 'data', '--label': 'data', '-L': 'data', '-F': 'data',
       '--show-function-line': 'data', '-S': 'data', '--starting-file': 'data', '-D': 'data', '--ifdef': 'data', '--tabsize': 'data', '--horizon-lines': 'data',
       '--palette': 'data', '--line-format': 'data', '--old-line-format': 'data', '--new-line-format': 'data', '--unchanged-line-format': 'data',
       '--old-group-format': 'data', '--new-group-format': 'data', '--changed-group-format': 'data', '--unchanged-group-format': 'data',
@@ -89,10 +91,11 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   cksum: row('read', { core: true, flags: '-cz --check --zero --base64 --raw --tag --untagged --debug --ignore-missing --quiet --status --strict --warn', options: { '-a': 'data', '--algorithm': 'data', '-l': 'data', '--length': 'data' } }),
   sum: row('read', { core: true, flags: '-rs --sysv' }),
   ...Object.fromEntries(['base32', 'base64', 'basenc'].map((name) => [name, ENCODER])),
-  od: row('read', { core: true, flags: '-abcdfilosxv --output-duplicates --traditional', options: { '-A': 'data', '--address-radix': 'data', '-j': 'data', '--skip-bytes': 'data', '-N': 'data', '--read-bytes': 'data', '-t': 'data', '--format': 'data', '-w': 'data', '--width': 'data', '-S': 'data', '--strings': 'data', '--endian': 'data' } }),
+  od: row('read', { core: true, flags: '-abcdfilosxv --output-duplicates --traditional', options: { '-A': 'data', '--address-radix': 'data', '-j': 'data', '--skip-bytes': 'data', '-N': 'data', '--read-bytes': 'data', '-t': 'data', '--format': 'data', '-w': 'optional', '--width': 'optional', '-S': 'data', '--strings': 'optional', '--endian': 'data' } }),
   hexdump: row('read', { core: true, flags: '-bcCdoxvL', options: { '-e': 'data', '-f': 'read', '-n': 'data', '-s': 'data' } }),
   // xxd: a second file name is where it writes.
-  xxd: row('read', { last: 'write', core: true, flags: '-abCEeipruvdhR', options: { '-ps': 'flag', '-plain': 'flag', '-postscript': 'flag', '-include': 'flag', '-bits': 'flag', '-revert': 'flag', '-uppercase': 'flag', '-c': 'data', '-cols': 'data', '-g': 'data', '-groupsize': 'data', '-l': 'data', '-len': 'data', '-s': 'data', '-seek': 'data', '-o': 'data', '-offset': 'data', '-n': 'data', '-name': 'data' } }),
+  // xxd [options] [infile [outfile]]: options only before the first operand.
+  xxd: row('read', { last: 'write', stopsAtOperand: true, core: true, flags: '-abCEeipruvdhR', options: { '-ps': 'flag', '-plain': 'flag', '-postscript': 'flag', '-include': 'flag', '-bits': 'flag', '-revert': 'flag', '-uppercase': 'flag', '-c': 'data', '-cols': 'data', '-g': 'data', '-groupsize': 'data', '-l': 'data', '-len': 'data', '-s': 'data', '-seek': 'data', '-o': 'data', '-offset': 'data', '-n': 'data', '-name': 'data' } }),
   strings: row('read', { core: true, flags: `${DIGITS} -adfwT --all --data --print-file-name --include-all-whitespace`, options: { '-n': 'data', '--bytes': 'data', '-t': 'data', '--radix': 'data', '-e': 'data', '--encoding': 'data', '-s': 'data', '--output-separator': 'data', '-U': 'data', '--unicode': 'data', '--target': 'data' } }),
   // uniq: a second file name is where it writes.
   uniq: row('read', { last: 'write', core: true, flags: '-cdDiuz --count --repeated --all-repeated --ignore-case --unique --zero-terminated --group', options: { '-f': 'data', '--skip-fields': 'data', '-s': 'data', '--skip-chars': 'data', '-w': 'data', '--check-chars': 'data' } }),
@@ -112,9 +115,9 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   ls: LS,
   dir: LS,
   vdir: LS,
-  du: row('list', { whenNone: '.', recursive: true, core: true, flags: '-0abcDhHklLmPsSx --null --all --apparent-size --bytes --total --dereference-args --human-readable --si --count-links --dereference --no-dereference --summarize --separate-dirs --one-file-system --inodes', options: { '-d': 'data', '--max-depth': 'data', '-B': 'data', '--block-size': 'data', '-t': 'data', '--threshold': 'data', '--exclude': 'data', '-X': 'read', '--exclude-from': 'read', '--time': 'data', '--time-style': 'data', ...FILES0 } }),
+  du: row('list', { whenNone: '.', recursive: true, core: true, flags: '-0abcDhHklLmPsSx --null --all --apparent-size --bytes --total --dereference-args --human-readable --si --count-links --dereference --no-dereference --summarize --separate-dirs --one-file-system --inodes', options: { '-L': 'follows-links', '--dereference': 'follows-links', '-d': 'data', '--max-depth': 'data', '-B': 'data', '--block-size': 'data', '-t': 'data', '--threshold': 'data', '--exclude': 'data', '-X': 'read', '--exclude-from': 'read', '--time': 'optional', '--time-style': 'data', ...FILES0 } }),
   // tree -o writes its listing; -R with -H writes 00Tree.html into every directory; --fromfile reads listings.
-  tree: row('list', { whenNone: '.', recursive: true, skipsHidden: true, core: true, flags: '-dlfxiqNQpugshDFvtcUrnCAS --noreport --dirsfirst --filesfirst --du --si --prune --inodes --device --matchdirs --ignore-case --gitignore -J -X --nolinks', options: { '-a': 'hidden', '-o': 'write', '-R': 'writes', '--fromfile': 'unknown', '-L': 'data', '-P': 'data', '-I': 'data', '-H': 'data', '-T': 'data', '--charset': 'data', '--filelimit': 'data', '--timefmt': 'data', '--sort': 'data', '--hintro': 'read', '--houtro': 'read' } }),
+  tree: row('list', { whenNone: '.', recursive: true, skipsHidden: true, core: true, flags: '-dlfxiqNQpugshDFvtcUrnCAS --noreport --dirsfirst --filesfirst --du --si --prune --inodes --device --matchdirs --ignore-case --gitignore -J -X --nolinks', options: { '-l': 'follows-links', '-a': 'hidden', '-o': 'write', '-R': 'writes', '--fromfile': 'unknown', '-L': 'data', '-P': 'data', '-I': 'data', '-H': 'data', '-T': 'data', '--charset': 'data', '--filelimit': 'data', '--timefmt': 'data', '--sort': 'data', '--hintro': 'read', '--houtro': 'read' } }),
   // Names and paths as text: nothing is read.
   basename: row('data', { core: true, flags: '-az --multiple --zero', options: { '-s': 'data', '--suffix': 'data' } }),
   dirname: row('data', { core: true, flags: '-z --zero' }),
@@ -142,6 +145,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     flags: `${DIGITS} -iSsvwxclnNHIopqFUabLP --ignore-case --case-sensitive --smart-case --invert-match --word-regexp --line-regexp --count --count-matches --files-with-matches --files-without-match --line-number --no-line-number --with-filename --no-filename --only-matching --pretty --quiet --fixed-strings --multiline --multiline-dotall --text --byte-offset --null --null-data --heading --no-heading --vimgrep --json --stats --trim --column --no-column --no-messages --no-ignore-messages --no-ignore-vcs --no-ignore-parent --no-ignore-dot --no-ignore-global --no-ignore-exclude --no-ignore-files --one-file-system --follow --no-follow --crlf --passthru --passthrough --no-config --debug --trace --sort-files --auto-hybrid-regex --pcre2 --no-pcre2-unicode --no-unicode --binary --no-binary --include-zero --line-buffered --block-buffered --no-hidden --max-columns-preview --glob-case-insensitive --ignore-file-case-insensitive --no-require-git --ignore --mmap --no-mmap --color --no-search-zip`,
     options: {
       '-e': 'pattern', '--regexp': 'pattern', '-f': 'pattern-file', '--file': 'pattern-file', '--files': 'no-pattern', '--type-list': 'no-pattern',
+      // -L follows symbolic links below the directories searched.
+      '-L': 'follows-links', '--follow': 'follows-links',
       '--pre': 'run', '--pre-glob': 'data', '--hostname-bin': 'run', '--hidden': 'hidden', '-.': 'hidden', '-u': 'hidden', '--unrestricted': 'hidden', '--no-ignore': 'hidden',
       '-z': 'runs', '--search-zip': 'runs', '--ignore-file': 'read', '-A': 'data', '-B': 'data', '-C': 'data', '--after-context': 'data', '--before-context': 'data', '--context': 'data',
       '-m': 'data', '--max-count': 'data', '-g': 'data', '--glob': 'data', '--iglob': 'data', '-t': 'data', '-T': 'data', '--type': 'data', '--type-not': 'data', '--type-add': 'data', '--type-clear': 'data',
@@ -151,7 +156,7 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     },
   }),
   // fd lists names below . (dotfiles skipped unless -H); -x/-X run a program on every match.
-  fd: row('list', { leading: 1, whenNone: '.', recursive: true, skipsHidden: true, flags: '-IusigFaLpl01q --no-ignore --no-ignore-vcs --case-sensitive --ignore-case --glob --regex --fixed-strings --absolute-path --list-details --follow --full-path --print0 --quiet --show-errors --prune --no-hidden --one-file-system', options: { '-x': 'run', '--exec': 'run', '-X': 'run', '--exec-batch': 'run', '-H': 'hidden', '--hidden': 'hidden', '-e': 'data', '--extension': 'data', '-t': 'data', '--type': 'data', '-E': 'data', '--exclude': 'data', '-d': 'data', '--max-depth': 'data', '--min-depth': 'data', '--exact-depth': 'data', '-S': 'data', '--size': 'data', '--changed-within': 'data', '--changed-before': 'data', '-o': 'data', '--owner': 'data', '-c': 'data', '--color': 'data', '-j': 'data', '--threads': 'data', '--max-results': 'data', '--format': 'data', '--ignore-file': 'read', '--search-path': 'list', '--base-directory': 'list' } }),
+  fd: row('list', { leading: 1, whenNone: '.', recursive: true, skipsHidden: true, flags: '-IusigFaLpl01q --no-ignore --no-ignore-vcs --case-sensitive --ignore-case --glob --regex --fixed-strings --absolute-path --list-details --follow --full-path --print0 --quiet --show-errors --prune --no-hidden --one-file-system', options: { '-L': 'follows-links', '--follow': 'follows-links', '-x': 'run', '--exec': 'run', '-X': 'run', '--exec-batch': 'run', '-H': 'hidden', '--hidden': 'hidden', '-e': 'data', '--extension': 'data', '-t': 'data', '--type': 'data', '-E': 'data', '--exclude': 'data', '-d': 'data', '--max-depth': 'data', '--min-depth': 'data', '--exact-depth': 'data', '-S': 'data', '--size': 'data', '--changed-within': 'data', '--changed-before': 'data', '-o': 'data', '--owner': 'data', '-c': 'data', '--color': 'data', '-j': 'data', '--threads': 'data', '--max-results': 'data', '--format': 'data', '--ignore-file': 'read', '--search-path': 'list', '--base-directory': 'list' } }),
   bc: row('read', { core: true, flags: '-lqswi --mathlib --quiet --standard --warn --interactive', options: { '-f': 'read', '--file': 'read', '-e': 'data', '--expression': 'data' } }),
   ...SYSTEM_PROGRAMS,
 };

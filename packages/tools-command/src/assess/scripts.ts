@@ -1,5 +1,6 @@
 import { awkProblem } from './awk-program.js';
 import { jqProblem } from './jq-filter.js';
+import { type GetoptSpec, getopt } from './getopt.js';
 import { known } from './simple-command.js';
 import type { CallSite } from './table.js';
 import type { WordValue } from './words.js';
@@ -144,56 +145,50 @@ export function readSedScript(script: string): ScriptFindings {
   return found;
 }
 
+/**
+ * GNU sed 4.9's options, read as its getopt_long does (getopt.ts): clusters (`-nif` is -n and
+ * -i with suffix `f`), attached values (`-e'w x'`), abbreviations (`--in` is --in-place, `--e`
+ * --expression), and options after operands still options (sed permutes). Any other option is
+ * asked about.
+ */
+const SED_SPEC: GetoptSpec = {
+  options: {
+    '-n --quiet --silent': 'none',
+    '--debug': 'none',
+    '-e --expression': 'required',
+    '-f --file': 'required',
+    '--follow-symlinks': 'none',
+    '-i --in-place': 'optional',
+    '-l --line-length': 'required',
+    '--posix': 'none',
+    '-E -r --regexp-extended': 'none',
+    '-s --separate': 'none',
+    '--sandbox': 'none',
+    '-u --unbuffered': 'none',
+    '-z --null-data --zero-terminated': 'none',
+    '-b --binary': 'none',
+  },
+};
+
 export function sedProgram(site: CallSite): void {
   const scripts: (WordValue | 'file')[] = [];
-  const files: WordValue[] = [];
+  const parsed = getopt(SED_SPEC, site.args);
   let inPlace = false;
   let sandbox = false;
-  let ended = false;
-  const args = site.args;
-  for (let index = 0; index < args.length; index++) {
-    const word = args[index]!;
-    const value = word.value;
-    if (ended || value === undefined || !value.startsWith('-') || value === '-') {
-      if (scripts.length === 0) scripts.push(word);
-      else files.push(word);
-      continue;
-    }
-    if (value === '--') {
-      ended = true;
-      continue;
-    }
-    if (value.startsWith('--')) {
-      const [name, attached] = value.split(/=(.*)/s);
-      const long = (full: string) => name!.length >= 4 && full.startsWith(name!);
-      if (long('--expression')) scripts.push(attached === undefined ? (args[++index] ?? known('')) : known(attached));
-      else if (long('--file')) {
-        const file = attached === undefined ? args[++index] : known(attached);
-        if (file !== undefined) site.path('read', file, { via: 'sed --file' });
-        scripts.push('file');
-      } else if (long('--in-place')) inPlace = true;
-      else if (long('--sandbox')) sandbox = true;
-      else if (long('--line-length')) index += attached === undefined ? 1 : 0;
-      continue;
-    }
-    for (let letter = 1; letter < value.length; letter++) {
-      const option = value[letter];
-      const rest = value.slice(letter + 1);
-      if (option === 'e' || option === 'f' || option === 'l') {
-        const operand = rest !== '' ? known(rest) : args[++index];
-        if (option === 'e') scripts.push(operand ?? known(''));
-        if (option === 'f') {
-          if (operand !== undefined) site.path('read', operand, { via: 'sed -f' });
-          scripts.push('file');
-        }
-        break;
-      }
-      if (option === 'i') {
-        inPlace = true;
-        break; // the rest of the cluster is the backup suffix
-      }
-    }
+  for (const option of parsed.options) {
+    if (option.unlisted) site.emit({ kind: 'unknown', severity: 'high', detail: `${site.name} ${option.name} is not an option riskgate knows to keep sed a read`, via: `${site.name} ${option.name}` });
+    else if (option.name === '-e') scripts.push(option.value ?? known(''));
+    else if (option.name === '-f') {
+      if (option.value !== undefined) site.path('read', option.value, { via: 'sed -f' });
+      scripts.push('file');
+    } else if (option.name === '-i') inPlace = true;
+    else if (option.name === '--sandbox') sandbox = true;
   }
+  if (parsed.runtimeWord !== undefined) {
+    site.emit({ kind: 'unknown', severity: 'high', detail: `${site.name} gets ${parsed.runtimeWord.raw}, known only at run time, which could be an option such as -i`, via: site.name });
+  }
+  const files = [...parsed.operands];
+  if (scripts.length === 0 && files.length > 0) scripts.push(files.shift()!);
   for (const script of scripts) {
     if (script === 'file' || script.value === undefined) {
       if (!sandbox) site.emit({ kind: 'run-program', program: 'whatever a sed script riskgate cannot read runs', severity: 'high', via: script === 'file' ? 'sed -f' : `sed ${script.raw}` });
@@ -253,54 +248,88 @@ export function readAwkProgram(program: string): ScriptFindings & { environment:
   return found;
 }
 
-/** awk options that only set separators, variables or the program text, or restrict awk. */
-const AWK_OPTIONS = new Set(['-F', '--field-separator', '-v', '--assign', '-e', '--source', '-S', '--sandbox', '-b', '--characters-as-bytes', '-c', '--traditional', '-P', '--posix', '-r', '--re-interval', '-s', '--no-optimize', '-O', '--optimize', '-n', '--non-decimal-data', '-M', '--bignum', '-N', '--use-lc-numeric', '--']);
+/**
+ * gawk 5's options, read as its getopt_long does (`+` in its option string: the program text
+ * ends options). Every option that loads code (-f, -E, -i, -l, -e/--source), writes a file
+ * (-d, -o, -p, each with an optional attached file name), starts the debugger (-D) or names a
+ * long option some other way (-W, mawk's and gawk's spelling of every long option) is read or
+ * asked about; any option not listed is asked about.
+ */
+const AWK_SPEC: GetoptSpec = {
+  options: {
+    '-f --file': 'required',
+    '-F --field-separator': 'required',
+    '-v --assign': 'required',
+    '-W': 'required',
+    '-b --characters-as-bytes': 'none',
+    '-c --traditional': 'none',
+    '-C --copyright': 'none',
+    '-d --dump-variables': 'optional',
+    '-D --debug': 'optional',
+    '-e --source': 'required',
+    '-E --exec': 'required',
+    '-g --gen-pot': 'none',
+    '-i --include': 'required',
+    '-I --trace': 'none',
+    '-l --load': 'required',
+    '-L --lint': 'optional',
+    '-M --bignum': 'none',
+    '-N --use-lc-numeric': 'none',
+    '-n --non-decimal-data': 'none',
+    '-o --pretty-print': 'optional',
+    '-O --optimize': 'none',
+    '-p --profile': 'optional',
+    '-P --posix': 'none',
+    '-r --re-interval': 'none',
+    '-s --no-optimize': 'none',
+    '-S --sandbox': 'none',
+    '-t --lint-old': 'none',
+    '-h --usage': 'none',
+    '-V': 'none',
+  },
+  stopAtOperand: true,
+};
+
+/** Options that only set separators, variables or flags: harmless. */
+const AWK_HARMLESS = new Set(['-F', '-v', '-b', '-c', '-C', '-g', '-L', '-M', '-N', '-n', '-O', '-P', '-r', '-s', '-S', '-t', '-h', '-V', '--help', '--version']);
 
 export function awkProgram(site: CallSite): void {
   // Every -e/--source program counts (gawk joins them), as does -f; without them the first operand is the program.
   const programs: (WordValue | 'file')[] = [];
-  let fromOption = false;
-  let operandsStarted = false;
-  const files: WordValue[] = [];
   let inPlace = false;
   let sandbox = false;
-  const args = site.args;
-  for (let index = 0; index < args.length; index++) {
-    const word = args[index]!;
-    const value = word.value ?? '';
-    if (operandsStarted || !value.startsWith('-') || value === '-' || word.value === undefined) {
-      operandsStarted = true;
-      if (!fromOption && programs.length === 0) programs.push(word);
-      else if (!/^[A-Za-z_]\w*=/.test(value)) files.push(word); // `var=value` operands are assignments
-      continue;
+  const parsed = getopt(AWK_SPEC, site.args);
+  for (const option of parsed.options) {
+    const via = `${site.name} ${option.name}`;
+    if (option.unlisted || !AWK_HARMLESS.has(option.name)) {
+      if (option.name !== '-e' && option.name !== '-i') {
+        // Options are allowlisted too: -f/-E/-l load code, -W names any long option, -d/-o/-p write, -D debugs.
+        site.emit({ kind: 'unknown', severity: 'high', detail: `${site.name} ${option.name} is not an option riskgate knows to be harmless`, via });
+      }
     }
-    if (value === '--') {
-      operandsStarted = true;
-      continue;
-    }
-    const [option, attached] = value.startsWith('--') ? value.split(/=(.*)/s) : [value.slice(0, 2), value.length > 2 ? value.slice(2) : undefined];
-    const operand = (): WordValue | undefined => (attached !== undefined ? known(attached) : args[++index]);
-    if (!AWK_OPTIONS.has(option!)) {
-      // Options are allowlisted too: -f/-E/-i/-l load code, -W (mawk) and -o/-p/-d write or run.
-      site.emit({ kind: 'unknown', severity: 'high', detail: `${site.name} ${option} is not an option riskgate knows to be harmless`, via: site.name });
-    }
-    if (option === '-f' || option === '--file' || option === '-E' || option === '--exec') {
-      const file = operand();
-      if (file !== undefined) site.path('read', file, { via: `${site.name} ${option}` });
+    if (option.unlisted) continue;
+    if (option.name === '-f' || option.name === '-E') {
+      if (option.value !== undefined) site.path('read', option.value, { via });
       programs.push('file');
-      fromOption = true;
-    } else if (option === '-e' || option === '--source') {
-      programs.push(operand() ?? known(''));
-      fromOption = true;
-    } else if (option === '-i' || option === '--include') {
-      const library = operand();
-      if (library?.value === 'inplace' || library?.value === 'inplace.awk') inPlace = true;
-      else if (library !== undefined) site.emit({ kind: 'run-program', program: `the awk library ${library.raw}`, via: site.name });
-    } else if (option === '-l' || option === '--load') site.emit({ kind: 'run-program', program: `the awk extension ${operand()?.raw ?? ''}`, via: site.name });
-    else if (option === '-v' || option === '--assign' || option === '-F' || option === '--field-separator') operand();
-    else if (option === '-S' || option === '--sandbox') sandbox = true;
-    else if (/^-[dpo]$|^--(dump-variables|profile|pretty-print)$/.test(option!)) site.path('write', known(attached ?? (option === '-p' || option === '--profile' ? 'awkprof.out' : option === '-o' || option === '--pretty-print' ? 'awkprof.out' : 'awkvars.out')), { via: `${site.name} ${option}` });
+    } else if (option.name === '-e') programs.push(option.value ?? known(''));
+    else if (option.name === '-i') {
+      const library = option.value?.value;
+      if (library === 'inplace' || library === 'inplace.awk') inPlace = true;
+      else site.emit({ kind: 'run-program', program: `the awk library ${option.value?.raw ?? ''}`, via });
+    } else if (option.name === '-l') site.emit({ kind: 'run-program', program: `the awk extension ${option.value?.raw ?? ''}`, via });
+    else if (option.name === '-S') sandbox = true;
+    else if (option.name === '-d' || option.name === '-o' || option.name === '-p') {
+      const defaults: Record<string, string> = { '-d': 'awkvars.out', '-o': 'awkprof.out', '-p': 'awkprof.out' };
+      site.path('write', option.value ?? known(defaults[option.name]!), { via });
+    }
   }
+  const operands = [...parsed.operands];
+  if (parsed.runtimeWord !== undefined && parsed.runtimeWord === operands[0] && programs.length > 0) {
+    site.emit({ kind: 'unknown', severity: 'high', detail: `${site.name} gets ${parsed.runtimeWord.raw}, known only at run time, which could be an option`, via: site.name });
+  }
+  if (programs.length === 0 && operands.length > 0) programs.push(operands.shift()!);
+  // `var=value` operands are assignments.
+  const files = operands.filter((word) => !/^[A-Za-z_]\w*=/.test(word.value ?? ''));
   for (const program of programs) {
     if (program === 'file' || program.value === undefined) {
       if (!sandbox) site.emit({ kind: 'run-program', program: `whatever an ${site.name} program riskgate cannot read runs`, severity: 'high', via: site.name });

@@ -30,7 +30,7 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   mkfifo: row('write', { options: { '-m': 'data', '--mode': 'data' } }),
   mknod: row('write', { options: { '-m': 'data', '--mode': 'data' } }),
   truncate: row('write', { severity: 'high', options: { '-s': 'data', '--size': 'data', '-r': 'read', '--reference': 'read', '-o': 'flag' } }),
-  tee: row('write', { options: { '--output-error': 'data' } }),
+  tee: row('write', { options: { '--output-error': 'optional' } }),
   // sponge (moreutils) soaks up its input and writes it to its operand.
   sponge: row('write', { options: { '-a': 'flag' } }),
   // fallocate and truncate size files: fallocate -l 10G fills the disk.

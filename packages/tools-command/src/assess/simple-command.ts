@@ -61,6 +61,13 @@ function subjectOf(name: string, args: readonly WordValue[]): string {
  * Judge the words of one command (or of a command a wrapper runs): the program's name decides
  * which row, builtin or wrapper reads the rest. Every command yields a rule subject.
  */
+/** Builtins that change the shell itself (its directory, variables, options, functions): only bash runs them. */
+const SHELL_STATE_BUILTINS: ReadonlySet<string> = new Set([
+  'cd', 'pushd', 'popd', 'declare', 'typeset', 'export', 'local', 'readonly', 'unset', 'set', 'shopt', 'alias', 'unalias',
+  'read', 'mapfile', 'readarray', 'getopts', 'let', 'hash', 'enable', 'trap', 'source', '.', 'eval', 'exec', 'wait', 'history',
+  'fc', 'compgen', 'complete', 'compopt', 'coproc', 'disown', 'jobs', 'bg', 'fg', 'shift', 'return', 'exit', 'break', 'continue',
+]);
+
 export function runWords(walk: Walk, words: readonly WordValue[], via: string | undefined): void {
   const [nameWord, ...args] = words;
   if (nameWord === undefined) return;
@@ -89,8 +96,17 @@ export function runWords(walk: Walk, words: readonly WordValue[], via: string | 
     operandsAsReads(walk, text, args);
     return;
   }
-  // A function the line surely defined: its body was judged where it was defined.
-  if (!text.includes('/') && walk.callFunction(name)) return;
+  // A function the line surely defined: its body was judged where it was defined. Only for a
+  // command the shell itself runs: a program that runs another (`timeout 5 rm`, `env rm`,
+  // `xargs rm`, `find -exec rm`) and `command rm`/`exec rm` run the program, never the function.
+  if (!text.includes('/') && via === undefined && walk.callFunction(name)) return;
+  // `env cd /`, `timeout 1 export X=…`, `xargs cd`: a program that runs another cannot run a
+  // builtin of this shell; whatever runs (a /usr/bin/cd, or nothing) changes nothing here. The
+  // walk must not follow it as if the shell had (`env cd /; cat backup.txt` reads ./backup.txt).
+  if (via !== undefined && via !== 'command' && via !== 'builtin' && SHELL_STATE_BUILTINS.has(name)) {
+    walk.emit({ kind: 'unknown', detail: `${via} runs ${name} as a program, not as a builtin of this shell`, via });
+    return;
+  }
   const builtin = BUILTINS.get(name);
   if (builtin !== undefined) {
     builtin(walk, name, args);

@@ -31,7 +31,8 @@ export const SYSTEM_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   logname: row('data', { core: true }),
   id: row('data', { core: true, flags: '-agGnruzZ --user --group --groups --name --real --zero --context' }),
   groups: row('data', { core: true }),
-  users: row('data', { core: true }),
+  // users [FILE], who [FILE | am i]: FILE is read as a login record (its bytes printed as fields).
+  users: row('read', { core: true }),
   uname: row('data', { core: true, flags: '-asnrvmpio --all --kernel-name --nodename --kernel-release --kernel-version --machine --processor --hardware-platform --operating-system' }),
   arch: row('data', { core: true }),
   nproc: row('data', { core: true, flags: '--all', options: { '--ignore': 'data' } }),
@@ -59,7 +60,7 @@ export const SYSTEM_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   mpstat: sampler('-AHTuI', { '-P': 'data', '-N': 'data', '-o': 'data' }),
   // Logins: utmp and wtmp.
   w: row('data', { flags: '-hsifuop --no-header --short --ip-addr --from --no-current --old-style --pids' }),
-  who: row('data', { flags: '-abdHlmpqrstTuw --all --boot --dead --heading --ips --login --lookup --process --count --runlevel --short --time --mesg --writable --users' }),
+  who: row('read', { flags: '-abdHlmpqrstTuw --all --boot --dead --heading --ips --login --lookup --process --count --runlevel --short --time --mesg --writable --users' }),
   last: row('data', { flags: `-0123456789 -xFwiadR --system --fulltimes --fullnames --ip --hostlast --dns --nohostname`, options: { '-n': 'data', '--limit': 'data', '-s': 'data', '--since': 'data', '-t': 'data', '--until': 'data', '-p': 'data', '--present': 'data', '-f': 'read', '--file': 'read', '--time-format': 'data' } }),
   // Sockets and open files: ss -K kills and -D writes a dump; lsof -r and netstat -c repeat for ever.
   ss: row('data', { flags: '-hHnroaelmpiTsEZzb460txuwdSM --numeric --resolve --all --listening --options --extended --memory --processes --threads --info --tos --summary --events --context --contexts --bpf --ipv4 --ipv6 --packet --tcp --udp --dccp --raw --unix --sctp --vsock --xdp --mptcp --tipc --no-header --oneline --cgroup', options: { '-f': 'data', '--family': 'data', '-A': 'data', '--query': 'data', '--socket': 'data', '-F': 'read', '--filter': 'read', '-N': 'data', '--net': 'data', '-K': 'changes', '--kill': 'changes', '-D': 'write', '--diag': 'write' } }),

@@ -42,6 +42,11 @@ export type OperandUse = 'read' | 'list' | 'write' | 'delete' | 'data';
 export type OptionUse =
   /** No value, no effect (the default for options not listed). */
   | 'flag'
+  /**
+   * A value only when attached (`--width=8`, `-w8`), as getopt reads an optional argument: the
+   * next word is never its value (`od -w FILE` reads FILE, `du --time DIR` lists DIR).
+   */
+  | 'optional'
   /** Takes a value that is not a file. */
   | 'data'
   /** Takes a file it reads / lists / writes. */
@@ -58,6 +63,10 @@ export type OptionUse =
   | 'no-pattern'
   /** Flag: operands are read as whole trees (grep -r). */
   | 'recursive'
+  /** Flag: operands are read as whole trees, following the symbolic links met below (grep -R). */
+  | 'recursive-links'
+  /** Flag: a recursive read follows the symbolic links met below its operands (rg -L, du -L, tree -l). */
+  | 'follows-links'
   /** Flag: recursive reads include dotfiles (rg --hidden). */
   | 'hidden'
   /** Flag: the read never ends (tail -f). */
@@ -111,6 +120,7 @@ export interface CallSite {
 export interface PathExtra {
   readonly recursive?: boolean;
   readonly skipsHidden?: boolean;
+  readonly followsLinks?: boolean;
   readonly via?: string;
   readonly severity?: 'medium' | 'high';
   readonly note?: string;
@@ -128,6 +138,11 @@ export interface ProgramRow {
   readonly whenNoneRecursive?: string;
   readonly recursive?: boolean;
   readonly skipsHidden?: boolean;
+  /**
+   * The program reads options only before its first operand, as POSIX getopt does (xxd): a word
+   * like `-ps` after an operand is an operand (`xxd a.txt -ps` writes a file named -ps).
+   */
+  readonly stopsAtOperand?: boolean;
   readonly options?: Readonly<Record<string, OptionUse>>;
   /** Harmless flags, space-separated: `-abc` is -a, -b, -c; `--all` one long flag. */
   readonly flags?: string;

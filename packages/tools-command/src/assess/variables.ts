@@ -23,6 +23,12 @@ export const RUNS_PROGRAMS: ReadonlyMap<string, string> = new Map([
   ['SYSTEMD_PAGER', 'is the program systemctl runs'],
   ['LESSOPEN', 'runs a program on every file less opens'],
   ['LESSCLOSE', 'runs a program after less'],
+  ['LESS', 'adds options to less (`+!cmd` runs a command)'],
+  ['LESSKEY', 'loads key bindings into less (which may run commands)'],
+  ['LESSKEYIN', 'loads key bindings into less (which may run commands)'],
+  ['LESSEDIT', 'is the editor command less runs'],
+  ['MANOPT', 'adds options to man (`-H BROWSER` runs a browser)'],
+  ['JDK_JAVA_OPTIONS', 'adds options (agents) to every java launcher'],
   ['EDITOR', 'is the program tools run to edit'],
   ['VISUAL', 'is the program tools run to edit'],
   ['BROWSER', 'is the program tools run to open pages'],
@@ -52,6 +58,9 @@ export const RUNS_PROGRAMS: ReadonlyMap<string, string> = new Map([
   ['BASH_XTRACEFD', 'chooses where traces are written'],
   ['HISTFILE', 'chooses where history is written'],
   ['TMOUT', 'ends the shell'],
+  // GNU getopt stops at the first operand under it: `grep x a.txt -e ~/.ssh/id_rsa` then reads the key.
+  ['POSIXLY_CORRECT', 'changes how every GNU program reads its options (options after operands become files)'],
+  ['_POSIX2_VERSION', 'changes how coreutils read their options (`+N`, `-N`)'],
   // Bash evaluates a value assigned to these as arithmetic, which runs `a[$(cmd)]` in it.
   ['RANDOM', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
   ['SRANDOM', 'is evaluated as arithmetic when assigned (a[$(cmd)] in the value runs cmd)'],
@@ -68,6 +77,15 @@ const RUNS_PROGRAMS_PREFIXES: readonly (readonly [RegExp, string])[] = [
   [/^GIT_/, 'changes what git runs and which repository or configuration it uses'],
   [/^(NPM|npm)_CONFIG_|^npm_config_/, 'changes npm configuration (scripts, registries)'],
   [/^PIP_/, 'changes pip configuration (indexes, options)'],
+  // Toolchains read their settings from the environment as much as from their files: a flag that
+  // runs a program (GOFLAGS=-toolexec=…), another interpreter or toolchain (UV_PYTHON, RUSTUP_TOOLCHAIN),
+  // plugins loaded on every run (GEM_PATH: rubygems_plugin.rb), start-up code (PYTHONUSERBASE: .pth files).
+  [/^GO(FLAGS|ENV|TOOLCHAIN|ROOT|PATH|BIN|CACHE|MODCACHE|PROXY|NOPROXY|SUMDB|NOSUMDB|PRIVATE|INSECURE|EXPERIMENT|DEBUG|WORK|VCS|AUTH)$|^CGO_/, 'changes what the go command runs and where it finds its toolchain'],
+  [/^UV_/, 'changes uv configuration (the interpreter it runs, indexes)'],
+  [/^(CARGO|RUSTUP)_|^RUSTC(_WRAPPER|_WORKSPACE_WRAPPER)?$|^RUSTDOC$/, 'changes which toolchain cargo runs and its configuration'],
+  [/^(GEM|RUBYGEMS|BUNDLE|BUNDLER)_/, 'changes where gem and bundle load plugins and gems from'],
+  [/^PYTHON/, 'changes how python starts (module paths, start-up code)'],
+  [/^(YARN|POETRY|COMPOSER|CONDA|PNPM|COREPACK)_|^COMPOSER$/, 'changes a package manager configuration (scripts, plugins, interpreters)'],
   [/^BASH_FUNC_/, 'defines a function in every new bash'],
 ];
 

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Effect } from '@riskgate/risk';
 import type { Node, Parser } from 'web-tree-sitter';
 import { NUMBER } from './arithmetic.js';
@@ -403,9 +404,33 @@ export class Walk implements WordHost {
   /** A directory relative paths resolve against, or undefined. */
   resolvePath(text: string): string | undefined {
     if (text.includes(UNKNOWN)) return undefined;
-    if (text.startsWith('/')) return resolve(text);
-    return this.scope.cwd === undefined ? undefined : resolve(this.scope.cwd, text);
+    if (text.startsWith('/')) return physicalDots(text);
+    return this.scope.cwd === undefined ? undefined : physicalDots(`${this.scope.cwd}/${text}`);
   }
+}
+
+/**
+ * A path as the kernel reads it: `..` goes up from where the path so far really is, so after a
+ * symbolic link to a directory it leaves the link's target, not the directory holding the link
+ * (`links/keys/../.netrc` is `~/.netrc` when links/keys is `~/.ssh`). A textual resolution
+ * would judge another file. Without `..` the two agree (the judge follows links itself).
+ */
+export function physicalDots(path: string): string {
+  if (!/(^|\/)\.\.(\/|$)/.test(path)) return resolve(path);
+  let current = '/';
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      let real = current;
+      try {
+        real = realpathSync(current);
+      } catch {
+        // Not there (yet): textual.
+      }
+      current = dirname(real);
+    } else current = join(current, segment);
+  }
+  return current;
 }
 
 export function copyScope(scope: Scope): Scope {

@@ -38,6 +38,10 @@ export interface Producer {
   readonly recursive: boolean;
   readonly pattern?: boolean;
   readonly skipsHidden?: boolean;
+  /** The producer followed symbolic links below `path` (find -L, grep -R): names may lie where they lead. */
+  readonly followsLinks?: boolean;
+  /** The producer prints no symbolic links (find -type f, git ls-files of an index without one). */
+  readonly noLinks?: boolean;
 }
 
 /** What the evaluator asks of the walk: nested commands, variables, the environment. */

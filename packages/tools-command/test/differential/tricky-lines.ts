@@ -66,7 +66,38 @@ export const TRICKY_LINES: Readonly<Record<string, readonly string[]>> = {
     "alias ls=id; ls",
     "shopt -s expand_aliases; alias ls=id\nls",
   ],
+  // A function shadows a program only where the shell itself runs the name: a program that runs
+  // another, `command` and `exec` run the program.
+  'functions a wrapper does not call': [
+    'touch() { :; }; timeout 5 touch pwned',
+    'touch() { :; }; nice -n1 touch pwned',
+    'touch() { :; }; env touch pwned',
+    'touch() { :; }; command touch pwned',
+    'touch() { :; }; exec touch pwned',
+    'touch() { :; }; echo pwned | xargs touch',
+    'touch() { :; }; find README.md -exec touch pwned \\;',
+    'touch() { :; }; setsid -w touch pwned',
+    'touch() { :; }; stdbuf -oL touch pwned',
+  ],
+  // declare, typeset, local and readonly expand a parenthesised value again as an array assignment.
+  'compound array values in a declaration': [
+    "declare -a a='($(touch pwned))'",
+    "typeset -a a='(`touch pwned`)'",
+    "declare -ga a='($(id))'",
+    "readonly -a a='($(id))'",
+    "f() { local -a a='($(id))'; }; f",
+    "declare -a a; declare a='($(id))'",
+    "a=(1); declare a='($(id))'",
+    "declare -a 'a=($(id))'",
+    "declare -a a+='($(id))'",
+    "declare -A h='([$(id)]=1)'",
+    "x='$(id)'; declare -a a=\"($x)\"",
+  ],
   'builtins that rebind': [
+    'x=PATH; export $x=/nowhere; ls',
+    'export "PATH=/nowhere"; ls',
+    "declare -x 'IFS=/'; ls",
+    'typeset "PATH=/nowhere"; ls',
     'declare -n r=PATH; r=/nowhere; ls',
     'local -n r=PATH',
     'typeset -n r=PATH; r=.; ls',
