@@ -1,5 +1,7 @@
 import { isPlaceholderValue, namesSecret } from '../secret-engine/placeholders.js';
+import { findAppFormats } from '../secret-engine/app-formats.js';
 import { findTokensIn } from '../secret-engine/engine.js';
+import { isSecretColumnName } from './secret-columns.js';
 import { SECRET_CONTENT } from './sensitive-paths.js';
 
 /**
@@ -21,6 +23,7 @@ import { SECRET_CONTENT } from './sensitive-paths.js';
  * (`changeme`, `your-token-here`, `<password>`, `xxxx`).
  */
 export function contentHoldsSecret(text: string): string | undefined {
+  if (text.startsWith('SQLite format 3\u0000')) return sqliteCredentialColumn(text);
   for (const [pattern, what] of SECRET_CONTENT) if (pattern.test(text)) return what;
   for (const rule of CONTEXT_RULES) {
     rule.pattern.lastIndex = 0;
@@ -29,10 +32,38 @@ export function contentHoldsSecret(text: string): string | undefined {
       if (found !== undefined) return found;
     }
   }
+  // Applications' own formats (Redis requirepass, .pgpass lines, Wi-Fi keys, sshpass -p, crypt hashes).
+  const format = findAppFormats(text)[0];
+  if (format !== undefined) return format.what;
   // The token formats of the secret engine, which the output guard withholds by (gitleaks' rules,
   // with their placeholders and documentation examples passing); private-key headers alone are
   // prose (SECRET_CONTENT wants the encoded body).
   return findTokensIn(text).find((finding) => !finding.what.startsWith('a private key'))?.what;
+}
+
+/**
+ * A SQLite database whose schema has a credential column (`users.password`, `api_keys.token`):
+ * its pages hold the values in plain text, so `strings app.db` or `cat app.db` would hand over
+ * what `execute_sql` withholds. The schema is stored as SQL text in the file itself
+ * (sqlite_master), read here without opening the database. Key/value tables (a `key`/`name`
+ * column beside a `value` column) holding a credential-named key count too.
+ */
+function sqliteCredentialColumn(text: string): string | undefined {
+  for (const match of text.matchAll(/CREATE\s+(?:TEMP\w*\s+)?TABLE\s+[^(\u0000-\u001f]{1,200}\(/gi)) {
+    // The statement's text runs until the record's next binary byte.
+    const body = /^[^\u0000-\u0008\u000e-\u001f\ufffd]{0,8000}/.exec(text.slice(match.index + match[0].length))![0];
+    for (const definition of body.split(',')) {
+      const name = /^\s*["`[]?([\w$]+)["`\]]?/.exec(definition)?.[1];
+      if (name !== undefined && isSecretColumnName(name)) return `a SQLite database with a credential column (${name})`;
+    }
+  }
+  // A key/value table whose keys name credentials: each key is stored as text beside its value.
+  if (/CREATE\s+TABLE[^(]{1,200}\(\s*["`[]?(?:key|name|k)\b[^\u0000]{0,400}?\b(?:value|val|v)\b/i.test(text)) {
+    for (const word of text.matchAll(/[A-Za-z][\w.-]{2,63}/g)) {
+      if (/pass|secret|token|api.?key|private.?key|credential/i.test(word[0]) && isSecretColumnName(word[0])) return `a SQLite database with a credential setting (${word[0]})`;
+    }
+  }
+  return undefined;
 }
 
 /** Values that stand for a secret without being one. */

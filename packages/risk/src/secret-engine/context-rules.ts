@@ -1,3 +1,4 @@
+import { findAppFormats } from './app-formats.js';
 import { AMBIGUOUS_ALONE, isPlaceholderValue, looksRandom, namesSecret, normaliseName } from './placeholders.js';
 import type { SecretFinding } from './types.js';
 
@@ -287,5 +288,6 @@ export function findInContext(text: string): SecretFinding[] {
   markup(text, found);
   keywordLines(text, found);
   structuredSecrets(text, found);
+  for (const finding of findAppFormats(text)) found(finding.start, finding.end, finding.what, 'app-format');
   return findings;
 }
