@@ -113,8 +113,14 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
   let executionMs = 0;
   let waitedMs: number | undefined;
 
+  let finished = false;
   // The one exit: every outcome emits its state and result and writes one audit line.
   const finish = (outcome: { state: GatedCallState; forModel: string; forPerson?: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState; unknown?: boolean }): GatedCallOutcome => {
+    // The audit line first: an event handler that throws must not cost the record.
+    const recorded = finished;
+    finished = true;
+    const audited = outcome.unknown === true ? 'unknown' : outcome.state;
+    if (!recorded) gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: audited, errorCode: outcome.errorCode, executionMs, waitedMs, session: gate.session }));
     emit({ type: 'tool-state', toolCallId: call.id, state: outcome.state });
     emit({
       type: 'tool-result',
@@ -126,8 +132,6 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       ...(outcome.data === undefined ? {} : { data: outcome.data }),
       durationMs: executionMs,
     });
-    const audited = outcome.unknown === true ? 'unknown' : outcome.state;
-    gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: audited, errorCode: outcome.errorCode, executionMs, waitedMs, session: gate.session }));
     return {
       state: outcome.state,
       forModel: outcome.forModel,
@@ -139,6 +143,9 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     };
   };
 
+  // Whether the tool's execute was entered: a fault of ours after that point cannot say "not run".
+  let started = false;
+  const gated = async (): Promise<GatedCallOutcome> => {
   // Oversized arguments are refused before they are parsed; only a bounded stand-in is shown,
   // audited and kept (issue 19: a 10 MB argument was echoed whole to stderr and every log).
   if (argumentsTooLarge(argumentsText)) {
@@ -191,7 +198,14 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     try {
       reply = await gate.confirm(request, signal);
     } catch (error) {
-      reply = { type: 'deny', note: signal.aborted ? 'cancelled' : `the confirmation failed: ${(error as Error).message}` };
+      waitedMs = performance.now() - asked;
+      if (signal.aborted) return finish({ state: 'cancelled', forModel: 'not run: the person cancelled.' });
+      // The panel itself failed: nobody declined anything, and the model must not read it as a "no".
+      return finish({
+        state: 'failed',
+        forModel: `error (confirmation-failed): not run: riskgate could not ask the person (its confirmation panel failed: ${errorText(error)}). Nothing was run; tell the person what you wanted to do.`,
+        errorCode: 'confirmation-failed',
+      });
     }
     waitedMs = performance.now() - asked;
     emit({ type: 'tool-approval-answer', toolCallId: call.id, answer: reply });
@@ -230,11 +244,13 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
   emit({ type: 'tool-state', toolCallId: call.id, state: 'executing' });
   let result: ToolResult<unknown>;
   const executing = performance.now();
+  started = true;
   try {
     result = await tool.execute(args, { ...gate.assess, signal, readOnly, onOutput: (chunk: string) => emit({ type: 'tool-output', toolCallId: call.id, chunk }) });
   } catch (error) {
     // Tools return expected failures as values; a throw is a fault, reported to the model all the same.
-    result = { type: 'tool-error', code: 'tool-crashed', message: `${tool.name} failed unexpectedly: ${(error as Error).message}` };
+    // It may have done part of its work before it threw: never "failed" as if nothing ran.
+    result = { type: 'tool-error', code: 'tool-crashed', message: `${tool.name} failed unexpectedly: ${errorText(error)}; it may have partly run, so check what it changed before trying again`, outcomeUnknown: true };
   }
   executionMs = performance.now() - executing;
   // What happened, not what was asked: a write that completed before the abort took hold succeeded,
@@ -260,6 +276,29 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     ...(ruleAdded === undefined ? {} : { ruleAdded }),
     ...(turn === undefined ? {} : { turn }),
   });
+  };
+
+  // A fault inside the gate itself (an assessor's describe, a rule, an event handler, the audit)
+  // is answered as a clear tool error, never a crash of the session; once the tool was entered it
+  // may have partly run, and the record says so.
+  try {
+    return await gated();
+  } catch (error) {
+    executionMs = started ? executionMs : 0;
+    const forModel = started
+      ? `error (gate-error): riskgate failed while this call ran (${errorText(error)}), so it may have partly or wholly run; check what it changed before trying again`
+      : `error (gate-error): riskgate failed before running this call (${errorText(error)}); nothing was run. Tell the person.`;
+    try {
+      return finish({ state: 'failed', forModel, errorCode: 'gate-error', ...(started ? { unknown: true } : {}) });
+    } catch {
+      // Even reporting failed (an event handler that throws): the model still gets the truth.
+      return { state: 'failed', forModel, ...(decision === undefined ? {} : { decision }) };
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
 }
 
 /**
