@@ -6,6 +6,7 @@ import { type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions,
 import { lexSql, type SqlStatementText } from './sql-lexer.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { SqliteReader, SqliteReadError, SqliteReadStopped } from './sqlite-reader.js';
+import { runSqliteWrite } from './sqlite-writer.js';
 
 /** describe_schema counts rows up to this many, so a large table costs no full scan. */
 const ROW_COUNT_CAP = 100_000;
@@ -69,6 +70,8 @@ export class SqliteConnection implements SqlConnection {
         throw error;
       }
     }
+    // Confirmed statements on a file run in a process of their own that the deadline can stop.
+    if (!options.readOnly && this.readable !== undefined) return this.runInWriter(statements, options, started);
     const database = options.readOnly && this.readable !== undefined ? this.readable : this.writable;
     const queryOnly = options.readOnly && this.readable === undefined;
     const ownTransaction = !options.readOnly && statements.length > 1 && !statements.some((statement) => /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)$/.test(statement.tokens[0]?.upper ?? ''));
@@ -98,6 +101,20 @@ export class SqliteConnection implements SqlConnection {
       if (queryOnly) database.pragma('query_only = OFF');
     }
     return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
+  }
+
+  private async runInWriter(statements: readonly SqlStatementText[], options: RunOptions, started: number): Promise<SqlRunResult | SqlFailure> {
+    const outcome = await runSqliteWrite(this.path, statements, options);
+    if (outcome.kind === 'done') return { statements: outcome.results, elapsedMs: performance.now() - started, readOnly: false };
+    if (outcome.kind === 'error') {
+      const failure = sqliteFailure(Object.assign(new Error(outcome.message), { code: outcome.code }), outcome.statementIndex, statements.length);
+      return outcome.rolledBack && statements.length > 1 ? { ...failure, message: `${failure.message}; nothing was changed` } : failure;
+    }
+    const what = outcome.why === 'timeout' ? `the statement ran longer than ${options.timeoutMs} ms and was stopped` : outcome.why === 'cancelled' ? 'the query was cancelled' : '';
+    const text = what === '' ? outcome.detail : `${what}; ${outcome.detail}`;
+    // Never "stopped" for a write that may have committed: a retry would apply it twice.
+    if (outcome.changed === 'unknown') return sqlFailure('sql-outcome-unknown', text);
+    return sqlFailure(outcome.why === 'timeout' ? 'sql-timeout' : outcome.why === 'cancelled' ? 'sql-cancelled' : 'sql-error', text);
   }
 
   /** SELECT/WITH/VALUES that SQLite itself calls read-only: they can run in the reader process. */
