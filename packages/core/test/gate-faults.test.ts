@@ -28,12 +28,13 @@ function writeTool(options: { describe?: () => never; execute?: (done: string[])
     name: 'write_note',
     description: 'writes a note',
     parameters: z.object({ text: z.string() }),
-    assess: () => report([{ kind: 'write-path', path: '/tmp/note', detail: 'writes /tmp/note' }]),
+    ruleStyle: 'text',
+    assess: () => report([{ kind: 'write-path', path: '/tmp/note', detail: 'writes /tmp/note' }] as never, []),
     describe: options.describe ?? ((args: { text: string }) => ({ kind: 'generic', summary: args.text, details: [] }) as never),
     execute: async (args: { text: string }) => {
       if (options.execute !== undefined) return options.execute(done);
       done.push(args.text);
-      return { type: 'tool-success', forModel: 'written' } as const;
+      return { type: 'tool-success', forModel: 'written', data: undefined } as const;
     },
   });
   return { tool, done };
