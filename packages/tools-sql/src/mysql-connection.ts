@@ -18,6 +18,8 @@ const STALL_GRACE_MS = 2_000;
  * up after this long: a stalled connection must not hold the assessment or the panel forever.
  */
 const CATALOG_TIMEOUT_MS = 10_000;
+/** How long closing waits for the pool to end before it destroys the connections left. */
+const CLOSE_MS = 5_000;
 
 
 /**
@@ -31,6 +33,8 @@ const CATALOG_TIMEOUT_MS = 10_000;
 export class MysqlConnection implements SqlConnection {
   readonly dialect = 'mysql' as const;
   readonly label: string;
+
+  private readonly closing = new AbortController();
 
   private constructor(
     private readonly pool: Pool,
@@ -124,7 +128,9 @@ export class MysqlConnection implements SqlConnection {
     this.pool.query(`KILL QUERY ${Number(threadId)}`, () => {});
   }
 
-  async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
+  async run(sql: string, given: RunOptions): Promise<SqlRunResult | SqlFailure> {
+    // Closing the connection stops what still runs on it (bounded as any cancel is), so closing is bounded too.
+    const options = { ...given, signal: AbortSignal.any([given.signal, this.closing.signal]) };
     const started = performance.now();
     const statements = lexSql(sql, { dialect: 'mysql' }).statements;
     let connection: PoolConnection;
@@ -369,8 +375,22 @@ export class MysqlConnection implements SqlConnection {
     }
   }
 
+  /**
+   * Ends the pool within CLOSE_MS whatever the network does: calls still running are cancelled
+   * (their connections severed when no reply comes), and connections still open after the bound
+   * are destroyed — `pool.end()` alone waited for a call on a stalled connection, so exit hung.
+   */
   async close(): Promise<void> {
-    await this.pool.promise().end();
+    this.closing.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), CLOSE_MS);
+    });
+    const ended = await Promise.race([this.pool.promise().end().catch(() => 'ended' as const), bound]);
+    clearTimeout(timer);
+    if (ended === 'late') {
+      for (const connection of (this.pool as unknown as { _allConnections?: { toArray?(): { destroy(): void }[] } })._allConnections?.toArray?.() ?? []) connection.destroy();
+    }
   }
 }
 

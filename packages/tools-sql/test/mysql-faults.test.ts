@@ -119,3 +119,27 @@ describe('MariaDB connection faults', { timeout: 20_000 }, () => {
     expect(assessment.effects.some((effect) => effect.kind === 'write-db')).toBe(true);
   });
 });
+
+describe('closing a MariaDB connection', { timeout: 30_000 }, () => {
+  it('is bounded in time when the server stalls: a dead network never hangs exit', async () => {
+    // A pooled connection that ran a read, then the network goes dead (nothing arrives, nothing closes).
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+    expect(await run('SELECT 2 AS two')).toMatchObject({ statements: [{ rows: [[2]] }] });
+    proxy.stall();
+    const started = Date.now();
+    await connection.close();
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+
+  it('is bounded in time while a call still runs on a stalled connection', async () => {
+    const running = run('SELECT SLEEP(30)', { readOnly: true, timeoutMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    proxy.stall();
+    const started = Date.now();
+    await connection.close();
+    expect(Date.now() - started).toBeLessThan(12_000);
+    // The call ends too, as a failure of the connection, not a hang.
+    expect(await running).toMatchObject({ type: 'sql-error' });
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
