@@ -106,6 +106,7 @@ export class SqliteConnection implements SqlConnection {
   private async runInWriter(statements: readonly SqlStatementText[], options: RunOptions, started: number): Promise<SqlRunResult | SqlFailure> {
     const outcome = await runSqliteWrite(this.path, statements, options);
     if (outcome.kind === 'done') return { statements: outcome.results, elapsedMs: performance.now() - started, readOnly: false };
+    if (outcome.kind === 'preview') return sqlFailure('sql-error', 'the SQLite writer answered a preview');
     if (outcome.kind === 'error') {
       const failure = sqliteFailure(Object.assign(new Error(outcome.message), { code: outcome.code }), outcome.statementIndex, statements.length);
       return outcome.rolledBack && statements.length > 1 ? { ...failure, message: `${failure.message}; nothing was changed` } : failure;
@@ -134,8 +135,24 @@ export class SqliteConnection implements SqlConnection {
     return previewSkipped(reason);
   }
 
-  async preview(sql: string, assessment: SqlAssessment): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
+  async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number } = { timeoutMs: 2_000 }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
     const statements = lexSql(sql, { dialect: 'sqlite' }).statements;
+    // On a file, the rolled-back run happens in a writer process stopped at the preview's time
+    // limit: in riskgate's thread an endless UPDATE blocked the panel, and riskgate, for good.
+    if (this.readable !== undefined) {
+      const counts = statements.map((_statement, index) => assessment.statements[index]?.writeTarget !== undefined);
+      const outcome = await runSqliteWrite(this.path, statements, { maxRows: 0, timeoutMs: options.timeoutMs, signal: new AbortController().signal, preview: counts });
+      if (outcome.kind === 'error') return sqliteFailure(Object.assign(new Error(outcome.message), { code: outcome.code }), undefined, statements.length);
+      if (outcome.kind === 'stopped') {
+        return previewSkipped(outcome.why === 'timeout' ? `the rolled-back run took longer than ${options.timeoutMs} ms and was stopped; nothing was changed` : outcome.detail);
+      }
+      if (outcome.kind !== 'preview') return previewSkipped('the preview did not run');
+      return statements.flatMap((statement, index) => {
+        const target = assessment.statements[index]?.writeTarget;
+        const rows = outcome.changes[index];
+        return target === undefined || rows === null || rows === undefined ? [] : [{ statementIndex: index + 1, verb: leadingVerb(statement.tokens[0]?.upper), table: target, rows }];
+      });
+    }
     const lines: PreviewLine[] = [];
     this.writable.exec('BEGIN');
     try {

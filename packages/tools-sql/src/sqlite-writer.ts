@@ -46,6 +46,32 @@ process.stdin.on('end', () => {
     return;
   }
   say({ ready: true });
+  if (job.preview) {
+    // A rolled-back run that counts what each write would change; it never commits.
+    database.exec('BEGIN');
+    const changes = [];
+    try {
+      for (const statement of job.statements) {
+        const prepared = database.prepare(statement.text);
+        if (prepared.reader && !statement.counts) {
+          const iterator = prepared.iterate();
+          iterator.next();
+          if (iterator.return) iterator.return();
+          changes.push(null);
+        } else if (prepared.reader) {
+          let count = 0;
+          for (const _row of prepared.iterate()) count++;
+          changes.push(count);
+        } else changes.push(prepared.run().changes);
+      }
+      say({ preview: changes });
+    } catch (error) {
+      say({ error: { message: error.message, code: error.code } });
+    } finally {
+      if (database.inTransaction) database.exec('ROLLBACK');
+    }
+    return;
+  }
   const results = [];
   if (job.wrap) database.exec('BEGIN');
   for (const [index, statement] of job.statements.entries()) {
@@ -91,6 +117,7 @@ const OWN_TRANSACTION = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|AT
 
 export type SqliteWriteOutcome =
   | { readonly kind: 'done'; readonly results: StatementResult[]; readonly late: boolean }
+  | { readonly kind: 'preview'; readonly changes: readonly (number | null)[] }
   | { readonly kind: 'error'; readonly message: string; readonly code: string | undefined; readonly statementIndex: number | undefined; readonly rolledBack: boolean }
   | { readonly kind: 'stopped'; readonly why: 'timeout' | 'cancelled' | 'exited'; readonly changed: 'nothing' | 'unknown'; readonly detail: string };
 
@@ -101,6 +128,7 @@ interface Marker {
   readonly committing?: true;
   readonly committed?: true;
   readonly results?: string;
+  readonly preview?: (number | null)[];
   readonly error?: { readonly message: string; readonly code?: string; readonly statementIndex?: number; readonly rolledBack?: boolean };
 }
 
@@ -108,17 +136,30 @@ interface Marker {
 export function runSqliteWrite(
   path: string,
   statements: readonly SqlStatementText[],
-  options: { readonly maxRows: number; readonly timeoutMs: number; readonly signal: AbortSignal; readonly commitGraceMs?: number },
+  options: {
+    readonly maxRows: number;
+    readonly timeoutMs: number;
+    readonly signal: AbortSignal;
+    readonly commitGraceMs?: number;
+    /** A rolled-back preview: for each statement, whether its rows are counted (a write with RETURNING). */
+    readonly preview?: readonly boolean[];
+  },
 ): Promise<SqliteWriteOutcome> {
-  const wrap = !statements.some((statement) => OWN_TRANSACTION.test(statement.tokens[0]?.upper ?? ''));
+  const wrap = options.preview === undefined && !statements.some((statement) => OWN_TRANSACTION.test(statement.tokens[0]?.upper ?? ''));
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
   const settings = JSON.stringify({ module, path, heapLimit: SQLITE_HEAP_LIMIT_BYTES });
   const [command, ...prefix] = PARENT_DEATH_SIGNAL === undefined ? [process.execPath] : [PARENT_DEATH_SIGNAL, '--pdeathsig', 'KILL', process.execPath];
   const child = spawn(command!, [...prefix, '-e', WRITER_SOURCE], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, RISKGATE_SQLITE_WRITER: settings } });
   const job = {
     wrap,
+    preview: options.preview !== undefined,
     maxRows: options.maxRows,
-    statements: statements.map((statement) => ({ text: statement.text, normalized: statement.normalized, writes: /^(INSERT|UPDATE|DELETE|REPLACE)$/.test(statement.tokens[0]?.upper ?? '') })),
+    statements: statements.map((statement, index) => ({
+      text: statement.text,
+      normalized: statement.normalized,
+      writes: /^(INSERT|UPDATE|DELETE|REPLACE)$/.test(statement.tokens[0]?.upper ?? ''),
+      counts: options.preview?.[index] === true,
+    })),
   };
   child.stdin.on('error', () => {});
   child.stdin.end(JSON.stringify(job));
@@ -175,6 +216,11 @@ export function runSqliteWrite(
       options.signal.removeEventListener('abort', onAbort);
       const error = markers.find((marker) => marker.error !== undefined)?.error;
       const results = markers.find((marker) => marker.results !== undefined)?.results;
+      const preview = markers.find((marker) => marker.preview !== undefined)?.preview;
+      if (preview !== undefined) return resolve({ kind: 'preview', changes: preview });
+      if (options.preview !== undefined && error === undefined) {
+        return resolve({ kind: 'stopped', why: stopped ?? 'exited', changed: 'nothing', detail: 'it ran in a transaction that is always rolled back, so nothing was changed' });
+      }
       if (results !== undefined) return resolve({ kind: 'done', results: deserialize(Buffer.from(results, 'base64')) as StatementResult[], late: stopped !== undefined });
       if (error !== undefined) {
         return resolve({ kind: 'error', message: error.message, code: error.code, statementIndex: error.statementIndex, rolledBack: error.rolledBack === true });

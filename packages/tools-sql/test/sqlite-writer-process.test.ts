@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
+import { createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
 import { createTempSqlite, type TempSqlite } from './helpers.js';
 
 // Confirmed SQLite statements run in a child process the deadline can kill (issue 19: they ran on
@@ -113,6 +113,19 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
     const failed = await connection.run("DELETE FROM orders WHERE id = 4; INSERT INTO orders (id, customer_id, status, total_cents) VALUES (1, 1, 'x', 1)", options);
     expect(failed).toMatchObject({ code: 'sql-constraint-violation', statementIndex: 2 });
     expect(isSqlFailure(failed) && failed.message).toContain('nothing was changed');
+    expect(file.count('orders')).toBe(5);
+  });
+
+  it('the panel\'s preview of an endless UPDATE is stopped at its limit and skipped, and the preview of a plain one still counts', async () => {
+    const { file, connection } = await open();
+    const tool = createExecuteSqlTool({ connection });
+    const started = Date.now();
+    const endless = await tool.describe({ sql: ENDLESS }, { cwd: process.cwd(), dialect: 'sqlite' });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(endless.details.join('\n')).toMatch(/preview skipped: the rolled-back run took longer than 2000 ms and was stopped; nothing was changed/);
+    expect(totalOf(file.path, 1)).toBe(1200);
+    const plain = await tool.describe({ sql: "DELETE FROM orders WHERE status = 'paid'" }, { cwd: process.cwd(), dialect: 'sqlite' });
+    expect(plain.details.join('\n')).toContain('would delete 3 rows of orders');
     expect(file.count('orders')).toBe(5);
   });
 });
