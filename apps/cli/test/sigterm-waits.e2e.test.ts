@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type FaultProxy, type ScriptedReply, startFaultProxy, startScriptedModelServer } from '@riskgate/testing';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN } from './run-cli.js';
+
+// SIGTERM while riskgate waits on a confirmed write that does not end (issue 19): the session ends
+// with the signal's exit code and an audit line that tells the truth, never a hang.
+const scratch = mkdtempSync(join(tmpdir(), 'riskgate-sigterm-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const sql = (text: string): ScriptedReply => ({ toolCalls: [{ name: 'execute_sql', arguments: { sql: text } }] });
+const jsonLines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line)) : []);
+
+async function runUntilStartedThenTerm(args: string[], directory: string, baseURL: string): Promise<{ code: number | null; signal: string | null; afterTermMs: number }> {
+  const audit = join(directory, 'state', 'riskgate', 'audit.jsonl');
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, OPENAI_BASE_URL: baseURL, RISKGATE_MODEL: 'scripted-model', XDG_CONFIG_HOME: join(directory, 'config'), XDG_STATE_HOME: join(directory, 'state'), XDG_CACHE_HOME: join(directory, 'cache') },
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const deadline = Date.now() + 30_000;
+  while (!jsonLines(audit).some((line) => line.outcome === 'started') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  // Well inside the statement: it runs, and riskgate waits on it.
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  const term = Date.now();
+  child.kill('SIGTERM');
+  const kill = setTimeout(() => child.kill('SIGKILL'), 40_000);
+  const result = await exited;
+  clearTimeout(kill);
+  return { ...result, afterTermMs: Date.now() - term };
+}
+
+describe('SIGTERM during a confirmed write that does not end', { timeout: 90_000 }, () => {
+  it('SQLite: an endless confirmed UPDATE is stopped, the session exits 143, and the audit says cancelled (nothing changed)', async () => {
+    const directory = join(scratch, 'sqlite');
+    mkdirSync(join(directory, 'config', 'riskgate'), { recursive: true });
+    writeFileSync(join(directory, 'config', 'riskgate', 'config.json'), JSON.stringify({ sql: { statementTimeoutMs: 120_000 } }));
+    const path = join(directory, 'shop.sqlite');
+    const database = new Database(path);
+    database.exec('CREATE TABLE orders (id INTEGER PRIMARY KEY, total INTEGER); INSERT INTO orders VALUES (1, 10), (2, 20);');
+    database.close();
+    const server = await startScriptedModelServer([
+      sql('UPDATE orders SET total = (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT max(i) FROM c) WHERE id = 1'),
+      { text: 'Done.' },
+    ]);
+    const result = await runUntilStartedThenTerm(['sql', '--db', path, '-p', '--yes', 'raise it'], directory, server.baseURL);
+    await server.close();
+    expect(result).toMatchObject({ code: 143 });
+    expect(result.afterTermMs).toBeLessThan(20_000);
+    const audit = jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
+    expect(audit.map((entry) => [entry.outcome, entry.errorCode])).toEqual([['started', undefined], ['cancelled', 'sql-cancelled']]);
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare('SELECT total FROM orders WHERE id = 1').get()).toEqual({ total: 10 });
+    check.close();
+  });
+
+  it('PostgreSQL behind a stalled network: the session exits 143 within its bounds, and the audit line matches what the database holds', async () => {
+    const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' });
+    await admin.connect();
+    const name = `riskgate_sigterm_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    const proxy: FaultProxy = await startFaultProxy({ host: '127.0.0.1', port: 5432 });
+    try {
+      const setup = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: name });
+      await setup.connect();
+      await setup.query('CREATE TABLE orders (id int PRIMARY KEY, total int NOT NULL); INSERT INTO orders VALUES (1, 10), (2, 20);');
+      await setup.end();
+      const directory = join(scratch, 'postgres');
+      mkdirSync(join(directory, 'config', 'riskgate'), { recursive: true });
+      writeFileSync(join(directory, 'config', 'riskgate', 'config.json'), JSON.stringify({ sql: { statementTimeoutMs: 120_000 } }));
+      const server = await startScriptedModelServer([sql('UPDATE orders SET total = total + 1'), { text: 'Done.' }]);
+      // The preview sends the UPDATE first; the run is the second time. Its replies never come back.
+      proxy.whenSent('UPDATE orders', 'stall-replies', { occurrence: 2 });
+      const result = await runUntilStartedThenTerm(['sql', `postgres://postgres@127.0.0.1:${proxy.port}/${name}`, '-p', '--yes', 'raise them'], directory, server.baseURL);
+      await server.close();
+      expect(result).toMatchObject({ code: 143 });
+      expect(result.afterTermMs).toBeLessThan(25_000);
+      const audit = jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
+      expect(audit[0]).toMatchObject({ outcome: 'started' });
+      expect(audit).toHaveLength(2);
+      // Rolled back (the server confirms) or unknown — never "cancelled" or "failed" while it may have committed.
+      const check = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: name });
+      await check.connect();
+      const total = Number((await check.query('SELECT sum(total) AS n FROM orders')).rows[0].n);
+      await check.end();
+      if (total === 32) expect(audit[1]).toMatchObject({ outcome: expect.stringMatching(/^(succeeded|unknown)$/) });
+      else expect(audit[1].outcome === 'unknown' || audit[1].errorCode === 'sql-connection-failed' || audit[1].outcome === 'cancelled').toBe(true);
+    } finally {
+      await proxy.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
