@@ -115,12 +115,12 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
 
   let finished = false;
   // The one exit: every outcome emits its state and result and writes one audit line.
-  const finish = (outcome: { state: GatedCallState; forModel: string; forPerson?: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState; unknown?: boolean }): GatedCallOutcome => {
+  const finish = (outcome: { state: GatedCallState; forModel: string; forPerson?: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState; unknown?: boolean; partial?: boolean }): GatedCallOutcome => {
     // The audit line first: an event handler that throws must not cost the record.
     const recorded = finished;
     finished = true;
     const audited = outcome.unknown === true ? 'unknown' : outcome.state;
-    if (!recorded) gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: audited, errorCode: outcome.errorCode, executionMs, waitedMs, session: gate.session }));
+    if (!recorded) gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: audited, errorCode: outcome.errorCode, executionMs, waitedMs, session: gate.session, partial: outcome.partial === true }));
     emit({ type: 'tool-state', toolCallId: call.id, state: outcome.state });
     emit({
       type: 'tool-result',
@@ -273,6 +273,7 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     ...(forPerson === undefined ? {} : { forPerson }),
     ...(result.type === 'tool-success' ? { data: result.data } : { errorCode: result.code }),
     ...(unknown ? { unknown } : {}),
+    ...(result.type === 'tool-success' && result.partial === true ? { partial: true } : {}),
     ...(ruleAdded === undefined ? {} : { ruleAdded }),
     ...(turn === undefined ? {} : { turn }),
   });
@@ -323,6 +324,7 @@ function auditEntry(entry: {
   executionMs: number;
   waitedMs: number | undefined;
   session: string | undefined;
+  partial?: boolean;
 }): AuditEntry {
   const { decision } = entry;
   const llm = readLlmRiskLevel(entry.rawArgs);
@@ -345,6 +347,7 @@ function auditEntry(entry: {
     answer: entry.answer,
     outcome: entry.outcome,
     ...(entry.errorCode === undefined ? {} : { errorCode: entry.errorCode }),
+    ...(entry.partial === true ? { partial: true as const } : {}),
     durationMs: Math.round(entry.executionMs),
     ...(entry.waitedMs === undefined ? {} : { waitedMs: Math.round(entry.waitedMs) }),
   };
