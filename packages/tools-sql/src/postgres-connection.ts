@@ -13,6 +13,8 @@ import { isReadOnly } from './statement-analysis.js';
 const SCHEMA_TIMEOUT_MS = 30_000;
 /** The live catalog: on a stalled connection, the assessment goes on with the shipped snapshot after this long. */
 const CATALOG_TIMEOUT_MS = 10_000;
+/** The planner's estimate for a preview that cannot run: as quick as a preview. */
+const ESTIMATE_TIMEOUT_MS = 2_000;
 /** How long closing waits for the pool to end before it destroys the connections left. */
 const CLOSE_MS = 5_000;
 
@@ -208,8 +210,12 @@ export class PostgresConnection implements SqlConnection {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
     const estimates: PreviewLine[] = [];
+    // Bounded like a preview, its error events caught: a stalled or dropped connection must not
+    // hold the confirmation panel forever, nor crash the session.
+    const watch = watchRun(client, { readOnly: true, maxRows: 0, timeoutMs: ESTIMATE_TIMEOUT_MS, signal: new AbortController().signal }, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
     try {
       await client.query('BEGIN READ ONLY');
+      await client.query(`SET LOCAL statement_timeout = ${ESTIMATE_TIMEOUT_MS}`);
       for (const [index, statement] of lexed.entries()) {
         const analysis = assessment.statements[index];
         if (analysis?.writeTarget === undefined) continue;
@@ -222,6 +228,7 @@ export class PostgresConnection implements SqlConnection {
     } catch {
       return previewSkipped(reason);
     } finally {
+      watch.stop();
       await client.query('ROLLBACK').catch(() => {});
       client.release(true);
     }

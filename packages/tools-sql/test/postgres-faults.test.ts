@@ -140,6 +140,28 @@ describe('PostgreSQL previews', { timeout: 20_000 }, () => {
   });
 });
 
+describe('PostgreSQL estimates (a preview that cannot run)', { timeout: 30_000 }, () => {
+  const sql = 'UPDATE orders SET total_cents = total_cents + 1';
+  it('a connection dropped during the EXPLAIN is a skipped preview, not a crash (no error event reaches the process)', async () => {
+    const assessment = await connection.assess(sql);
+    proxy.whenSent('EXPLAIN', 'drop');
+    const estimate = await connection.estimate(sql, assessment, 'orders has a trigger');
+    expect(estimate).toMatchObject({ reason: 'orders has a trigger' });
+    // Nothing is left to crash the process a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+  });
+
+  it('an EXPLAIN whose reply stalls ends within its bound, so the panel shows', async () => {
+    const assessment = await connection.assess(sql);
+    proxy.whenSent('EXPLAIN', 'stall-replies');
+    const started = Date.now();
+    const estimate = await connection.estimate(sql, assessment, 'orders has a trigger');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(estimate).toMatchObject({ reason: 'orders has a trigger' });
+  });
+});
+
 describe('PostgreSQL assessment on a stalled connection', { timeout: 30_000 }, () => {
   it('gives up on the live catalog and judges with the shipped one', async () => {
     await run('SELECT 1', { readOnly: true });
