@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FaultProxy, type ScriptedReply, startFaultProxy, startScriptedModelServer } from '@riskgate/testing';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { e2eScene, settle } from './e2e-setup.js';
 import { BIN } from './run-cli.js';
 
 // SIGTERM while riskgate waits on a confirmed write that does not end (issue 19): the session ends
@@ -95,5 +96,43 @@ describe('SIGTERM during a confirmed write that does not end', { timeout: 90_000
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     }
+  });
+});
+
+/** The pid of the riskgate running in `directory`. */
+function riskgateIn(directory: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('riskgate.js') && readlinkSync(`/proc/${entry}/cwd`) === directory) return Number(entry);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return undefined;
+}
+
+describe('SIGTERM while the person is being asked', { timeout: 60_000 }, () => {
+  const scene = e2eScene();
+  it.each([
+    ['the TUI panel', false],
+    ['the headless question on a terminal', true],
+  ] as const)('%s: exit 143, an audit line, nothing ran', async (_name, headless) => {
+    const { directory, env } = await scene.start([{ toolCalls: [{ name: 'execute_command', arguments: { command: 'touch made.txt' } }] }, { text: 'unused' }]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && exec node ${BIN}${headless ? ' -p "make it"' : ''}'`, env);
+    if (!headless) {
+      await terminal.waitFor(/chat · smart · scripted-model/);
+      await settle();
+      terminal.type('make it', true);
+    }
+    await terminal.waitFor(/touch made\.txt/);
+    await settle();
+    const pid = riskgateIn(directory);
+    expect(pid).toBeDefined();
+    process.kill(pid!, 'SIGTERM');
+    await terminal.waitFor(/\[exited 143\]/, 20_000);
+    expect(existsSync(join(directory, 'made.txt'))).toBe(false);
+    const audit = jsonLines(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'));
+    expect(audit.map((entry) => entry.outcome)).toEqual(['cancelled']);
   });
 });
