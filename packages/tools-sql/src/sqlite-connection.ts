@@ -245,12 +245,14 @@ function describeSqliteTable(database: Database.Database, name: string, type: st
   const indexes = database.prepare("SELECT name, \"unique\" AS isUnique FROM pragma_index_list(?) WHERE origin != 'pk'").all(name) as {
     name: string; isUnique: number;
   }[];
-  const rowCount = (database.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${quoted} LIMIT ${ROW_COUNT_CAP + 1})`).get() as { n: number }).n;
+  // A view's rows are not counted: counting runs its query, which may never yield a first row (an
+  // endless recursive CTE in a hostile file hung riskgate's thread for good, unasked, at start).
+  const rowCount = type === 'view' ? null : (database.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${quoted} LIMIT ${ROW_COUNT_CAP + 1})`).get() as { n: number }).n;
   return {
     name,
     kind: type === 'view' ? 'view' : 'table',
-    rowEstimate: Math.min(rowCount, ROW_COUNT_CAP),
-    ...(rowCount > ROW_COUNT_CAP ? { rowCountCapped: true } : {}),
+    rowEstimate: rowCount === null ? null : Math.min(rowCount, ROW_COUNT_CAP),
+    ...(rowCount !== null && rowCount > ROW_COUNT_CAP ? { rowCountCapped: true } : {}),
     columns: columns.map((column) => ({ name: column.name, type: column.type || null, nullable: column.not_null === 0 && column.pk === 0, primaryKey: column.pk > 0 })),
     foreignKeys: foreignKeys.map((key) => ({ column: key.column, references: `${key.refTable}(${key.refColumn ?? 'rowid'})` })),
     indexes: indexes.map((index) => {
