@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { deserialize } from 'node:v8';
@@ -112,6 +112,12 @@ process.stdin.on('end', () => {
 /** util-linux's setpriv, so a writer dies with riskgate even when riskgate is killed with SIGKILL. */
 const PARENT_DEATH_SIGNAL = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path)) : undefined;
 
+/** Writers alive in this process: killed when riskgate exits however it exits (SIGKILL: see PARENT_DEATH_SIGNAL), so none commits behind its back. */
+const LIVE_WRITERS = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of LIVE_WRITERS) child.kill('SIGKILL');
+});
+
 /** Statements that cannot run inside a transaction riskgate opens, or that manage their own. */
 const OWN_TRANSACTION = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|ATTACH|DETACH|PRAGMA)$/;
 
@@ -161,6 +167,8 @@ export function runSqliteWrite(
       counts: options.preview?.[index] === true,
     })),
   };
+  LIVE_WRITERS.add(child);
+  child.once('exit', () => LIVE_WRITERS.delete(child));
   child.stdin.on('error', () => {});
   child.stdin.end(JSON.stringify(job));
 

@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
@@ -127,5 +130,19 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
     const plain = await tool.describe({ sql: "DELETE FROM orders WHERE status = 'paid'" }, { cwd: process.cwd(), dialect: 'sqlite' });
     expect(plain.details.join('\n')).toContain('would delete 3 rows of orders');
     expect(file.count('orders')).toBe(5);
+  });
+
+  it.skipIf(process.platform !== 'linux')('the writer of an endless UPDATE dies with riskgate, even when riskgate is killed with SIGKILL, and nothing is committed', async () => {
+    const { file } = await open();
+    const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+    const child = spawn(process.execPath, ['--import', loader, '--conditions=@riskgate/source', fileURLToPath(new URL('./fixtures/endless-write.ts', import.meta.url)), file.path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    expect(writersOf(file.path).length).toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const deadline = Date.now() + 5_000;
+    while (writersOf(file.path).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(writersOf(file.path)).toEqual([]);
+    expect(totalOf(file.path, 1)).toBe(1200);
   });
 });
