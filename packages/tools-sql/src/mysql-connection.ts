@@ -18,6 +18,8 @@ const STALL_GRACE_MS = 2_000;
  * up after this long: a stalled connection must not hold the assessment or the panel forever.
  */
 const CATALOG_TIMEOUT_MS = 10_000;
+/** describe_schema as a whole: a few catalog queries. */
+const SCHEMA_TIMEOUT_MS = 15_000;
 /** How long closing waits for the pool to end before it destroys the connections left. */
 const CLOSE_MS = 5_000;
 
@@ -328,6 +330,33 @@ export class MysqlConnection implements SqlConnection {
     } catch (error) {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
+    // Bounded as a whole, its connection's errors caught: on a stalled connection each catalog
+    // query waited out its own timeout and the ROLLBACK after it hung, so describe_schema (which
+    // runs unasked) held the turn for good.
+    connection.on('error', () => {});
+    let severed = false;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<SqlFailure>((resolve) => {
+      timer = setTimeout(() => {
+        severed = true;
+        connection.destroy();
+        resolve(sqlFailure('sql-connection-failed', `describing the schema got no reply within ${SCHEMA_TIMEOUT_MS} ms (the connection stalled); it only reads, so nothing was changed`));
+      }, SCHEMA_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([this.describeOn(connection, table), expired]);
+    } finally {
+      clearTimeout(timer);
+      if (severed) connection.destroy();
+      else {
+        const ended = await Promise.race([query(connection, 'ROLLBACK').then(() => true, () => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STALL_GRACE_MS))]);
+        if (ended) connection.release();
+        else connection.destroy();
+      }
+    }
+  }
+
+  private async describeOn(connection: PoolConnection, table: string | undefined): Promise<SchemaDescription | SqlFailure> {
     try {
       await query(connection, 'START TRANSACTION READ ONLY');
       const relations = (await query(
@@ -369,9 +398,6 @@ export class MysqlConnection implements SqlConnection {
       return { dialect: 'mysql', database: this.label, tables };
     } catch (error) {
       return mysqlFailure(error, undefined, 0, undefined);
-    } finally {
-      await query(connection, 'ROLLBACK').catch(() => {});
-      connection.release();
     }
   }
 

@@ -143,3 +143,15 @@ describe('closing a MariaDB connection', { timeout: 30_000 }, () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
+
+describe('MariaDB describe_schema on a stalled connection', { timeout: 90_000 }, () => {
+  it('ends within its bound with a failure value, and the next call works', async () => {
+    proxy.whenSent('information_schema.COLUMNS', 'stall-replies');
+    const started = Date.now();
+    const described = await connection.describeSchema();
+
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(isSqlFailure(described)).toBe(true);
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+  });
+});
