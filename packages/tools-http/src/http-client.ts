@@ -194,8 +194,10 @@ async function requestOnce(
     let connected = false;
     stream.on('request', (request: { once(event: 'socket', listener: (socket: { connecting: boolean; once(event: string, listener: () => void): void }) => void): void }) => {
       request.once('socket', (socket) => {
+        // A socket already up (kept alive from an earlier request) carries the request at once. On a
+        // new one over TLS nothing of the request leaves before the handshake: one that stalls sent nothing.
         if (!socket.connecting) connected = true;
-        else socket.once('connect', () => (connected = true));
+        else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => (connected = true));
       });
     });
     const finish = () => {

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpRequestTool, performHttpRequest } from '../src/index.js';
 
@@ -89,6 +89,18 @@ describe('the outcome of a request that was sent and never answered', { timeout:
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     expect(await send('POST', '/x', { url: `http://127.0.0.1:${port}/x` })).toMatchObject({ code: 'http-connection-refused' });
+  });
+
+  it('a POST over TLS whose handshake never completes sent nothing: a plain timeout, not "outcome unknown"', async () => {
+    const silent = createNetServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const result = await send('POST', '/x', { url: `https://127.0.0.1:${port}/x`, timeoutMs: 800 });
+      expect(result).toMatchObject({ code: 'http-timeout' });
+    } finally {
+      silent.close();
+    }
   });
 
   it('the tool marks the failure outcomeUnknown, so the gate audits it as unknown', async () => {
