@@ -155,3 +155,14 @@ describe('MariaDB describe_schema on a stalled connection', { timeout: 90_000 },
     expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
   });
 });
+
+describe('MariaDB ending an idle pooled connection', { timeout: 30_000 }, () => {
+  it('is no crash: the error event is caught and the next call gets a fresh connection', async () => {
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+    const idle = (await database.query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND = 'Sleep' AND ID <> CONNECTION_ID() AND DB = DATABASE()")) as { ID: number }[];
+    expect(idle.length).toBeGreaterThan(0);
+    for (const { ID } of idle) await database.query(`KILL CONNECTION ${ID}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await run('SELECT 2 AS two', { readOnly: true })).toMatchObject({ statements: [{ rows: [[2]] }] });
+  });
+});

@@ -207,3 +207,13 @@ describe('closing a PostgreSQL connection', { timeout: 30_000 }, () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
+
+describe('PostgreSQL ending an idle pooled connection', { timeout: 30_000 }, () => {
+  it('is no crash: the error event is caught and the next call gets a fresh connection', async () => {
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+    const ended = await database.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'");
+    expect(ended.rows.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await run('SELECT 2 AS two', { readOnly: true })).toMatchObject({ statements: [{ rows: [[2]] }] });
+  });
+});
