@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FaultProxy, type ScriptedReply, startFaultProxy, startScriptedModelServer } from '@riskgate/testing';
@@ -9,8 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { e2eScene, settle } from './e2e-setup.js';
 import { BIN } from './run-cli.js';
 
-// SIGTERM while riskgate waits on a confirmed write that does not end (issue 19): the session ends
-// with the signal's exit code and an audit line that tells the truth, never a hang.
+// Issue 19 under the real binary: SIGTERM while riskgate waits (on a confirmed write that does not
+// end, on the person) ends the session with the signal's exit code and an audit line that tells the
+// truth, never a hang; an HTTP write whose answer never comes is "outcome unknown" end to end.
 const scratch = mkdtempSync(join(tmpdir(), 'riskgate-sigterm-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -134,5 +137,46 @@ describe('SIGTERM while the person is being asked', { timeout: 60_000 }, () => {
     expect(existsSync(join(directory, 'made.txt'))).toBe(false);
     const audit = jsonLines(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'));
     expect(audit.map((entry) => entry.outcome)).toEqual(['cancelled']);
+  });
+});
+
+describe('an HTTP write whose answer never comes, through the real binary', { timeout: 60_000 }, () => {
+  it('is told to the model as "outcome unknown" and audited unknown, never a plain failure', async () => {
+    const received: string[] = [];
+    const api = createHttpServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      // The server acts on the payment, then the connection drops before its answer.
+      request.on('end', () => {
+        received.push(body);
+        request.socket.destroy();
+        void response;
+      });
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    const port = (api.address() as AddressInfo).port;
+    const directory = join(scratch, 'http');
+    mkdirSync(directory, { recursive: true });
+    const server = await startScriptedModelServer([
+      { toolCalls: [{ name: 'http_request', arguments: { method: 'POST', url: `http://127.0.0.1:${port}/payments`, body: '{"amount":100}' } }] },
+      { text: 'I cannot tell whether it was paid.' },
+    ]);
+    const child = spawn(process.execPath, [BIN, '-p', '--yes', 'pay it'], {
+      cwd: directory,
+      env: { ...process.env, OPENAI_BASE_URL: server.baseURL, RISKGATE_MODEL: 'scripted-model', XDG_CONFIG_HOME: join(directory, 'config'), XDG_STATE_HOME: join(directory, 'state'), XDG_CACHE_HOME: join(directory, 'cache') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await server.close();
+    api.close();
+    expect(received).toEqual(['{"amount":100}']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('I cannot tell whether it was paid.');
+    const told = String(server.requests[1]!.body.messages.at(-1)!.content);
+    expect(told).toMatch(/^error \(http-outcome-unknown\): outcome unknown: the POST to 127\.0\.0\.1:\d+ was sent and the connection failed .*Check before retrying/);
+    const audit = jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
+    expect(audit.map((entry) => [entry.outcome, entry.errorCode])).toEqual([['started', undefined], ['unknown', 'http-outcome-unknown']]);
   });
 });
