@@ -5,6 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
+import { lexSql } from '../src/sql-lexer.js';
+import { runSqliteWrite } from '../src/sqlite-writer.js';
 import { createTempSqlite, type TempSqlite } from './helpers.js';
 
 // Confirmed SQLite statements run in a child process the deadline can kill (issue 19: they ran on
@@ -144,5 +146,34 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
     while (writersOf(file.path).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(writersOf(file.path)).toEqual([]);
     expect(totalOf(file.path, 1)).toBe(1200);
+  });
+
+  it('a COMMIT that has begun when the deadline comes is let finish: the write is reported done, never "stopped"', async () => {
+    const { file, connection } = await open();
+    // Another program reads in a transaction: the COMMIT waits for it to end (rollback-journal mode).
+    const other = new Database(file.path);
+    other.exec('BEGIN');
+    other.prepare('SELECT count(*) FROM orders').get();
+    setTimeout(() => other.exec('COMMIT'), 1_500);
+    const result = await connection.run('UPDATE orders SET total_cents = 5 WHERE id = 3', { readOnly: false, signal: new AbortController().signal, timeoutMs: 500, maxRows: 10 });
+    other.close();
+    expect(result).toMatchObject({ statements: [{ affectedRows: 1 }] });
+    expect(totalOf(file.path, 3)).toBe(5);
+  });
+
+  it('a COMMIT still blocked after its grace is "outcome unknown", never "nothing was changed"', async () => {
+    const { file } = await open();
+    const other = new Database(file.path);
+    other.exec('BEGIN');
+    other.prepare('SELECT count(*) FROM orders').get();
+    try {
+      const statements = lexSql('UPDATE orders SET total_cents = 6 WHERE id = 3', { dialect: 'sqlite' }).statements;
+      const outcome = await runSqliteWrite(file.path, statements, { maxRows: 10, timeoutMs: 300, signal: new AbortController().signal, commitGraceMs: 300 });
+      expect(outcome).toMatchObject({ kind: 'stopped', why: 'timeout', changed: 'unknown' });
+      expect(outcome.kind === 'stopped' && outcome.detail).toMatch(/stopped during its COMMIT, so it may have committed/);
+    } finally {
+      other.exec('COMMIT');
+      other.close();
+    }
   });
 });
