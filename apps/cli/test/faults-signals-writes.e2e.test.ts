@@ -145,7 +145,9 @@ describe('an HTTP write whose answer never comes, through the real binary', { ti
     const received: string[] = [];
     const api = createHttpServer((request, response) => {
       let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
       // The server acts on the payment, then the connection drops before its answer.
       request.on('end', () => {
         received.push(body);
@@ -167,7 +169,9 @@ describe('an HTTP write whose answer never comes, through the real binary', { ti
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     await server.close();
     api.close();

@@ -197,7 +197,10 @@ async function requestOnce(
         // A socket already up (kept alive from an earlier request) carries the request at once. On a
         // new one over TLS nothing of the request leaves before the handshake: one that stalls sent nothing.
         if (!socket.connecting) connected = true;
-        else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => (connected = true));
+        else
+          socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+            connected = true;
+          });
       });
     });
     const finish = () => {

@@ -14,7 +14,9 @@ describe('the outcome of a request that was sent and never answered', { timeout:
   beforeAll(async () => {
     server = createServer((request, response) => {
       let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
       request.on('end', () => {
         received.push(`${request.method} ${request.url} ${body}`);
         // The server acts on the request, then its answer is lost.
