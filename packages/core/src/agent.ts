@@ -224,7 +224,8 @@ export class Agent {
         { signal: AbortSignal.any([signal, deadline.signal]) },
       );
       for await (const chunk of stream) {
-        const choice = chunk.choices[0];
+        // A chunk without `choices` (some servers send bare metadata or errors this way) carries nothing to act on.
+        const choice = chunk.choices?.[0];
         if (choice === undefined) continue;
         const delta = choice.delta;
         // Every chunk counts a little, so an endless run of empty deltas is cut too.

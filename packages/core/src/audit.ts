@@ -32,6 +32,8 @@ export interface AuditEntry {
   readonly answer: 'approve' | 'deny' | 'always' | 'edit' | 'not-asked';
   readonly outcome: AuditOutcome;
   readonly errorCode?: string;
+  /** The operation was stopped part-way (a command at its timeout or on a cancel): what it did before stays done. */
+  readonly partial?: true;
   /** How long the operation ran (0 when it did not run); the person's answer is not in it. */
   readonly durationMs: number;
   /** When the person was asked: how long they took to answer. */

@@ -113,8 +113,14 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
   let executionMs = 0;
   let waitedMs: number | undefined;
 
+  let finished = false;
   // The one exit: every outcome emits its state and result and writes one audit line.
-  const finish = (outcome: { state: GatedCallState; forModel: string; forPerson?: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState; unknown?: boolean }): GatedCallOutcome => {
+  const finish = (outcome: { state: GatedCallState; forModel: string; forPerson?: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState; unknown?: boolean; partial?: boolean }): GatedCallOutcome => {
+    // The audit line first: an event handler that throws must not cost the record.
+    const recorded = finished;
+    finished = true;
+    const audited = outcome.unknown === true ? 'unknown' : outcome.state;
+    if (!recorded) gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: audited, errorCode: outcome.errorCode, executionMs, waitedMs, session: gate.session, partial: outcome.partial === true }));
     emit({ type: 'tool-state', toolCallId: call.id, state: outcome.state });
     emit({
       type: 'tool-result',
@@ -126,8 +132,6 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       ...(outcome.data === undefined ? {} : { data: outcome.data }),
       durationMs: executionMs,
     });
-    const audited = outcome.unknown === true ? 'unknown' : outcome.state;
-    gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: audited, errorCode: outcome.errorCode, executionMs, waitedMs, session: gate.session }));
     return {
       state: outcome.state,
       forModel: outcome.forModel,
@@ -139,128 +143,164 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     };
   };
 
-  // Oversized arguments are refused before they are parsed; only a bounded stand-in is shown,
-  // audited and kept (issue 19: a 10 MB argument was echoed whole to stderr and every log).
-  if (argumentsTooLarge(argumentsText)) {
-    const kept = boundedArguments(argumentsText);
-    rawArgs = JSON.parse(kept);
-    emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, argumentsText: kept });
-    return finish({ state: 'denied', forModel: argumentsTooLargeText(argumentsText), errorCode: 'arguments-too-large' });
-  }
-  emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, argumentsText });
-  emit({ type: 'tool-state', toolCallId: call.id, state: 'validating' });
-  const tool = findTool(gate.tools, call.name);
-  const parsed = parseArguments(call.arguments);
-  if (parsed.ok) rawArgs = parsed.value;
-  if (tool === undefined) {
-    return finish({ state: 'denied', forModel: `error: there is no tool named "${call.name}"; the tools are ${toolNames(gate.tools).join(', ')}`, errorCode: 'unknown-tool' });
-  }
-  if (!parsed.ok) {
-    return finish({ state: 'denied', forModel: `error: the arguments are not valid JSON (${parsed.error}); send the call again with valid JSON`, errorCode: 'invalid-json' });
-  }
-
-  emit({ type: 'tool-state', toolCallId: call.id, state: 'assessing' });
-  const evaluation = await evaluateToolCall(tool, rawArgs, gate.assess, gate.policy, gate.turn ?? {});
-  decision = evaluation.decision;
-  emit({ type: 'decision', toolCallId: call.id, toolName: call.name, decision });
-  if (!evaluation.valid) {
-    return finish({ state: 'denied', forModel: `error: ${decision.reasons[0] ?? 'invalid arguments'}. Fix the arguments and call again.`, errorCode: 'invalid-arguments' });
-  }
-  if (decision.action === 'deny') {
-    return finish({ state: 'denied', forModel: `not run: ${decision.reasons[0] ?? 'denied'}. The person's rules forbid this; do not try it another way.`, errorCode: 'denied-by-rule' });
-  }
-
-  let args = evaluation.args;
-  let readOnly = evaluation.assessment.whitelisted;
-  let ruleAdded: Rule | undefined;
-  if (decision.action === 'confirm') {
-    if (gate.confirm === undefined) {
-      const why = decision.reasons.join('; ');
-      return finish({
-        state: 'denied',
-        forModel: `not run: this needs the person's confirmation, and there is no way to ask them here (${why}). Tell the person what you wanted to do and why.`,
-        errorCode: 'confirmation-unavailable',
-      });
+  // Whether the tool's execute was entered: a fault of ours after that point cannot say "not run".
+  let started = false;
+  const gated = async (): Promise<GatedCallOutcome> => {
+    // Oversized arguments are refused before they are parsed; only a bounded stand-in is shown,
+    // audited and kept (issue 19: a 10 MB argument was echoed whole to stderr and every log).
+    if (argumentsTooLarge(argumentsText)) {
+      const kept = boundedArguments(argumentsText);
+      rawArgs = JSON.parse(kept);
+      emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, argumentsText: kept });
+      return finish({ state: 'denied', forModel: argumentsTooLargeText(argumentsText), errorCode: 'arguments-too-large' });
     }
-    emit({ type: 'tool-state', toolCallId: call.id, state: 'awaiting-approval' });
-    const description = await tool.describe(args, gate.assess);
-    const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args, description, decision, subjects: evaluation.assessment.subjects, ruleStyle: tool.ruleStyle };
-    emit({ type: 'tool-approval-request', request });
-    let reply: ApprovalAnswer;
-    const asked = performance.now();
+    emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, argumentsText });
+    emit({ type: 'tool-state', toolCallId: call.id, state: 'validating' });
+    const tool = findTool(gate.tools, call.name);
+    const parsed = parseArguments(call.arguments);
+    if (parsed.ok) rawArgs = parsed.value;
+    if (tool === undefined) {
+      return finish({ state: 'denied', forModel: `error: there is no tool named "${call.name}"; the tools are ${toolNames(gate.tools).join(', ')}`, errorCode: 'unknown-tool' });
+    }
+    if (!parsed.ok) {
+      return finish({ state: 'denied', forModel: `error: the arguments are not valid JSON (${parsed.error}); send the call again with valid JSON`, errorCode: 'invalid-json' });
+    }
+
+    emit({ type: 'tool-state', toolCallId: call.id, state: 'assessing' });
+    const evaluation = await evaluateToolCall(tool, rawArgs, gate.assess, gate.policy, gate.turn ?? {});
+    decision = evaluation.decision;
+    emit({ type: 'decision', toolCallId: call.id, toolName: call.name, decision });
+    if (!evaluation.valid) {
+      return finish({ state: 'denied', forModel: `error: ${decision.reasons[0] ?? 'invalid arguments'}. Fix the arguments and call again.`, errorCode: 'invalid-arguments' });
+    }
+    if (decision.action === 'deny') {
+      return finish({ state: 'denied', forModel: `not run: ${decision.reasons[0] ?? 'denied'}. The person's rules forbid this; do not try it another way.`, errorCode: 'denied-by-rule' });
+    }
+
+    let args = evaluation.args;
+    let readOnly = evaluation.assessment.whitelisted;
+    let ruleAdded: Rule | undefined;
+    if (decision.action === 'confirm') {
+      if (gate.confirm === undefined) {
+        const why = decision.reasons.join('; ');
+        return finish({
+          state: 'denied',
+          forModel: `not run: this needs the person's confirmation, and there is no way to ask them here (${why}). Tell the person what you wanted to do and why.`,
+          errorCode: 'confirmation-unavailable',
+        });
+      }
+      emit({ type: 'tool-state', toolCallId: call.id, state: 'awaiting-approval' });
+      const description = await tool.describe(args, gate.assess);
+      const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args, description, decision, subjects: evaluation.assessment.subjects, ruleStyle: tool.ruleStyle };
+      emit({ type: 'tool-approval-request', request });
+      let reply: ApprovalAnswer;
+      const asked = performance.now();
+      try {
+        reply = await gate.confirm(request, signal);
+      } catch (error) {
+        waitedMs = performance.now() - asked;
+        if (signal.aborted) return finish({ state: 'cancelled', forModel: 'not run: the person cancelled.' });
+        // The panel itself failed: nobody declined anything, and the model must not read it as a "no".
+        return finish({
+          state: 'failed',
+          forModel: `error (confirmation-failed): not run: riskgate could not ask the person (its confirmation panel failed: ${errorText(error)}). Nothing was run; tell the person what you wanted to do.`,
+          errorCode: 'confirmation-failed',
+        });
+      }
+      waitedMs = performance.now() - asked;
+      emit({ type: 'tool-approval-answer', toolCallId: call.id, answer: reply });
+      answer = reply.type;
+      if (signal.aborted) return finish({ state: 'cancelled', forModel: 'not run: the person cancelled.' });
+      if (reply.type === 'deny') {
+        if (reply.note !== undefined && reply.note !== '' && reply.note !== 'cancelled') note = reply.note;
+        return finish({ state: 'denied', forModel: `not run: the person declined this operation.${note === undefined ? '' : ` Their note: ${note}`} Do not try it another way; ask what they want instead.` });
+      }
+      if (reply.type === 'always') {
+        const rule = parseRule(reply.rule, 'allow');
+        if (rule.ok) {
+          ruleAdded = rule.rule;
+          emit({ type: 'rule-added', rule: rule.rule.text });
+        } else {
+          emit({ type: 'error', kind: 'rule', message: rule.error });
+        }
+      }
+      if (reply.type === 'edit') {
+        ranArgs = reply.args;
+        const edited = tool.parameters.safeParse(reply.args);
+        if (!edited.success) {
+          return finish({ state: 'denied', forModel: `not run: the person's edit is not valid (${formatZodError(edited.error)})`, errorCode: 'invalid-edit' });
+        }
+        args = edited.data;
+        ranArgs = args;
+        // What the person wrote was confirmed as written, not whitelisted: it runs as asked.
+        readOnly = false;
+      }
+    }
+
+    // Write-ahead: the record says the call started before it runs, so a session killed while it
+    // runs (SIGKILL, a closed terminal, a power cut) leaves "started" with no outcome — read as
+    // "interrupted, may have partly run" — never silence that looks like "not run".
+    gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: 'started', errorCode: undefined, executionMs: 0, waitedMs, session: gate.session }));
+    emit({ type: 'tool-state', toolCallId: call.id, state: 'executing' });
+    let result: ToolResult<unknown>;
+    const executing = performance.now();
+    started = true;
     try {
-      reply = await gate.confirm(request, signal);
+      result = await tool.execute(args, { ...gate.assess, signal, readOnly, onOutput: (chunk: string) => emit({ type: 'tool-output', toolCallId: call.id, chunk }) });
     } catch (error) {
-      reply = { type: 'deny', note: signal.aborted ? 'cancelled' : `the confirmation failed: ${(error as Error).message}` };
+      // Tools return expected failures as values; a throw is a fault, reported to the model all the same.
+      // It may have done part of its work before it threw: never "failed" as if nothing ran.
+      result = { type: 'tool-error', code: 'tool-crashed', message: `${tool.name} failed unexpectedly: ${errorText(error)}; it may have partly run, so check what it changed before trying again`, outcomeUnknown: true };
     }
-    waitedMs = performance.now() - asked;
-    emit({ type: 'tool-approval-answer', toolCallId: call.id, answer: reply });
-    answer = reply.type;
-    if (signal.aborted) return finish({ state: 'cancelled', forModel: 'not run: the person cancelled.' });
-    if (reply.type === 'deny') {
-      if (reply.note !== undefined && reply.note !== '' && reply.note !== 'cancelled') note = reply.note;
-      return finish({ state: 'denied', forModel: `not run: the person declined this operation.${note === undefined ? '' : ` Their note: ${note}`} Do not try it another way; ask what they want instead.` });
+    executionMs = performance.now() - executing;
+    // What happened, not what was asked: a write that completed before the abort took hold succeeded,
+    // and one whose fate is unknown is never called cancelled.
+    const unknown = result.type === 'tool-error' && result.outcomeUnknown === true;
+    const completed = result.type === 'tool-success' && (!signal.aborted || result.completed === true);
+    const state: GatedCallState = completed ? 'succeeded' : signal.aborted && !unknown ? 'cancelled' : result.type === 'tool-success' ? 'succeeded' : 'failed';
+    // Content from outside the person's trust may steer the model from here on: guarded mode
+    // stops taking its `low` for the rest of the turn.
+    let turn: TurnState | undefined;
+    if (evaluation.assessment.untrusted !== undefined && gate.turn?.untrusted === undefined) {
+      turn = { ...gate.turn, untrusted: evaluation.assessment.untrusted };
+      emit({ type: 'untrusted-content', toolCallId: call.id, source: evaluation.assessment.untrusted });
     }
-    if (reply.type === 'always') {
-      const rule = parseRule(reply.rule, 'allow');
-      if (rule.ok) {
-        ruleAdded = rule.rule;
-        emit({ type: 'rule-added', rule: rule.rule.text });
-      } else {
-        emit({ type: 'error', kind: 'rule', message: rule.error });
-      }
-    }
-    if (reply.type === 'edit') {
-      ranArgs = reply.args;
-      const edited = tool.parameters.safeParse(reply.args);
-      if (!edited.success) {
-        return finish({ state: 'denied', forModel: `not run: the person's edit is not valid (${formatZodError(edited.error)})`, errorCode: 'invalid-edit' });
-      }
-      args = edited.data;
-      ranArgs = args;
-      // What the person wrote was confirmed as written, not whitelisted: it runs as asked.
-      readOnly = false;
-    }
-  }
+    const edited = answer === 'edit' ? `The person edited the operation before it ran; it ran as: ${JSON.stringify(args)}\n` : '';
+    const own = result.type === 'tool-success' && result.withheldForModel !== undefined ? { text: edited + result.withheldForModel.text, withheld: result.withheldForModel.withheld } : undefined;
+    const { forModel, forPerson } = guardToolResult(gate.outputGuard ?? defaultOutputGuard(), answer !== 'not-asked', edited + (result.type === 'tool-success' ? result.forModel : failureText(result.code, result.message)), own);
+    return finish({
+      state,
+      forModel,
+      ...(forPerson === undefined ? {} : { forPerson }),
+      ...(result.type === 'tool-success' ? { data: result.data } : { errorCode: result.code }),
+      ...(unknown ? { unknown } : {}),
+      ...(result.type === 'tool-success' && result.partial === true ? { partial: true } : {}),
+      ...(ruleAdded === undefined ? {} : { ruleAdded }),
+      ...(turn === undefined ? {} : { turn }),
+    });
+  };
 
-  // Write-ahead: the record says the call started before it runs, so a session killed while it
-  // runs (SIGKILL, a closed terminal, a power cut) leaves "started" with no outcome — read as
-  // "interrupted, may have partly run" — never silence that looks like "not run".
-  gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: 'started', errorCode: undefined, executionMs: 0, waitedMs, session: gate.session }));
-  emit({ type: 'tool-state', toolCallId: call.id, state: 'executing' });
-  let result: ToolResult<unknown>;
-  const executing = performance.now();
+  // A fault inside the gate itself (an assessor's describe, a rule, an event handler, the audit)
+  // is answered as a clear tool error, never a crash of the session; once the tool was entered it
+  // may have partly run, and the record says so.
   try {
-    result = await tool.execute(args, { ...gate.assess, signal, readOnly, onOutput: (chunk: string) => emit({ type: 'tool-output', toolCallId: call.id, chunk }) });
+    return await gated();
   } catch (error) {
-    // Tools return expected failures as values; a throw is a fault, reported to the model all the same.
-    result = { type: 'tool-error', code: 'tool-crashed', message: `${tool.name} failed unexpectedly: ${(error as Error).message}` };
+    executionMs = started ? executionMs : 0;
+    const forModel = started
+      ? `error (gate-error): riskgate failed while this call ran (${errorText(error)}), so it may have partly or wholly run; check what it changed before trying again`
+      : `error (gate-error): riskgate failed before running this call (${errorText(error)}); nothing was run. Tell the person.`;
+    try {
+      return finish({ state: 'failed', forModel, errorCode: 'gate-error', ...(started ? { unknown: true } : {}) });
+    } catch {
+      // Even reporting failed (an event handler that throws): the model still gets the truth.
+      return { state: 'failed', forModel, ...(decision === undefined ? {} : { decision }) };
+    }
   }
-  executionMs = performance.now() - executing;
-  // What happened, not what was asked: a write that completed before the abort took hold succeeded,
-  // and one whose fate is unknown is never called cancelled.
-  const unknown = result.type === 'tool-error' && result.outcomeUnknown === true;
-  const completed = result.type === 'tool-success' && (!signal.aborted || result.completed === true);
-  const state: GatedCallState = completed ? 'succeeded' : signal.aborted && !unknown ? 'cancelled' : result.type === 'tool-success' ? 'succeeded' : 'failed';
-  // Content from outside the person's trust may steer the model from here on: guarded mode
-  // stops taking its `low` for the rest of the turn.
-  let turn: TurnState | undefined;
-  if (evaluation.assessment.untrusted !== undefined && gate.turn?.untrusted === undefined) {
-    turn = { ...gate.turn, untrusted: evaluation.assessment.untrusted };
-    emit({ type: 'untrusted-content', toolCallId: call.id, source: evaluation.assessment.untrusted });
-  }
-  const edited = answer === 'edit' ? `The person edited the operation before it ran; it ran as: ${JSON.stringify(args)}\n` : '';
-  const own = result.type === 'tool-success' && result.withheldForModel !== undefined ? { text: edited + result.withheldForModel.text, withheld: result.withheldForModel.withheld } : undefined;
-  const { forModel, forPerson } = guardToolResult(gate.outputGuard ?? defaultOutputGuard(), answer !== 'not-asked', edited + (result.type === 'tool-success' ? result.forModel : failureText(result.code, result.message)), own);
-  return finish({
-    state,
-    forModel,
-    ...(forPerson === undefined ? {} : { forPerson }),
-    ...(result.type === 'tool-success' ? { data: result.data } : { errorCode: result.code }),
-    ...(unknown ? { unknown } : {}),
-    ...(ruleAdded === undefined ? {} : { ruleAdded }),
-    ...(turn === undefined ? {} : { turn }),
-  });
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
 }
 
 /**
@@ -285,6 +325,7 @@ function auditEntry(entry: {
   executionMs: number;
   waitedMs: number | undefined;
   session: string | undefined;
+  partial?: boolean;
 }): AuditEntry {
   const { decision } = entry;
   const llm = readLlmRiskLevel(entry.rawArgs);
@@ -307,6 +348,7 @@ function auditEntry(entry: {
     answer: entry.answer,
     outcome: entry.outcome,
     ...(entry.errorCode === undefined ? {} : { errorCode: entry.errorCode }),
+    ...(entry.partial === true ? { partial: true as const } : {}),
     durationMs: Math.round(entry.executionMs),
     ...(entry.waitedMs === undefined ? {} : { waitedMs: Math.round(entry.waitedMs) }),
   };

@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** How much of a file's end is read to find a line cut short by a crash (a longer cut line is cut here too). */
@@ -36,7 +36,7 @@ export class JsonlFile {
         setAsideTornTail(this.path);
         this.checked = true;
       }
-      appendFileSync(this.path, `${JSON.stringify(value)}\n`, { mode: 0o600 });
+      appendRecord(this.path, `${JSON.stringify(value)}\n`);
       return true;
     } catch (error) {
       this.failed = true;
@@ -45,6 +45,36 @@ export class JsonlFile {
       this.onFault(`cannot write ${this.path} (${why}); from now on this session is kept in memory only`);
       return false;
     }
+  }
+}
+
+/**
+ * One record as ONE write on an O_APPEND descriptor, so records of processes sharing the file (the
+ * audit log of two sessions) never interleave. When the file does not end with a newline — another
+ * process was killed mid-write after this one checked the file — the record starts with one, so it
+ * stays a line of its own (readers skip the cut one). A short write (the disk filled up mid-record)
+ * is a fault: the rest is not written after it.
+ */
+function appendRecord(path: string, text: string): void {
+  const descriptor = openSync(path, 'a', 0o600);
+  try {
+    const size = fstatSync(descriptor).size;
+    let fresh = true;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      const reader = openSync(path, 'r');
+      try {
+        readSync(reader, last, 0, 1, size - 1);
+      } finally {
+        closeSync(reader);
+      }
+      fresh = last[0] === 0x0a;
+    }
+    const record = Buffer.from(fresh ? text : `\n${text}`, 'utf8');
+    const written = writeSync(descriptor, record);
+    if (written < record.length) throw Object.assign(new Error(`only ${written} of ${record.length} bytes were written`), { code: 'ENOSPC' });
+  } finally {
+    closeSync(descriptor);
   }
 }
 

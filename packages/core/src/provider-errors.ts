@@ -40,5 +40,9 @@ export async function describeProviderError(error: unknown, context: { model?: s
   if (error instanceof OpenAI.BadRequestError) return { kind: 'bad-request', message: `${where} rejected the request (400): ${error.message}` };
   if (error instanceof OpenAI.InternalServerError) return { kind: 'server', brief: `${where} failed (${error.status})`, message: `${where} failed (${error.status}): ${error.message}` };
   if (error instanceof OpenAI.APIError) return { kind: 'unknown', brief: `${where} answered ${error.status ?? 'with an error'}`, message: `${where} answered ${error.status ?? 'with an error'}: ${error.message}` };
+  // A stream the SDK could not parse: the endpoint's fault, said as such (not a bare parser message).
+  if (error instanceof SyntaxError) {
+    return { kind: 'server', brief: `${where} sent a reply riskgate could not read`, message: `${where} sent a reply riskgate could not read (${error.message}); nothing in it was executed` };
+  }
   return { kind: 'unknown', message: error instanceof Error ? error.message : String(error) };
 }

@@ -128,6 +128,8 @@ export interface LoadedTranscript {
   readonly interrupted: readonly string[];
   /** A last line cut short by a crash, skipped. */
   readonly truncatedTail: boolean;
+  /** Lines before the last that are not records (cut by another process killed mid-write), skipped. */
+  readonly damagedLines: number;
 }
 
 /** A call the session ended on before it ran (it was waiting for the person, or being assessed). */
@@ -146,18 +148,18 @@ export function readTranscript(path: string): LoadedTranscript {
   const messages: Message[] = [];
   const events: AgentEvent[] = [];
   let truncatedTail = false;
+  let damagedLines = 0;
   for (const [index, text] of lines.entries()) {
     if (text.trim() === '') continue;
     let line: Line;
     try {
       line = JSON.parse(text) as Line;
     } catch {
-      // Only the very last line may be cut short; anything else is a damaged file.
-      if (lines.slice(index + 1).every((rest) => rest.trim() === '')) {
-        truncatedTail = true;
-        continue;
-      }
-      throw new Error(`${path}: line ${index + 1} is not valid JSON`);
+      // A cut line is skipped wherever it is: the records around it are whole (each is one
+      // write starting on a fresh line), and a conversation is never lost to one bad line.
+      if (lines.slice(index + 1).every((rest) => rest.trim() === '')) truncatedTail = true;
+      else damagedLines++;
+      continue;
     }
     if (line.kind === 'session') session = line.session;
     else if (line.kind === 'message') messages.push(line.message);
@@ -168,7 +170,7 @@ export function readTranscript(path: string): LoadedTranscript {
   // A call that ended but whose tool message was never written (the session died in between): its result event says what happened.
   const ended = new Map(events.flatMap((event) => (event.type === 'tool-result' ? [[event.toolCallId, event.forModel] as const] : [])));
   const interrupted = repairToolCalls(messages, started, ended);
-  return { session, messages, events, interrupted, truncatedTail };
+  return { session, messages, events, interrupted, truncatedTail, damagedLines };
 }
 
 /**

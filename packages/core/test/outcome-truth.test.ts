@@ -43,3 +43,19 @@ describe('what the gate records for a call cancelled while it ran', () => {
     expect(lines.map((line) => line.outcome)).toEqual(['started', audited]);
   });
 });
+
+describe('a call stopped part-way', () => {
+  it('is audited with partial: true, so the record says some of it ran', async () => {
+    const path = join(directory, 'partial.jsonl');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const stopped = { type: 'tool-success', forModel: 'step 1\n[stopped: cancelled]\npartial: the command was stopped part-way', data: null, partial: true } as const;
+    const outcome = await runGatedToolCall(
+      { id: 'call-1', name: 'write_thing', arguments: '{"risk_level":"low"}' },
+      { tools: [cancelledTool(stopped)], policy: { mode: 'yolo', rules: [] }, assess: { cwd: directory }, signal: controller.signal, audit: new AuditLog(path) },
+    );
+    expect(outcome.forModel).toContain('partial: the command was stopped part-way');
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.outcome, line.partial])).toEqual([['started', undefined], ['cancelled', true]]);
+  });
+});

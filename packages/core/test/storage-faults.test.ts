@@ -57,6 +57,38 @@ describe('a line cut short by a crash', () => {
   });
 });
 
+describe('a line cut by another process while this one writes', () => {
+  it('does not swallow the next record of the audit log: it starts on a fresh line', () => {
+    const path = join(directory, 'audit-shared', 'audit.jsonl');
+    const log = new AuditLog(path);
+    log.record(entry('call-1', 'started'));
+    // Another session sharing the audit log is killed mid-write, after this one checked the file.
+    appendFileSync(path, '{"time":"2026-01-01","toolCallId":"other","tool":"exec');
+    log.record(entry('call-1', 'succeeded'));
+    const readable = lines(path).flatMap((line) => {
+      try {
+        return [JSON.parse(line) as AuditEntry];
+      } catch {
+        return [];
+      }
+    });
+    expect(readable.map((record) => [record.toolCallId, record.outcome])).toEqual([['call-1', 'started'], ['call-1', 'succeeded']]);
+  });
+
+  it('does not lose the conversation: a cut line in the middle of a transcript is skipped, not fatal', () => {
+    const writer = TranscriptWriter.create(join(directory, 'torn-middle'), { cwd: directory, kind: 'chat' });
+    writer.message({ role: 'user', content: 'first question' });
+    writer.message({ role: 'assistant', content: 'first answer' });
+    appendFileSync(writer.path, '{"kind":"message","time":"2026-01-01","message":{"role":"user","content":"cut');
+    writer.message({ role: 'user', content: 'second question' });
+    writer.message({ role: 'assistant', content: 'second answer' });
+    const loaded = readTranscript(writer.path);
+    expect(loaded.messages.map((message) => message.content)).toEqual(['first question', 'first answer', 'second question', 'second answer']);
+    expect(loaded.damagedLines).toBe(1);
+    expect(loaded.truncatedTail).toBe(false);
+  });
+});
+
 describe('a disk that cannot be written', () => {
   it('a full disk (/dev/full) is reported once, and recording goes on without throwing', () => {
     const faults: string[] = [];

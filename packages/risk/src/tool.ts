@@ -86,6 +86,11 @@ export interface ToolSuccess<Data> {
    * command stopped halfway returns its output as a success).
    */
   readonly completed?: true;
+  /**
+   * It was stopped part-way (a command at its timeout, on a cancel or at a bound): what it did
+   * before it stopped stays done. The audit line and the tool result say so.
+   */
+  readonly partial?: true;
 }
 
 export type ToolResult<Data> = ToolSuccess<Data> | ToolFailure;

@@ -102,17 +102,26 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
         const { program, args, rest } = hostReader;
         const read = await runCommand(command, { ...common, maxOutputBytes: READER_OUTPUT_BYTES, hostReader: { program, args } });
         if (read.timedOut || read.cancelled || read.limit !== undefined) {
-          return { type: 'tool-success', forModel: formatForModel(read, directory, context.cwd, timeoutMs), data: read } as const;
+          return { type: 'tool-success', forModel: formatForModel(read, directory, context.cwd, timeoutMs), data: read, ...partial(read) } as const;
         }
         const stdin = replaceFindings(read.output, findSecretsIn(read.output), (what) => `[withheld: ${what} — hidden before the rest of the line read it]`);
         const result = await runCommand(rest, { ...common, ...live, stdin, timeoutMs: Math.max(1_000, timeoutMs - read.durationMs) });
         const whole = { ...result, durationMs: read.durationMs + result.durationMs };
-        return { type: 'tool-success', forModel: formatForModel(whole, directory, context.cwd, timeoutMs), data: whole } as const;
+        return { type: 'tool-success', forModel: formatForModel(whole, directory, context.cwd, timeoutMs), data: whole, ...partial(whole) } as const;
       }
       const result = await runCommand(command, { ...common, ...live, ...(hostReader === undefined ? {} : { hostReader }) });
-      return { type: 'tool-success', forModel: formatForModel(result, directory, context.cwd, timeoutMs), data: result } as const;
+      return { type: 'tool-success', forModel: formatForModel(result, directory, context.cwd, timeoutMs), data: result, ...partial(result) } as const;
     },
   });
+}
+
+/** A run stopped before its end — at its timeout, on a cancel, at a bound, or killed by a signal. */
+function stoppedPartWay(result: CommandRunResult): boolean {
+  return result.timedOut || result.cancelled || result.limit !== undefined || result.signal !== null;
+}
+
+function partial(result: CommandRunResult): { partial?: true } {
+  return stoppedPartWay(result) ? { partial: true } : {};
 }
 
 /** `~` in the cwd argument means the home directory, as in the shell. */
@@ -154,5 +163,7 @@ export function formatForModel(result: CommandRunResult, directory: string, work
     (result.outputCut === true ? '; a process it started still held its output, which riskgate stopped reading' : '');
   const body = result.binary ? `(binary output, ${result.outputBytes.toLocaleString('en-US')} bytes, not shown)` : result.output || '(no output)';
   const place = where === '' || isAbsolute(where) ? '' : ` in ${where}`;
-  return `${body.replace(/\n$/, '')}\n[${status}${leftovers}${place}, ${Math.round(result.durationMs)} ms]`;
+  // A command stopped part-way did some of its work: the model must not take it for "not run" and repeat it whole.
+  const partly = stoppedPartWay(result) ? '\npartial: the command was stopped part-way; what it did before it stopped stays done — check before running it again' : '';
+  return `${body.replace(/\n$/, '')}\n[${status}${leftovers}${place}, ${Math.round(result.durationMs)} ms]${partly}`;
 }

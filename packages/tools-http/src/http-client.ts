@@ -45,6 +45,7 @@ export type HttpErrorCode =
   | 'http-timeout'
   | 'http-tls-error'
   | 'http-cancelled'
+  | 'http-outcome-unknown'
   | 'http-unsupported-scheme'
   | 'http-error';
 
@@ -188,6 +189,20 @@ async function requestOnce(
     let status = 0;
     let statusText = '';
     let responseHeaders: Record<string, string> = {};
+    // Whether the request may have reached the server: from the moment the connection is up.
+    // A POST, PUT, PATCH or DELETE that fails after that may have been acted on.
+    let connected = false;
+    stream.on('request', (request: { once(event: 'socket', listener: (socket: { connecting: boolean; once(event: string, listener: () => void): void }) => void): void }) => {
+      request.once('socket', (socket) => {
+        // A socket already up (kept alive from an earlier request) carries the request at once. On a
+        // new one over TLS nothing of the request leaves before the handshake: one that stalls sent nothing.
+        if (!socket.connecting) connected = true;
+        else
+          socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+            connected = true;
+          });
+      });
+    });
     const finish = () => {
       if (settled) return;
       settled = true;
@@ -234,28 +249,45 @@ async function requestOnce(
     stream.on('error', (error: Error) => {
       if (settled) return;
       settled = true;
-      resolvePromise(httpFailure(error, url, options));
+      resolvePromise(httpFailure(error, url, options, { sent: connected && !SAFE_METHODS.has(method), status }));
     });
   });
 }
 
-function httpFailure(error: Error, url: URL, options: HttpCallOptions): HttpFailure {
+function httpFailure(error: Error, url: URL, options: HttpCallOptions, state: { readonly sent: boolean; readonly status: number }): HttpFailure {
   const code = (error as { code?: string }).code ?? (error instanceof RequestError ? error.code : undefined);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const anyCode = code === 'ERR_GOT_REQUEST_ERROR' ? (cause?.code ?? code) : code;
   const message = cause?.message && anyCode !== code ? cause.message : error.message;
-  if (options.signal.aborted || anyCode === 'ERR_ABORTED' || error.name === 'AbortError') {
+  const tls = (anyCode !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL/.test(anyCode)) || (anyCode === 'EPROTO' && /SSL routines|TLS/i.test(message));
+  const cancelled = options.signal.aborted || anyCode === 'ERR_ABORTED' || error.name === 'AbortError';
+  const timedOut = anyCode === 'ETIMEDOUT' || error.name === 'TimeoutError';
+  if (state.sent && !tls && anyCode !== 'ERR_RISKGATE_BLOCKED_ADDRESS') {
+    // A write that went out and got no answer: never a plain failure, or the model retries a
+    // payment, an order, a DELETE that the server already carried out.
+    const method = options.method.toUpperCase();
+    const why = cancelled ? 'it was cancelled' : timedOut ? `no answer came within ${options.timeoutMs} ms` : `the connection failed (${message})`;
+    if (state.status !== 0) {
+      return { type: 'http-error', code: 'http-error', message: `the ${method} to ${url.host} was answered ${state.status}, then ${why} before the body ended: the server received it and acted as that status says` };
+    }
+    return {
+      type: 'http-error',
+      code: 'http-outcome-unknown',
+      message: `outcome unknown: the ${method} to ${url.host} was sent and ${why} before an answer came, so the server may have acted on it. Check before retrying (a retry may do it twice)`,
+    };
+  }
+  if (cancelled) {
     return { type: 'http-error', code: 'http-cancelled', message: `the request to ${url.host} was cancelled` };
   }
   if (anyCode === 'ERR_RISKGATE_BLOCKED_ADDRESS' || error instanceof BlockedAddressError || cause instanceof BlockedAddressError) {
     return { type: 'http-error', code: 'http-blocked-address', message: `refused to connect: ${message}` };
   }
-  if (anyCode === 'ETIMEDOUT' || error.name === 'TimeoutError') {
+  if (timedOut) {
     return { type: 'http-error', code: 'http-timeout', message: `no complete answer from ${url.host} within ${options.timeoutMs} ms` };
   }
   if (anyCode === 'ENOTFOUND' || anyCode === 'EAI_AGAIN') return { type: 'http-error', code: 'http-dns-failed', message: `${url.hostname} does not resolve` };
   if (anyCode === 'ECONNREFUSED') return { type: 'http-error', code: 'http-connection-refused', message: `${url.host} refused the connection` };
-  if ((anyCode !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL/.test(anyCode)) || (anyCode === 'EPROTO' && /SSL routines|TLS/i.test(message))) {
+  if (tls) {
     return { type: 'http-error', code: 'http-tls-error', message: `TLS with ${url.host} failed: ${message}` };
   }
   return { type: 'http-error', code: 'http-error', message: `${url.host}: ${message}` };

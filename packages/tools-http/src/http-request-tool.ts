@@ -84,7 +84,7 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
         resolve,
         policy,
       });
-      if ('type' in result) return toolFailure(result.code, result.message);
+      if ('type' in result) return toolFailure(result.code, result.message, { outcomeUnknown: result.code === 'http-outcome-unknown' });
       return { type: 'tool-success', forModel: formatResponseForModel(result), data: result as HttpResponseData } as const;
     },
   });

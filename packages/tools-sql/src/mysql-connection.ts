@@ -18,6 +18,10 @@ const STALL_GRACE_MS = 2_000;
  * up after this long: a stalled connection must not hold the assessment or the panel forever.
  */
 const CATALOG_TIMEOUT_MS = 10_000;
+/** describe_schema as a whole: a few catalog queries. */
+const SCHEMA_TIMEOUT_MS = 15_000;
+/** How long closing waits for the pool to end before it destroys the connections left. */
+const CLOSE_MS = 5_000;
 
 
 /**
@@ -31,6 +35,8 @@ const CATALOG_TIMEOUT_MS = 10_000;
 export class MysqlConnection implements SqlConnection {
   readonly dialect = 'mysql' as const;
   readonly label: string;
+
+  private readonly closing = new AbortController();
 
   private constructor(
     private readonly pool: Pool,
@@ -124,7 +130,9 @@ export class MysqlConnection implements SqlConnection {
     this.pool.query(`KILL QUERY ${Number(threadId)}`, () => {});
   }
 
-  async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
+  async run(sql: string, given: RunOptions): Promise<SqlRunResult | SqlFailure> {
+    // Closing the connection stops what still runs on it (bounded as any cancel is), so closing is bounded too.
+    const options = { ...given, signal: AbortSignal.any([given.signal, this.closing.signal]) };
     const started = performance.now();
     const statements = lexSql(sql, { dialect: 'mysql' }).statements;
     let connection: PoolConnection;
@@ -322,6 +330,33 @@ export class MysqlConnection implements SqlConnection {
     } catch (error) {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
+    // Bounded as a whole, its connection's errors caught: on a stalled connection each catalog
+    // query waited out its own timeout and the ROLLBACK after it hung, so describe_schema (which
+    // runs unasked) held the turn for good.
+    connection.on('error', () => {});
+    let severed = false;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<SqlFailure>((resolve) => {
+      timer = setTimeout(() => {
+        severed = true;
+        connection.destroy();
+        resolve(sqlFailure('sql-connection-failed', `describing the schema got no reply within ${SCHEMA_TIMEOUT_MS} ms (the connection stalled); it only reads, so nothing was changed`));
+      }, SCHEMA_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([this.describeOn(connection, table), expired]);
+    } finally {
+      clearTimeout(timer);
+      if (severed) connection.destroy();
+      else {
+        const ended = await Promise.race([query(connection, 'ROLLBACK').then(() => true, () => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STALL_GRACE_MS))]);
+        if (ended) connection.release();
+        else connection.destroy();
+      }
+    }
+  }
+
+  private async describeOn(connection: PoolConnection, table: string | undefined): Promise<SchemaDescription | SqlFailure> {
     try {
       await query(connection, 'START TRANSACTION READ ONLY');
       const relations = (await query(
@@ -363,14 +398,25 @@ export class MysqlConnection implements SqlConnection {
       return { dialect: 'mysql', database: this.label, tables };
     } catch (error) {
       return mysqlFailure(error, undefined, 0, undefined);
-    } finally {
-      await query(connection, 'ROLLBACK').catch(() => {});
-      connection.release();
     }
   }
 
+  /**
+   * Ends the pool within CLOSE_MS whatever the network does: calls still running are cancelled
+   * (their connections severed when no reply comes), and connections still open after the bound
+   * are destroyed — `pool.end()` alone waited for a call on a stalled connection, so exit hung.
+   */
   async close(): Promise<void> {
-    await this.pool.promise().end();
+    this.closing.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), CLOSE_MS);
+    });
+    const ended = await Promise.race([this.pool.promise().end().catch(() => 'ended' as const), bound]);
+    clearTimeout(timer);
+    if (ended === 'late') {
+      for (const connection of (this.pool as unknown as { _allConnections?: { toArray?(): { destroy(): void }[] } })._allConnections?.toArray?.() ?? []) connection.destroy();
+    }
   }
 }
 

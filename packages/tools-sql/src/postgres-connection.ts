@@ -13,6 +13,10 @@ import { isReadOnly } from './statement-analysis.js';
 const SCHEMA_TIMEOUT_MS = 30_000;
 /** The live catalog: on a stalled connection, the assessment goes on with the shipped snapshot after this long. */
 const CATALOG_TIMEOUT_MS = 10_000;
+/** The planner's estimate for a preview that cannot run: as quick as a preview. */
+const ESTIMATE_TIMEOUT_MS = 2_000;
+/** How long closing waits for the pool to end before it destroys the connections left. */
+const CLOSE_MS = 5_000;
 
 /**
  * PostgreSQL through a small pool. Whitelisted reads run in a READ ONLY transaction; rows are
@@ -27,6 +31,8 @@ export class PostgresConnection implements SqlConnection {
   private readonly pool: pg.Pool;
   private typeNames: Map<number, string> | undefined;
   private catalog: Promise<PgCatalog> | undefined;
+
+  private readonly closing = new AbortController();
 
   private constructor(url: string, pool: pg.Pool, private readonly clientConfig: pg.ClientConfig) {
     this.pool = pool;
@@ -74,7 +80,9 @@ export class PostgresConnection implements SqlConnection {
     return assessSql(sql, { dialect: 'postgres', ...(catalog === undefined ? {} : { pgCatalog: catalog }) });
   }
 
-  async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
+  async run(sql: string, given: RunOptions): Promise<SqlRunResult | SqlFailure> {
+    // Closing the connection stops what still runs on it (bounded as any cancel is), so closing is bounded too.
+    const options = { ...given, signal: AbortSignal.any([given.signal, this.closing.signal]) };
     const started = performance.now();
     const lexed = lexSql(sql).statements;
     const ownTransactionControl = lexed.some((statement) => /^(BEGIN|START|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|ABORT|PREPARE)$/.test(leadingKeyword(statement)));
@@ -202,8 +210,12 @@ export class PostgresConnection implements SqlConnection {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
     const estimates: PreviewLine[] = [];
+    // Bounded like a preview, its error events caught: a stalled or dropped connection must not
+    // hold the confirmation panel forever, nor crash the session.
+    const watch = watchRun(client, { readOnly: true, maxRows: 0, timeoutMs: ESTIMATE_TIMEOUT_MS, signal: new AbortController().signal }, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
     try {
       await client.query('BEGIN READ ONLY');
+      await client.query(`SET LOCAL statement_timeout = ${ESTIMATE_TIMEOUT_MS}`);
       for (const [index, statement] of lexed.entries()) {
         const analysis = assessment.statements[index];
         if (analysis?.writeTarget === undefined) continue;
@@ -216,6 +228,7 @@ export class PostgresConnection implements SqlConnection {
     } catch {
       return previewSkipped(reason);
     } finally {
+      watch.stop();
       await client.query('ROLLBACK').catch(() => {});
       client.release(true);
     }
@@ -320,8 +333,16 @@ export class PostgresConnection implements SqlConnection {
     }
   }
 
+  /**
+   * Ends the pool within CLOSE_MS whatever the network does: calls still running are cancelled
+   * (and their connections closed when no reply comes), and sockets still open after the bound are
+   * destroyed — `pool.end()` alone waited for a call on a stalled connection, so exit hung.
+   */
   async close(): Promise<void> {
-    await this.pool.end();
+    this.closing.abort();
+    await withDeadline(this.pool.end(), CLOSE_MS).catch(() => {
+      for (const client of (this.pool as unknown as { _clients?: { connection?: { stream?: { destroy(): void } } }[] })._clients ?? []) client.connection?.stream?.destroy();
+    });
   }
 }
 

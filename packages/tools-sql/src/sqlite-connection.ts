@@ -6,6 +6,7 @@ import { type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions,
 import { lexSql, type SqlStatementText } from './sql-lexer.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { SqliteReader, SqliteReadError, SqliteReadStopped } from './sqlite-reader.js';
+import { runSqliteWrite } from './sqlite-writer.js';
 
 /** describe_schema counts rows up to this many, so a large table costs no full scan. */
 const ROW_COUNT_CAP = 100_000;
@@ -69,6 +70,8 @@ export class SqliteConnection implements SqlConnection {
         throw error;
       }
     }
+    // Confirmed statements on a file run in a process of their own that the deadline can stop.
+    if (!options.readOnly && this.readable !== undefined) return this.runInWriter(statements, options, started);
     const database = options.readOnly && this.readable !== undefined ? this.readable : this.writable;
     const queryOnly = options.readOnly && this.readable === undefined;
     const ownTransaction = !options.readOnly && statements.length > 1 && !statements.some((statement) => /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)$/.test(statement.tokens[0]?.upper ?? ''));
@@ -100,6 +103,21 @@ export class SqliteConnection implements SqlConnection {
     return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
   }
 
+  private async runInWriter(statements: readonly SqlStatementText[], options: RunOptions, started: number): Promise<SqlRunResult | SqlFailure> {
+    const outcome = await runSqliteWrite(this.path, statements, options);
+    if (outcome.kind === 'done') return { statements: outcome.results, elapsedMs: performance.now() - started, readOnly: false };
+    if (outcome.kind === 'preview') return sqlFailure('sql-error', 'the SQLite writer answered a preview');
+    if (outcome.kind === 'error') {
+      const failure = sqliteFailure(Object.assign(new Error(outcome.message), { code: outcome.code }), outcome.statementIndex, statements.length);
+      return outcome.rolledBack && statements.length > 1 ? { ...failure, message: `${failure.message}; nothing was changed` } : failure;
+    }
+    const what = outcome.why === 'timeout' ? `the statement ran longer than ${options.timeoutMs} ms and was stopped` : outcome.why === 'cancelled' ? 'the query was cancelled' : '';
+    const text = what === '' ? outcome.detail : `${what}; ${outcome.detail}`;
+    // Never "stopped" for a write that may have committed: a retry would apply it twice.
+    if (outcome.changed === 'unknown') return sqlFailure('sql-outcome-unknown', text);
+    return sqlFailure(outcome.why === 'timeout' ? 'sql-timeout' : outcome.why === 'cancelled' ? 'sql-cancelled' : 'sql-error', text);
+  }
+
   /** SELECT/WITH/VALUES that SQLite itself calls read-only: they can run in the reader process. */
   private onlyReads(statements: readonly SqlStatementText[]): boolean {
     return statements.length > 0 && statements.every((statement) => {
@@ -117,8 +135,24 @@ export class SqliteConnection implements SqlConnection {
     return previewSkipped(reason);
   }
 
-  async preview(sql: string, assessment: SqlAssessment): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
+  async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number } = { timeoutMs: 2_000 }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
     const statements = lexSql(sql, { dialect: 'sqlite' }).statements;
+    // On a file, the rolled-back run happens in a writer process stopped at the preview's time
+    // limit: in riskgate's thread an endless UPDATE blocked the panel, and riskgate, for good.
+    if (this.readable !== undefined) {
+      const counts = statements.map((_statement, index) => assessment.statements[index]?.writeTarget !== undefined);
+      const outcome = await runSqliteWrite(this.path, statements, { maxRows: 0, timeoutMs: options.timeoutMs, signal: new AbortController().signal, preview: counts });
+      if (outcome.kind === 'error') return sqliteFailure(Object.assign(new Error(outcome.message), { code: outcome.code }), undefined, statements.length);
+      if (outcome.kind === 'stopped') {
+        return previewSkipped(outcome.why === 'timeout' ? `the rolled-back run took longer than ${options.timeoutMs} ms and was stopped; nothing was changed` : outcome.detail);
+      }
+      if (outcome.kind !== 'preview') return previewSkipped('the preview did not run');
+      return statements.flatMap((statement, index) => {
+        const target = assessment.statements[index]?.writeTarget;
+        const rows = outcome.changes[index];
+        return target === undefined || rows === null || rows === undefined ? [] : [{ statementIndex: index + 1, verb: leadingVerb(statement.tokens[0]?.upper), table: target, rows }];
+      });
+    }
     const lines: PreviewLine[] = [];
     this.writable.exec('BEGIN');
     try {
@@ -211,12 +245,14 @@ function describeSqliteTable(database: Database.Database, name: string, type: st
   const indexes = database.prepare("SELECT name, \"unique\" AS isUnique FROM pragma_index_list(?) WHERE origin != 'pk'").all(name) as {
     name: string; isUnique: number;
   }[];
-  const rowCount = (database.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${quoted} LIMIT ${ROW_COUNT_CAP + 1})`).get() as { n: number }).n;
+  // A view's rows are not counted: counting runs its query, which may never yield a first row (an
+  // endless recursive CTE in a hostile file hung riskgate's thread for good, unasked, at start).
+  const rowCount = type === 'view' ? null : (database.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${quoted} LIMIT ${ROW_COUNT_CAP + 1})`).get() as { n: number }).n;
   return {
     name,
     kind: type === 'view' ? 'view' : 'table',
-    rowEstimate: Math.min(rowCount, ROW_COUNT_CAP),
-    ...(rowCount > ROW_COUNT_CAP ? { rowCountCapped: true } : {}),
+    rowEstimate: rowCount === null ? null : Math.min(rowCount, ROW_COUNT_CAP),
+    ...(rowCount !== null && rowCount > ROW_COUNT_CAP ? { rowCountCapped: true } : {}),
     columns: columns.map((column) => ({ name: column.name, type: column.type || null, nullable: column.not_null === 0 && column.pk === 0, primaryKey: column.pk > 0 })),
     foreignKeys: foreignKeys.map((key) => ({ column: key.column, references: `${key.refTable}(${key.refColumn ?? 'rowid'})` })),
     indexes: indexes.map((index) => {

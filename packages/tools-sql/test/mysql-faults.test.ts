@@ -121,3 +121,50 @@ describe('MariaDB connection faults', { timeout: 20_000 }, () => {
     expect(assessment.effects.some((effect) => effect.kind === 'write-db')).toBe(true);
   });
 });
+
+describe('closing a MariaDB connection', { timeout: 30_000 }, () => {
+  it('is bounded in time when the server stalls: a dead network never hangs exit', async () => {
+    // A pooled connection that ran a read, then the network goes dead (nothing arrives, nothing closes).
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+    expect(await run('SELECT 2 AS two')).toMatchObject({ statements: [{ rows: [[2]] }] });
+    proxy.stall();
+    const started = Date.now();
+    await connection.close();
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+
+  it('is bounded in time while a call still runs on a stalled connection', async () => {
+    const running = run('SELECT SLEEP(30)', { readOnly: true, timeoutMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    proxy.stall();
+    const started = Date.now();
+    await connection.close();
+    expect(Date.now() - started).toBeLessThan(12_000);
+    // The call ends too, as a failure of the connection, not a hang.
+    expect(await running).toMatchObject({ type: 'sql-error' });
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('MariaDB describe_schema on a stalled connection', { timeout: 90_000 }, () => {
+  it('ends within its bound with a failure value, and the next call works', async () => {
+    proxy.whenSent('information_schema.COLUMNS', 'stall-replies');
+    const started = Date.now();
+    const described = await connection.describeSchema();
+
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(isSqlFailure(described)).toBe(true);
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+  });
+});
+
+describe('MariaDB ending an idle pooled connection', { timeout: 30_000 }, () => {
+  it('is no crash: the error event is caught and the next call gets a fresh connection', async () => {
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+    const idle = (await database.query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND = 'Sleep' AND ID <> CONNECTION_ID() AND DB = DATABASE()")) as { ID: number }[];
+    expect(idle.length).toBeGreaterThan(0);
+    for (const { ID } of idle) await database.query(`KILL CONNECTION ${ID}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await run('SELECT 2 AS two', { readOnly: true })).toMatchObject({ statements: [{ rows: [[2]] }] });
+  });
+});

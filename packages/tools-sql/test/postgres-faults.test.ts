@@ -141,6 +141,28 @@ describe('PostgreSQL previews', { timeout: 20_000 }, () => {
   });
 });
 
+describe('PostgreSQL estimates (a preview that cannot run)', { timeout: 30_000 }, () => {
+  const sql = 'UPDATE orders SET total_cents = total_cents + 1';
+  it('a connection dropped during the EXPLAIN is a skipped preview, not a crash (no error event reaches the process)', async () => {
+    const assessment = await connection.assess(sql);
+    proxy.whenSent('EXPLAIN', 'drop');
+    const estimate = await connection.estimate(sql, assessment, 'orders has a trigger');
+    expect(estimate).toMatchObject({ reason: 'orders has a trigger' });
+    // Nothing is left to crash the process a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+  });
+
+  it('an EXPLAIN whose reply stalls ends within its bound, so the panel shows', async () => {
+    const assessment = await connection.assess(sql);
+    proxy.whenSent('EXPLAIN', 'stall-replies');
+    const started = Date.now();
+    const estimate = await connection.estimate(sql, assessment, 'orders has a trigger');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(estimate).toMatchObject({ reason: 'orders has a trigger' });
+  });
+});
+
 describe('PostgreSQL assessment on a stalled connection', { timeout: 30_000 }, () => {
   it('gives up on the live catalog and judges with the shipped one', async () => {
     await run('SELECT 1', { readOnly: true });
@@ -160,5 +182,39 @@ describe('PostgreSQL that cannot be asked', { timeout: 30_000 }, () => {
     proxy.stall('both');
     const result = await running;
     expect(result).toMatchObject({ code: 'sql-outcome-unknown', message: expect.stringMatching(/it may have\. Check the data before retrying/) });
+  });
+});
+
+describe('closing a PostgreSQL connection', { timeout: 30_000 }, () => {
+  it('is bounded in time when the server stalls: a dead network never hangs exit', async () => {
+    // A pooled connection that ran a read, then the network goes dead (nothing arrives, nothing closes).
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+    expect(await run('SELECT 2 AS two')).toMatchObject({ statements: [{ rows: [[2]] }] });
+    proxy.stall();
+    const started = Date.now();
+    await connection.close();
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+
+  it('is bounded in time while a call still runs on a stalled connection', async () => {
+    const running = run('SELECT pg_sleep(30)', { readOnly: true, timeoutMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    proxy.stall();
+    const started = Date.now();
+    await connection.close();
+    expect(Date.now() - started).toBeLessThan(12_000);
+    // The call ends too, as a failure of the connection, not a hang.
+    expect(await running).toMatchObject({ type: 'sql-error' });
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('PostgreSQL ending an idle pooled connection', { timeout: 30_000 }, () => {
+  it('is no crash: the error event is caught and the next call gets a fresh connection', async () => {
+    expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
+    const ended = await database.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'");
+    expect(ended.rows.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await run('SELECT 2 AS two', { readOnly: true })).toMatchObject({ statements: [{ rows: [[2]] }] });
   });
 });

@@ -95,7 +95,7 @@ function auditText(path: string): string {
     .map((entry) => {
       const edited = entry.proposedArgs === undefined ? '' : ` (edited from: ${auditSubject(entry.proposedArgs)})`;
       const note = entry.note === undefined ? '' : ` · note: ${entry.note}`;
-      const outcome = entry.outcome === 'started' ? 'interrupted (may have partly run)' : entry.outcome === 'unknown' ? 'outcome unknown (may have run)' : entry.outcome;
+      const outcome = (entry.outcome === 'started' ? 'interrupted (may have partly run)' : entry.outcome === 'unknown' ? 'outcome unknown (may have run)' : entry.outcome) + (entry.partial === true ? ' (stopped part-way: partly ran)' : '');
       return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry.args)}${edited} · ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${outcome}${note}: ${entry.decision.reasons.join('; ')}`;
     })
     .join('\n');
