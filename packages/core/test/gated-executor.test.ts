@@ -204,7 +204,7 @@ describe('createGatedExecutor', () => {
 
   it('without a policy is guarded: a host model\'s "low" does not run a known side effect', async () => {
     const { policy: _smart, ...withoutPolicy } = gate;
-    const executor = createGatedExecutor({ ...withoutPolicy, confirm: answering({ type: 'deny' }) });
+    const executor = createGatedExecutor({ ...withoutPolicy, confirm: answering({ type: 'deny' }, { type: 'deny' }, { type: 'deny' }) });
     expect(executor.policy.mode).toBe('guarded');
     for (const sql of ['DELETE FROM orders', 'DROP TABLE orders', 'UPDATE orders SET item = NULL']) {
       expect(await executor.check(call('execute_sql', { sql, risk_level: 'low' }))).toMatchObject({ action: 'confirm' });
