@@ -130,7 +130,9 @@ async function killedSession(directory: string, delayMs: number): Promise<void> 
 /** Every call's record against the rows that exist: no record may contradict what happened. */
 function contradictions(directory: string): string[] {
   const found: string[] = [];
-  const reader = new Database(join(directory, 'marks.sqlite'), { readonly: true });
+  // Opened as any program would after a crash: a killed writer leaves a hot journal, which a
+  // read-only connection cannot roll back ("attempt to write a readonly database").
+  const reader = new Database(join(directory, 'marks.sqlite'));
   const rows = new Set((reader.prepare('SELECT id FROM marks').all() as { id: number }[]).map((row) => row.id));
   reader.close();
   const idOf = (args: { sql?: string }) => Number(/SELECT (\d+) AS id/.exec(args.sql ?? '')?.[1]);

@@ -1,5 +1,5 @@
 import { boundedArguments } from './argument-limits.js';
-import type { AnyTool, AssessContext, GatePolicy, TurnState } from '@riskgate/risk';
+import { type AnyTool, type AssessContext, type GatePolicy, parseRule, type TurnState } from '@riskgate/risk';
 import type OpenAI from 'openai';
 import type { AuditLog } from './audit.js';
 import type { AgentEvent, Confirmer, TurnEndReason } from './events.js';
@@ -274,15 +274,27 @@ export class Agent {
         assess: this.options.context,
         confirm: (request, confirmSignal) => this.options.confirmer.confirm(request, confirmSignal),
         signal,
-        onEvent: emit,
+        // An "always allow" rule is in force from the moment it is granted: the screen reads the
+        // policy while the call still runs (a SQLite write now runs in its own process).
+        onEvent: (event) => {
+          if (event.type === 'rule-added') this.grant(event.rule);
+          emit(event);
+        },
         ...(this.options.audit === undefined ? {} : { audit: this.options.audit }),
         ...(this.options.outputGuard === undefined ? {} : { outputGuard: this.options.outputGuard }),
         ...(this.options.transcript === undefined ? {} : { session: this.options.transcript.session.id }),
       },
     );
     if (outcome.turn !== undefined) this.turnState = outcome.turn;
-    if (outcome.ruleAdded !== undefined) this.policy = { ...this.policy, rules: [...this.policy.rules, outcome.ruleAdded] };
+    if (outcome.ruleAdded !== undefined) this.grant(outcome.ruleAdded.text);
     return outcome.forModel;
+  }
+
+  /** Adds an "always allow" rule once. */
+  private grant(text: string): void {
+    if (this.policy.rules.some((rule) => rule.effect === 'allow' && rule.text === text)) return;
+    const parsed = parseRule(text, 'allow');
+    if (parsed.ok) this.policy = { ...this.policy, rules: [...this.policy.rules, parsed.rule] };
   }
 }
 

@@ -40,6 +40,17 @@ export class SqliteConnection implements SqlConnection {
     try {
       const writable = new Database(path);
       writable.pragma('busy_timeout = 5000');
+      // A writer killed mid-transaction (riskgate itself, SIGKILLed) leaves a hot journal that
+      // only a connection that may write can roll back; until then every read-only connection —
+      // the whitelisted reads' — fails with "attempt to write a readonly database". A first read
+      // here rolls it back, as any program opening the file would.
+      if (!memory) {
+        try {
+          writable.prepare('SELECT count(*) FROM sqlite_master').get();
+        } catch {
+          // A file this process may not write: the read-only connections say so themselves.
+        }
+      }
       const readable = memory ? undefined : new Database(path, { readonly: true, fileMustExist: true });
       readable?.pragma('busy_timeout = 5000');
       return new SqliteConnection(path, writable, readable);
