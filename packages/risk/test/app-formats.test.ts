@@ -66,3 +66,31 @@ describe('application credential formats', () => {
   });
 });
 
+
+// Secret files encoded whole: `xxd -p key > key.hex`, `xxd key > key.dump`, `base64 .env > env.b64`.
+describe('encoded secret files', () => {
+  const key = `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDxV0mK8Zb2n4y7QpXHk0p4h6Zl5ql9o8pI8pUnfL8x9AAAAJhX2x9xV9sf\n-----END OPENSSH PRIVATE KEY-----\n`;
+  const env = 'DB_PASSWORD=Zq7mW2xP9kL4\nSTRIPE_KEY=sk_live_51HqZx2eZvKYlo2C8Q9w3r7T6y5u4i3o2p1\n';
+  const xxdDump = (text: string) =>
+    Buffer.from(text)
+      .toString('hex')
+      .match(/.{1,32}/g)!
+      .map((line, index) => `${(index * 16).toString(16).padStart(8, '0')}: ${line.match(/.{1,4}/g)!.join(' ')}  ................`)
+      .join('\n');
+  it.each([
+    ['hex of a key', Buffer.from(key).toString('hex')],
+    ['hex of a key, wrapped like xxd -p', Buffer.from(key).toString('hex').match(/.{1,60}/g)!.join('\n')],
+    ['an xxd dump of a key', xxdDump(key)],
+    ['base64 of an env file', Buffer.from(env).toString('base64')],
+    ['base64 of a key, wrapped', Buffer.from(key).toString('base64').match(/.{1,76}/g)!.join('\n')],
+  ])('%s is secret', (_name, text) => {
+    expect(contentHoldsSecret(text)).toMatch(/encoded$/);
+  });
+  it.each([
+    ['a sha256 list', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt\n'],
+    ['hex of prose', Buffer.from('The quick brown fox jumps over the lazy dog, twice over, and again.').toString('hex')],
+    ['base64 of an image', Buffer.from(Array.from({ length: 200 }, (_, index) => (index * 37) % 256)).toString('base64')],
+  ])('%s is not', (_name, text) => {
+    expect(contentHoldsSecret(text)).toBeUndefined();
+  });
+});

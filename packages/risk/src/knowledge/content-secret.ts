@@ -1,6 +1,7 @@
 import { isPlaceholderValue, namesSecret } from '../secret-engine/placeholders.js';
 import { findAppFormats } from '../secret-engine/app-formats.js';
 import { findTokensIn } from '../secret-engine/engine.js';
+import { decodedContent } from './encoded-content.js';
 import { isSecretColumnName } from './secret-columns.js';
 import { SECRET_CONTENT } from './sensitive-paths.js';
 
@@ -22,8 +23,14 @@ import { SECRET_CONTENT } from './sensitive-paths.js';
  * credential (a digit or a symbol in it, or 16+ characters), and placeholders pass
  * (`changeme`, `your-token-here`, `<password>`, `xxxx`).
  */
-export function contentHoldsSecret(text: string): string | undefined {
+export function contentHoldsSecret(text: string, depth = 0): string | undefined {
   if (text.startsWith('SQLite format 3\u0000')) return sqliteCredentialColumn(text);
+  // A secret file encoded as hex, an xxd dump or base64: judged by what it decodes to.
+  const decoded = depth === 0 ? decodedContent(text) : undefined;
+  if (decoded !== undefined) {
+    const inside = contentHoldsSecret(decoded, depth + 1);
+    if (inside !== undefined) return `${inside}, encoded`;
+  }
   for (const [pattern, what] of SECRET_CONTENT) if (pattern.test(text)) return what;
   for (const rule of CONTEXT_RULES) {
     rule.pattern.lastIndex = 0;
