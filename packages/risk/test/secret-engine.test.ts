@@ -100,6 +100,10 @@ describe('the secret engine', () => {
     ['tool --api-token=s3cr3tValue99 --verbose', 'tool --api-token=[W] --verbose'],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, not a template.
     ['url: "${BASE}/password/reset"', 'url: "${BASE}/password/reset"'],
+    ['Driver={ODBC Driver 17};Server=db;Uid=sa;Pwd=Odbc-pw-12;', 'Driver={ODBC Driver 17};Server=db;Uid=sa;Pwd=[W];'],
+    ['GITLAB_PAT=glp4t-plain-99', 'GITLAB_PAT=[W]'],
+    ['DB_PWD=hunter2abc', 'DB_PWD=[W]'],
+    ['ldap_bind_pw: hunter2abc', 'ldap_bind_pw: [W]'],
   ])('%j becomes %j', (text, expected) => {
     expect(redacted(text)).toBe(expected);
   });

@@ -71,7 +71,7 @@ export function namesSecret(name: string): boolean {
 const SECRET_FRAGMENT_IN_WORDS = /API_KEY|ACCESS_KEY|PRIVATE_KEY|SECRET|TOKEN|PASSW|APIKEY/;
 
 /** Names that say secret only loosely when alone: `"key": "user.name"`, `"session": "abc"`. */
-export const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set(['KEY', 'SESSION', 'SIG', 'SIGNATURE', 'CERT', 'AUTH', 'PRIVATE', 'SALT', 'OTP', 'PASS']);
+export const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set(['KEY', 'SESSION', 'SIG', 'SIGNATURE', 'CERT', 'AUTH', 'PRIVATE', 'SALT', 'OTP', 'PASS', 'PAT', 'PW']);
 
 /** Words only a placeholder holds: `sha256~XXXX_PUT_YOUR_TOKEN_HERE`, `AKIA…EXAMPLE`, a value cut off with `...`. */
 const PLACEHOLDER_INSIDE = /EXAMPLE|YOUR[_-]|[_-]HERE\b|^<|>$|^\{|\}$|\.\.+$|…|\[redacted\]/i;
