@@ -1,5 +1,6 @@
 import { isPlaceholderValue, namesSecret } from '../secret-engine/placeholders.js';
 import { findTokensIn } from '../secret-engine/engine.js';
+import { findInTables } from '../secret-engine/tables.js';
 import { SECRET_CONTENT } from './sensitive-paths.js';
 
 /**
@@ -29,6 +30,10 @@ export function contentHoldsSecret(text: string): string | undefined {
       if (found !== undefined) return found;
     }
   }
+  // A table whose header names a secret column (`users.csv` with `password`): `grep bob users.csv`
+  // prints the row without the header that says what its value is.
+  const cell = findInTables(text)[0];
+  if (cell !== undefined) return cell.what;
   // The token formats of the secret engine, which the output guard withholds by (gitleaks' rules,
   // with their placeholders and documentation examples passing); private-key headers alone are
   // prose (SECRET_CONTENT wants the encoded body).
@@ -53,6 +58,8 @@ function credentialValue(value: string, minLength = 6): boolean {
   // Jenkins keeps its encrypted secrets as `{base64}`, which reads as a template to the engine.
   if (!/^\{[A-Za-z0-9+/=]{16,}\}$/.test(value) && isPlaceholderValue(value)) return false;
   if (/^\d+$/.test(value)) return value.length >= 12;
+  // A version or a range (`"pg-connection-string": "^2.9.1"` in a manifest or lockfile).
+  if (/^(?:[~^]|[<>]=?|=)?v?\d{1,5}(?:\.\d{1,5}){1,3}(?:[-+][\w.]{1,30})?$/.test(value)) return false;
   // A path or a reverse-DNS name in lower-case words (`io.example/related-task`) names a thing.
   if (/^[a-z.-]+(?:\/[a-z.-]+)+$/.test(value)) return false;
   return /\d/.test(value) || /[^A-Za-z0-9_-]/.test(value);

@@ -1,4 +1,5 @@
 import { AMBIGUOUS_ALONE, isPlaceholderValue, looksRandom, namesSecret, normaliseName } from './placeholders.js';
+import { findInTables } from './tables.js';
 import type { SecretFinding } from './types.js';
 
 /**
@@ -295,5 +296,6 @@ export function findInContext(text: string): SecretFinding[] {
   markup(text, found);
   keywordLines(text, found);
   structuredSecrets(text, found);
+  findings.push(...findInTables(text));
   return findings;
 }
