@@ -51,6 +51,11 @@ beforeAll(() => {
   // Large files: the secret lies past every scan's read head (8 KiB, 64 KiB, 256 KiB).
   plant('logs/big.log', `${filler(300 * 1024)}DB_PASSWORD=${marker('Big')}\n${filler(1024)}`);
   plant('logs/mid.log', `${filler(70 * 1024)}DB_PASSWORD=${marker('Mid')}\n`);
+  // Secrets the output guard withholds from `cat` but the scan used to leave visible.
+  plant('docker/Dockerfile', `FROM node:20\nENV STRIPE_API_KEY ${marker('Docker')}\nCMD ["node"]\n`);
+  plant('ios/Settings.plist', `<plist><dict>\n<key>Password</key>\n<string>${marker('Plist')}</string>\n</dict></plist>\n`);
+  const pem = `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW${marker('Pem')}\nQyNTUxOQAAACDevalfixturekeynotrealnotrealnotrealnotrealAAAAAAAAAAAA==\n-----END OPENSSH PRIVATE KEY-----\n`;
+  plant('k8s/tls.yaml', `apiVersion: v1\nkind: ConfigMap\ndata:\n  key: |\n    ${Buffer.from(pem).toString('base64').replace(/(.{76})/g, '$1\n    ')}\n`);
   // Directories the scan used to skip.
   plant('node_modules/some-pkg/config.json', `{"password": "${marker('Nm')}"}\n`);
   plant('vendor/lib/settings.php', `<?php define('DB_PASSWORD', '${marker('Vendor')}');\n`);
@@ -60,15 +65,19 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** What the model received: plain, reversed, and every base64 and hex run decoded. */
 function seenByModel(forModel: string): string {
-  const flat = forModel.replace(/\s/g, '');
-  const base64 = flat.match(/[A-Za-z0-9+/=]{16,}/g) ?? [];
-  const hex = flat.match(/[0-9a-fA-F]{16,}/g) ?? [];
-  return [
-    forModel,
-    [...forModel].reverse().join(''),
-    ...base64.map((run) => Buffer.from(run, 'base64').toString('latin1')),
-    ...hex.map((run) => Buffer.from(run.length % 2 === 0 ? run : run.slice(1), 'hex').toString('latin1')),
-  ].join('\n');
+  const views = [forModel, [...forModel].reverse().join('')];
+  return views
+    .flatMap((view) => {
+      const flat = view.replace(/\s/g, '');
+      const base64 = flat.match(/[A-Za-z0-9+/=]{16,}/g) ?? [];
+      const hex = flat.match(/[0-9a-fA-F]{16,}/g) ?? [];
+      return [
+        view,
+        ...base64.map((run) => Buffer.from(run, 'base64').toString('latin1')),
+        ...hex.map((run) => Buffer.from(run.length % 2 === 0 ? run : run.slice(1), 'hex').toString('latin1')),
+      ];
+    })
+    .join('\n');
 }
 
 let calls = 0;
@@ -93,6 +102,9 @@ describe(`secrets the guard cannot see in the output (sandbox: ${sandbox})`, () 
     ['rev', 'rev .env.production', 'Plain'],
     ['tr rot13', "tr 'A-Za-z' 'N-ZA-Mn-za-m' < .env.production", 'Plain'],
     ['gzip | base64', 'gzip -c .env.production | base64', 'Plain'],
+    ['rev of a Dockerfile ENV', 'rev docker/Dockerfile', 'Docker'],
+    ['xxd -p of a plist', 'xxd -p ios/Settings.plist', 'Plist'],
+    ['rev of a base64-wrapped key', 'tr -d " \\n" < k8s/tls.yaml | rev', 'Pem'],
     // Compressed and archived
     ['zcat', 'zcat backup/env.gz', 'Gz'],
     ['zcat | rev', 'zcat backup/env.gz | rev', 'Gz'],

@@ -30,6 +30,12 @@ export function contentHoldsSecret(text: string): string | undefined {
       if (found !== undefined) return found;
     }
   }
+  // A PEM block wrapped in base64 (a Kubernetes secret's `tls.key`, a CI variable): the guard
+  // decodes it; `rev` of the file did not.
+  for (const match of text.includes('LS0tLS1CRUdJT') ? text.matchAll(/LS0tLS1CRUdJT[A-Za-z0-9+/=\r\n \t]{40,}/g) : []) {
+    const decoded = Buffer.from(match[0].replace(/\s+/g, ''), 'base64').toString('latin1');
+    for (const [pattern, what] of SECRET_CONTENT) if (pattern.test(decoded)) return `${what} in base64`;
+  }
   // A table whose header names a secret column (`users.csv` with `password`): `grep bob users.csv`
   // prints the row without the header that says what its value is.
   const cell = findInTables(text)[0];
@@ -107,6 +113,17 @@ interface ContextRule {
 const NAME = String.raw`[A-Za-z_][\w.-]*`;
 
 const CONTEXT_RULES: readonly ContextRule[] = [
+  // A Dockerfile `ENV NAME value` (no `=`): the guard withheld it from `cat Dockerfile`, and
+  // `rev Dockerfile` handed it over while the scan did not hide the file.
+  {
+    pattern: new RegExp(String.raw`^[ \t]*ENV[ \t]+(${NAME})[ \t]+([^\s=][^\s]*)[ \t]*$`, 'gm'),
+    judge: (match) => assigned(match[1]!, match[2]!.replace(/^(["'])(.*)\1$/, '$2')),
+  },
+  // A plist `<key>Password</key><string>…</string>` (macOS and iOS app settings).
+  {
+    pattern: /<key>([^<>]{1,100})<\/key>\s*<string>([^<>]{1,4000})<\/string>/g,
+    judge: (match) => assigned(match[1]!, match[2]!.trim()),
+  },
   // An HTTP Authorization header kept in a file: git's `http.extraheader` (actions/checkout
   // writes one with a token into .git/config), curl configs, saved requests.
   {
