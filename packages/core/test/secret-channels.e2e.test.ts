@@ -56,6 +56,13 @@ beforeAll(() => {
   plant('ios/Settings.plist', `<plist><dict>\n<key>Password</key>\n<string>${marker('Plist')}</string>\n</dict></plist>\n`);
   const pem = `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW${marker('Pem')}\nQyNTUxOQAAACDevalfixturekeynotrealnotrealnotrealnotrealAAAAAAAAAAAA==\n-----END OPENSSH PRIVATE KEY-----\n`;
   plant('k8s/tls.yaml', `apiVersion: v1\nkind: ConfigMap\ndata:\n  key: |\n    ${Buffer.from(pem).toString('base64').replace(/(.{76})/g, '$1\n    ')}\n`);
+  // Lookalikes: what holds no secret still runs unasked and reaches the model whole.
+  plant('data/scores.csv', 'id,name,token_count,key_name\n1,bob,42,primary\n');
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, not a template.
+  plant('.env.example', 'DATABASE_URL=postgres://user:password@localhost:5432/app\nAPI_TOKEN=${API_TOKEN}\n');
+  plant('backup/notes.gz', gzipSync('release notes: nothing secret here\n'));
+  plant('logs/clean.log', `${filler(300 * 1024)}INFO done\n`);
+  plant('node_modules/some-pkg/index.js', 'module.exports = function login(password) { return sign(password); };\n');
   // Directories the scan used to skip.
   plant('node_modules/some-pkg/config.json', `{"password": "${marker('Nm')}"}\n`);
   plant('vendor/lib/settings.php', `<?php define('DB_PASSWORD', '${marker('Vendor')}');\n`);
@@ -125,5 +132,20 @@ describe(`secrets the guard cannot see in the output (sandbox: ${sandbox})`, () 
   ])('%s: %s', async (_what, command, name) => {
     const outcome = await unasked(command);
     expect(seenByModel(outcome.forModel)).not.toContain(marker(name));
+  });
+});
+
+describe('lookalikes still run unasked and reach the model', () => {
+  it.each([
+    ['cat data/scores.csv', '1,bob,42,primary'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, not a template.
+    ['cat .env.example', 'API_TOKEN=${API_TOKEN}'],
+    ['zcat backup/notes.gz', 'nothing secret here'],
+    ['tail -n 1 logs/clean.log', 'INFO done'],
+    ['cat node_modules/some-pkg/index.js', 'return sign(password)'],
+  ])('%s', async (command, expected) => {
+    const outcome = await unasked(command);
+    expect(outcome.decision).toMatchObject({ action: 'execute' });
+    expect(outcome.forModel).toContain(expected);
   });
 });

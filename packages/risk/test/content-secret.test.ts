@@ -41,6 +41,7 @@ describe('content that holds a secret', () => {
 
 describe('content that does not', () => {
   it.each([
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Dockerfile reference, not a template.
     ['Dockerfile ENV of a setting', 'FROM node:20\nENV NODE_ENV production\nENV API_TOKEN ${API_TOKEN}\n'],
     ['plist of settings', '<dict>\n<key>PasswordLength</key>\n<integer>12</integer>\n<key>Password</key>\n<string>changeme</string>\n</dict>\n'],
     ['a CSV of counts', 'id,name,token_count\n1,bob,42\n'],
