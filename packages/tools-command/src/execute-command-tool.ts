@@ -35,7 +35,7 @@ export interface CommandToolOptions {
   readonly secretValues?: readonly string[];
   /** Bounds of sandboxed runs (resource-bounds.ts DEFAULT_BOUNDS for what is not given). */
   readonly bounds?: Partial<ResourceBounds>;
-  /** Bounds of the judge's scan of the workspace for secret files (secretFilesBelow's defaults: 50,000 entries, 2 s). */
+  /** Bounds of the judge's scan of the workspace for secret files (50,000 entries, 10 s). */
   readonly workspaceScan?: { readonly maxEntries?: number; readonly budgetMs?: number };
 }
 
@@ -64,7 +64,9 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
       // its bounds (a first walk of a huge tree) may have missed some, so the call is asked
       // rather than run with them visible. Steady state, the scan is cached: one lstat per entry.
       if (context.sandbox === true) {
-        const scan = secretFilesBelow(context.cwd, { ...options.workspaceScan, ...(context.home === undefined ? {} : { home: context.home }) });
+        // 10 s: the first walk reads every file whole (a repository with its build output takes
+        // seconds cold); cached, a later call costs one lstat per entry.
+        const scan = secretFilesBelow(context.cwd, { budgetMs: 10_000, ...options.workspaceScan, ...(context.home === undefined ? {} : { home: context.home }) });
         if (!scan.complete) {
           added.push({ kind: 'unknown', detail: 'the workspace holds more files than riskgate could check for secrets in time, so the sandbox cannot hide them all yet' });
         }
