@@ -50,12 +50,13 @@ describe('containment through the built CLI', () => {
     expect(sentToModel(scripted)).toMatch(/"content":"0\\n\[exit code 1/);
   });
 
-  // A file whose first 256 KiB hold a secret is asked about before it is read; a token at the end
-  // of a long log reaches the output guard.
-  it('a whitelisted tail of a long log holding a token sends the model a redacted result', async () => {
+  // A file whose content holds a secret is asked about before it is read (the whole file is
+  // judged, a token at the end of a long log too); output no file holds as such — a token the
+  // command assembles — reaches the output guard.
+  const assembled = "printf 'deploy with glpat-%s\\n' Zx9Qw8Er7Ty6Ui5Op4As";
+  it('a whitelisted command whose output holds a token sends the model a redacted result', async () => {
     const token = 'glpat-Zx9Qw8Er7Ty6Ui5Op4As';
-    const { workspace, env, server: scripted } = await setup([command('tail -n 1 app.log'), { text: 'ok' }]);
-    writeFileSync(join(workspace, 'app.log'), `${'GET /health 200\n'.repeat(20_000)}deploy with ${token}\n`);
+    const { workspace, env, server: scripted } = await setup([command(assembled), { text: 'ok' }]);
     const result = await runCli(['-p', '--output', 'stream-json', 'read the log'], { env, cwd: workspace });
     expect(sentToModel(scripted)).not.toContain(token);
     expect(sentToModel(scripted)).toContain('[withheld: a secret (gitlab-pat) — shown to the person only]');
@@ -66,8 +67,7 @@ describe('containment through the built CLI', () => {
 
   it('headless text shows the person the original of a withheld result, with the mark', async () => {
     const token = 'glpat-Zx9Qw8Er7Ty6Ui5Op4As';
-    const { workspace, env, server: scripted } = await setup([command('tail -n 1 app.log'), { text: 'ok' }]);
-    writeFileSync(join(workspace, 'app.log'), `${'GET /health 200\n'.repeat(20_000)}deploy with ${token}\n`);
+    const { workspace, env, server: scripted } = await setup([command(assembled), { text: 'ok' }]);
     const result = await runCli(['-p', 'read the log'], { env, cwd: workspace });
     expect(sentToModel(scripted)).not.toContain(token);
     expect(result.stderr).toContain(`deploy with ${token}`);

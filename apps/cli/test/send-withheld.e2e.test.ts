@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { e2eScene } from './e2e-setup.js';
 import { BIN } from './run-cli.js';
@@ -10,12 +8,11 @@ const TOKEN = 'glpat-Zx9Qw8Er7Ty6Ui5Op4As';
 describe('a withheld result in a real terminal', () => {
   it('shows the person the original with the mark, and /send hands it to the model on purpose', async () => {
     const { directory, env, server } = await scene.start([
-      { toolCalls: [{ name: 'execute_command', arguments: { command: 'tail -n 1 app.log' } }] },
+      { toolCalls: [{ name: 'execute_command', arguments: { command: "printf 'deploy with glpat-%s\\n' Zx9Qw8Er7Ty6Ui5Op4As" } }] },
       { text: 'The log holds a token I did not see.' },
       { text: 'Got the whole log.' },
     ]);
-    // A token at the end of a long log: a file whose head holds one is asked before it is read.
-    writeFileSync(join(directory, 'app.log'), `${'GET /health 200\n'.repeat(20_000)}deploy with ${TOKEN}\n`);
+    // A token the command assembles: a file that holds one (anywhere in it) is asked before it is read.
     const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
     await terminal.waitFor(/chat · smart · scripted-model/);
     terminal.type('read app.log', true);

@@ -69,14 +69,15 @@ describe('the output guard in the agent loop (real turn, real command, scripted 
   });
   const cat = (extra: Record<string, unknown> = {}) => ({ name: 'execute_command', arguments: { command: 'cat notes.txt', ...extra } });
 
-  // The assessor already asks before a read of a file whose content holds a secret (it reads the
-  // first 256 KiB); a token at the end of a long log is what reaches the guard.
+  // The assessor asks before a read of a file whose content holds a secret (it reads the whole
+  // file): a token at the end of a long log is asked about, not left to the guard. What reaches
+  // the guard is output no file holds as such: here a token the command assembles.
   const TOKEN = 'ghp_7Rk2Qw9Zp4Lm8Xv3Nc6Tb1Hy5Jd0Fs2Ga9Ke4';
   const LONG_LOG = 'GET /health 200\n'.repeat(20_000);
-  it('sends the model a redacted result of a whitelisted tail whose output holds a token; the person sees it', async () => {
-    harness = await createHarness([{ toolCalls: [cat({ command: 'tail -n 1 app.log' })] }, { text: 'The log holds a token, which I did not see.' }]);
-    writeFileSync(join(harness.directory, 'app.log'), `${LONG_LOG}push failed with ${TOKEN}\n`);
-    await harness.turn('What is in app.log?');
+  it('sends the model a redacted result of a whitelisted command whose output holds a token; the person sees it', async () => {
+    const command = `printf 'push failed with ghp_%s\\n' '${TOKEN.slice(4)}'`;
+    harness = await createHarness([{ toolCalls: [cat({ command })] }, { text: 'The output holds a token, which I did not see.' }]);
+    await harness.turn('What did the push say?');
     expect(harness.confirmer.asked).toHaveLength(0);
     expect(toolMessages(harness)[0]).toContain('push failed with [withheld: a secret (github-pat) — shown to the person only]');
     // What went over the wire to the model.
@@ -85,6 +86,14 @@ describe('the output guard in the agent loop (real turn, real command, scripted 
     const result = harness.events.find((event) => event.type === 'tool-result');
     expect(result).toMatchObject({ forPerson: expect.stringContaining(TOKEN) });
     expect(result).toMatchObject({ forPerson: expect.stringContaining('[withheld from the model: a secret (github-pat)]') });
+  });
+
+  it('asks before a tail of a long log whose token lies past the first 256 KiB (the whole file is judged)', async () => {
+    harness = await createHarness([{ toolCalls: [cat({ command: 'tail -n 1 app.log' })] }, { text: 'I was not allowed to read it.' }], { answers: [{ type: 'deny' }] });
+    writeFileSync(join(harness.directory, 'app.log'), `${LONG_LOG}push failed with ${TOKEN}\n`);
+    await harness.turn('What is in app.log?');
+    expect(harness.confirmer.asked).toHaveLength(1);
+    expect(JSON.stringify(harness.server.requests[1]!.body.messages)).not.toContain(TOKEN);
   });
 
   it('passes what the person approved unchanged', async () => {

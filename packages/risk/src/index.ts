@@ -108,4 +108,6 @@ export {
 } from './tool.js';
 export { findSecretsIn, replaceFindings, textHoldsSecret } from './secret-engine/engine.js';
 export type { SecretFinding } from './secret-engine/types.js';
+export { namesSecret } from './secret-engine/placeholders.js';
+export { findInTables } from './secret-engine/tables.js';
 export { tokenRuleCount } from './secret-engine/token-rules.js';

@@ -5,6 +5,10 @@ import { contentHoldsSecret } from '../src/index.js';
 describe('content that holds a secret', () => {
   it.each([
     ['dotenv', 'DB_PASSWORD=s3cr3t-Pg1\n'],
+    ['Dockerfile ENV without =', 'FROM node:20\nENV STRIPE_API_KEY sk9-Docker-v4lue\n'],
+    ['plist', '<dict>\n<key>Password</key>\n<string>Pl1st-pw-77</string>\n</dict>\n'],
+    ['a private key wrapped in base64', `tls.key: ${Buffer.from('-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7x9Zq3Lp0abcdefghijklmnopqrstuvwxyz0123456789ABCDEF\n-----END RSA PRIVATE KEY-----\n').toString('base64')}\n`],
+    ['a CSV with a password column', 'id,email,password\n1,bob@example.com,Tr0ub4dor&3\n'],
     ['export', 'export API_TOKEN=tok_9f8e7d6c5b\n'],
     ['YAML', 'db:\n  password: hunter22\n'],
     ['YAML list item', 'environment:\n  - POSTGRES_PASSWORD=pg-9x7c\n'],
@@ -37,6 +41,11 @@ describe('content that holds a secret', () => {
 
 describe('content that does not', () => {
   it.each([
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Dockerfile reference, not a template.
+    ['Dockerfile ENV of a setting', 'FROM node:20\nENV NODE_ENV production\nENV API_TOKEN ${API_TOKEN}\n'],
+    ['plist of settings', '<dict>\n<key>PasswordLength</key>\n<integer>12</integer>\n<key>Password</key>\n<string>changeme</string>\n</dict>\n'],
+    ['a CSV of counts', 'id,name,token_count\n1,bob,42\n'],
+    ['a lockfile of versions', '      pg-connection-string: 2.14.1\n"pg-connection-string": "^2.9.1"\n'],
     ['an example env', 'DATABASE_URL=postgres://user:password@localhost:5432/app\nSECRET_KEY=changeme\nAPI_TOKEN=\n'],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell reference in an env file, not a template
     ['placeholders', 'API_KEY=your-api-key-here\nTOKEN=<token>\nPASSWORD=xxxxxxxx\nSECRET=${SECRET}\n'],

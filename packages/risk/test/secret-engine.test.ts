@@ -100,6 +100,28 @@ describe('the secret engine', () => {
     ['tool --api-token=s3cr3tValue99 --verbose', 'tool --api-token=[W] --verbose'],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, not a template.
     ['url: "${BASE}/password/reset"', 'url: "${BASE}/password/reset"'],
+    ['Driver={ODBC Driver 17};Server=db;Uid=sa;Pwd=Odbc-pw-12;', 'Driver={ODBC Driver 17};Server=db;Uid=sa;Pwd=[W];'],
+    ['GITLAB_PAT=glp4t-plain-99', 'GITLAB_PAT=[W]'],
+    ['DB_PWD=hunter2abc', 'DB_PWD=[W]'],
+    ['ldap_bind_pw: hunter2abc', 'ldap_bind_pw: [W]'],
+    // Tables whose header names a secret column: each value of that column, in every layout.
+    ['id,user,password\n1,bob,hunter2\n2,amy,"Tr0ub4dor&3"\n', 'id,user,password\n1,bob,[W]\n2,amy,"[W]"\n'],
+    ['id;user;Passwort\n1;bob;hunter2\n', 'id;user;Passwort\n1;bob;[W]\n'],
+    ['id;user;pwd_plain\n1;bob;hunter2\n', 'id;user;pwd_plain\n1;bob;[W]\n'],
+    ['id\tuser\tapi_key\n1\tbob\tk3y-Value-123\n', 'id\tuser\tapi_key\n1\tbob\t[W]\n'],
+    [' id | name | token \n----+------+-------\n  1 | bob  | t0k3n-abc\n(1 row)\n', ' id | name | token \n----+------+-------\n  1 | bob  | [W]\n(1 row)\n'],
+    ['+----+----------+\n| id | password |\n+----+----------+\n|  1 | hunter2  |\n+----+----------+\n', '+----+----------+\n| id | password |\n+----+----------+\n|  1 | [W]  |\n+----+----------+\n'],
+    ['id|user|secret\n1|bob|hunter2\n', 'id|user|secret\n1|bob|[W]\n'],
+    ['id  user  password\n--  ----  --------\n1   bob   hunter2\n', 'id  user  password\n--  ----  --------\n1   bob   [W]\n'],
+    ['│ id │ client_secret │\n├────┼───────────────┤\n│ 1  │ hunter2abc    │\n', '│ id │ client_secret │\n├────┼───────────────┤\n│ 1  │ [W]    │\n'],
+    ['users.csv:1:id,user,password\nusers.csv:2:1,bob,hunter2\n', 'users.csv:1:id,user,password\nusers.csv:2:1,bob,[W]\n'],
+    ['users.csv:id,user,password\nusers.csv:1,bob,hunter2\n', 'users.csv:id,user,password\nusers.csv:1,bob,[W]\n'],
+    // Tables that only look so: counts, prose, empty or masked cells, a key column of words.
+    ['id,name,token_count\n1,bob,42\n', 'id,name,token_count\n1,bob,42\n'],
+    ['Enter your password, then press Enter\nThe form, as shown\n', 'Enter your password, then press Enter\nThe form, as shown\n'],
+    ['| Option | Description |\n|---|---|\n| token | The API token |\n', '| Option | Description |\n|---|---|\n| token | The API token |\n'],
+    ['name,key,value\ncolor,primary,blue\n', 'name,key,value\ncolor,primary,blue\n'],
+    ['id,user,password\n1,bob,NULL\n2,amy,\n3,x,********\n', 'id,user,password\n1,bob,NULL\n2,amy,\n3,x,********\n'],
   ])('%j becomes %j', (text, expected) => {
     expect(redacted(text)).toBe(expected);
   });

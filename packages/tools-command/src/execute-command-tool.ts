@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { defineTool, findSecretsIn, replaceFindings, toolFailure } from '@riskgate/risk';
+import { defineTool, type Effect, findSecretsIn, replaceFindings, secretFilesBelow, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
 import { childEnvironment } from './child-environment.js';
@@ -35,6 +35,8 @@ export interface CommandToolOptions {
   readonly secretValues?: readonly string[];
   /** Bounds of sandboxed runs (resource-bounds.ts DEFAULT_BOUNDS for what is not given). */
   readonly bounds?: Partial<ResourceBounds>;
+  /** Bounds of the judge's scan of the workspace for secret files (50,000 entries, 10 s). */
+  readonly workspaceScan?: { readonly maxEntries?: number; readonly budgetMs?: number };
 }
 
 /** What a host reader may hand the rest of its line: far more than any process list. */
@@ -57,11 +59,25 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
         ...(context.home === undefined ? {} : { home: context.home }),
         ...(context.sandbox === undefined ? {} : { sandbox: context.sandbox }),
       });
+      const added: Effect[] = [];
+      // The sandbox hides the workspace's secret files that its scan found; a scan cut short by
+      // its bounds (a first walk of a huge tree) may have missed some, so the call is asked
+      // rather than run with them visible. Steady state, the scan is cached: one lstat per entry.
+      if (context.sandbox === true) {
+        // 10 s: the first walk reads every file whole (a repository with its build output takes
+        // seconds cold); cached, a later call costs one lstat per entry.
+        const scan = secretFilesBelow(context.cwd, { budgetMs: 10_000, ...options.workspaceScan, ...(context.home === undefined ? {} : { home: context.home }) });
+        if (!scan.complete) {
+          added.push({ kind: 'unknown', detail: 'the workspace holds more files than riskgate could check for secrets in time, so the sandbox cannot hide them all yet' });
+        }
+      }
       // The model's own timeout is a bound too: `sleep 3600` with timeout_ms of an hour would
       // hold a sandbox for an hour unasked. Longer than the default, the person is asked.
-      if (timeout_ms === undefined || timeout_ms <= defaultTimeoutMs) return report;
-      const detail = `runs up to ${duration(timeout_ms)} (timeout_ms), longer than the ${duration(defaultTimeoutMs)} an unasked command may take`;
-      return { ...report, effects: [...report.effects, { kind: 'unbounded', resource: 'time', detail }] };
+      if (timeout_ms !== undefined && timeout_ms > defaultTimeoutMs) {
+        const detail = `runs up to ${duration(timeout_ms)} (timeout_ms), longer than the ${duration(defaultTimeoutMs)} an unasked command may take`;
+        added.push({ kind: 'unbounded', resource: 'time', detail });
+      }
+      return added.length === 0 ? report : { ...report, effects: [...report.effects, ...added] };
     },
     describe: ({ command, cwd }, context) => ({
       kind: 'command',

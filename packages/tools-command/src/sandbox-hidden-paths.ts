@@ -59,7 +59,11 @@ export function hiddenPaths(options: HiddenPathOptions): HiddenPath[] {
     if (row.segments[0] === 'proc' || row.segments[0] === 'dev') continue;
     for (const path of existingPathsOf(row)) add(path);
   }
-  for (const file of secretFilesBelow(workspace, { home }).files) add(file.path, file.kind);
+  // The call was asked when the judge's scan (2 s) did not finish; here the walk is finished
+  // whatever it takes, and a workspace past the walk's entry bound runs nothing.
+  const scan = secretFilesBelow(workspace, { home, budgetMs: 120_000 });
+  if (!scan.complete) throw new Error(`the workspace ${workspace} holds more files than riskgate can check for secrets; the sandbox cannot hide them all`);
+  for (const file of scan.files) add(file.path, file.kind);
   // A command directory outside the workspace (`/srv/app`, `/`) gets a short walk: a whole
   // system tree before every command would cost seconds; the judge still checks what is read.
   if (!isInside(options.cwd, workspace) && !(privateHome && isInside(options.cwd, home))) {

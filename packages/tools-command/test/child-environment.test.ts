@@ -25,6 +25,38 @@ describe('childEnvironment', () => {
     ['MY_SERVICE_APIKEY', 'x'],
     ['STRIPE_PRIVATE_KEY', 'x'],
     ['SLACK_WEBHOOK', 'https://hooks.slack.com/x'],
+    // Every common spelling of a password or token name (red team: these reached `env`).
+    ['SSHPASS', 'x'],
+    ['PGPASS', 'x'],
+    ['DBPASS', 'x'],
+    ['DB_ROOTPASS', 'x'],
+    ['GITLAB_PAT', 'x'],
+    ['GH_PAT', 'x'],
+    ['AZURE_DEVOPS_PAT', 'x'],
+    ['DB_PASSWD', 'x'],
+    ['DB_PWD', 'x'],
+    ['ORACLE_PWD', 'x'],
+    ['SNOWSQL_PWD', 'x'],
+    ['ORACLEPWD', 'x'],
+    ['LDAP_BIND_PW', 'x'],
+    ['ROOT_PW', 'x'],
+    ['MYSQL_PWD', 'x'],
+    ['PGPASSWORD', 'x'],
+    ['SENTRY_DSN', 'x'],
+    ['APP_DSN', 'x'],
+    ['GOOGLE_CREDENTIALS', 'x'],
+    ['DATABASE_CREDENTIALS', 'x'],
+    ['BASIC_AUTH', 'x'],
+    ['NPM_AUTH', 'x'],
+    ['DJANGO_SECRET_KEY', 'x'],
+    ['AWS_SECRET_KEY', 'x'],
+    ['SMTP_PASSCODE', 'x'],
+    ['CI_JOB_JWT', 'x'],
+    ['WIFI_PSK', 'x'],
+    ['SONAR_LOGIN', 'x'],
+    ['BUNDLE_GITHUB__COM', 'user:x'],
+    ['AIRFLOW_CONN_WAREHOUSE', 'x'],
+    ['db_pwd', 'x'],
   ])('drops the secret-named variable %s', (name, value) => {
     expect(childEnvironment({ [name]: value, PATH: '/usr/bin' })).toEqual({ PATH: '/usr/bin' });
   });
@@ -51,6 +83,11 @@ describe('childEnvironment', () => {
     ['DEPLOY_HOOK', 'https://hooks.slack.com/services/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'],
     ['LEGACY', 'xoxb-284619375023-5830174629381-Zx9Qw8Er7Ty6Ui5Op4As3Df2'],
     ['SOME_JSON', '{"user":"app","password":"js0n-env-pw-8"}'],
+    ['MSSQL_CONNECTION', 'Server=db;Database=app;Uid=sa;Pwd=Odbc-pw-12;'],
+    ['JDBC_URL', 'jdbc:postgresql://db:5432/app?user=app&password=Jd8c-pw-771'],
+    ['PIP_INDEX_URL', 'https://user:s3cr3t-P1p@nexus.corp/simple'],
+    ['KAFKA_SASL_JAAS_CONFIG', 'org.apache.kafka.common.security.plain.PlainLoginModule required username="app" password="k4fka-pw-12";'],
+    ['GIT_CONFIG_PARAMETERS', "'http.extraheader'='Authorization: Bearer 8f3a9c0d1e2b4a5f6c7d8e9f0a1b2c3d'"],
   ])('drops %s, whose value holds a secret', (name, value) => {
     expect(childEnvironment({ [name]: value, PATH: '/usr/bin' })).toEqual({ PATH: '/usr/bin' });
   });
@@ -82,6 +119,12 @@ describe('childEnvironment', () => {
       OLDPWD: '/',
       EDITOR: 'vi',
       TERM: 'xterm',
+      // Lookalikes of the password spellings: programs and settings, not secrets.
+      GIT_ASKPASS: '/usr/lib/git-core/git-gui--askpass',
+      SUDO_ASKPASS: '/usr/bin/ssh-askpass',
+      BUNDLE_PATH: 'vendor/bundle',
+      PATH_INFO: '/x',
+      COMPASS_HOME: '/opt/compass',
       KEYMAP: 'us',
       // CA bundles: public, and TLS breaks without them where the system bundle is not used.
       SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt',
@@ -122,6 +165,13 @@ describe.each([
     process.env.HIDDEN_COPY = KEY;
     process.env.NPM_TOKEN = 'npm_notPassed';
     process.env.POSTGRES_PRISMA_URL = 'postgres://app:Pr1sma-pw-77@db.internal:5432/app';
+    // Password and token spellings the scrubber once let through.
+    process.env.SSHPASS = 'sshp4ss-Leak-1';
+    process.env.GITLAB_PAT = 'glp4t-Leak-2';
+    process.env.DB_PWD = 'dbpwd-Leak-3';
+    process.env.LDAP_BIND_PW = 'ldappw-Leak-4';
+    process.env.MSSQL_CONNECTION = 'Server=db;Uid=sa;Pwd=odbcpw-Leak-5;';
+    process.env.BUNDLE_GITHUB__COM = 'me:bundle-Leak-6';
   });
   afterEach(() => {
     process.env = { ...saved };
@@ -149,6 +199,8 @@ describe.each([
     'python3 -c "import os; print(dict(os.environ))"',
     'bash -lc env',
     'echo $POSTGRES_PRISMA_URL',
+    'echo $SSHPASS $GITLAB_PAT $DB_PWD $LDAP_BIND_PW $MSSQL_CONNECTION $BUNDLE_GITHUB__COM',
+    'printenv SSHPASS',
   ])('%s', async (command) => {
     if (sandbox && !sandboxWorks) return;
     const output = await run(command);
@@ -156,6 +208,7 @@ describe.each([
     expect(output).not.toContain(CONFIG_KEY);
     expect(output).not.toContain('npm_notPassed');
     expect(output).not.toContain('Pr1sma-pw-77');
+    expect(output).not.toMatch(/Leak-\d/);
   });
 
   it('lets through the variable the person passed', async () => {

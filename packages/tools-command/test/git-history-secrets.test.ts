@@ -62,6 +62,20 @@ git(stashed, 'commit', '-qm', 'deploy');
 writeFileSync(join(stashed, 'deploy.sh'), `#!/bin/sh\nexport GITHUB_TOKEN=${TOKEN}\necho deploy\n`);
 git(stashed, 'stash', '-q');
 
+// Only in a note (refs/notes/commits): a token pasted into a commit annotation.
+const noted = repository('noted');
+writeFileSync(join(noted, 'README.md'), '# app\n');
+git(noted, 'add', '.');
+git(noted, 'commit', '-qm', 'readme');
+git(noted, 'notes', 'add', '-m', `deployed with GITHUB_TOKEN=${TOKEN}`, 'HEAD');
+
+// A clean repository with notes that hold nothing secret.
+const notedClean = repository('noted-clean');
+writeFileSync(join(notedClean, 'README.md'), '# app\n');
+git(notedClean, 'add', '.');
+git(notedClean, 'commit', '-qm', 'readme');
+git(notedClean, 'notes', 'add', '-m', 'reviewed by amy', 'HEAD');
+
 // A clean repository with the same shape.
 const clean = repository('clean');
 writeFileSync(join(clean, 'settings.yml'), 'db:\n  host: localhost\n');
@@ -97,6 +111,9 @@ describe('old blobs that hold secrets are asked before git prints them (with the
     'git whatchanged -p',
     'git show --stat -p HEAD~1 | rev',
     'git diff --stat --patch HEAD~1',
+    // A commit named by its message (`:/text`) is a revision with its patch, not an index path.
+    "git show ':/settings' | rev",
+    'git show :/settings',
   ])('in a repository whose history holds them: %s', async (command) => {
     expect(await asked(command, cleaned)).toBe(true);
   });
@@ -109,12 +126,32 @@ describe('old blobs that hold secrets are asked before git prints them (with the
     expect(await asked(command, dangling)).toBe(true);
   });
 
-  it.each(['git stash show -p | rev', 'git stash show -p stash@{0}', 'git show stash@{0} | rev', 'git reflog -p'])('only in the stash: %s', async (command) => {
+  it.each([
+    'git stash show -p | rev',
+    'git stash show -p stash@{0}',
+    'git show stash@{0} | rev',
+    'git reflog -p',
+    // `stash list` takes log's options (red team, round 3).
+    'git stash list -p',
+    'git stash list -p | rev',
+    'git stash list --patch | xxd -p',
+  ])('only in the stash: %s', async (command) => {
     expect(await asked(command, stashed)).toBe(true);
   });
+
+  it.each(['git notes show', 'git notes show HEAD | rev', 'git log -1 | rev', 'git log --notes | rev', 'git log --show-notes=* -1', 'git log -1 --format=%N | rev', 'git show -s HEAD | rev'])(
+    'only in a note: %s',
+    async (command) => {
+      expect(await asked(command, noted)).toBe(true);
+    },
+  );
 });
 
 describe('the same reads of a clean repository, and metadata reads of any, run unasked', () => {
+  it.each(['git notes show', 'git log -1', 'git log --notes', 'git notes list', 'git stash list'])('clean notes: %s', async (command) => {
+    expect(await asked(command, notedClean)).toBe(false);
+  });
+
   it.each(['git log -p', 'git show HEAD~1:settings.yml', 'git show HEAD', 'git diff HEAD~1', 'git blame HEAD~1 settings.yml', 'git grep host HEAD~1'])(
     'clean: %s',
     async (command) => {

@@ -129,6 +129,40 @@ async function analyzeWithPostgresGrammar(sql: string, lexed: readonly SqlStatem
  * statement's tokens re-joined without comments, so both grammars read the same tokens.
  * Either way every called function must be a SQLite built-in riskgate vouches for.
  */
+/**
+ * A SELECT that reads a column whose name says secret (`password`, `api_token`, `secret_key`) —
+ * named in the statement — is a secret read: an alias (`SELECT password AS p`),
+ * a concatenation or an encoding (`hex(password)`) takes the value out of the column the output
+ * guard would know it by (red team, round 3: SQLite tables whose columns are named like secrets).
+ * The columns come from the open database itself.
+ */
+function sqliteSecretColumns(text: SqlStatementText, tables: readonly string[], database: BetterSqlite3.Database): Effect[] {
+  const words = new Set(text.tokens.map((token) => token.text.replace(/^["'`[]|["'`\]]$/g, '').toLowerCase()));
+  // `*` reads every column too, but under their own names: the SQL tool withholds a credential
+  // column's values from the result (withhold-columns.ts), so `SELECT * FROM users` still runs.
+  const effects: Effect[] = [];
+  // Tables the parse named, and any table of the database the statement names (SQLite syntax the
+  // PostgreSQL grammar does not parse: `[Password]`).
+  let named: string[] = [];
+  try {
+    named = (database.prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')").all() as { name: string }[]).map((row) => row.name).filter((name) => words.has(name.toLowerCase()));
+  } catch {
+    // An old SQLite without sqlite_schema: the parse's tables only.
+  }
+  for (const table of new Set([...tables, ...named])) {
+    const name = table.split('.').pop()!.replace(/^["'`[]|["'`\]]$/g, '');
+    let columns: string[];
+    try {
+      columns = (database.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]).map((row) => row.name);
+    } catch {
+      continue;
+    }
+    const secret = columns.find((column) => isSecretColumnName(column) && words.has(column.toLowerCase()));
+    if (secret !== undefined) effects.push({ kind: 'read-db', object: table, secret: `the column ${secret}, whose name says it holds a secret` });
+  }
+  return effects;
+}
+
 async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSqlite3.Database | undefined, context: PgAnalysisContext): Promise<StatementAnalysis> {
   const byKeyword = sqliteKeywordStatement(text);
   if (byKeyword !== undefined) return byKeyword;
@@ -155,7 +189,8 @@ async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSq
     return withFunctions(unparsable(subject, text, `SQLite cannot prepare it: ${(error as Error).message}`));
   }
   if (readonly && (keyword === 'SELECT' || keyword === 'WITH' || keyword === 'VALUES')) {
-    return withFunctions(statement(subject, reads('error' in parsed ? [] : parsed.effects.flatMap((effect) => (effect.kind === 'read-db' ? [effect.object] : [])))));
+    const tables = 'error' in parsed ? [] : parsed.effects.flatMap((effect) => (effect.kind === 'read-db' ? [effect.object] : []));
+    return withFunctions(statement(subject, [...reads(tables), ...sqliteSecretColumns(text, tables, database)]));
   }
   if (readonly && keyword === 'EXPLAIN') {
     const inner = explainedStatement(text);

@@ -169,3 +169,40 @@ describe('SQLite own verdict (Statement.readonly)', () => {
     expect(assessment.whitelisted).toBe(true);
   });
 });
+
+describe('SQLite columns whose names say secret (red team, round 3)', () => {
+  let accounts: TempSqlite;
+  let database: Database.Database;
+  beforeAll(() => {
+    accounts = createTempSqlite();
+    database = new Database(accounts.path);
+    database.exec("CREATE TABLE accounts (id INTEGER, email TEXT, password TEXT, api_token TEXT); INSERT INTO accounts VALUES (1, 'bob@example.com', 'Hunter2-Sq1', 'tok-8812ab')");
+    database.exec('CREATE TABLE stats (id INTEGER, token_count INTEGER, key_name TEXT)');
+  });
+  afterAll(() => {
+    database.close();
+    accounts.cleanup();
+  });
+  const judge = (sql: string) => assessSql(sql, { dialect: 'sqlite', sqlite: database });
+
+  it.each([
+    'SELECT password FROM accounts',
+    'SELECT password AS p FROM accounts',
+    'SELECT hex(password) FROM accounts',
+    "SELECT email || ':' || password FROM accounts",
+    'SELECT upper("api_token") FROM accounts',
+    'SELECT [Password] FROM accounts',
+    'WITH x AS (SELECT api_token AS t FROM accounts) SELECT t FROM x',
+    "SELECT group_concat(password, ',') FROM accounts",
+  ])('%s is a secret read', async (sql) => {
+    const assessment = await judge(sql);
+    expect(assessment.whitelisted).toBe(false);
+    expect(assessment.reasons.join('\n')).toMatch(/column (password|api_token), whose name says it holds a secret/i);
+  });
+
+  // `*` brings the credential columns under their own names: the SQL tool withholds their values
+  // from the model's copy (withhold-columns.ts; core's sql-secret-columns e2e test), so it runs.
+  it.each(['SELECT id, email FROM accounts', 'SELECT count(*) FROM accounts', 'SELECT * FROM stats', 'SELECT token_count FROM stats', 'SELECT * FROM accounts', 'SELECT a.* FROM accounts a'])('%s runs unasked', async (sql) => {
+    expect((await judge(sql)).whitelisted).toBe(true);
+  });
+});

@@ -3,6 +3,7 @@ import { findAppFormats } from '../secret-engine/app-formats.js';
 import { findTokensIn } from '../secret-engine/engine.js';
 import { decodedContent } from './encoded-content.js';
 import { isSecretColumnName } from './secret-columns.js';
+import { findInTables } from '../secret-engine/tables.js';
 import { SECRET_CONTENT } from './sensitive-paths.js';
 
 /**
@@ -42,6 +43,16 @@ export function contentHoldsSecret(text: string, depth = 0): string | undefined 
   // Applications' own formats (Redis requirepass, .pgpass lines, Wi-Fi keys, sshpass -p, crypt hashes).
   const format = findAppFormats(text)[0];
   if (format !== undefined) return format.what;
+  // A PEM block wrapped in base64 (a Kubernetes secret's `tls.key`, a CI variable): the guard
+  // decodes it; `rev` of the file did not.
+  for (const match of text.includes('LS0tLS1CRUdJT') ? text.matchAll(/LS0tLS1CRUdJT[A-Za-z0-9+/=\r\n \t]{40,}/g) : []) {
+    const decoded = Buffer.from(match[0].replace(/\s+/g, ''), 'base64').toString('latin1');
+    for (const [pattern, what] of SECRET_CONTENT) if (pattern.test(decoded)) return `${what} in base64`;
+  }
+  // A table whose header names a secret column (`users.csv` with `password`): `grep bob users.csv`
+  // prints the row without the header that says what its value is.
+  const cell = findInTables(text)[0];
+  if (cell !== undefined) return cell.what;
   // The token formats of the secret engine, which the output guard withholds by (gitleaks' rules,
   // with their placeholders and documentation examples passing); private-key headers alone are
   // prose (SECRET_CONTENT wants the encoded body).
@@ -91,6 +102,8 @@ function credentialValue(value: string, minLength = 6): boolean {
   // Jenkins keeps its encrypted secrets as `{base64}`, which reads as a template to the engine.
   if (!/^\{[A-Za-z0-9+/=]{16,}\}$/.test(value) && isPlaceholderValue(value)) return false;
   if (/^\d+$/.test(value)) return value.length >= 12;
+  // A version or a range (`"pg-connection-string": "^2.9.1"` in a manifest or lockfile).
+  if (/^(?:[~^]|[<>]=?|=)?v?\d{1,5}(?:\.\d{1,5}){1,3}(?:[-+][\w.]{1,30})?$/.test(value)) return false;
   // A path or a reverse-DNS name in lower-case words (`io.example/related-task`) names a thing.
   if (/^[a-z.-]+(?:\/[a-z.-]+)+$/.test(value)) return false;
   return /\d/.test(value) || /[^A-Za-z0-9_-]/.test(value);
@@ -138,6 +151,17 @@ interface ContextRule {
 const NAME = String.raw`[A-Za-z_][\w.-]*`;
 
 const CONTEXT_RULES: readonly ContextRule[] = [
+  // A Dockerfile `ENV NAME value` (no `=`): the guard withheld it from `cat Dockerfile`, and
+  // `rev Dockerfile` handed it over while the scan did not hide the file.
+  {
+    pattern: new RegExp(String.raw`^[ \t]*ENV[ \t]+(${NAME})[ \t]+([^\s=][^\s]*)[ \t]*$`, 'gm'),
+    judge: (match) => assigned(match[1]!, match[2]!.replace(/^(["'])(.*)\1$/, '$2')),
+  },
+  // A plist `<key>Password</key><string>…</string>` (macOS and iOS app settings).
+  {
+    pattern: /<key>([^<>]{1,100})<\/key>\s*<string>([^<>]{1,4000})<\/string>/g,
+    judge: (match) => assigned(match[1]!, match[2]!.trim()),
+  },
   // An HTTP Authorization header kept in a file: git's `http.extraheader` (actions/checkout
   // writes one with a token into .git/config), curl configs, saved requests.
   {

@@ -8,6 +8,11 @@
 export const SECRET_ENVIRONMENT_NAMES: ReadonlySet<string> = new Set([
   'PGPASSWORD', // PostgreSQL client password
   'PGPASSFILE',
+  'PGPASS',
+  'SSHPASS', // sshpass -e reads the SSH password from it
+  'DBPASS',
+  'SONAR_LOGIN', // SonarQube's token
+  'GCLOUD_KEYFILE_JSON', // a service-account key's JSON
   'MYSQL_PWD', // MySQL client password
   'DATABASE_URL', // connection strings carry passwords
   'REDIS_URL',
@@ -41,12 +46,18 @@ export const PUBLIC_ENVIRONMENT_NAMES: ReadonlySet<string> = new Set([
 
 /** Words that make a name secret wherever they stand: AWS_SECRET_ACCESS_KEY, NPM_TOKEN, X_APIKEY. */
 const SECRET_WORDS =
-  /(^|_)(TOKEN|TOKENS|SECRET|SECRETS|PASSWORD|PASSWD|PASS|PWD_?HASH|PASSPHRASE|APIKEY|KEY|KEYS|CREDENTIAL|CREDENTIALS|CREDS|AUTH|COOKIE|SESSION|SIGNATURE|SIG|DSN|PRIVATE|CERT|BEARER|OTP|SALT|WEBHOOK)(_|$)/;
+  /(^|_)(TOKEN|TOKENS|SECRET|SECRETS|PASSWORD|PASSWD|PASS|PWD|PW|PWD_?HASH|PASSPHRASE|PASSCODE|APIKEY|KEY|KEYS|CREDENTIAL|CREDENTIALS|CREDS|AUTH|COOKIE|SESSION|SIGNATURE|SIG|DSN|PRIVATE|CERT|BEARER|OTP|SALT|WEBHOOK|PAT|JWT|PSK)(_|$)/;
+/**
+ * Whole-name shapes: a password written together with what it opens (`SSHPASS`, `DB_ROOTPASS`,
+ * `ORACLEPWD`), bundler's per-host credentials (`BUNDLE_GITHUB__COM=user:token`, the host's dots
+ * written `__`), Airflow connections (`AIRFLOW_CONN_MY_DB=postgres://user:pass@…`).
+ */
+const SECRET_SHAPES = /(?:SSH|PG|DB|SQL|SMTP|ROOT|ADMIN|USER|FTP|LDAP|REDIS|MAIL|IMAP|VNC|SUDO|BIND|ORACLE|SA)(?:PASS|PASSWD|PWD|PW)$|^BUNDLE_[A-Z0-9_]*__[A-Z0-9_]+$|^AIRFLOW_CONN_/;
 const SECRET_FRAGMENTS = /(TOKEN|SECRET|PASSW|APIKEY|API_KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|CONN_?STR|CONNECTION_STRING)/;
 
 export function isSecretEnvironmentName(name: string): boolean {
   const upper = name.toUpperCase();
   if (upper === 'PWD' || upper === 'OLDPWD') return false; // the working directory, not a password
   if (PUBLIC_ENVIRONMENT_NAMES.has(upper)) return false;
-  return SECRET_ENVIRONMENT_NAMES.has(upper) || SECRET_WORDS.test(upper) || SECRET_FRAGMENTS.test(upper);
+  return SECRET_ENVIRONMENT_NAMES.has(upper) || SECRET_WORDS.test(upper) || SECRET_FRAGMENTS.test(upper) || SECRET_SHAPES.test(upper);
 }

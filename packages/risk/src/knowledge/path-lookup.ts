@@ -2,7 +2,7 @@ import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, r
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { contentHoldsSecret } from './content-secret.js';
+import { fileVerdict } from './file-verdict.js';
 import { type PathClass, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './sensitive-paths.js';
 
 /** What the knowledge base says about one path. */
@@ -161,7 +161,12 @@ function sniff(path: string, size: number, limit: number): Buffer | undefined {
   }
 }
 
-/** What the file's kind and content say: pipes, devices, private keys by content. */
+/**
+ * What the file's kind and content say: pipes, devices, private keys and other secrets by content.
+ * The content is judged whole (unpacked when compressed) by `fileVerdict`, once per version of the
+ * file; a file that cannot be checked whole is treated as a secret (hidden, asked). `sniffBytes`
+ * bounds only the head read for the `SECRET_WHEN_CONTENT` rows and binary formats.
+ */
 export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF_BYTES): PathFact[] {
   if (stats === undefined) return [];
   if (stats.isFIFO()) return [{ class: 'endless', what: 'a named pipe: a read waits for a writer' }];
@@ -171,15 +176,16 @@ export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF
     return realPathOf(path) === '/dev/null' ? [] : [{ class: 'endless', what: 'a character device' }];
   }
   if (!stats.isFile() || stats.size === 0) return [];
-  const head = sniff(path, stats.size, sniffBytes);
-  if (head === undefined) return [];
-  // Kerberos keytabs are binary: version bytes 0x05 0x02.
-  if (head[0] === 0x05 && head[1] === 0x02 && /\.keytab$|keytab/i.test(path)) return [{ class: 'secret', what: 'a Kerberos keytab' }];
-  const text = head.toString('latin1');
+  const verdict = fileVerdict(path, stats);
+  if (verdict === undefined) return [];
   const facts: PathFact[] = [];
-  // UTF-8 for the content test: an ellipsis (`sk-…` in a README) is one character, not three.
-  const secret = contentHoldsSecret(head.toString('utf8'));
-  if (secret !== undefined) facts.push({ class: 'secret', what: `${secret} (by its content)` });
+  if (verdict.secret !== undefined) facts.push({ class: 'secret', what: `${verdict.secret} (by its content)` });
+  if (verdict.unchecked !== undefined) facts.push({ class: 'secret', what: `${verdict.unchecked}: unchecked, so treated as secret` });
+  const head = sniff(path, stats.size, sniffBytes);
+  if (head === undefined) return facts;
+  // Kerberos keytabs are binary: version bytes 0x05 0x02.
+  if (head[0] === 0x05 && head[1] === 0x02 && /\.keytab$|keytab/i.test(path)) facts.push({ class: 'secret', what: 'a Kerberos keytab' });
+  const text = head.toString('latin1');
   for (const row of contentRows) {
     if (row.test(path) && row.content.test(text)) facts.push({ class: 'secret', what: row.what });
   }

@@ -10,10 +10,12 @@ import { compiledRows, fileFacts, type PathLookupOptions, realPathOf } from './p
  * `xxd .dev.vars` or `find . -exec cat {} +` hand a secret over in a form no output guard knows.
  *
  * Bounded in entries and time; cached per directory and per file (keyed by mtime, size and
- * inode), so a steady-state call costs one lstat per entry and no reads. What is left out:
- * `node_modules` and `.git/objects` (installed packages and compressed history, thousands of
- * files that hold no credentials of the person's; git's own history channels are judged by the
- * git assessor). Where the walk is cut short, the judge's per-file and tree checks still stand.
+ * inode), so a steady-state call costs one lstat per entry and no reads. Each file's content is
+ * judged whole and unpacked (`fileVerdict`); a file too large to check is hidden as a secret.
+ * Every directory is walked, `node_modules` and `vendor` included (a package's `.env` or a
+ * vendored config is as readable as the person's own); only `.git/objects` and `.git/lfs` are left
+ * to the git assessor, which judges history channels. A walk cut short says so (`complete:
+ * false`): the command tool then asks rather than run with secrets the walk never reached.
  */
 export interface SecretFile {
   readonly path: string;
@@ -32,12 +34,22 @@ export interface SecretFileOptions extends PathLookupOptions {
   readonly maxEntries?: number;
   /** Milliseconds the walk may take before it stops (the first walk of a large tree). */
   readonly budgetMs?: number;
-  /** Bytes of each file read for secret content. */
+  /** Bytes of each file's head read for the content rows of particular names (the content test reads whole files). */
   readonly sniffBytes?: number;
 }
 
-const SKIPPED_DIRECTORIES = new Set(['node_modules']);
 const SKIPPED_PATHS = /\/\.git\/(?:objects|lfs)$/;
+/**
+ * Installed dependencies (`node_modules`, `vendor`, virtualenvs' `site-packages`): walked by name at
+ * any depth, but only configuration-like files are read for content — their code, docs and
+ * manifests are thousands of files that hold the packages' own examples, and hiding a
+ * `package.json` or a program there would break the commands that load them. A credential file
+ * of the person's placed there (`node_modules/pkg/.env`, `vendor/x/config.php`) is still found.
+ */
+const DEPENDENCY_DIRECTORY = /\/(?:node_modules|vendor|site-packages|bower_components)\//;
+const DEPENDENCY_CODE =
+  /\.(?:[cm]?[jt]sx?|d\.[cm]?ts|map|md|mdx|markdown|txt|html?|css|scss|less|c|cc|cpp|h|hpp|o|a|so|node|wasm|py|pyc|pyi|rb|go|rs|java|class|jar|png|jpe?g|gif|svg|ico|woff2?|ttf|eot|lock|LICENSE)$|(?:^|\/)(?:package\.json|LICENSE[^/]*|README[^/]*|CHANGELOG[^/]*|tsconfig[^/]*\.json)$/i;
+const DEPENDENCY_MAX_BYTES = 256 * 1024;
 
 interface DirectoryEntry {
   readonly mtimeMs: number;
@@ -110,10 +122,11 @@ export function secretFilesBelow(directory: string, options: SecretFileOptions =
         continue;
       }
       if (isDirectory) {
-        if (!SKIPPED_DIRECTORIES.has(entry.name) && !SKIPPED_PATHS.test(path)) queue.push(path);
+        if (!SKIPPED_PATHS.test(path)) queue.push(path);
         continue;
       }
       if (!entry.isFile()) continue;
+      if (DEPENDENCY_DIRECTORY.test(path) && (DEPENDENCY_CODE.test(path) || (lstatOf(path)?.size ?? 0) > DEPENDENCY_MAX_BYTES)) continue;
       const what = contentVerdict(path, sniffBytes);
       if (what !== undefined) files.push({ path, kind: 'file', what });
     }

@@ -19,8 +19,10 @@ export interface TreeScanOptions extends PathLookupOptions {
   readonly skipsHidden?: boolean;
   /** Entries visited at most. */
   readonly maxEntries?: number;
-  /** Regular files whose first bytes are read for keys, at most. */
+  /** Regular files whose content is checked, at most (each read whole once, then cached by `fileVerdict`). */
   readonly maxSniffs?: number;
+  /** Milliseconds the walk may take; past it the scan is incomplete (and the read asked). */
+  readonly budgetMs?: number;
   /**
    * The workspace: outside it (and the home), an entry its owner keeps from others is a secret
    * (closed-files.ts). Without it, modes are not looked at.
@@ -58,7 +60,8 @@ function literalPrefix(segments: readonly string[]): string {
 export function scanTree(directory: string, options: TreeScanOptions = {}): TreeScan {
   const home = options.home ?? homedir();
   const maxEntries = options.maxEntries ?? 20_000;
-  let sniffs = options.maxSniffs ?? 2_000;
+  let sniffs = options.maxSniffs ?? maxEntries;
+  const deadline = performance.now() + (options.budgetMs ?? 3_000);
   const facts: (PathFact & { path: string })[] = [];
   const root = realPathOf(directory);
   // Absolute rows inside the tree (`grep -r KEY ~` reaches ~/.aws whether or not we look).
@@ -95,7 +98,7 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
       continue;
     }
     for (const entry of entries) {
-      if (++visited > maxEntries || (options.followsLinks === true && --shared.entries < 0)) return { facts, complete: false };
+      if (++visited > maxEntries || performance.now() > deadline || (options.followsLinks === true && --shared.entries < 0)) return { facts, complete: false };
       if (options.skipsHidden && entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
       if (options.followsLinks === true && entry.isSymbolicLink()) {
@@ -131,8 +134,9 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
         if (!secretDirectory) queue.push(path);
       } else if (entry.isFIFO() || entry.isCharacterDevice() || entry.isBlockDevice() || entry.isSocket()) {
         facts.push({ ...fileFacts(path)[0]!, path });
-      } else if (entry.isFile() && sniffs > 0) {
-        sniffs--;
+      } else if (entry.isFile()) {
+        // A file left unread is not a file known to hold no secret: the scan says it stopped short.
+        if (sniffs-- <= 0) return { facts, complete: false };
         for (const fact of fileFacts(path, undefined, TREE_SNIFF_BYTES)) facts.push({ ...fact, path });
       }
     }

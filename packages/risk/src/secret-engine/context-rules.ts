@@ -1,5 +1,6 @@
 import { findAppFormats } from './app-formats.js';
 import { AMBIGUOUS_ALONE, isPlaceholderValue, looksRandom, namesSecret, normaliseName } from './placeholders.js';
+import { findInTables } from './tables.js';
 import type { SecretFinding } from './types.js';
 
 /**
@@ -128,6 +129,8 @@ const URL_USERINFO = /\b[A-Za-z][\w+.-]*:\/\/[^\s/:@'"<>]*:(?<password>[^\s/@'"<
 const USER_OPTION = /(?<![\w-])(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)?(?<q>["']?)[^\s"':<>]*:(?<password>[^\s"'<>]+)\k<q>/g;
 /** Secret-named options: `--password=…`, `--api-token …`, `-pSECRET` (mysql). */
 const SECRET_OPTION = /(?<![\w-])(?<name>--[A-Za-z][\w-]*)(?:=|[ \t]+)(?<q>["']?)(?<value>[^\s"'-][^\s"']*)\k<q>/g;
+/** ODBC/ADO connection strings: `Server=db;Uid=sa;Pwd=…;` (`PWD` alone is the working directory elsewhere). */
+const CONNECTION_PWD = /(?:^|;)[ \t]*(?:Uid|User ?Id|User|Server|Data Source|Driver|Database|Dsn)[ \t]*=[^;\n]*;(?:[^;\n]*;)*?[ \t]*Pwd[ \t]*=[ \t]*(?<value>[^;\n'"]+)/gi;
 const MYSQL_PASSWORD = /(?<![\w-])(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]*?[ \t]-p(?<value>[^\s"']{3,})/g;
 
 function commandLines(text: string, found: Found): void {
@@ -148,6 +151,12 @@ function commandLines(text: string, found: Found): void {
     if (!secretValue(name, value)) continue;
     const start = match.index + match[0].lastIndexOf(value);
     found(start, start + value.length, `the value of ${name}`, 'option');
+  }
+  for (const match of /pwd/i.test(text) ? text.matchAll(CONNECTION_PWD) : []) {
+    const value = match.groups!.value!.trimEnd();
+    if (isPlaceholderValue(value)) continue;
+    const start = match.index + match[0].length - match.groups!.value!.length;
+    found(start, start + value.length, 'a password in a connection string', 'connection-string');
   }
   for (const match of text.matchAll(MYSQL_PASSWORD)) {
     const value = match.groups!.value!;
@@ -289,5 +298,6 @@ export function findInContext(text: string): SecretFinding[] {
   keywordLines(text, found);
   structuredSecrets(text, found);
   for (const finding of findAppFormats(text)) found(finding.start, finding.end, finding.what, 'app-format');
+  findings.push(...findInTables(text));
   return findings;
 }

@@ -71,7 +71,7 @@ export function namesSecret(name: string): boolean {
 const SECRET_FRAGMENT_IN_WORDS = /API_KEY|ACCESS_KEY|PRIVATE_KEY|SECRET|TOKEN|PASSW|APIKEY/;
 
 /** Names that say secret only loosely when alone: `"key": "user.name"`, `"session": "abc"`. */
-export const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set(['KEY', 'SESSION', 'SIG', 'SIGNATURE', 'CERT', 'AUTH', 'PRIVATE', 'SALT', 'OTP', 'PASS']);
+export const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set(['KEY', 'SESSION', 'SIG', 'SIGNATURE', 'CERT', 'AUTH', 'PRIVATE', 'SALT', 'OTP', 'PASS', 'PAT', 'PW']);
 
 /** Words only a placeholder holds: `sha256~XXXX_PUT_YOUR_TOKEN_HERE`, `AKIA…EXAMPLE`, a value cut off with `...`. */
 const PLACEHOLDER_INSIDE = /EXAMPLE|YOUR[_-]|[_-]HERE\b|^<|>$|^\{|\}$|\.\.+$|…|\[redacted\]/i;
@@ -120,6 +120,8 @@ export function isPlaceholderValue(value: string): boolean {
   const trimmed = value.trim();
   if (trimmed.length < 4) return true;
   if (SETTING_VALUES.test(trimmed) || /^-?\d{1,6}(?:\.\d+)?$/.test(trimmed) || /^\d{1,3}(?:_\d{3})+$/.test(trimmed)) return true;
+  // A version or a version range (`pg-connection-string: 2.14.1`, `"^2.9.1"`, `>=1.2.0-rc.1`): a lockfile, not a secret.
+  if (/^(?:[~^]|[<>]=?|=)?v?\d{1,5}(?:\.\d{1,5}){1,3}(?:[-+][\w.]{1,30})?$/.test(trimmed)) return true;
   if (PLACEHOLDER_WORDS.test(trimmed) || TEMPLATE.test(trimmed) || CODE_REFERENCE.test(trimmed) || PATH_VALUE.test(trimmed)) return true;
   if (/^(.)\1+$/.test(trimmed) || masked(trimmed) || PLACEHOLDER_INSIDE.test(trimmed)) return true;
   // `ACCESS_TOKEN`, `YOUR_API_KEY`: a constant's name where the value goes.

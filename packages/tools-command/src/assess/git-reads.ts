@@ -120,5 +120,8 @@ export function gitLongTailRead(site: CallSite): boolean {
   // programs, and whatever else git.ts checks there): by judging `git rev-parse`, which reads
   // nothing more, at the same place.
   gitProgram(site.withArgs([known('rev-parse')]));
+  // `notes show` prints a note's text, which may hold a token (red team, round 3): judged as
+  // `git log --notes`, whose notes are checked with the object store.
+  if (subcommand === 'notes' && rest[0] === 'show') gitProgram(site.withArgs([known('log'), known('--notes'), known('-s')]));
   return true;
 }

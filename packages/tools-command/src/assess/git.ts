@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { secretFilesBelow, tableFacts } from '@riskgate/risk';
 import { secretInIndex, secretInObjects } from './git-objects.js';
 import { dirname, join, resolve } from 'node:path';
@@ -108,7 +108,7 @@ export function gitProgram(site: CallSite): void {
     // What git reads beyond its operands: the tracked files (git grep), or every file the history
     // ever held (a patch, a search of the history, a revision). Git's own lists say which files
     // those are; a secret among them (a committed .env, deleted since) is a secret read.
-    checkContent(site, via, contentScope(name, options, paths, site.cwd), repository);
+    checkContent(site, via, contentScope(name, options, paths, site.cwd) ?? notesScope(name, options, paths, repository), repository);
     // `git grep --no-index`/`--untracked` read files git does not track (and, outside a repository,
     // any tree): judged as a recursive read, where the workspace scan and the private home apply.
     if (name === 'grep' && options.some((option) => /^--(no-index|untracked)$/.test(option))) {
@@ -133,7 +133,12 @@ export function gitProgram(site: CallSite): void {
   if (remoteUrls && repository !== undefined) site.path('read', known(join(repository, 'config')), { via });
   if (listing !== undefined && operands.length === 0 && options.every((option) => listing.test(option))) return;
   if (name === 'remote' && (value(operands[0]) === 'get-url' || value(operands[0]) === 'show' && options.includes('-n'))) return;
-  if ((name === 'stash' || name === 'worktree') && value(operands[0]) === 'list') return;
+  // `git stash list` takes log's options: `-p` prints every stash's patch (red team, round 3).
+  if (name === 'stash' && value(operands[0]) === 'list') {
+    if (options.some((option) => CONTENT_OPTIONS.test(option) || STASH_CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history', repository);
+    return;
+  }
+  if (name === 'worktree' && value(operands[0]) === 'list') return;
   // A stash's patch (and the untracked files `-u` kept in it) and the reflog's patches print
   // contents the branches may no longer hold: checked like the history, which the list includes.
   if (name === 'stash' && value(operands[0]) === 'show') {
@@ -345,8 +350,9 @@ function contentScope(name: string, options: readonly string[], paths: readonly 
     case 'whatchanged':
       return options.some((option) => CONTENT_OPTIONS.test(option)) ? 'history' : undefined;
     case 'show':
-      // `REV:path` prints that file as committed: a blob of the history (`:path` the index's).
-      if (paths.length > 0 && paths.every((word) => (word.value ?? '').startsWith(':'))) return 'tracked';
+      // `REV:path` prints that file as committed: a blob of the history (`:path` the index's;
+      // `:/text` is a commit found by its message, with its patch: history).
+      if (paths.length > 0 && paths.every((word) => (word.value ?? '').startsWith(':') && !(word.value ?? '').startsWith(':/'))) return 'tracked';
       // `--stat`, `--name-only`, `-s`: the commit and the names it changed, no lines.
       if (namesOnly(options) || (paths.every((word) => !(word.value ?? '').includes(':')) && options.some((option) => /^(-s|--no-patch)$/.test(option)))) return undefined;
       return 'history';
@@ -370,6 +376,32 @@ function contentScope(name: string, options: readonly string[], paths: readonly 
       return options.every((option) => /^-[tse]$/.test(option)) && paths.length <= 1 ? undefined : 'history';
     default:
       return undefined;
+  }
+}
+
+/**
+ * Notes (`refs/notes/*`) are printed by `git notes show`, and by `git log`/`show`/`whatchanged`
+ * by default or with `--notes`, `--show-notes`, `%N`: text anyone may have put a token in (red
+ * team, round 3: `git notes show | rev`). Where the repository has notes, their blobs are checked
+ * with the rest of the object store.
+ */
+function notesScope(name: string, options: readonly string[], paths: readonly WordValue[], repository: string | undefined): 'history' | undefined {
+  if (repository === undefined || !hasNotes(repository)) return undefined;
+  if (name === 'notes') return paths.some((word) => word.value === 'show' || word.value === 'list') && !paths.some((word) => word.value === 'list') ? 'history' : undefined;
+  if (name !== 'log' && name !== 'show' && name !== 'whatchanged') return undefined;
+  return options.includes('--no-notes') && !options.some((option) => /^--(show-)?notes/.test(option) || /%N/.test(option)) ? undefined : 'history';
+}
+
+function hasNotes(repository: string): boolean {
+  try {
+    if (existsSync(join(repository, 'refs', 'notes')) && execFileSync('find', [join(repository, 'refs', 'notes'), '-type', 'f'], { encoding: 'utf8' }).trim() !== '') return true;
+  } catch {
+    return true;
+  }
+  try {
+    return /\srefs\/notes\//.test(readFileSync(join(repository, 'packed-refs'), 'utf8'));
+  } catch {
+    return false;
   }
 }
 
