@@ -1,6 +1,7 @@
 import type { Effect } from '@riskgate/risk';
 import { MYSQL_FUNCTION_EFFECTS, MYSQL_HARMLESS_FUNCTIONS, mysqlSecretTable } from './mysql-knowledge.js';
 import { keywordEffect } from './postgres-analysis.js';
+import { secretColumnReads } from './secret-column-reads.js';
 import { isColumnList, leadingKeyword, lexSql, type SqlStatementText, type Token, unquote } from './sql-lexer.js';
 import { reads, type StatementAnalysis, statement, unknownEffect } from './statement-analysis.js';
 
@@ -38,7 +39,8 @@ async function viewEffects(tokens: readonly Token[], knowledge: MysqlKnowledge, 
       continue;
     }
     const inner = lexed.statements[0]!;
-    const found = [...analyzeMysqlStatement(inner, knowledge).effects, ...(await viewEffects(inner.tokens, knowledge, depth + 1))];
+    // A view built on a credential column hands its values out under the view's column names.
+    const found = [...analyzeMysqlStatement(inner, knowledge).effects, ...secretColumnReads(definition, 'mysql'), ...(await viewEffects(inner.tokens, knowledge, depth + 1))];
     effects.push(...found.filter((effect) => effect.kind !== 'read-db' || effect.secret !== undefined).map((effect) => ({ ...effect, via: `the view ${view}` })));
   }
   return effects;
@@ -205,6 +207,10 @@ function analyzeMysqlStatement(text: SqlStatementText, knowledge: MysqlKnowledge
     const what = tokens.slice(1, 3).map((token) => token.upper).join(' ');
     if (what === 'CREATE USER' || tokens[1]?.upper === 'GRANTS') {
       return statement(subject, [{ kind: 'read-db', object: `SHOW ${what}`, secret: 'account password hashes' }, ...functions.effects]);
+    }
+    // The statements other sessions are running (and InnoDB's status, which quotes them).
+    if (tokens[1]?.upper === 'PROCESSLIST' || what === 'FULL PROCESSLIST' || what === 'ENGINE INNODB') {
+      return statement(subject, [{ kind: 'read-db', object: `SHOW ${what}`, secret: "the text of other sessions' statements, where passwords travel" }, ...functions.effects]);
     }
     return statement(subject, [...reads([`SHOW ${what}`]), ...functions.effects, ...secretReads(tokens, knowledge)]);
   }

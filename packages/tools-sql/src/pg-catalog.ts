@@ -106,7 +106,7 @@ async function inspectRelations(database: Queryable, names: readonly string[]): 
   if (names.length === 0) return [];
   const result = await database.query<{ written: string; schema: string; name: string; kind: string; definition: string | null; policies: string[]; server: string | null }>(
     `SELECT w.written, n.nspname AS schema, c.relname AS name, c.relkind::text AS kind,
-            CASE WHEN c.relkind = 'v' THEN pg_get_viewdef(c.oid) END AS definition,
+            CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid) END AS definition,
             CASE WHEN c.relrowsecurity THEN ARRAY(SELECT coalesce(pg_get_expr(p.polqual, p.polrelid), 'true') FROM pg_policy p WHERE p.polrelid = c.oid)
                  ELSE ARRAY[]::text[] END AS policies,
             (SELECT s.srvname::text FROM pg_foreign_table ft JOIN pg_foreign_server s ON s.oid = ft.ftserver WHERE ft.ftrelid = c.oid) AS server

@@ -1,10 +1,11 @@
-import { type Effect, type EffectReport, isSecretColumnName, type SqlDialect } from '@riskgate/risk';
+import type { Effect, EffectReport, SqlDialect } from '@riskgate/risk';
 import type BetterSqlite3 from 'better-sqlite3';
 import { analyzeMysqlScript, type MysqlKnowledge } from './mysql-analysis.js';
 import { type PgCatalog, snapshotCatalog } from './pg-catalog.js';
 import type { Node } from './pg-inspect.js';
 import { analyzePostgresStatement, keywordEffect, type PgAnalysisContext } from './postgres-analysis.js';
 import { explainedStatement, sqliteFunctionEffects, sqliteKeywordStatement } from './sqlite-analysis.js';
+import { secretColumnReads } from './secret-column-reads.js';
 import { leadingKeyword, lexSql, type SqlStatementText, spacedText, unquote } from './sql-lexer.js';
 import { isReadOnly, reads, type StatementAnalysis, statement, unknownEffect } from './statement-analysis.js';
 
@@ -48,30 +49,7 @@ export async function assessSql(sql: string, options: AssessSqlOptions): Promise
   return secrets.length === 0 ? assessment : { ...assessment, effects: [...assessment.effects, ...secrets] };
 }
 
-/**
- * A statement that names a credential column (`password`, `api_key`, `"refreshToken"`) or looks
- * a key/value table up by a secret key (`WHERE key = 'smtp_password'`) reads secrets, whatever
- * the rest of it does: `SELECT email || password`, `hex(password)`, `password AS p` or
- * `WHERE password LIKE 'a%'` carry the value out under another name, where no guard of the
- * result could see it. `SELECT *` names no column: its result is guarded by column (the output
- * guard withholds a secret column's values).
- */
-export function secretColumnReads(sql: string, dialect: SqlDialect): Effect[] {
-  const lexDialect = dialect === 'mysql' ? 'mysql' : dialect === 'sqlite' ? 'sqlite' : 'postgres';
-  const names = new Map<string, string>();
-  for (const text of lexSql(sql, { dialect: lexDialect }).statements) {
-    for (const token of text.tokens) {
-      if (token.kind === 'word' || token.kind === 'quoted-identifier') {
-        const name = token.kind === 'word' ? token.text : unquote(token.text);
-        if (isSecretColumnName(name)) names.set(name, `the column ${name}`);
-      } else if (token.kind === 'string') {
-        const value = token.text.replace(/^[A-Za-z]*['"]/, '').replace(/['"]$/, '');
-        if (/^[A-Za-z][\w.-]{1,63}$/.test(value) && isSecretColumnName(value)) names.set(value, `the value named '${value}'`);
-      }
-    }
-  }
-  return [...names.values()].map((object) => ({ kind: 'read-db', object, secret: 'a credential: its values are secrets' }));
-}
+export { secretColumnReads } from './secret-column-reads.js';
 
 async function assessStatements(sql: string, options: AssessSqlOptions): Promise<SqlAssessment> {
   await loadSqlParser();
@@ -155,7 +133,9 @@ async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSq
     return withFunctions(unparsable(subject, text, `SQLite cannot prepare it: ${(error as Error).message}`));
   }
   if (readonly && (keyword === 'SELECT' || keyword === 'WITH' || keyword === 'VALUES')) {
-    return withFunctions(statement(subject, reads('error' in parsed ? [] : parsed.effects.flatMap((effect) => (effect.kind === 'read-db' ? [effect.object] : [])))));
+    const read = statement(subject, reads('error' in parsed ? [] : parsed.effects.flatMap((effect) => (effect.kind === 'read-db' ? [effect.object] : []))));
+    const secrets = sqliteViewSecrets(database, text.tokens);
+    return withFunctions(secrets.length === 0 ? read : { ...read, effects: [...read.effects, ...secrets] });
   }
   if (readonly && keyword === 'EXPLAIN') {
     const inner = explainedStatement(text);
@@ -169,6 +149,37 @@ async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSq
     return withFunctions({ ...parsed, effects, previewable: parsed.writeTarget !== undefined });
   }
   return withFunctions(fallbackAnalysis(text));
+}
+
+/**
+ * SQLite views a statement names whose definition (sqlite_master.sql, the text as written)
+ * names a credential column: `CREATE VIEW v AS SELECT pwd AS note FROM accounts` hands the
+ * password out as `note`. Followed through views of views (4 levels).
+ */
+function sqliteViewSecrets(database: BetterSqlite3.Database, tokens: readonly { kind: string; text: string }[]): Effect[] {
+  let views: Map<string, string>;
+  try {
+    const rows = database.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'view' UNION ALL SELECT name, sql FROM sqlite_temp_master WHERE type = 'view'").all() as { name: string; sql: string | null }[];
+    views = new Map(rows.map((row) => [row.name.toLowerCase(), row.sql ?? '']));
+  } catch {
+    return [];
+  }
+  if (views.size === 0) return [];
+  const effects: Effect[] = [];
+  const seen = new Set<string>();
+  const follow = (words: readonly { kind: string; text: string }[], depth: number) => {
+    for (const token of words) {
+      if (token.kind !== 'word' && token.kind !== 'quoted-identifier') continue;
+      const name = (token.kind === 'word' ? token.text : unquote(token.text)).toLowerCase();
+      const definition = views.get(name);
+      if (definition === undefined || seen.has(name)) continue;
+      seen.add(name);
+      effects.push(...secretColumnReads(definition, 'sqlite').map((effect) => ({ ...effect, via: `the view ${name} (its definition reads it)` })));
+      if (depth < 4) follow(lexSql(definition, { dialect: 'sqlite' }).statements.flatMap((statement) => statement.tokens), depth + 1);
+    }
+  };
+  follow(tokens, 0);
+  return effects;
 }
 
 /** One SQLite statement read by PostgreSQL's grammar, from its tokens alone (no comments left). */

@@ -90,3 +90,66 @@ describe('credential columns', () => {
     expect((await judgeSql(sql, { dialect: 'postgres' })).whitelisted).toBe(true);
   });
 });
+
+// Red-team rows (issue sql4): each ran unasked on the old code and handed the model the secret.
+describe('JSON of a row taken apart is a whole-row read (PostgreSQL)', () => {
+  it.each([
+    'SELECT jsonb_each_text(to_jsonb(a)) FROM users a',
+    "SELECT to_jsonb(a)->>'password' FROM users a",
+    'SELECT to_jsonb(a)::text FROM users a',
+    "SELECT string_agg(row_to_json(a)::text, ',') FROM users a",
+    'SELECT * FROM users a, jsonb_each_text(to_jsonb(a))',
+    'SELECT jsonb_each_text(j) FROM (SELECT to_jsonb(a) AS j FROM users a) s',
+    'WITH w AS (SELECT row_to_json(a) AS j FROM users a) SELECT j FROM w',
+  ])('%s is asked', async (sql) => {
+    const verdict = await judgeSql(sql, { dialect: 'postgres' });
+    expect(verdict.whitelisted).toBe(false);
+    expect(verdict.effects.some((judged) => judged.verdict === 'secret' && judged.text.includes('whole rows'))).toBe(true);
+  });
+  it.each(['SELECT row_to_json(a) FROM users a', 'SELECT json_agg(a) FROM users a', 'SELECT id, to_jsonb(a) AS doc FROM users a'])('%s keeps the keys for the output guard and runs', async (sql) => {
+    expect((await judgeSql(sql, { dialect: 'postgres' })).whitelisted).toBe(true);
+  });
+});
+
+describe("other sessions' SQL text", () => {
+  it.each([
+    'SELECT query FROM pg_stat_activity',
+    'SELECT * FROM pg_stat_activity',
+    "SELECT * FROM pg_stat_activity WHERE state = 'active'",
+    'SELECT a.pid, a.query FROM pg_catalog.pg_stat_activity a',
+    'SELECT row_to_json(a) FROM pg_stat_activity a',
+    'SELECT q FROM (SELECT query AS q FROM pg_stat_activity) s',
+    'SELECT query, calls FROM pg_stat_statements',
+    'SELECT * FROM public.pg_stat_statements',
+    'SELECT * FROM pg_stat_get_activity(NULL)',
+    'SELECT pg_stat_get_backend_activity(1)',
+  ])('postgres: %s is a secret read', async (sql) => {
+    const verdict = await judgeSql(sql, { dialect: 'postgres' });
+    expect(verdict.whitelisted).toBe(false);
+    expect(verdict.effects.some((judged) => judged.verdict === 'secret')).toBe(true);
+  });
+  it.each(['SELECT pid, state, wait_event, query_start FROM pg_stat_activity', "SELECT count(*) FROM pg_stat_activity WHERE state = 'active'"])('postgres: %s stays whitelisted', async (sql) => {
+    expect((await judgeSql(sql, { dialect: 'postgres' })).whitelisted).toBe(true);
+  });
+  it.each([
+    'SHOW PROCESSLIST',
+    'SHOW FULL PROCESSLIST',
+    'SELECT INFO FROM information_schema.PROCESSLIST',
+    'SELECT * FROM information_schema.processlist',
+    'SELECT argument FROM mysql.general_log',
+    'SELECT sql_text FROM mysql.slow_log',
+    'SELECT SQL_TEXT FROM performance_schema.events_statements_current',
+    'SELECT SQL_TEXT FROM performance_schema.events_statements_history',
+    'SELECT SQL_TEXT FROM performance_schema.events_statements_history_long',
+    'SELECT DIGEST_TEXT FROM performance_schema.events_statements_summary_by_digest',
+    'SELECT PROCESSLIST_INFO FROM performance_schema.threads',
+  ])('mysql: %s is a secret read', async (sql) => {
+    const verdict = await judgeSql(sql, { dialect: 'mysql' });
+    expect(verdict.whitelisted).toBe(false);
+    expect(verdict.effects.some((judged) => judged.verdict === 'secret')).toBe(true);
+  });
+  it.each(['SHOW TABLES', 'SHOW STATUS', 'SELECT * FROM information_schema.TABLES'])('mysql: %s stays whitelisted', async (sql) => {
+    expect((await judgeSql(sql, { dialect: 'mysql' })).whitelisted).toBe(true);
+  });
+});
+
