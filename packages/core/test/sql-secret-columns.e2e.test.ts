@@ -65,6 +65,13 @@ describe('credential columns of an application database', () => {
     for (const password of PASSWORDS) expect(outcome.forModel).not.toContain(password);
   });
 
+  it("a schema description runs unasked and keeps the password column's type", async () => {
+    const outcome = await run("SELECT * FROM pragma_table_info('users')", false);
+    expect(outcome.state).toBe('succeeded');
+    expect(outcome.forModel).toMatch(/password \| TEXT/);
+    expect(outcome.forModel).not.toContain('withheld');
+  });
+
   it('what the person approved passes unchanged', async () => {
     const outcome = await run('SELECT password FROM users', true);
     expect(outcome.state).toBe('succeeded');

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { StatementResult } from '../src/sql-results.js';
+import { withholdSecretColumns } from '../src/withhold-columns.js';
 import { judgeSql } from './helpers.js';
 
 // A credential column named anywhere in a statement is a secret read: the value could leave
@@ -153,3 +155,37 @@ describe("other sessions' SQL text", () => {
   });
 });
 
+// The key/value rule (a row whose text cell names a credential has its other values withheld)
+// withheld schema: `SELECT * FROM pragma_table_info('users')` lost the type TEXT of the row
+// describing the password column. It now withholds only what looks like a credential's value.
+describe('the key/value rule withholds values, not schema', () => {
+  const result = (statement: string, columns: string[], rows: unknown[][]): StatementResult => ({
+    statement,
+    columns: columns.map((name) => ({ name, type: null })),
+    rows,
+    truncated: false,
+    affectedRows: null,
+  });
+  const withheldCells = (statement: StatementResult) => {
+    const run = withholdSecretColumns({ statements: [statement], elapsedMs: 1, readOnly: true });
+    return run === undefined ? [] : run.result.statements[0]!.rows.flatMap((row) => row.filter((cell) => typeof cell === 'string' && cell.includes('withheld')));
+  };
+  it.each([
+    result("SELECT * FROM pragma_table_info('users')", ['cid', 'name', 'type', 'notnull', 'dflt_value', 'pk'], [[2, 'password', 'TEXT', 0, null, 0], [3, 'api_key', 'varchar(255)', 1, null, 0]]),
+    result("SELECT * FROM information_schema.columns WHERE table_name = 'users'", ['table_catalog', 'table_schema', 'table_name', 'column_name', 'data_type', 'udt_name'], [['riskgate_test_4821', 'public', 'users', 'password', 'character varying', 'varchar']]),
+    result('DESCRIBE users', ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'], [['password', 'varchar(255)', 'YES', '', null, '']]),
+    result('SHOW COLUMNS FROM users', ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'], [['api_key', 'int(11) unsigned', 'NO', 'MUL', null, 'auto_increment']]),
+    result('SELECT key, value FROM settings', ['key', 'value'], [['smtp_password', 'dark'], ['api_token', 'enabled']]),
+  ])('$statement keeps its cells', (statement) => {
+    expect(withheldCells(statement)).toEqual([]);
+  });
+  it.each([
+    result('SELECT key, value FROM settings', ['key', 'value'], [['smtp_password', 'Zq7mW2xP9kL4']]),
+    result('SELECT key, value FROM settings', ['key', 'value'], [['db_pass', 'correct-horse-battery']]),
+    result('SELECT key, value FROM settings', ['key', 'value'], [['stripe_secret', 'abcdefghijklmnop']]),
+    result("SELECT k AS name, v AS type FROM cfg, pragma_table_info('cfg')", ['name', 'type'], [['smtp_password', 'Zq7mW2xP9kL4']]),
+    result("SELECT * FROM pragma_table_info('users')", ['cid', 'name', 'type', 'notnull', 'dflt_value', 'pk'], [[2, 'password', 'TEXT', 0, "'changeme-2024'", 0]]),
+  ])('$statement withholds the value', (statement) => {
+    expect(withheldCells(statement)).toHaveLength(1);
+  });
+});
