@@ -81,7 +81,7 @@ const STATEMENT_TEXT = "the text of other sessions' statements, where passwords 
  */
 function statementTextTable(database: string, table: string): string | undefined {
   if (database === 'mysql' && (table === 'general_log' || table === 'slow_log')) return STATEMENT_TEXT;
-  if (database === 'information_schema' && table === 'processlist') return STATEMENT_TEXT;
+  if (database === 'information_schema' && (table === 'processlist' || table === 'innodb_trx')) return STATEMENT_TEXT;
   if (database === 'performance_schema' && (/^events_statements_/.test(table) || /^prepared_statements_instances$|^threads$|^processlist$/.test(table))) return STATEMENT_TEXT;
   if (database === 'sys' && /^(x\$)?(processlist|session|statement_analysis|statements_with_\w+)$/.test(table)) return STATEMENT_TEXT;
   return undefined;

@@ -145,6 +145,7 @@ describe("other sessions' SQL text", () => {
     'SELECT SQL_TEXT FROM performance_schema.events_statements_history_long',
     'SELECT DIGEST_TEXT FROM performance_schema.events_statements_summary_by_digest',
     'SELECT PROCESSLIST_INFO FROM performance_schema.threads',
+    'SELECT trx_query FROM information_schema.INNODB_TRX',
   ])('mysql: %s is a secret read', async (sql) => {
     const verdict = await judgeSql(sql, { dialect: 'mysql' });
     expect(verdict.whitelisted).toBe(false);
