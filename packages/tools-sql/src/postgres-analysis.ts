@@ -1,4 +1,4 @@
-import type { Effect, EffectSeverity } from '@riskgate/risk';
+import { type Effect, type EffectSeverity, isSecretColumnName } from '@riskgate/risk';
 import type { PgCatalog } from './pg-catalog.js';
 import { displayName, type Findings, inspect, type Node, quotedName, type RelationUse } from './pg-inspect.js';
 import { isSecretSetting, PG_QUERY_TEXT_RELATIONS, pgFunctionEffects, secretRelation, secretSettingHolds } from './pg-knowledge.js';
@@ -50,7 +50,7 @@ function codeEffects(findings: Findings, catalog: PgCatalog): { effects: Effect[
 }
 
 /** Reads of the relations a statement names, followed into views, policies and foreign tables. */
-async function relationEffects(relations: readonly RelationUse[], context: PgAnalysisContext): Promise<Effect[]> {
+async function relationEffects(relations: readonly RelationUse[], context: PgAnalysisContext, findings?: Findings): Promise<Effect[]> {
   const effects: Effect[] = [];
   const unique = [...new Map(relations.map((relation) => [displayName(relation), relation])).values()];
   for (const relation of unique) {
@@ -64,6 +64,7 @@ async function relationEffects(relations: readonly RelationUse[], context: PgAna
     const where = `${facts.schema}.${facts.name}`;
     const secret = secretRelation(facts.schema, facts.name);
     if (secret !== undefined) effects.push({ kind: 'read-db', object: where, secret });
+    if (findings !== undefined && facts.key_value != null && context.catalog.readKeys !== undefined) effects.push(...(await keyValueReads(facts.schema, facts.name, facts.key_value, findings, context.catalog.readKeys)));
     if (facts.server !== null) effects.push({ kind: 'connect', host: facts.server, note: `${where} is a foreign table: reading it connects to the server ${facts.server}` });
     // Built-in views are PostgreSQL's own (the secret ones are listed by name); a user's view runs its definition.
     const system = facts.schema === 'pg_catalog' || facts.schema === 'information_schema';
@@ -100,6 +101,29 @@ async function relationEffects(relations: readonly RelationUse[], context: PgAna
     }
   }
   return effects;
+}
+
+/**
+ * A key/value table (`cfg(k, v)`) with a row whose key names a credential (`smtp_password`):
+ * reading its value column is a secret read even when the key is not in the result
+ * (`SELECT v FROM cfg WHERE k LIKE 'smtp%'`, `SELECT string_agg(v, ',') FROM cfg`), where the
+ * output guard sees no key beside the value. The keys are read with the connection (see readKeys).
+ */
+async function keyValueReads(
+  schema: string,
+  table: string,
+  [keyColumn, valueColumn]: readonly [string, string],
+  findings: Findings,
+  readKeys: NonNullable<PgAnalysisContext['catalog']['readKeys']>,
+): Promise<Effect[]> {
+  const reads = findings.unnamedColumns || findings.wholeRows.length > 0 || findings.columnNames.includes(valueColumn) || findings.attributes.includes(valueColumn);
+  if (!reads) return [];
+  const keys = await readKeys(schema, table, keyColumn);
+  const where = `${schema}.${table}`;
+  if (keys === undefined) return [unknownEffect(`${where} looks like a key/value table and its keys cannot be read: a key may name a credential`)];
+  const secret = keys.filter((key) => /^[A-Za-z][\w.-]{1,63}$/.test(key) && isSecretColumnName(key));
+  if (secret.length === 0) return [];
+  return [{ kind: 'read-db', object: `${where}.${valueColumn}`, secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}): its values are secrets` }];
 }
 
 /** Other sessions' SQL text: pg_stat_activity.query, pg_stat_statements.query (see PG_QUERY_TEXT_RELATIONS). */
@@ -148,7 +172,7 @@ export async function analyzePostgresStatement(tree: Node, subject: string, verb
       if (findings.locking) return other({ kind: 'hold-lock', detail: 'SELECT … FOR UPDATE/SHARE locks rows for writing' });
       return statement(
         subject,
-        [...(findings.relations.length === 0 ? [] : await relationEffects(findings.relations, context)), ...wholeRowReads(findings), ...queryTextReads(findings), ...code.effects, ...(findings.relations.length === 0 ? reads([]) : [])],
+        [...(findings.relations.length === 0 ? [] : await relationEffects(findings.relations, context, findings)), ...wholeRowReads(findings), ...queryTextReads(findings), ...code.effects, ...(findings.relations.length === 0 ? reads([]) : [])],
         { relations },
       );
     }

@@ -1,4 +1,4 @@
-import type { Effect, EffectReport, SqlDialect } from '@riskgate/risk';
+import { type Effect, type EffectReport, isSecretColumnName, type SqlDialect } from '@riskgate/risk';
 import type BetterSqlite3 from 'better-sqlite3';
 import { analyzeMysqlScript, type MysqlKnowledge } from './mysql-analysis.js';
 import { type PgCatalog, snapshotCatalog } from './pg-catalog.js';
@@ -134,7 +134,7 @@ async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSq
   }
   if (readonly && (keyword === 'SELECT' || keyword === 'WITH' || keyword === 'VALUES')) {
     const read = statement(subject, reads('error' in parsed ? [] : parsed.effects.flatMap((effect) => (effect.kind === 'read-db' ? [effect.object] : []))));
-    const secrets = sqliteViewSecrets(database, text.tokens);
+    const secrets = [...sqliteViewSecrets(database, text.tokens), ...sqliteKeyValueSecrets(database, text)];
     return withFunctions(secrets.length === 0 ? read : { ...read, effects: [...read.effects, ...secrets] });
   }
   if (readonly && keyword === 'EXPLAIN') {
@@ -179,6 +179,49 @@ function sqliteViewSecrets(database: BetterSqlite3.Database, tokens: readonly { 
     }
   };
   follow(tokens, 0);
+  return effects;
+}
+
+/**
+ * A key/value table (`cfg(k, v)`: a key column key|k|name, a value column value|val|v) with a row
+ * whose key names a credential: a statement that reads its value column without the key column
+ * in its result (`SELECT v FROM cfg WHERE k LIKE 'smtp%'`, `SELECT group_concat(v) FROM cfg`)
+ * is a secret read — the output guard would see no key beside the value. With the key in the
+ * result (`SELECT * FROM cfg`), the output guard withholds the value. Keys: the first 10,000 rows.
+ */
+function sqliteKeyValueSecrets(database: BetterSqlite3.Database, text: SqlStatementText): Effect[] {
+  const words = new Set(text.tokens.flatMap((token) => (token.kind === 'word' || token.kind === 'quoted-identifier' ? [(token.kind === 'word' ? token.text : unquote(token.text)).toLowerCase()] : [])));
+  const star = text.tokens.some((token) => token.text === '*');
+  let origins: { column: string | null; table: string | null }[];
+  try {
+    origins = database.prepare(text.text).columns();
+  } catch {
+    return [];
+  }
+  const effects: Effect[] = [];
+  for (const table of words) {
+    let columns: { name: string; type: string }[];
+    try {
+      columns = database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as { name: string; type: string }[];
+    } catch {
+      continue;
+    }
+    const names = new Map(columns.map((column) => [column.name.toLowerCase(), column]));
+    const key = ['key', 'k', 'name'].map((name) => names.get(name)).find((column) => column !== undefined && !/INT|REAL|FLOA|DOUB|BLOB/i.test(column.type));
+    const value = ['value', 'val', 'v'].map((name) => names.get(name)).find((column) => column !== undefined);
+    if (key === undefined || value === undefined || !(star || words.has(value.name.toLowerCase()))) continue;
+    const keyShown = origins.some((origin) => origin.table?.toLowerCase() === table && origin.column?.toLowerCase() === key.name.toLowerCase());
+    if (keyShown) continue;
+    const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+    let keys: string[];
+    try {
+      keys = (database.prepare(`SELECT DISTINCT CAST(${quote(key.name)} AS TEXT) AS key FROM (SELECT ${quote(key.name)} FROM ${quote(table)} LIMIT 10000)`).all() as { key: string | null }[]).flatMap((row) => (row.key === null ? [] : [row.key]));
+    } catch {
+      continue;
+    }
+    const secret = keys.filter((name) => /^[A-Za-z][\w.-]{1,63}$/.test(name) && isSecretColumnName(name));
+    if (secret.length > 0) effects.push({ kind: 'read-db', object: `${table}.${value.name}`, secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}), read without its key column: its values are secrets` });
+  }
   return effects;
 }
 

@@ -63,19 +63,94 @@ describe('PostgreSQL views over a credential column', () => {
   });
 });
 
-describe('MariaDB views over a credential column', () => {
-  let database: TempMysql;
+// Key/value tables read without their key column (red team, issue sql4): `SELECT v FROM cfg WHERE
+// k LIKE 'smtp%'` and `SELECT string_agg(v, ',') FROM cfg` ran unasked and returned the SMTP
+// password — no credential named, no key beside the value for the output guard. With a
+// connection PostgreSQL's key/value tables have their keys read at assessment time.
+describe('PostgreSQL key/value tables read without their key column', () => {
+  let database: TempPostgres;
   let connection: SqlConnection;
   beforeAll(async () => {
-    database = await createTempMysql(ACCOUNTS);
+    database = await createTempPostgres(`CREATE TABLE cfg (k text PRIMARY KEY, v text);
+      INSERT INTO cfg VALUES ('smtp_host', 'mail.example.com'), ('smtp_password', '${PASSWORD}'), ('theme', 'dark');
+      CREATE TABLE metrics (name varchar(40), value float8);
+      INSERT INTO metrics VALUES ('cpu', 0.5), ('token_count', 12);`);
     connection = await connect(database.url);
   });
   afterAll(async () => {
     await connection?.close();
     await database?.cleanup();
   });
-  it.each(['SELECT * FROM v1', 'SELECT note FROM v1', 'SELECT * FROM v_outer', 'SHOW PROCESSLIST', 'SELECT INFO FROM information_schema.PROCESSLIST'])('%s is asked', async (sql) => expectAsked(connection, sql));
+  it.each(["SELECT v FROM cfg WHERE k LIKE 'smtp%'", "SELECT string_agg(v, ',') FROM cfg", 'SELECT upper(c.v) FROM cfg c', 'SELECT * FROM cfg'])('%s is asked', async (sql) => expectAsked(connection, sql));
+  it.each([
+    ['SELECT k FROM cfg', 'smtp_password'],
+    ['SELECT count(*) AS n FROM cfg', '3'],
+    ['SELECT name, value FROM metrics', 'token_count'],
+  ])('%s runs unasked', async (sql, shows) => expectRunsWithoutSecret(connection, sql, shows));
+});
+
+describe('SQLite key/value tables read without their key column', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'riskgate-key-value-'));
+  let connection: SqlConnection;
+  beforeAll(async () => {
+    const path = join(directory, 'app.sqlite');
+    const database = new Database(path);
+    database.exec(`CREATE TABLE cfg (k TEXT PRIMARY KEY, v TEXT);
+      INSERT INTO cfg VALUES ('smtp_host', 'mail.example.com'), ('smtp_password', '${PASSWORD}'), ('theme', 'dark');
+      CREATE TABLE metrics (name TEXT, value REAL);
+      INSERT INTO metrics VALUES ('cpu', 0.5);`);
+    database.close();
+    connection = await connect(path);
+  });
+  afterAll(async () => {
+    await connection?.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+  it.each(["SELECT v FROM cfg WHERE k LIKE 'smtp%'", 'SELECT group_concat(v) FROM cfg', "SELECT k || '=' || v FROM cfg"])('%s is asked', async (sql) => expectAsked(connection, sql));
+  it.each([
+    ['SELECT k FROM cfg', 'smtp_password'],
+    ['SELECT name, value FROM metrics', 'cpu'],
+    // The key beside the value: the output guard withholds it.
+    ['SELECT * FROM cfg', 'withheld'],
+    ['SELECT k, v FROM cfg', 'withheld'],
+  ])('%s runs unasked', async (sql, shows) => {
+    const outcome = await callTool(createExecuteSqlTool({ connection }), { sql });
+    expect(outcome.asked).toBe(false);
+    expect(JSON.stringify(outcome.result)).toContain(shows);
+  });
+});
+
+describe('MariaDB views over a credential column', () => {
+  let database: TempMysql;
+  let connection: SqlConnection;
+  beforeAll(async () => {
+    database = await createTempMysql(`${ACCOUNTS}
+      CREATE TABLE cfg (k VARCHAR(40) PRIMARY KEY, v TEXT);
+      INSERT INTO cfg VALUES ('smtp_host', 'mail.example.com'), ('smtp_password', '${PASSWORD}'), ('theme', 'dark');
+      CREATE TABLE metrics (name VARCHAR(40), value DOUBLE);
+      INSERT INTO metrics VALUES ('cpu', 0.5);`);
+    connection = await connect(database.url);
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await database?.cleanup();
+  });
+  it.each([
+    'SELECT * FROM v1',
+    'SELECT note FROM v1',
+    'SELECT * FROM v_outer',
+    'SHOW PROCESSLIST',
+    'SELECT INFO FROM information_schema.PROCESSLIST',
+    // Key/value tables read without their key column.
+    "SELECT v FROM cfg WHERE k LIKE 'smtp%'",
+    'SELECT GROUP_CONCAT(v) FROM cfg',
+    'SELECT * FROM cfg',
+  ])('%s is asked', async (sql) => expectAsked(connection, sql));
   it('a view of plain columns still runs unasked', async () => expectRunsWithoutSecret(connection, 'SELECT * FROM v_names', 'ada'));
+  it.each([
+    ['SELECT k FROM cfg', 'smtp_password'],
+    ['SELECT name, value FROM metrics', 'cpu'],
+  ])('%s runs unasked', async (sql, shows) => expectRunsWithoutSecret(connection, sql, shows));
 });
 
 describe('SQLite views over a credential column', () => {
