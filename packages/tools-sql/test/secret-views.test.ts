@@ -43,14 +43,16 @@ describe('PostgreSQL views over a credential column', () => {
   beforeAll(async () => {
     database = await createTempPostgres(`${ACCOUNTS}
       CREATE MATERIALIZED VIEW mv1 AS SELECT name, pwd AS note FROM accounts;
-      CREATE MATERIALIZED VIEW mv_outer AS SELECT note AS remark FROM v1;`);
+      CREATE MATERIALIZED VIEW mv_outer AS SELECT note AS remark FROM v1;
+      CREATE VIEW v_json AS SELECT id, to_jsonb(a) AS j FROM accounts a;
+      CREATE VIEW v_activity AS SELECT pid, query FROM pg_stat_activity;`);
     connection = await connect(database.url);
   });
   afterAll(async () => {
     await connection?.close();
     await database?.cleanup();
   });
-  it.each(['SELECT * FROM v1', 'SELECT note FROM v1', 'SELECT * FROM v_outer', 'SELECT note FROM mv1', 'SELECT * FROM mv1', 'SELECT remark FROM mv_outer', 'SELECT jsonb_each_text(to_jsonb(a)) FROM accounts a'])(
+  it.each(['SELECT * FROM v1', 'SELECT note FROM v1', 'SELECT * FROM v_outer', 'SELECT note FROM mv1', 'SELECT * FROM mv1', 'SELECT remark FROM mv_outer', 'SELECT jsonb_each_text(to_jsonb(a)) FROM accounts a', 'SELECT jsonb_each_text(j) FROM v_json', 'SELECT * FROM v_activity'])(
     '%s is asked',
     async (sql) => expectAsked(connection, sql),
   );
