@@ -92,9 +92,10 @@ describe('PostgreSQL key/value tables read without their key column', () => {
 });
 
 describe('SQLite key/value tables read without their key column', () => {
-  const directory = mkdtempSync(join(tmpdir(), 'riskgate-key-value-'));
+  let directory = '';
   let connection: SqlConnection;
   beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'riskgate-key-value-'));
     const path = join(directory, 'app.sqlite');
     const database = new Database(path);
     database.exec(`CREATE TABLE cfg (k TEXT PRIMARY KEY, v TEXT);
@@ -106,7 +107,7 @@ describe('SQLite key/value tables read without their key column', () => {
   });
   afterAll(async () => {
     await connection?.close();
-    rmSync(directory, { recursive: true, force: true });
+    if (directory !== '') rmSync(directory, { recursive: true, force: true });
   });
   it.each(["SELECT v FROM cfg WHERE k LIKE 'smtp%'", 'SELECT group_concat(v) FROM cfg', "SELECT k || '=' || v FROM cfg"])('%s is asked', async (sql) => expectAsked(connection, sql));
   it.each([
@@ -156,9 +157,10 @@ describe('MariaDB views over a credential column', () => {
 });
 
 describe('SQLite views over a credential column', () => {
-  const directory = mkdtempSync(join(tmpdir(), 'riskgate-secret-views-'));
+  let directory = '';
   let connection: SqlConnection;
   beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'riskgate-secret-views-'));
     const path = join(directory, 'app.sqlite');
     const database = new Database(path);
     database.exec(ACCOUNTS);
@@ -167,7 +169,7 @@ describe('SQLite views over a credential column', () => {
   });
   afterAll(async () => {
     await connection?.close();
-    rmSync(directory, { recursive: true, force: true });
+    if (directory !== '') rmSync(directory, { recursive: true, force: true });
   });
   it.each(['SELECT * FROM v1', 'SELECT note FROM v1', 'SELECT * FROM "V_OUTER"'])('%s is asked', async (sql) => expectAsked(connection, sql));
   it('a view of plain columns still runs unasked', async () => expectRunsWithoutSecret(connection, 'SELECT * FROM v_names', 'ada'));
