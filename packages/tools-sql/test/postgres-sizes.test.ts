@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createExecuteSqlTool, isSqlFailure, openSqlConnection } from '../src/index.js';
 import { intervalMs } from '../src/pg-sizes.js';
-import { judgeSql } from './helpers.js';
+import { callTool, createTempPostgres, judgeSql } from './helpers.js';
 
 // Memory the server spends on values and rows whose size is an argument (red team, issue sql4):
 // the first row ran unasked on the old code and took ~1.9 GB in the PostgreSQL backend.
@@ -44,5 +45,21 @@ describe('PostgreSQL sizes riskgate cannot bound are asked', () => {
     expect(intervalMs('1 day')).toBe(86_400_000);
     expect(intervalMs('2 hours 30 minutes')).toBe(9_000_000);
     expect(intervalMs('1 fortnight')).toBeUndefined();
+  });
+});
+
+describe('whitelisted PostgreSQL reads', () => {
+  it('run with temporary files capped at 1 GB when the role may set it (a superuser here)', async () => {
+    const database = await createTempPostgres('');
+    const connection = await openSqlConnection(database.url);
+    try {
+      if (isSqlFailure(connection)) throw new Error(connection.message);
+      const outcome = await callTool(createExecuteSqlTool({ connection }), { sql: "SELECT current_setting('temp_file_limit') AS limit_now" });
+      expect(outcome.asked).toBe(false);
+      expect(JSON.stringify(outcome.result)).toContain('1GB');
+    } finally {
+      if (!isSqlFailure(connection)) await connection.close();
+      await database.cleanup();
+    }
   });
 });
