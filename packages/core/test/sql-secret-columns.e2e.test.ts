@@ -19,7 +19,8 @@ beforeAll(async () => {
   database.exec(`CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT, password TEXT, encrypted_password TEXT, password_changed_at TEXT);
     INSERT INTO users VALUES (1, 'ada@example.com', '${PASSWORDS[0]}', '${PASSWORDS[3]}', '2026-01-02');
     CREATE TABLE settings (key TEXT, value TEXT);
-    INSERT INTO settings VALUES ('smtp_password', '${PASSWORDS[1]}'), ('theme', 'dark'), ('db_pass', '${PASSWORDS[2]}');`);
+    INSERT INTO settings VALUES ('smtp_password', '${PASSWORDS[1]}'), ('theme', 'dark'), ('db_pass', '${PASSWORDS[2]}');
+    CREATE VIEW contacts AS SELECT email, password AS note FROM users;`);
   database.close();
   const opened = await openSqlConnection(path);
   if (isSqlFailure(opened)) throw new Error(opened.message);
@@ -51,10 +52,24 @@ describe('credential columns of an application database', () => {
     if (sql.includes('users')) expect(outcome.forModel).toContain('2026-01-02');
   });
 
-  it.each(['SELECT password FROM users', "SELECT email || ' ' || encrypted_password FROM users", "SELECT value FROM settings WHERE key = 'smtp_password'"])('%s is asked, and nothing runs without the person', async (sql) => {
+  it.each([
+    'SELECT password FROM users',
+    "SELECT email || ' ' || encrypted_password FROM users",
+    "SELECT value FROM settings WHERE key = 'smtp_password'",
+    // A view renaming the password (it ran unasked and the model got it as `note`).
+    'SELECT * FROM contacts',
+    'SELECT note FROM contacts',
+  ])('%s is asked, and nothing runs without the person', async (sql) => {
     const outcome = await run(sql, false);
     expect(outcome.state).toBe('denied');
     for (const password of PASSWORDS) expect(outcome.forModel).not.toContain(password);
+  });
+
+  it("a schema description runs unasked and keeps the password column's type", async () => {
+    const outcome = await run("SELECT * FROM pragma_table_info('users')", false);
+    expect(outcome.state).toBe('succeeded');
+    expect(outcome.forModel).toMatch(/password \| TEXT/);
+    expect(outcome.forModel).not.toContain('withheld');
   });
 
   it('what the person approved passes unchanged', async () => {

@@ -1,6 +1,7 @@
-import type { Effect } from '@riskgate/risk';
+import { type Effect, isSecretColumnName } from '@riskgate/risk';
 import { MYSQL_FUNCTION_EFFECTS, MYSQL_HARMLESS_FUNCTIONS, mysqlSecretTable } from './mysql-knowledge.js';
 import { keywordEffect } from './postgres-analysis.js';
+import { secretColumnReads } from './secret-column-reads.js';
 import { isColumnList, leadingKeyword, lexSql, type SqlStatementText, type Token, unquote } from './sql-lexer.js';
 import { reads, type StatementAnalysis, statement, unknownEffect } from './statement-analysis.js';
 
@@ -12,6 +13,34 @@ export interface MysqlKnowledge {
   readonly database?: string;
   /** With a connection: the definitions of those named tables that are views ('' when hidden). */
   readonly viewDefinitions?: (tables: readonly { schema?: string; name: string }[]) => Promise<ReadonlyMap<string, string>>;
+  /** With a connection: those named base tables that look like key/value tables, by `schema.table` in lower case, with their keys. */
+  readonly keyValueTables?: (tables: readonly { schema?: string; name: string }[]) => Promise<ReadonlyMap<string, { value: string; keys: readonly string[] }>>;
+}
+
+/**
+ * A key/value table (`cfg(k, v)`) with a row whose key names a credential: a statement that
+ * reads its value column (or `*`) is a secret read — `SELECT v FROM cfg WHERE k LIKE 'smtp%'`
+ * and `SELECT GROUP_CONCAT(v) FROM cfg` show no key beside the value for the output guard.
+ */
+async function keyValueEffects(tokens: readonly Token[], knowledge: MysqlKnowledge): Promise<Effect[]> {
+  if (knowledge.keyValueTables === undefined) return [];
+  const tables = tablesOf(tokens);
+  if (tables.length === 0) return [];
+  let found: ReadonlyMap<string, { value: string; keys: readonly string[] }>;
+  try {
+    found = await knowledge.keyValueTables(tables);
+  } catch (error) {
+    return [unknownEffect(`the keys of a table that looks like a key/value table cannot be read: ${(error as Error).message}`)];
+  }
+  const words = new Set(tokens.flatMap((token) => (token.kind === 'word' || token.kind === 'quoted-identifier' ? [unquote(token.text).toLowerCase()] : [])));
+  const star = tokens.some((token) => token.text === '*');
+  const effects: Effect[] = [];
+  for (const [table, { value, keys }] of found) {
+    if (!star && !words.has(value.toLowerCase())) continue;
+    const secret = keys.filter((key) => /^[A-Za-z][\w.-]{1,63}$/.test(key) && isSecretColumnName(key));
+    if (secret.length > 0) effects.push({ kind: 'read-db', object: `${table}.${value}`, secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}): its values are secrets` });
+  }
+  return effects;
 }
 
 const MAX_VIEW_DEPTH = 4;
@@ -38,7 +67,8 @@ async function viewEffects(tokens: readonly Token[], knowledge: MysqlKnowledge, 
       continue;
     }
     const inner = lexed.statements[0]!;
-    const found = [...analyzeMysqlStatement(inner, knowledge).effects, ...(await viewEffects(inner.tokens, knowledge, depth + 1))];
+    // A view built on a credential column hands its values out under the view's column names.
+    const found = [...analyzeMysqlStatement(inner, knowledge).effects, ...secretColumnReads(definition, 'mysql'), ...(await viewEffects(inner.tokens, knowledge, depth + 1))];
     effects.push(...found.filter((effect) => effect.kind !== 'read-db' || effect.secret !== undefined).map((effect) => ({ ...effect, via: `the view ${view}` })));
   }
   return effects;
@@ -69,7 +99,8 @@ export async function analyzeMysqlScript(sql: string, knowledge: MysqlKnowledge 
   const analyses: StatementAnalysis[] = [];
   for (const text of lexed.statements) {
     const analysis = analyzeMysqlStatement(text, knowledge);
-    const throughViews = await viewEffects(text.tokens, knowledge, 0);
+    const reading = READ_STARTS.has(leadingKeyword(text)) || text.tokens[0]?.text === '(';
+    const throughViews = [...(await viewEffects(text.tokens, knowledge, 0)), ...(reading ? await keyValueEffects(text.tokens, knowledge) : [])];
     analyses.push(throughViews.length === 0 ? analysis : { ...analysis, effects: [...analysis.effects, ...throughViews], previewable: false, previewBlocker: 'it reads a view whose definition does more than read' });
   }
   return analyses;
@@ -205,6 +236,10 @@ function analyzeMysqlStatement(text: SqlStatementText, knowledge: MysqlKnowledge
     const what = tokens.slice(1, 3).map((token) => token.upper).join(' ');
     if (what === 'CREATE USER' || tokens[1]?.upper === 'GRANTS') {
       return statement(subject, [{ kind: 'read-db', object: `SHOW ${what}`, secret: 'account password hashes' }, ...functions.effects]);
+    }
+    // The statements other sessions are running (and InnoDB's status, which quotes them).
+    if (tokens[1]?.upper === 'PROCESSLIST' || what === 'FULL PROCESSLIST' || what === 'ENGINE INNODB') {
+      return statement(subject, [{ kind: 'read-db', object: `SHOW ${what}`, secret: "the text of other sessions' statements, where passwords travel" }, ...functions.effects]);
     }
     return statement(subject, [...reads([`SHOW ${what}`]), ...functions.effects, ...secretReads(tokens, knowledge)]);
   }

@@ -95,7 +95,41 @@ export class MysqlConnection implements SqlConnection {
       backslashEscapes: !String(mode ?? '').includes('NO_BACKSLASH_ESCAPES'),
       ...(database === null || database === undefined ? {} : { database: String(database) }),
       viewDefinitions: (tables) => this.viewDefinitions(tables),
+      keyValueTables: (tables) => this.keyValueTables(tables),
     };
+  }
+
+  /** Base tables with a text key column (key|k|name) and a value column (value|val|v), with their keys (first 10,000 rows). */
+  private async keyValueTables(tables: readonly { schema?: string; name: string }[]): Promise<ReadonlyMap<string, { value: string; keys: readonly string[] }>> {
+    const conditions = tables.map(() => '(c.TABLE_SCHEMA = COALESCE(?, DATABASE()) AND c.TABLE_NAME = ?)').join(' OR ');
+    const [rows] = await this.pool.promise().query({
+      timeout: CATALOG_TIMEOUT_MS,
+      sql: `SELECT c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE FROM information_schema.COLUMNS c
+              JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME AND t.TABLE_TYPE = 'BASE TABLE'
+             WHERE (${conditions}) AND LOWER(c.COLUMN_NAME) IN ('key', 'k', 'name', 'value', 'val', 'v')`,
+      values: tables.flatMap((table) => [table.schema ?? null, table.name]),
+      rowsAsArray: true,
+    });
+    const byTable = new Map<string, { schema: string; table: string; columns: Map<string, { name: string; type: string }> }>();
+    for (const [schema, table, column, type] of rows as [string, string, string, string][]) {
+      const id = `${schema}.${table}`;
+      if (!byTable.has(id)) byTable.set(id, { schema, table, columns: new Map() });
+      byTable.get(id)!.columns.set(column.toLowerCase(), { name: column, type: type.toLowerCase() });
+    }
+    const found = new Map<string, { value: string; keys: readonly string[] }>();
+    const quote = (name: string) => `\`${name.replaceAll('`', '``')}\``;
+    for (const [id, { schema, table, columns }] of byTable) {
+      const key = ['key', 'k', 'name'].map((name) => columns.get(name)).find((column) => column !== undefined && /char|text/.test(column.type));
+      const value = ['value', 'val', 'v'].map((name) => columns.get(name)).find((column) => column !== undefined);
+      if (key === undefined || value === undefined) continue;
+      const [keys] = await this.pool.promise().query({
+        timeout: CATALOG_TIMEOUT_MS,
+        sql: `SELECT DISTINCT CAST(k AS CHAR) FROM (SELECT ${quote(key.name)} AS k FROM ${quote(schema)}.${quote(table)} LIMIT 10000) AS rows_read WHERE k IS NOT NULL`,
+        rowsAsArray: true,
+      });
+      found.set(id.toLowerCase(), { value: value.name, keys: (keys as [string][]).map(([name]) => String(name)) });
+    }
+    return found;
   }
 
   private async viewDefinitions(tables: readonly { schema?: string; name: string }[]): Promise<ReadonlyMap<string, string>> {

@@ -73,8 +73,23 @@ const SECRET_TABLES = new Map([
   ['password_history', 'old password hashes'],
 ]);
 
+const STATEMENT_TEXT = "the text of other sessions' statements, where passwords travel (CREATE USER … IDENTIFIED BY '…', a token in a query)";
+
+/**
+ * Tables and views holding other sessions' SQL text. The whole table is a secret read: which
+ * of its columns a statement reads is not told apart (MySQL is read by tokens, not a tree).
+ */
+function statementTextTable(database: string, table: string): string | undefined {
+  if (database === 'mysql' && (table === 'general_log' || table === 'slow_log')) return STATEMENT_TEXT;
+  if (database === 'information_schema' && (table === 'processlist' || table === 'innodb_trx')) return STATEMENT_TEXT;
+  if (database === 'performance_schema' && (/^events_statements_/.test(table) || /^prepared_statements_instances$|^threads$|^processlist$/.test(table))) return STATEMENT_TEXT;
+  if (database === 'sys' && /^(x\$)?(processlist|session|statement_analysis|statements_with_\w+)$/.test(table)) return STATEMENT_TEXT;
+  return undefined;
+}
+
 /** `mysql.user`, or `user` while `mysql` is the current database: a secret read. */
 export function mysqlSecretTable(schema: string | undefined, table: string, currentDatabase: string | undefined): string | undefined {
   const database = (schema ?? currentDatabase)?.toLowerCase();
-  return database === 'mysql' ? SECRET_TABLES.get(table.toLowerCase()) : undefined;
+  if (database === undefined) return undefined;
+  return (database === 'mysql' ? SECRET_TABLES.get(table.toLowerCase()) : undefined) ?? statementTextTable(database, table.toLowerCase());
 }

@@ -23,6 +23,11 @@ export interface PgCatalog {
   readonly userCastTargets?: ReadonlySet<string>;
   /** With a connection: what the named relations really are (views, policies, foreign tables). */
   inspectRelations?(names: readonly string[]): Promise<readonly RelationFacts[]>;
+  /**
+   * With a connection: the distinct keys of a key/value table (at most its first 10,000 rows),
+   * read in a READ ONLY transaction with short timeouts; undefined when they cannot be read.
+   */
+  readKeys?(schema: string, table: string, keyColumn: string): Promise<readonly string[] | undefined>;
   /** With a connection: what a write to the table would run besides the statement. */
   inspectWriteTarget?(name: string): Promise<WriteTargetFacts>;
 }
@@ -40,6 +45,8 @@ export interface RelationFacts {
   readonly policies: readonly string[];
   /** The foreign server of a foreign table. */
   readonly server: string | null;
+  /** A plain table (no row security) with a text key column (key|k|name) and a value column (value|val|v): [key, value]. */
+  readonly key_value?: readonly [string, string] | null;
 }
 
 /** What a write to a table runs besides the statement itself. */
@@ -70,6 +77,8 @@ export function snapshotCatalog(): PgCatalog {
 /** Anything that runs a query: a pg.Pool or pg.Client. */
 export interface Queryable {
   query<Row>(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
+  /** A pool's own client, for a transaction of several statements. */
+  connect?(): Promise<Queryable & { release(error?: Error | boolean): void }>;
 }
 
 /** The live catalog: built-ins below FirstNormalObjectId (16384), everything else is a user's. */
@@ -98,6 +107,7 @@ export async function liveCatalog(database: Queryable): Promise<PgCatalog> {
     userCastTargets: new Set(casts.rows.map((row) => row.name)),
     inspectRelations: (names) => inspectRelations(database, names),
     inspectWriteTarget: (name) => inspectWriteTarget(database, name),
+    readKeys: (schema, table, keyColumn) => readKeys(database, schema, table, keyColumn),
   };
 }
 
@@ -106,16 +116,48 @@ async function inspectRelations(database: Queryable, names: readonly string[]): 
   if (names.length === 0) return [];
   const result = await database.query<{ written: string; schema: string; name: string; kind: string; definition: string | null; policies: string[]; server: string | null }>(
     `SELECT w.written, n.nspname AS schema, c.relname AS name, c.relkind::text AS kind,
-            CASE WHEN c.relkind = 'v' THEN pg_get_viewdef(c.oid) END AS definition,
+            CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid) END AS definition,
             CASE WHEN c.relrowsecurity THEN ARRAY(SELECT coalesce(pg_get_expr(p.polqual, p.polrelid), 'true') FROM pg_policy p WHERE p.polrelid = c.oid)
                  ELSE ARRAY[]::text[] END AS policies,
-            (SELECT s.srvname::text FROM pg_foreign_table ft JOIN pg_foreign_server s ON s.oid = ft.ftserver WHERE ft.ftrelid = c.oid) AS server
+            (SELECT s.srvname::text FROM pg_foreign_table ft JOIN pg_foreign_server s ON s.oid = ft.ftserver WHERE ft.ftrelid = c.oid) AS server,
+            CASE WHEN c.relkind IN ('r', 'p') AND NOT c.relrowsecurity THEN
+              (SELECT ARRAY[k.attname::text, v.attname::text] FROM pg_attribute k, pg_attribute v
+                WHERE k.attrelid = c.oid AND v.attrelid = c.oid AND k.attnum > 0 AND v.attnum > 0 AND NOT k.attisdropped AND NOT v.attisdropped
+                  AND k.attname IN ('key', 'k', 'name') AND v.attname IN ('value', 'val', 'v') AND k.atttypid IN (25, 1043, 1042, 19)
+                ORDER BY array_position(ARRAY['key', 'k', 'name'], k.attname::text), array_position(ARRAY['value', 'val', 'v'], v.attname::text) LIMIT 1)
+            END AS key_value
        FROM unnest($1::text[]) AS w(written)
        JOIN pg_class c ON c.oid = to_regclass(w.written)
        JOIN pg_namespace n ON n.oid = c.relnamespace`,
     [names],
   );
   return result.rows;
+}
+
+const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The keys of a key/value table: its text key column only (no user code runs), bounded in rows and time. */
+async function readKeys(database: Queryable, schema: string, table: string, keyColumn: string): Promise<readonly string[] | undefined> {
+  if (database.connect === undefined) return undefined;
+  const client = await database.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query("SET LOCAL statement_timeout = '1s'");
+    await client.query("SET LOCAL lock_timeout = '200ms'");
+    const column = quoteIdentifier(keyColumn);
+    const result = await client.query<{ key: string }>(
+      `SELECT DISTINCT ${column}::text AS key FROM (SELECT ${column} FROM ${quoteIdentifier(schema)}.${quoteIdentifier(table)} LIMIT 10000) AS rows WHERE ${column} IS NOT NULL`,
+    );
+    await client.query('COMMIT');
+    return result.rows.map((row) => row.key);
+  } catch {
+    broken = true;
+    return undefined;
+  } finally {
+    // A client whose transaction failed is closed, not returned to the pool.
+    client.release(broken);
+  }
 }
 
 async function inspectWriteTarget(database: Queryable, name: string): Promise<WriteTargetFacts> {

@@ -4,6 +4,8 @@
  * notation (`(1234).pg_terminate_backend`, `f.pg_read_file`), operators, casts and relations.
  */
 
+import { SIZED_FUNCTIONS, type SizedCall } from './pg-sizes.js';
+
 export type Node = Record<string, unknown>;
 
 export interface FunctionUse {
@@ -32,6 +34,12 @@ export interface Findings {
    * every column of the row (a credential column among them) under no column name.
    */
   readonly wholeRows: string[];
+  /** Calls whose size is an argument (repeat, lpad, generate_series…): see pg-sizes.ts. */
+  readonly sizedCalls: SizedCall[];
+  /** Every column name referred to (the last part of a ColumnRef). */
+  readonly columnNames: string[];
+  /** A `*` anywhere, or a row turned into JSON: columns read without being named. */
+  unnamedColumns: boolean;
   into: boolean;
   locking: boolean;
 }
@@ -52,16 +60,18 @@ function qualified(parts: readonly string[]): { name: string; schema?: string } 
   return schema === undefined ? { name } : { name, schema };
 }
 
-export function inspect(root: unknown): Findings {
-  const findings: Findings = { dml: [], functions: [], attributes: [], operators: [], types: [], relations: [], sampleMethods: [], wholeRows: [], into: false, locking: false };
+/** `nested`: the tree is a view's definition, read by an outer query as a subquery would be. */
+export function inspect(root: unknown, nested = false): Findings {
+  const findings: Findings = { dml: [], functions: [], attributes: [], operators: [], types: [], relations: [], sampleMethods: [], wholeRows: [], sizedCalls: [], columnNames: [], unnamedColumns: false, into: false, locking: false };
   // Names a bare column reference may mean a whole row by: relations, their aliases, subqueries and CTEs.
   const rowNames = new Set<string>();
   const bareReferences: string[] = [];
   const columnAccesses: string[] = [];
   const keyedStars = new Set<string>();
-  const visit = (value: unknown, key: string | undefined, outer?: string) => {
+  // `grand` is the key above `outer`; `nested` is true inside a subquery, CTE or sublink.
+  const visit = (value: unknown, key: string | undefined, outer?: string, grand?: string, nested = false) => {
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, undefined, key);
+      for (const item of value) visit(item, undefined, key, outer, nested);
       return;
     }
     if (value === null || typeof value !== 'object') return;
@@ -78,8 +88,15 @@ export function inspect(root: unknown): Findings {
         const literal = first?.A_Const?.sval?.sval;
         const called = qualified(strings(node.funcname));
         findings.functions.push({ ...called, ...(literal === undefined ? {} : { literal }) });
-        // JSON of a whole row keeps each column's name beside its value, where the output guard reads it.
-        if (JSON_OF_ROWS.has(called.name.toLowerCase())) {
+        if (SIZED_FUNCTIONS.has(called.name.toLowerCase()) && (called.schema === undefined || called.schema === 'pg_catalog')) {
+          findings.sizedCalls.push({ name: called.name.toLowerCase(), args: (node.args as Node[] | undefined) ?? [] });
+        }
+        // JSON of a whole row keeps each column's name beside its value, where the output guard reads it —
+        // only when that JSON is itself an item of the statement's own select list: anywhere else
+        // (jsonb_each_text(to_jsonb(u)), to_jsonb(u)->>'password', a cast, string_agg, a subquery
+        // whose column an outer query takes apart) the keys are gone or the value is taken out.
+        if (JSON_OF_ROWS.has(called.name.toLowerCase())) findings.unnamedColumns = true;
+        if (JSON_OF_ROWS.has(called.name.toLowerCase()) && outer === 'val' && grand === 'ResTarget' && !nested) {
           for (const argument of (node.args as Node[] | undefined) ?? []) {
             const fields = (argument as { ColumnRef?: { fields?: unknown } }).ColumnRef?.fields;
             const names = strings(fields);
@@ -94,6 +111,8 @@ export function inspect(root: unknown): Findings {
         const fields = strings(node.fields);
         findings.attributes.push(...fields.slice(1));
         const star = Array.isArray(node.fields) && (node.fields as Node[]).some((field) => 'A_Star' in field);
+        if (star) findings.unnamedColumns = true;
+        if (fields.length > 0) findings.columnNames.push(fields.at(-1)!);
         // u.* is the row's columns one by one in a target list (their names show); anywhere else it is one value.
         if (star && fields.length > 0 && outer !== 'val') findings.wholeRows.push(fields.join('.'));
         if (!star && fields.length === 1) bareReferences.push(fields[0]!);
@@ -108,6 +127,7 @@ export function inspect(root: unknown): Findings {
         break;
       case 'A_Indirection': {
         findings.attributes.push(...strings(node.indirection));
+        if (Array.isArray(node.indirection) && (node.indirection as Node[]).some((item) => 'A_Star' in item)) findings.unnamedColumns = true;
         // (u).id takes one named column of the row, not the whole row.
         const base = (node.arg as { ColumnRef?: { fields?: unknown } } | undefined)?.ColumnRef;
         const named = Array.isArray(node.indirection) && (node.indirection as Node[]).every((item) => 'String' in item);
@@ -144,9 +164,10 @@ export function inspect(root: unknown): Findings {
         findings.locking = true;
         break;
     }
-    for (const [childKey, child] of Object.entries(node)) visit(child, childKey, key);
+    const inner = nested || key === 'subquery' || key === 'subselect' || key === 'ctequery';
+    for (const [childKey, child] of Object.entries(node)) visit(child, childKey, key, outer, inner);
   };
-  visit(root, undefined);
+  visit(root, undefined, undefined, undefined, nested);
   // A bare name that is also a relation's name or alias: PostgreSQL reads it as the whole row
   // (when the relation has no column of that name, which riskgate cannot always know: asked either way).
   for (const name of columnAccesses) {

@@ -53,6 +53,7 @@ const PG_FUNCTION_EFFECTS: [RegExp, Maker][] = [
   [/^lo_export$/, serverFile('write-path')],
   [/^lo_import$/, serverFile('read-path')],
   [/^pg_hba_file_rules$|^pg_ident_file_mappings$/, secret('the server\'s client authentication files')],
+  [/^pg_stat_get_activity$|^pg_stat_get_backend_activity$/, secret("the text of other sessions' statements (a CREATE ROLE … PASSWORD, a token in a query)")],
   [/^pg_show_all_file_settings$|^pg_show_all_settings$/, secret('every server setting, including primary_conninfo with its password')],
   [/^(query|cursor|table|schema|database)_to_xml|^ts_stat$|^ts_rewrite$/, queryText],
   [/^nextval$|^setval$|^lo_|^lo(read|write)$|^pg_nextoid$|^pg_(create|drop|copy)_.*replication_slot$|^pg_replication_slot_advance$|^pg_logical_|^pg_notify$|^brin_|^gin_clean_pending_list$|^pg_import_system_collations$|^binary_upgrade_|^pg_replication_origin_(create|drop|advance)$|^pg_extension_config_dump$|^pg_stop_making_pinned_objects$|^txid_current|^pg_current_xact_id/, write],
@@ -97,6 +98,16 @@ export const PG_SECRET_RELATIONS = new Map([
   ['pg_largeobject', 'the content of every large object, whoever owns it'],
   ['pg_statistic', 'sampled values of every column, whoever may read the table'],
   ['pg_db_role_setting', 'per-database and per-role settings, custom settings holding secrets among them'],
+]);
+
+/**
+ * Views whose column holds other sessions' SQL text, where passwords travel (`CREATE ROLE …
+ * PASSWORD '…'`, `ALTER USER`, a token in a WHERE): reading that column, a `*`, a whole row or
+ * JSON of a row is a secret read; the other columns (`SELECT pid, state FROM pg_stat_activity`) are not.
+ */
+export const PG_QUERY_TEXT_RELATIONS = new Map([
+  ['pg_stat_activity', 'query'],
+  ['pg_stat_statements', 'query'],
 ]);
 
 /** information_schema views whose rows hold secrets: a foreign data wrapper's user mappings carry passwords. */

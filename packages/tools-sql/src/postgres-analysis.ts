@@ -1,7 +1,9 @@
-import type { Effect, EffectSeverity } from '@riskgate/risk';
+import { type Effect, type EffectSeverity, isSecretColumnName } from '@riskgate/risk';
 import type { PgCatalog } from './pg-catalog.js';
 import { displayName, type Findings, inspect, type Node, quotedName, type RelationUse } from './pg-inspect.js';
-import { isSecretSetting, pgFunctionEffects, secretRelation, secretSettingHolds } from './pg-knowledge.js';
+import { isSecretSetting, PG_QUERY_TEXT_RELATIONS, pgFunctionEffects, secretRelation, secretSettingHolds } from './pg-knowledge.js';
+import { sizeEffects } from './pg-sizes.js';
+import { secretColumnReads } from './secret-column-reads.js';
 import { isReadOnly, reads, type StatementAnalysis, statement, unknownEffect, writeDb } from './statement-analysis.js';
 
 export interface PgAnalysisContext {
@@ -40,6 +42,7 @@ function codeEffects(findings: Findings, catalog: PgCatalog): { effects: Effect[
     const known = ((!foreign && catalog.builtinTypes.has(type.name)) || catalog.safeUserTypes.has(type.name)) && catalog.userCastTargets?.has(type.name) !== true;
     if (!known) add(`a cast to ${type.name}`, [unknownEffect(`casts to ${type.name}, a type whose input or cast functions riskgate cannot vouch for`)]);
   }
+  add([...new Set(findings.sizedCalls.map((call) => call.name))].join(', '), sizeEffects(findings.sizedCalls));
   for (const method of findings.sampleMethods) {
     if (!['bernoulli', 'system'].includes(method.toLowerCase())) add(`TABLESAMPLE ${method}`, [unknownEffect(`samples with ${method}, which is not a built-in sampling method`)]);
   }
@@ -47,7 +50,7 @@ function codeEffects(findings: Findings, catalog: PgCatalog): { effects: Effect[
 }
 
 /** Reads of the relations a statement names, followed into views, policies and foreign tables. */
-async function relationEffects(relations: readonly RelationUse[], context: PgAnalysisContext): Promise<Effect[]> {
+async function relationEffects(relations: readonly RelationUse[], context: PgAnalysisContext, findings?: Findings): Promise<Effect[]> {
   const effects: Effect[] = [];
   const unique = [...new Map(relations.map((relation) => [displayName(relation), relation])).values()];
   for (const relation of unique) {
@@ -61,10 +64,27 @@ async function relationEffects(relations: readonly RelationUse[], context: PgAna
     const where = `${facts.schema}.${facts.name}`;
     const secret = secretRelation(facts.schema, facts.name);
     if (secret !== undefined) effects.push({ kind: 'read-db', object: where, secret });
+    if (findings !== undefined && facts.key_value != null && context.catalog.readKeys !== undefined) effects.push(...(await keyValueReads(facts.schema, facts.name, facts.key_value, findings, context.catalog.readKeys)));
     if (facts.server !== null) effects.push({ kind: 'connect', host: facts.server, note: `${where} is a foreign table: reading it connects to the server ${facts.server}` });
     // Built-in views are PostgreSQL's own (the secret ones are listed by name); a user's view runs its definition.
     const system = facts.schema === 'pg_catalog' || facts.schema === 'information_schema';
     const code = [...(facts.kind === 'v' && !system && facts.definition !== null ? [facts.definition] : []), ...facts.policies.map((policy) => `SELECT ${policy}`)];
+    // A view (or materialized view) built on a credential column hands its values out under
+    // whatever name it gives them (`SELECT pwd AS note FROM accounts`): reading it is a secret read.
+    if ((facts.kind === 'v' || facts.kind === 'm') && !system && facts.definition !== null) {
+      effects.push(...secretColumnReads(facts.definition, 'postgres').map((effect) => ({ ...effect, via: `${where} (its definition reads it)` })));
+      if (facts.kind === 'm' && depth < MAX_VIEW_DEPTH) {
+        // A materialized view's rows were stored when it was refreshed: its definition does not run, but what it read is in it.
+        try {
+          for (const tree of context.parse(facts.definition)) {
+            const inner = await analyzePostgresStatement(tree, where, 'SELECT', { ...context, depth: depth + 1 });
+            effects.push(...inner.effects.filter((effect) => effect.kind === 'read-db' && effect.secret !== undefined).map((effect) => ({ ...effect, via: `${where} (materialized view)` })));
+          }
+        } catch {
+          // Its secret column names were already checked above.
+        }
+      }
+    }
     for (const text of code) {
       if (depth >= MAX_VIEW_DEPTH) {
         effects.push(unknownEffect(`${where} is built on more than ${MAX_VIEW_DEPTH} levels of views`));
@@ -83,6 +103,40 @@ async function relationEffects(relations: readonly RelationUse[], context: PgAna
   return effects;
 }
 
+/**
+ * A key/value table (`cfg(k, v)`) with a row whose key names a credential (`smtp_password`):
+ * reading its value column is a secret read even when the key is not in the result
+ * (`SELECT v FROM cfg WHERE k LIKE 'smtp%'`, `SELECT string_agg(v, ',') FROM cfg`), where the
+ * output guard sees no key beside the value. The keys are read with the connection (see readKeys).
+ */
+async function keyValueReads(
+  schema: string,
+  table: string,
+  [keyColumn, valueColumn]: readonly [string, string],
+  findings: Findings,
+  readKeys: NonNullable<PgAnalysisContext['catalog']['readKeys']>,
+): Promise<Effect[]> {
+  const reads = findings.unnamedColumns || findings.wholeRows.length > 0 || findings.columnNames.includes(valueColumn) || findings.attributes.includes(valueColumn);
+  if (!reads) return [];
+  const keys = await readKeys(schema, table, keyColumn);
+  const where = `${schema}.${table}`;
+  if (keys === undefined) return [unknownEffect(`${where} looks like a key/value table and its keys cannot be read: a key may name a credential`)];
+  const secret = keys.filter((key) => /^[A-Za-z][\w.-]{1,63}$/.test(key) && isSecretColumnName(key));
+  if (secret.length === 0) return [];
+  return [{ kind: 'read-db', object: `${where}.${valueColumn}`, secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}): its values are secrets` }];
+}
+
+/** Other sessions' SQL text: pg_stat_activity.query, pg_stat_statements.query (see PG_QUERY_TEXT_RELATIONS). */
+function queryTextReads(findings: Findings): Effect[] {
+  const named = new Set([...findings.columnNames, ...findings.attributes]);
+  const unnamed = findings.unnamedColumns || findings.wholeRows.length > 0;
+  return [...new Map(findings.relations.map((relation) => [displayName(relation), relation])).values()].flatMap((relation) => {
+    const column = PG_QUERY_TEXT_RELATIONS.get(relation.name.toLowerCase());
+    if (column === undefined || (!unnamed && !named.has(column))) return [];
+    return [{ kind: 'read-db' as const, object: `${displayName(relation)}.${column}`, secret: "the text of other sessions' statements, where passwords travel (CREATE ROLE … PASSWORD '…')" }];
+  });
+}
+
 /** Whole rows as one value carry every column, credential columns among them, under no column name. */
 function wholeRowReads(findings: Findings): Effect[] {
   return [...new Set(findings.wholeRows)].map((name) => ({ kind: 'read-db', object: `whole rows of ${name}`, secret: 'every column as one value, a credential column among them unseen' }));
@@ -92,7 +146,7 @@ function wholeRowReads(findings: Findings): Effect[] {
 export async function analyzePostgresStatement(tree: Node, subject: string, verb: string, context: PgAnalysisContext): Promise<StatementAnalysis> {
   const [kind, value] = Object.entries(tree)[0] ?? ['Unknown', {}];
   const node = (value ?? {}) as Node;
-  const findings = inspect(node);
+  const findings = inspect(node, (context.depth ?? 0) > 0);
   const code = codeEffects(findings, context.catalog);
   const relations = findings.relations.map(quotedName);
   const blocker = code.names.length === 0 ? undefined : `calls ${[...new Set(code.names)].join(', ')}, which a rollback cannot undo`;
@@ -118,7 +172,7 @@ export async function analyzePostgresStatement(tree: Node, subject: string, verb
       if (findings.locking) return other({ kind: 'hold-lock', detail: 'SELECT … FOR UPDATE/SHARE locks rows for writing' });
       return statement(
         subject,
-        [...(findings.relations.length === 0 ? [] : await relationEffects(findings.relations, context)), ...wholeRowReads(findings), ...code.effects, ...(findings.relations.length === 0 ? reads([]) : [])],
+        [...(findings.relations.length === 0 ? [] : await relationEffects(findings.relations, context, findings)), ...wholeRowReads(findings), ...queryTextReads(findings), ...code.effects, ...(findings.relations.length === 0 ? reads([]) : [])],
         { relations },
       );
     }
@@ -196,10 +250,13 @@ export async function analyzePostgresStatement(tree: Node, subject: string, verb
 
 /** Secret catalogs a write reads from (INSERT … SELECT rolpassword FROM pg_authid). */
 async function secretReads(findings: Findings, _context: PgAnalysisContext): Promise<Effect[]> {
-  return findings.relations.flatMap((relation) => {
-    const secret = secretRelation(relation.schema, relation.name);
-    return secret === undefined ? [] : [{ kind: 'read-db' as const, object: displayName(relation), secret }];
-  });
+  return [
+    ...findings.relations.flatMap((relation) => {
+      const secret = secretRelation(relation.schema, relation.name);
+      return secret === undefined ? [] : [{ kind: 'read-db' as const, object: displayName(relation), secret }];
+    }),
+    ...queryTextReads(findings),
+  ];
 }
 
 function copyEffect(node: Node): Effect {

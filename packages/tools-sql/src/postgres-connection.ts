@@ -104,6 +104,11 @@ export class PostgresConnection implements SqlConnection {
       if (wrap) {
         await client.query(options.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
         await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
+        // Temporary files of a whitelisted read (a sort, a materialized series) stop at 1 GB where the
+        // server lets this role say so (temp_file_limit is superuser-only) and sets no limit itself.
+        if (options.readOnly) {
+          await client.query("SELECT CASE WHEN current_setting('is_superuser') = 'on' AND current_setting('temp_file_limit') = '-1' THEN set_config('temp_file_limit', '1048576', true) END");
+        }
         // The transaction's id, so that after a lost connection the server can say whether it committed.
         if (!options.readOnly) xid = (await client.query<{ xid: string }>('SELECT txid_current()::text AS xid')).rows[0]?.xid;
       } else {

@@ -5,6 +5,7 @@ import { type PgCatalog, snapshotCatalog } from './pg-catalog.js';
 import type { Node } from './pg-inspect.js';
 import { analyzePostgresStatement, keywordEffect, type PgAnalysisContext } from './postgres-analysis.js';
 import { explainedStatement, sqliteFunctionEffects, sqliteKeywordStatement } from './sqlite-analysis.js';
+import { secretColumnReads } from './secret-column-reads.js';
 import { leadingKeyword, lexSql, type SqlStatementText, spacedText, unquote } from './sql-lexer.js';
 import { isReadOnly, reads, type StatementAnalysis, statement, unknownEffect } from './statement-analysis.js';
 
@@ -48,30 +49,7 @@ export async function assessSql(sql: string, options: AssessSqlOptions): Promise
   return secrets.length === 0 ? assessment : { ...assessment, effects: [...assessment.effects, ...secrets] };
 }
 
-/**
- * A statement that names a credential column (`password`, `api_key`, `"refreshToken"`) or looks
- * a key/value table up by a secret key (`WHERE key = 'smtp_password'`) reads secrets, whatever
- * the rest of it does: `SELECT email || password`, `hex(password)`, `password AS p` or
- * `WHERE password LIKE 'a%'` carry the value out under another name, where no guard of the
- * result could see it. `SELECT *` names no column: its result is guarded by column (the output
- * guard withholds a secret column's values).
- */
-export function secretColumnReads(sql: string, dialect: SqlDialect): Effect[] {
-  const lexDialect = dialect === 'mysql' ? 'mysql' : dialect === 'sqlite' ? 'sqlite' : 'postgres';
-  const names = new Map<string, string>();
-  for (const text of lexSql(sql, { dialect: lexDialect }).statements) {
-    for (const token of text.tokens) {
-      if (token.kind === 'word' || token.kind === 'quoted-identifier') {
-        const name = token.kind === 'word' ? token.text : unquote(token.text);
-        if (isSecretColumnName(name)) names.set(name, `the column ${name}`);
-      } else if (token.kind === 'string') {
-        const value = token.text.replace(/^[A-Za-z]*['"]/, '').replace(/['"]$/, '');
-        if (/^[A-Za-z][\w.-]{1,63}$/.test(value) && isSecretColumnName(value)) names.set(value, `the value named '${value}'`);
-      }
-    }
-  }
-  return [...names.values()].map((object) => ({ kind: 'read-db', object, secret: 'a credential: its values are secrets' }));
-}
+export { secretColumnReads } from './secret-column-reads.js';
 
 async function assessStatements(sql: string, options: AssessSqlOptions): Promise<SqlAssessment> {
   await loadSqlParser();
@@ -190,7 +168,8 @@ async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSq
   }
   if (readonly && (keyword === 'SELECT' || keyword === 'WITH' || keyword === 'VALUES')) {
     const tables = 'error' in parsed ? [] : parsed.effects.flatMap((effect) => (effect.kind === 'read-db' ? [effect.object] : []));
-    return withFunctions(statement(subject, [...reads(tables), ...sqliteSecretColumns(text, tables, database)]));
+    const secrets = [...sqliteSecretColumns(text, tables, database), ...sqliteViewSecrets(database, text.tokens), ...sqliteKeyValueSecrets(database, text)];
+    return withFunctions(statement(subject, [...reads(tables), ...secrets]));
   }
   if (readonly && keyword === 'EXPLAIN') {
     const inner = explainedStatement(text);
@@ -204,6 +183,80 @@ async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSq
     return withFunctions({ ...parsed, effects, previewable: parsed.writeTarget !== undefined });
   }
   return withFunctions(fallbackAnalysis(text));
+}
+
+/**
+ * SQLite views a statement names whose definition (sqlite_master.sql, the text as written)
+ * names a credential column: `CREATE VIEW v AS SELECT pwd AS note FROM accounts` hands the
+ * password out as `note`. Followed through views of views (4 levels).
+ */
+function sqliteViewSecrets(database: BetterSqlite3.Database, tokens: readonly { kind: string; text: string }[]): Effect[] {
+  let views: Map<string, string>;
+  try {
+    const rows = database.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'view' UNION ALL SELECT name, sql FROM sqlite_temp_master WHERE type = 'view'").all() as { name: string; sql: string | null }[];
+    views = new Map(rows.map((row) => [row.name.toLowerCase(), row.sql ?? '']));
+  } catch {
+    return [];
+  }
+  if (views.size === 0) return [];
+  const effects: Effect[] = [];
+  const seen = new Set<string>();
+  const follow = (words: readonly { kind: string; text: string }[], depth: number) => {
+    for (const token of words) {
+      if (token.kind !== 'word' && token.kind !== 'quoted-identifier') continue;
+      const name = (token.kind === 'word' ? token.text : unquote(token.text)).toLowerCase();
+      const definition = views.get(name);
+      if (definition === undefined || seen.has(name)) continue;
+      seen.add(name);
+      effects.push(...secretColumnReads(definition, 'sqlite').map((effect) => ({ ...effect, via: `the view ${name} (its definition reads it)` })));
+      if (depth < 4) follow(lexSql(definition, { dialect: 'sqlite' }).statements.flatMap((statement) => statement.tokens), depth + 1);
+    }
+  };
+  follow(tokens, 0);
+  return effects;
+}
+
+/**
+ * A key/value table (`cfg(k, v)`: a key column key|k|name, a value column value|val|v) with a row
+ * whose key names a credential: a statement that reads its value column without the key column
+ * in its result (`SELECT v FROM cfg WHERE k LIKE 'smtp%'`, `SELECT group_concat(v) FROM cfg`)
+ * is a secret read — the output guard would see no key beside the value. With the key in the
+ * result (`SELECT * FROM cfg`), the output guard withholds the value. Keys: the first 10,000 rows.
+ */
+function sqliteKeyValueSecrets(database: BetterSqlite3.Database, text: SqlStatementText): Effect[] {
+  const words = new Set(text.tokens.flatMap((token) => (token.kind === 'word' || token.kind === 'quoted-identifier' ? [(token.kind === 'word' ? token.text : unquote(token.text)).toLowerCase()] : [])));
+  const star = text.tokens.some((token) => token.text === '*');
+  let origins: { column: string | null; table: string | null }[];
+  try {
+    origins = database.prepare(text.text).columns();
+  } catch {
+    return [];
+  }
+  const effects: Effect[] = [];
+  for (const table of words) {
+    let columns: { name: string; type: string }[];
+    try {
+      columns = database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as { name: string; type: string }[];
+    } catch {
+      continue;
+    }
+    const names = new Map(columns.map((column) => [column.name.toLowerCase(), column]));
+    const key = ['key', 'k', 'name'].map((name) => names.get(name)).find((column) => column !== undefined && !/INT|REAL|FLOA|DOUB|BLOB/i.test(column.type));
+    const value = ['value', 'val', 'v'].map((name) => names.get(name)).find((column) => column !== undefined);
+    if (key === undefined || value === undefined || !(star || words.has(value.name.toLowerCase()))) continue;
+    const keyShown = origins.some((origin) => origin.table?.toLowerCase() === table && origin.column?.toLowerCase() === key.name.toLowerCase());
+    if (keyShown) continue;
+    const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+    let keys: string[];
+    try {
+      keys = (database.prepare(`SELECT DISTINCT CAST(${quote(key.name)} AS TEXT) AS key FROM (SELECT ${quote(key.name)} FROM ${quote(table)} LIMIT 10000)`).all() as { key: string | null }[]).flatMap((row) => (row.key === null ? [] : [row.key]));
+    } catch {
+      continue;
+    }
+    const secret = keys.filter((name) => /^[A-Za-z][\w.-]{1,63}$/.test(name) && isSecretColumnName(name));
+    if (secret.length > 0) effects.push({ kind: 'read-db', object: `${table}.${value.name}`, secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}), read without its key column: its values are secrets` });
+  }
+  return effects;
 }
 
 /** One SQLite statement read by PostgreSQL's grammar, from its tokens alone (no comments left). */

@@ -200,7 +200,7 @@ describe('the issue\'s whitelisted 17, query-text functions, attribute notation'
     "SELECT current_setting('work_mem'), current_setting('search_path')",
     'SHOW work_mem',
     'SELECT rolname FROM pg_roles',
-    'SELECT pid, state, query FROM pg_stat_activity',
+    'SELECT pid, state, wait_event FROM pg_stat_activity', // its query column is a secret read (secret-columns.test.ts)
     "SELECT 'ok'::mood, 1::int, '2024-01-01'::date, 'a'::text, 1.5::numeric(10, 2)",
     'SELECT o.id, o.status FROM orders o WHERE o.status ~~ \'p%\' ORDER BY o.id USING <',
     'SELECT * FROM orders TABLESAMPLE bernoulli(50)',
