@@ -8,6 +8,8 @@ const MAX_ENCODED = 4 * 1024 * 1024;
 
 export function decodedContent(text: string): string | undefined {
   if (text.length < 64 || text.length > MAX_ENCODED) return undefined;
+  // Most text is not an encoding: a look at its start decides cheaply (this runs over every file).
+  if (!/^[0-9a-f]{8}: /.test(text) && !/^[\sA-Za-z0-9+/=_-]*$/.test(text.slice(0, 4096))) return undefined;
   // An xxd dump: `00000000: 2d2d 2d2d 2d42 4547  -----BEG`.
   if (/^[0-9a-f]{8}: [0-9a-f]{2,4}(?: [0-9a-f]{2,4})*/m.test(text)) {
     const lines = text.split('\n').filter((line) => line.length > 0);

@@ -1,7 +1,7 @@
 import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { compiledRows, fileFacts, type PathLookupOptions, realPathOf } from './path-lookup.js';
+import { type CompiledRow, compiledRows, fileFacts, type PathLookupOptions, realPathOf } from './path-lookup.js';
 
 /**
  * Every secret file below a directory, at any depth, for the sandbox to hide (/dev/null over a
@@ -55,6 +55,21 @@ interface DirectoryEntry {
   readonly mtimeMs: number;
   readonly ino: number;
   readonly entries: readonly Dirent[];
+  /**
+   * Each entry's reading by the name rows, for one home: names do not change while the
+   * directory's mtime does not, so a steady-state walk matches no row (21,000 entries × 230 rows
+   * took 1–2 s per call in a checkout with node_modules).
+   */
+  classified?: { readonly home: string; readonly items: readonly ClassifiedEntry[] };
+}
+
+interface ClassifiedEntry {
+  readonly path: string;
+  readonly kind: 'directory' | 'file' | 'other';
+  /** What the name rows say, when they name it. */
+  readonly named?: string;
+  /** A file of an installed dependency that is code, docs or a manifest: not read. */
+  readonly dependencyCode: boolean;
 }
 
 interface FileVerdict {
@@ -81,6 +96,31 @@ function listing(directory: string, stats: Stats): readonly Dirent[] | undefined
   return entries;
 }
 
+/** A directory's entries as the name rows read them, cached with its listing. */
+function classified(directory: string, stats: Stats, home: string, rows: readonly CompiledRow[]): readonly ClassifiedEntry[] | undefined {
+  const entries = listing(directory, stats);
+  if (entries === undefined) return undefined;
+  const cached = directories.get(directory);
+  if (cached?.classified?.home === home && cached.entries === entries) return cached.classified.items;
+  const items: ClassifiedEntry[] = [];
+  for (const entry of entries) {
+    // Symlinks are not followed: their targets are judged where they lie (the home is private,
+    // system secrets are hidden by their anchored rows, workspace targets by this walk).
+    if (entry.isSymbolicLink()) continue;
+    const path = join(directory, entry.name);
+    const isDirectory = entry.isDirectory();
+    const named = rows.find((row) => !(row.fileOnly && isDirectory) && (row.name === undefined ? row.test(path) : row.name(entry.name)));
+    items.push({
+      path,
+      kind: isDirectory ? 'directory' : entry.isFile() ? 'file' : 'other',
+      ...(named === undefined ? {} : { named: named.what }),
+      dependencyCode: !isDirectory && DEPENDENCY_DIRECTORY.test(path) && DEPENDENCY_CODE.test(path),
+    });
+  }
+  if (cached !== undefined) cached.classified = { home, items };
+  return items;
+}
+
 function lstatOf(path: string): Stats | undefined {
   try {
     return lstatSync(path);
@@ -105,28 +145,21 @@ export function secretFilesBelow(directory: string, options: SecretFileOptions =
     const current = queue.shift()!;
     const stats = lstatOf(current);
     if (stats === undefined || !stats.isDirectory()) continue;
-    const entries = listing(current, stats);
-    if (entries === undefined) continue;
-    for (const entry of entries) {
+    const items = classified(current, stats, home, [...byName, ...byPath]);
+    if (items === undefined) continue;
+    for (const item of items) {
       if (++visited > maxEntries || performance.now() > deadline) return { files, complete: false };
-      const path = join(current, entry.name);
-      // Symlinks are not followed: their targets are judged where they lie (the home is private,
-      // system secrets are hidden by their anchored rows, workspace targets by this walk).
-      if (entry.isSymbolicLink()) continue;
-      const isDirectory = entry.isDirectory();
-      const named = [...byName, ...byPath].find(
-        (row) => !(row.fileOnly && isDirectory) && (row.name === undefined ? row.test(path) : row.name(entry.name)),
-      );
-      if (named !== undefined) {
-        files.push({ path, kind: isDirectory ? 'directory' : 'file', what: named.what });
+      const { path } = item;
+      if (item.named !== undefined) {
+        files.push({ path, kind: item.kind === 'directory' ? 'directory' : 'file', what: item.named });
         continue;
       }
-      if (isDirectory) {
+      if (item.kind === 'directory') {
         if (!SKIPPED_PATHS.test(path)) queue.push(path);
         continue;
       }
-      if (!entry.isFile()) continue;
-      if (DEPENDENCY_DIRECTORY.test(path) && (DEPENDENCY_CODE.test(path) || (lstatOf(path)?.size ?? 0) > DEPENDENCY_MAX_BYTES)) continue;
+      if (item.kind !== 'file') continue;
+      if (item.dependencyCode || (DEPENDENCY_DIRECTORY.test(path) && (lstatOf(path)?.size ?? 0) > DEPENDENCY_MAX_BYTES)) continue;
       const what = contentVerdict(path, sniffBytes);
       if (what !== undefined) files.push({ path, kind: 'file', what });
     }
