@@ -4,8 +4,9 @@
 // where it works) twice per run: with the output guard (the secret engine) and with a guard that
 // passes everything. The guard sees what the model would get: the tool caps its copy at 30 KB
 // (head and tail), so a 10 MB log costs the guard 30 KB; the guard on the whole 10 MB is timed
-// apart, for the day the cap changes. The log is made of seeded, realistic lines with secrets
-// and lookalikes among them, so the keyword prefilter lets rules run.
+// apart, for the day the cap changes. The log is made of seeded, realistic lines with lookalikes
+// of secrets (placeholders, names), so the keyword prefilter lets rules run; a log holding a real
+// secret is a secret file, hidden and asked, and its `cat` never runs unasked.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,8 +36,10 @@ function logText(bytes: number): string {
     () => `INFO connected to postgres://app@db.internal:5432/app as app (pool ${Math.floor(random() * 20)})`,
     () => `ERROR password authentication failed for user "${word()}"`,
     () => `INFO commit ${word()}${word()}${word()}${word()} deployed by ${word()}@example.com`,
-    () => `DEBUG Authorization: Bearer ${word()}${word()}${word()}${word()}${word()}`,
-    () => `INFO config DB_PASSWORD=${word()}${word()} loaded from env`,
+    // Secrets in a log make the log a secret file (hidden and asked since the whole-file verdict):
+    // the lines that look like them here are placeholders, which the guard must read and pass.
+    () => `DEBUG Authorization: Bearer <redacted> (${word()})`,
+    () => `INFO config DB_PASSWORD=\${DB_PASSWORD} loaded from env (${word()})`,
     () => `TRACE payload {"id": "${word()}", "secret_name": "prod/${word()}", "ok": true}`,
   ];
   const lines: string[] = [];

@@ -63,7 +63,10 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
       // The sandbox hides the workspace's secret files that its scan found; a scan cut short by
       // its bounds (a first walk of a huge tree) may have missed some, so the call is asked
       // rather than run with them visible. Steady state, the scan is cached: one lstat per entry.
-      if (context.sandbox === true) {
+      // Only a call that could run unasked needs it: any effect but a read makes the call asked
+      // anyway (`git log; rm -rf ~`), and an approved call's sandbox walks the workspace itself.
+      const couldRunUnasked = report.effects.every((effect) => effect.kind === 'read-path' || effect.kind === 'list-path' || effect.kind === 'read-env' || effect.kind === 'read-db');
+      if (context.sandbox === true && couldRunUnasked) {
         // 10 s: the first walk reads every file whole (a repository with its build output takes
         // seconds cold); cached, a later call costs one lstat per entry.
         const scan = secretFilesBelow(context.cwd, { budgetMs: 10_000, ...options.workspaceScan, ...(context.home === undefined ? {} : { home: context.home }) });
