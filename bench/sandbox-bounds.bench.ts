@@ -6,12 +6,19 @@
 // prepares the next one (its cgroup and a zygote in it, zygote.ts) in that idle time. The gap
 // also lets the kernel's cgroup lock return to its fast mode, so that a design that moved a
 // process into a cgroup on the call's path would pay for it here as it would in real use.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cgroupHome, describeBounds, probeSandbox, runCommand, splitHostReader } from '@riskgate/tools-command';
 
 const calls = Number(process.argv[2] ?? 100);
 if (!(await probeSandbox()).available) throw new Error('no sandbox here: the bench measures bubblewrap');
 
-const options = { cwd: '/', signal: new AbortController().signal, maxOutputBytes: 4_096, timeoutMs: 30_000, sandbox: true };
+// A small project as the workspace: the sandbox walks it for secret files to hide (a walk of `/`
+// would time the scan, not the bounds).
+const workspace = mkdtempSync(join(tmpdir(), 'riskgate-bounds-bench-'));
+writeFileSync(join(workspace, 'README.md'), '# bench\n');
+const options = { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 4_096, timeoutMs: 30_000, sandbox: true };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function timed(command: string, extra: Record<string, unknown>): Promise<number> {

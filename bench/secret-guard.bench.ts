@@ -31,7 +31,7 @@ function logText(bytes: number): string {
   const word = () => Math.floor(random() * 1e9).toString(36);
   const templates = [
     () => `INFO GET /api/v1/orders/${word()}?page=${Math.floor(random() * 50)} 200 ${Math.floor(random() * 90)}ms`,
-    () => `DEBUG user=${word()} session=${word()}${word()} token refreshed in ${Math.floor(random() * 900)}ms`,
+    () => `DEBUG user=${word()} request=${word()}${word()} token refreshed in ${Math.floor(random() * 900)}ms`,
     () => `WARN key rotation for tenant ${word()} scheduled; api_key_id=${word()}-${word()}`,
     () => `INFO connected to postgres://app@db.internal:5432/app as app (pool ${Math.floor(random() * 20)})`,
     () => `ERROR password authentication failed for user "${word()}"`,
