@@ -29,7 +29,7 @@ export {
   STRICT_NETWORK,
 } from './knowledge/addresses.js';
 export { isSecretEnvironmentName, PUBLIC_ENVIRONMENT_NAMES, SECRET_ENVIRONMENT_NAMES } from './knowledge/environment.js';
-export { isSecretColumnName } from './knowledge/secret-columns.js';
+export { isSecretColumnName, isSecretKeyName } from './knowledge/secret-columns.js';
 export {
   CREDENTIAL_HEADERS,
   CREDENTIAL_QUERY_NAMES,

@@ -1,4 +1,4 @@
-import { type Effect, isSecretColumnName } from '@riskgate/risk';
+import { type Effect, isSecretKeyName } from '@riskgate/risk';
 import { MYSQL_FUNCTION_EFFECTS, MYSQL_HARMLESS_FUNCTIONS, mysqlSecretTable } from './mysql-knowledge.js';
 import { keywordEffect } from './postgres-analysis.js';
 import { secretColumnReads } from './secret-column-reads.js';
@@ -37,7 +37,7 @@ async function keyValueEffects(tokens: readonly Token[], knowledge: MysqlKnowled
   const effects: Effect[] = [];
   for (const [table, { value, keys }] of found) {
     if (!star && !words.has(value.toLowerCase())) continue;
-    const secret = keys.filter((key) => /^[A-Za-z][\w.-]{1,63}$/.test(key) && isSecretColumnName(key));
+    const secret = keys.filter((key) => isSecretKeyName(key));
     if (secret.length > 0) effects.push({ kind: 'read-db', object: `${table}.${value}`, secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}): its values are secrets` });
   }
   return effects;

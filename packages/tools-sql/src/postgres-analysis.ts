@@ -1,4 +1,4 @@
-import { type Effect, type EffectSeverity, isSecretColumnName } from '@riskgate/risk';
+import { type Effect, type EffectSeverity, isSecretKeyName } from '@riskgate/risk';
 import type { PgCatalog } from './pg-catalog.js';
 import { displayName, type Findings, inspect, type Node, quotedName, type RelationUse } from './pg-inspect.js';
 import { isSecretSetting, PG_QUERY_TEXT_RELATIONS, pgFunctionEffects, secretRelation, secretSettingHolds } from './pg-knowledge.js';
@@ -121,7 +121,7 @@ async function keyValueReads(
   const keys = await readKeys(schema, table, keyColumn);
   const where = `${schema}.${table}`;
   if (keys === undefined) return [unknownEffect(`${where} looks like a key/value table and its keys cannot be read: a key may name a credential`)];
-  const secret = keys.filter((key) => /^[A-Za-z][\w.-]{1,63}$/.test(key) && isSecretColumnName(key));
+  const secret = keys.filter((key) => isSecretKeyName(key));
   if (secret.length === 0) return [];
   return [{ kind: 'read-db', object: `${where}.${valueColumn}`, secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}): its values are secrets` }];
 }

@@ -1,4 +1,4 @@
-import { type Effect, isSecretColumnName, type SqlDialect } from '@riskgate/risk';
+import { type Effect, isSecretColumnName, isSecretKeyName, type SqlDialect } from '@riskgate/risk';
 import { lexSql, unquote } from './sql-lexer.js';
 
 /**
@@ -19,7 +19,7 @@ export function secretColumnReads(sql: string, dialect: SqlDialect): Effect[] {
         if (isSecretColumnName(name)) names.set(name, `the column ${name}`);
       } else if (token.kind === 'string') {
         const value = token.text.replace(/^[A-Za-z]*['"]/, '').replace(/['"]$/, '');
-        if (/^[A-Za-z][\w.-]{1,63}$/.test(value) && isSecretColumnName(value)) names.set(value, `the value named '${value}'`);
+        if (isSecretKeyName(value)) names.set(value, `the value named '${value}'`);
       }
     }
   }

@@ -1,4 +1,4 @@
-import { type Effect, type EffectReport, isSecretColumnName, type SqlDialect } from '@riskgate/risk';
+import { type Effect, type EffectReport, isSecretColumnName, isSecretKeyName, type SqlDialect } from '@riskgate/risk';
 import type BetterSqlite3 from 'better-sqlite3';
 import { analyzeMysqlScript, type MysqlKnowledge } from './mysql-analysis.js';
 import { type PgCatalog, snapshotCatalog } from './pg-catalog.js';
@@ -253,7 +253,7 @@ function sqliteKeyValueSecrets(database: BetterSqlite3.Database, text: SqlStatem
     } catch {
       continue;
     }
-    const secret = keys.filter((name) => /^[A-Za-z][\w.-]{1,63}$/.test(name) && isSecretColumnName(name));
+    const secret = keys.filter((name) => isSecretKeyName(name));
     if (secret.length > 0) effects.push({ kind: 'read-db', object: `${table}.${value.name}`, secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}), read without its key column: its values are secrets` });
   }
   return effects;

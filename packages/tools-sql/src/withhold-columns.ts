@@ -1,4 +1,4 @@
-import { isSecretColumnName, withheldMarker } from '@riskgate/risk';
+import { isSecretColumnName, isSecretKeyName, withheldMarker } from '@riskgate/risk';
 import type { SqlRunResult, StatementResult } from './sql-results.js';
 
 /**
@@ -23,7 +23,7 @@ function withholdIn(statement: StatementResult, withheld: Set<string>): Statemen
   let changed = false;
   const rows = statement.rows.map((row) => {
     // A key/value row: a text cell that is a credential's name makes the row's other text cells its value.
-    const keyAt = row.findIndex((cell, index) => !secretColumns.has(index) && typeof cell === 'string' && /^[A-Za-z][\w.-]{1,63}$/.test(cell) && isSecretColumnName(cell));
+    const keyAt = row.findIndex((cell, index) => !secretColumns.has(index) && typeof cell === 'string' && isSecretKeyName(cell));
     if (secretColumns.size === 0 && keyAt === -1) return row;
     return row.map((cell, index) => {
       const what = secretColumns.has(index)

@@ -160,3 +160,12 @@ export function isSecretColumnName(name: string): boolean {
   // passwordhash, apitoken, authtoken, secretkey: one word made of a secret one.
   return /passw|passphrase|secret|apikey|apitoken|authtoken|accesstoken|refreshtoken|privatekey|accesskey|secretkey/.test(words.join(''));
 }
+
+/**
+ * Whether a text value is the name of a credential, as a key of a key/value table stores it
+ * (`smtp_password`, `stripe.secret`) or a statement looks one up (`WHERE key = 'api_key'`): a
+ * single identifier-like word that `isSecretColumnName` calls secret. Prose and values are not.
+ */
+export function isSecretKeyName(text: string): boolean {
+  return /^[A-Za-z][\w.-]{1,63}$/.test(text) && isSecretColumnName(text);
+}
