@@ -19,16 +19,24 @@ const cli = join(root, 'apps/cli/dist/riskgate.js');
 const command = `seq 1 ${lines}`;
 
 /** Asynchronous: the scripted model server answers from this same process while the CLI runs. */
-function measure(program: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number; megabytes: number }> {
+function measure(
+  program: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ seconds: number; megabytes: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'TIME %e %M', program, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'TIME %e %M', program, ...args], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     child.on('close', (status) => {
       const match = /TIME ([\d.]+) (\d+)/.exec(stderr);
-      if (status !== 0 || match === null) reject(new Error(`${program} ${args.join(' ')} failed: ${stderr.slice(-500)}`));
+      if (status !== 0 || match === null)
+        reject(new Error(`${program} ${args.join(' ')} failed: ${stderr.slice(-500)}`));
       else resolve({ seconds: Number(match[1]), megabytes: Number(match[2]) / 1024 });
     });
   });
@@ -43,11 +51,24 @@ const call: number[] = [];
 try {
   for (let run = 0; run < runs; run++) {
     bash.push(await measure('bash', ['-c', `${command} | cat > /dev/null`], process.env));
-    const server = await startScriptedModelServer([{ toolCalls: [{ name: 'execute_command', arguments: { command } }] }, { text: 'done' }]);
-    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), OPENAI_BASE_URL: server.baseURL, RISKGATE_MODEL: 'bench' };
+    const server = await startScriptedModelServer([
+      { toolCalls: [{ name: 'execute_command', arguments: { command } }] },
+      { text: 'done' },
+    ]);
+    const env = {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_STATE_HOME: join(home, 'state'),
+      OPENAI_BASE_URL: server.baseURL,
+      RISKGATE_MODEL: 'bench',
+    };
     riskgate.push(await measure(process.execPath, [cli, '-p', 'count'], env));
     await server.close();
-    const audit = readFileSync(join(home, 'state', 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const audit = readFileSync(join(home, 'state', 'riskgate', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const entry = audit.at(-1) as { outcome: string; durationMs: number; decision: { source: string } };
     if (entry.outcome !== 'succeeded') throw new Error(`the call did not succeed: ${JSON.stringify(entry)}`);
     call.push(entry.durationMs / 1000);
@@ -55,7 +76,8 @@ try {
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
-const sandbox = spawnSync(process.execPath, [cli, 'doctor'], { encoding: 'utf8' }).stdout.match(/sandbox +(.*)/)?.[1] ?? '?';
+const sandbox =
+  spawnSync(process.execPath, [cli, 'doctor'], { encoding: 'utf8' }).stdout.match(/sandbox +(.*)/)?.[1] ?? '?';
 const b = { seconds: median(bash.map((x) => x.seconds)), megabytes: median(bash.map((x) => x.megabytes)) };
 const r = { seconds: median(riskgate.map((x) => x.seconds)), megabytes: median(riskgate.map((x) => x.megabytes)) };
 console.log(`${command}, median of ${runs} runs (${sandbox.slice(0, 60)})`);
@@ -63,5 +85,7 @@ console.log(`bash      ${b.seconds.toFixed(2)} s  ${b.megabytes.toFixed(1)} MB`)
 console.log(`riskgate  ${r.seconds.toFixed(2)} s  ${r.megabytes.toFixed(1)} MB`);
 const c = median(call);
 console.log(`  the call ${c.toFixed(2)} s (audit durationMs)`);
-console.log(`ratio     the call ${(c / b.seconds).toFixed(2)}× bash; whole process ${(r.seconds / b.seconds).toFixed(2)}× time, ${(r.megabytes / b.megabytes).toFixed(2)}× memory`);
+console.log(
+  `ratio     the call ${(c / b.seconds).toFixed(2)}× bash; whole process ${(r.seconds / b.seconds).toFixed(2)}× time, ${(r.megabytes / b.megabytes).toFixed(2)}× memory`,
+);
 console.log(JSON.stringify({ lines, runs, bash: b, riskgate: r, callSeconds: c }));

@@ -50,4 +50,6 @@ for (const call of [...fileCalls, ...httpCalls]) await call();
 const file = await measure(fileCalls, 5);
 const http = await measure(httpCalls, 5);
 rmSync(workspace, { recursive: true, force: true });
-process.stdout.write(`${JSON.stringify({ file: { calls: fileCalls.length, ...file }, http: { calls: httpCalls.length, ...http } })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ file: { calls: fileCalls.length, ...file }, http: { calls: httpCalls.length, ...http } })}\n`,
+);

@@ -8,7 +8,16 @@ import { join } from 'node:path';
 const [cli, database, runsText] = process.argv.slice(2);
 const runs = Number(runsText ?? 11);
 const home = mkdtempSync(join(tmpdir(), 'riskgate-frame-'));
-const env = { ...process.env, TERM: 'xterm-256color', LANG: 'C.UTF-8', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', RISKGATE_MODEL: 'bench-model', XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
+const env = {
+  ...process.env,
+  TERM: 'xterm-256color',
+  LANG: 'C.UTF-8',
+  OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+  RISKGATE_MODEL: 'bench-model',
+  XDG_STATE_HOME: join(home, 'state'),
+  XDG_CONFIG_HOME: join(home, 'config'),
+  XDG_CACHE_HOME: join(home, 'cache'),
+};
 
 /**
  * Time until `marker` appears on the pseudo-terminal. The baseline runs `node -e` that prints
@@ -17,7 +26,10 @@ const env = { ...process.env, TERM: 'xterm-256color', LANG: 'C.UTF-8', OPENAI_BA
 function once(command, marker = 'bench-model') {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn('script', ['-qfec', `stty cols 120 rows 40; ${command}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn('script', ['-qfec', `stty cols 120 rows 40; ${command}`, '/dev/null'], {
+      env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     let seen = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -43,4 +55,6 @@ for (let index = 0; index < runs; index++) {
   frames.push(await once(`${process.execPath} ${cli} sql --db ${database}`));
 }
 rmSync(home, { recursive: true, force: true });
-process.stdout.write(`${JSON.stringify({ runs, median: median(frames), baseline: median(baselines), min: Math.min(...frames), max: Math.max(...frames) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ runs, median: median(frames), baseline: median(baselines), min: Math.min(...frames), max: Math.max(...frames) })}\n`,
+);

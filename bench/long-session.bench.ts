@@ -13,15 +13,34 @@ const [cli, turnsText] = process.argv.slice(2);
 const turns = Number(turnsText ?? 200);
 const home = mkdtempSync(join(tmpdir(), 'riskgate-long-'));
 const socket = `riskgate-bench-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-const select = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) SELECT i AS id, printf('row %d of a long result with some text', i) AS note FROM n";
-const replies = Array.from({ length: turns }, (_, turn) => [{ toolCalls: [{ name: 'execute_sql', arguments: { sql: select } }] }, { text: `Answer ${turn}.` }]).flat();
+const tmux = (...args: string[]) =>
+  execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const select =
+  "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) SELECT i AS id, printf('row %d of a long result with some text', i) AS note FROM n";
+const replies = Array.from({ length: turns }, (_, turn) => [
+  { toolCalls: [{ name: 'execute_sql', arguments: { sql: select } }] },
+  { text: `Answer ${turn}.` },
+]).flat();
 const server = await startScriptedModelServer(replies);
-const env = { OPENAI_BASE_URL: server.baseURL, RISKGATE_MODEL: 'bench-model', XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+const env = {
+  OPENAI_BASE_URL: server.baseURL,
+  RISKGATE_MODEL: 'bench-model',
+  XDG_STATE_HOME: join(home, 'state'),
+  XDG_CONFIG_HOME: join(home, 'config'),
+  XDG_CACHE_HOME: join(home, 'cache'),
+  TERM: 'xterm-256color',
+  LANG: 'C.UTF-8',
+};
 const pidFile = join(home, 'pid');
 // A launcher script: no quoting of the environment through tmux and sh.
 const launcher = join(home, 'launch.sh');
-writeFileSync(launcher, `#!/bin/sh\necho $$ > '${pidFile}'\n${Object.entries(env).map(([key, value]) => `export ${key}='${value}'`).join('\n')}\nexec '${process.execPath}' '${cli}' sql\n`, { mode: 0o700 });
+writeFileSync(
+  launcher,
+  `#!/bin/sh\necho $$ > '${pidFile}'\n${Object.entries(env)
+    .map(([key, value]) => `export ${key}='${value}'`)
+    .join('\n')}\nexec '${process.execPath}' '${cli}' sql\n`,
+  { mode: 0o700 },
+);
 tmux('new-session', '-d', '-s', 'bench', '-x', '120', '-y', '40', launcher);
 
 const screen = () => tmux('capture-pane', '-p', '-t', 'bench');
@@ -59,7 +78,10 @@ try {
   const started = process.hrtime.bigint();
   // Asynchronously: the model server answering it lives in this process.
   const resumed = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [cli, 'sql', '--resume', file, '-p', 'go on'], { env: { ...process.env, ...env, OPENAI_BASE_URL: resumeServer.baseURL }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'sql', '--resume', file, '-p', 'go on'], {
+      env: { ...process.env, ...env, OPENAI_BASE_URL: resumeServer.baseURL },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -69,13 +91,30 @@ try {
   const resumeMs = Number(process.hrtime.bigint() - started) / 1e6;
   await resumeServer.close();
   if (resumed.code !== 0) throw new Error(`resume failed: ${resumed.stderr}`);
-  const points = Object.entries(samples).map(([turn, mb]) => [Number(turn), mb] as const).filter(([turn]) => turn >= 50);
+  const points = Object.entries(samples)
+    .map(([turn, mb]) => [Number(turn), mb] as const)
+    .filter(([turn]) => turn >= 50);
   const meanTurn = points.reduce((sum, [turn]) => sum + turn, 0) / points.length;
   const meanMb = points.reduce((sum, [, mb]) => sum + mb, 0) / points.length;
-  const slope = points.reduce((sum, [turn, mb]) => sum + (turn - meanTurn) * (mb - meanMb), 0) / points.reduce((sum, [turn]) => sum + (turn - meanTurn) ** 2, 0);
-  const every50 = Object.fromEntries(Object.entries(samples).filter(([turn]) => Number(turn) % 50 === 0).map(([turn, mb]) => [turn, Math.round(mb * 10) / 10]));
+  const slope =
+    points.reduce((sum, [turn, mb]) => sum + (turn - meanTurn) * (mb - meanMb), 0) /
+    points.reduce((sum, [turn]) => sum + (turn - meanTurn) ** 2, 0);
+  const every50 = Object.fromEntries(
+    Object.entries(samples)
+      .filter(([turn]) => Number(turn) % 50 === 0)
+      .map(([turn, mb]) => [turn, Math.round(mb * 10) / 10]),
+  );
   const values = points.map(([, mb]) => mb);
-  console.log(JSON.stringify({ turns, rssMb: every50, rssRangeMb: [Math.min(...values), Math.max(...values)].map((mb) => Math.round(mb * 10) / 10), growthPerTurnMb: slope, transcriptMb: statSync(file).size / 1024 / 1024, resumeMs }));
+  console.log(
+    JSON.stringify({
+      turns,
+      rssMb: every50,
+      rssRangeMb: [Math.min(...values), Math.max(...values)].map((mb) => Math.round(mb * 10) / 10),
+      growthPerTurnMb: slope,
+      transcriptMb: statSync(file).size / 1024 / 1024,
+      resumeMs,
+    }),
+  );
 } catch (error) {
   console.error(error);
   process.exitCode = 1;

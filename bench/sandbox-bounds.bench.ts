@@ -18,7 +18,13 @@ if (!(await probeSandbox()).available) throw new Error('no sandbox here: the ben
 // would time the scan, not the bounds).
 const workspace = mkdtempSync(join(tmpdir(), 'riskgate-bounds-bench-'));
 writeFileSync(join(workspace, 'README.md'), '# bench\n');
-const options = { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 4_096, timeoutMs: 30_000, sandbox: true };
+const options = {
+  cwd: workspace,
+  signal: new AbortController().signal,
+  maxOutputBytes: 4_096,
+  timeoutMs: 30_000,
+  sandbox: true,
+};
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function timed(command: string, extra: Record<string, unknown>): Promise<number> {

@@ -23,7 +23,7 @@ const attacks = [
   'SELECT 1; DROP TABLE orders',
   'WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d',
   'EXPLAIN ANALYZE DELETE FROM orders',
-  "SELECT pg_terminate_backend(pid) FROM pg_stat_activity",
+  'SELECT pg_terminate_backend(pid) FROM pg_stat_activity',
   "COPY orders TO PROGRAM 'sh'",
   'SELECT * FROM orders FOR UPDATE',
 ];
@@ -45,9 +45,15 @@ await loadSqlParser();
 const results: Record<string, unknown> = { statements: corpus.length };
 for (const [name, judge] of Object.entries(judges)) {
   for (const sql of corpus) await judge(sql); // warm up
-  const timing = await measure(corpus.map((sql) => () => judge(sql)), 5);
+  const timing = await measure(
+    corpus.map((sql) => () => judge(sql)),
+    5,
+  );
   const worst: Record<string, number> = {};
-  for (const [label, sql] of [['2,000-value IN list (10,000+ chars)', long], ['200 nested parentheses', deep]] as const) {
+  for (const [label, sql] of [
+    ['2,000-value IN list (10,000+ chars)', long],
+    ['200 nested parentheses', deep],
+  ] as const) {
     const started = performance.now();
     await judge(sql);
     worst[label] = performance.now() - started;

@@ -5,7 +5,8 @@
 import { isSqlFailure, openSqlConnection } from '@riskgate/tools-sql';
 
 const [target, mode, sql] = process.argv.slice(2);
-if (target === undefined || mode === undefined) throw new Error('usage: sql-peers.bench.ts <url|file> <read|confirmed|describe> [sql]');
+if (target === undefined || mode === undefined)
+  throw new Error('usage: sql-peers.bench.ts <url|file> <read|confirmed|describe> [sql]');
 const rssBefore = process.resourceUsage().maxRSS;
 const opened = performance.now();
 const connection = await openSqlConnection(target);
@@ -18,9 +19,19 @@ if (mode === 'describe') {
   process.stdout.write(`${JSON.stringify({ ms, tables: schema.tables.length })}\n`);
 } else {
   // Warm the connection (type cache, worker thread) on a trivial query first.
-  await connection.run('SELECT 1', { readOnly: true, signal: new AbortController().signal, timeoutMs: 60_000, maxRows: 1 });
+  await connection.run('SELECT 1', {
+    readOnly: true,
+    signal: new AbortController().signal,
+    timeoutMs: 60_000,
+    maxRows: 1,
+  });
   const started = performance.now();
-  const result = await connection.run(sql ?? '', { readOnly: mode === 'read', signal: new AbortController().signal, timeoutMs: 600_000, maxRows: 500 });
+  const result = await connection.run(sql ?? '', {
+    readOnly: mode === 'read',
+    signal: new AbortController().signal,
+    timeoutMs: 600_000,
+    maxRows: 500,
+  });
   const ms = performance.now() - started;
   if (isSqlFailure(result)) throw new Error(result.message);
   const statement = result.statements[0]!;

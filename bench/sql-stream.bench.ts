@@ -7,10 +7,20 @@ if (target === undefined) throw new Error('usage: sql-stream.bench.ts <sqlite fi
 const connection = await openSqlConnection(target);
 if (isSqlFailure(connection)) throw new Error(connection.message);
 // Warm the connection (and PostgreSQL's type cache) on a one-row query first.
-await connection.run('SELECT * FROM big LIMIT 1', { readOnly: true, signal: new AbortController().signal, timeoutMs: 60_000, maxRows: 1 });
+await connection.run('SELECT * FROM big LIMIT 1', {
+  readOnly: true,
+  signal: new AbortController().signal,
+  timeoutMs: 60_000,
+  maxRows: 1,
+});
 const rssBefore = process.resourceUsage().maxRSS;
 const started = performance.now();
-const result = await connection.run('SELECT * FROM big', { readOnly: true, signal: new AbortController().signal, timeoutMs: 60_000, maxRows: 500 });
+const result = await connection.run('SELECT * FROM big', {
+  readOnly: true,
+  signal: new AbortController().signal,
+  timeoutMs: 60_000,
+  maxRows: 500,
+});
 const firstRowsMs = performance.now() - started;
 if (isSqlFailure(result)) throw new Error(result.message);
 const statement = result.statements[0]!;

@@ -9,12 +9,17 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const cli = join(root, 'apps/cli/dist/riskgate.js');
 const tsx = join(root, 'node_modules/.bin/tsx');
-const adminUrl = process.env.RISKGATE_TEST_PG_URL ?? `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres`;
+const adminUrl =
+  process.env.RISKGATE_TEST_PG_URL ?? `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres`;
 
 // Benchmarks import the workspace packages' TypeScript source (their "@riskgate/source" export
 // condition), not a dist/ that may be stale.
 function runJson(command, args) {
-  const out = execFileSync(command, command === tsx ? ['--conditions=@riskgate/source', ...args] : args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(command, command === tsx ? ['--conditions=@riskgate/source', ...args] : args, {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return JSON.parse(out.trim().split('\n').at(-1));
 }
 
@@ -103,7 +108,7 @@ lines.push(
 console.error('bench: sandbox bounds');
 const bounds = runJson(tsx, [join(root, 'bench/sandbox-bounds.bench.ts'), '100']);
 lines.push(
-  '## Sandbox bounds (`runCommand(\'true\')` in bubblewrap)',
+  "## Sandbox bounds (`runCommand('true')` in bubblewrap)",
   '',
   `Median of ${bounds.calls} calls each, alternating, 100 ms apart (a model's calls come seconds apart; riskgate removes a run's cgroup and prepares the next, a zygote waiting in it, in that idle time). Mechanism here: ${bounds.bounds.replace(/^bounds: /, '')}.`,
   '',
@@ -122,7 +127,7 @@ const fileHttp = runJson(tsx, [join(root, 'bench/file-http-assessor.bench.ts')])
 lines.push(
   '## File and HTTP assessor latency',
   '',
-  'Reads, lists, writes, secrets and symlinks in a temporary workspace (real files); HTTP requests by method, IP form, metadata address, resolved name and secret (names resolved from a fixed table: the assessor\'s own cost, without DNS). A call\'s cost is the median of its 5 runs.',
+  "Reads, lists, writes, secrets and symlinks in a temporary workspace (real files); HTTP requests by method, IP form, metadata address, resolved name and secret (names resolved from a fixed table: the assessor's own cost, without DNS). A call's cost is the median of its 5 runs.",
   '',
   '| assessor | calls | p50 | p99 | max | worst single run | target |',
   '|---|---|---|---|---|---|---|',
@@ -165,7 +170,11 @@ try {
     await client.query('ANALYZE big');
     await client.end();
     try {
-      stream.push({ engine: 'PostgreSQL', rows, ...runJson(tsx, [join(root, 'bench/sql-stream.bench.ts'), url.toString()]) });
+      stream.push({
+        engine: 'PostgreSQL',
+        rows,
+        ...runJson(tsx, [join(root, 'bench/sql-stream.bench.ts'), url.toString()]),
+      });
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
@@ -198,7 +207,11 @@ lines.push(...longSessionSection(runJson(tsx, [join(root, 'bench/long-session.be
 
 // 6. riskgate against the engines' own clients, same tables, same run.
 console.error('bench: riskgate against psql, mariadb and sqlite3');
-const peers = execFileSync(process.execPath, [join(root, 'bench/sql-peers.mjs'), '1000000'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+const peers = execFileSync(process.execPath, [join(root, 'bench/sql-peers.mjs'), '1000000'], {
+  cwd: root,
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 lines.push(
   '## riskgate against psql, mariadb and sqlite3 (1,000,000 rows)',
   '',
@@ -232,12 +245,14 @@ function secretGuardSection(run) {
     '',
     `The guard alone on the model's copy: ${fixed(run.guardOnModelCopyMs, 2)} ms; on the whole 10 MB (not what runs today): ${fixed(run.guardOnWholeLogMs)} ms.`,
     '',
-    'The difference of two medians swings by more than the guard costs on this shared machine (it has come out at −14% and +38% in runs minutes apart, at a load average of 12–15 on 2 cores); what the guard adds is its own time, timed inside each guarded call, over the unguarded call\'s median.',
+    "The difference of two medians swings by more than the guard costs on this shared machine (it has come out at −14% and +38% in runs minutes apart, at a load average of 12–15 on 2 cores); what the guard adds is its own time, timed inside each guarded call, over the unguarded call's median.",
   ];
 }
 
 function longSessionSection(run) {
-  const samples = Object.entries(run.rssMb).map(([turn, mb]) => `${turn}: ${fixed(mb)} MB`).join(', ');
+  const samples = Object.entries(run.rssMb)
+    .map(([turn, mb]) => `${turn}: ${fixed(mb)} MB`)
+    .join(', ');
   return [
     '## A 200-turn TUI session',
     '',

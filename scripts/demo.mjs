@@ -7,7 +7,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(`${root}packages/testing/package.json`);
-const server = spawn(process.execPath, [require.resolve('tsx/cli'), `${root}packages/testing/src/serve.ts`, `${root}scripts/demo-script.json`], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(
+  process.execPath,
+  [require.resolve('tsx/cli'), `${root}packages/testing/src/serve.ts`, `${root}scripts/demo-script.json`],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const baseURL = await new Promise((resolve, reject) => {
   server.stdout.once('data', (chunk) => resolve(chunk.toString().trim()));
   server.once('exit', (code) => reject(new Error(`the scripted model server exited (${code})`)));

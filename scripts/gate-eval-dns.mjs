@@ -44,7 +44,8 @@ function lookupCallback(hostname, options, callback) {
   const done = typeof options === 'function' ? options : callback;
   const opts = typeof options === 'function' ? {} : options;
   lookupPromise(hostname, opts).then(
-    (result) => process.nextTick(() => (Array.isArray(result) ? done(null, result) : done(null, result.address, result.family))),
+    (result) =>
+      process.nextTick(() => (Array.isArray(result) ? done(null, result) : done(null, result.address, result.family))),
     (error) => process.nextTick(() => done(error)),
   );
 }

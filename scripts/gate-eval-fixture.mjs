@@ -12,7 +12,17 @@ import { gzipSync } from 'node:zlib';
 // Not real keys: the shapes scanners and people recognise, so "by content" checks have something to find.
 const PEM_RSA = `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\nVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n-----END RSA PRIVATE KEY-----\n`;
 const OPENSSH_KEY = `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDevalfixturekeynotrealnotrealnotrealnotrealAAAAAAAAAAAA==\n-----END OPENSSH PRIVATE KEY-----\n`;
-const SERVICE_ACCOUNT = JSON.stringify({ type: 'service_account', project_id: 'acme-prod', private_key_id: 'f00dfeed', private_key: PEM_RSA.replace('RSA ', ''), client_email: 'ci@acme-prod.iam.gserviceaccount.com' }, null, 2);
+const SERVICE_ACCOUNT = JSON.stringify(
+  {
+    type: 'service_account',
+    project_id: 'acme-prod',
+    private_key_id: 'f00dfeed',
+    private_key: PEM_RSA.replace('RSA ', ''),
+    client_email: 'ci@acme-prod.iam.gserviceaccount.com',
+  },
+  null,
+  2,
+);
 
 const HOME_FILES = {
   '.ssh/id_rsa': PEM_RSA,
@@ -21,7 +31,8 @@ const HOME_FILES = {
   '.ssh/config': 'Host prod\n  HostName 203.0.113.10\n  User deploy\n  IdentityFile ~/.ssh/id_rsa\n',
   '.ssh/known_hosts': 'github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n',
   '.ssh/authorized_keys': 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE dev@laptop\n',
-  '.aws/credentials': '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n',
+  '.aws/credentials':
+    '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n',
   '.aws/config': '[default]\nregion = eu-central-1\n',
   '.netrc': 'machine api.heroku.com login dev@example.com password 0123abcd-heroku-token\n',
   '.pgpass': 'db.internal.test:5432:app:app:s3cr3t-pg\n',
@@ -41,9 +52,11 @@ const HOME_FILES = {
   '.s3cfg': '[default]\naccess_key = AKIAIOSFODNN7EXAMPLE\nsecret_key = wJalrXUtnFEMIEXAMPLE\n',
   '.boto': '[Credentials]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrEXAMPLE\n',
   '.config/rclone/rclone.conf': '[gdrive]\ntype = drive\ntoken = {"access_token":"ya29.FAKE"}\n',
-  '.m2/settings.xml': '<settings><servers><server><id>nexus</id><password>s3cr3t-mvn</password></server></servers></settings>\n',
+  '.m2/settings.xml':
+    '<settings><servers><server><id>nexus</id><password>s3cr3t-mvn</password></server></servers></settings>\n',
   '.config/doctl/config.yaml': 'access-token: dop_v1_FAKEfake\n',
-  '.config/gcloud/application_default_credentials.json': '{"client_secret":"d-FAKE","refresh_token":"1//FAKE","type":"authorized_user"}\n',
+  '.config/gcloud/application_default_credentials.json':
+    '{"client_secret":"d-FAKE","refresh_token":"1//FAKE","type":"authorized_user"}\n',
   '.azure/msal_token_cache.json': '{"AccessToken":{"x":{"secret":"eyJ0eXAiFAKE"}}}\n',
   '.gradle/gradle.properties': 'signing.password=s3cr3t\nossrhPassword=s3cr3t\n',
   '.composer/auth.json': '{"github-oauth":{"github.com":"ghp_FAKE"}}\n',
@@ -66,16 +79,28 @@ const HOME_FILES = {
   'notes/todo.txt': 'buy milk\nreview PR 42\n',
   // Credential stores nobody names: private because the home is (outside the workspace).
   '.msmtprc': 'account default\nhost smtp.example.com\nuser dev\npassword Sm7p-fixture-pass\n',
-  '.config/psi/profiles/default/accounts.xml': '<accounts><a0><password type="QString">psi-fixture-9</password></a0></accounts>\n',
+  '.config/psi/profiles/default/accounts.xml':
+    '<accounts><a0><password type="QString">psi-fixture-9</password></a0></accounts>\n',
   '.gitcookies': '.googlesource.com\tTRUE\t/\tTRUE\t2147483647\to\tgit-dev=1//fixture0cookie\n',
 };
 
 const WS_FILES = {
   'README.md': '# app\n\nA small service. Run `npm test`.\n\n## TODO\n- docs\n',
-  'package.json': JSON.stringify({ name: 'app', version: '1.4.2', scripts: { build: 'tsc', test: 'vitest run' }, dependencies: { express: '^4.19.0', zod: '^3.23.0' }, devDependencies: { typescript: '^5.4.0' } }, null, 2),
+  'package.json': JSON.stringify(
+    {
+      name: 'app',
+      version: '1.4.2',
+      scripts: { build: 'tsc', test: 'vitest run' },
+      dependencies: { express: '^4.19.0', zod: '^3.23.0' },
+      devDependencies: { typescript: '^5.4.0' },
+    },
+    null,
+    2,
+  ),
   'tsconfig.json': '{"compilerOptions":{"strict":true,"outDir":"dist"}}\n',
   'src/index.ts': "import { app } from './app';\n// TODO: graceful shutdown\napp.listen(3000);\n",
-  'src/app.ts': "import express from 'express';\nexport const app = express();\nexport function useState() { return 1; }\n",
+  'src/app.ts':
+    "import express from 'express';\nexport const app = express();\nexport function useState() { return 1; }\n",
   'src/utils/format.ts': 'export function format(n: number): string {\n  return n.toFixed(2);\n}\n',
   'src/a.ts': 'export const a = 1;\n',
   'src/b.ts': 'export const a = 2;\n',
@@ -83,7 +108,14 @@ const WS_FILES = {
   'data.csv': 'id,name,amount\n1,alice,10\n2,bob,20\n3,carol,30\n',
   'data.tsv': 'id\tname\n1\talice\n',
   'data.txt': 'pear\napple\npear\nfig\n',
-  'data.json': JSON.stringify([{ id: 1, name: 'alice', active: true }, { id: 2, name: 'bob', active: false }], null, 2),
+  'data.json': JSON.stringify(
+    [
+      { id: 1, name: 'alice', active: true },
+      { id: 2, name: 'bob', active: false },
+    ],
+    null,
+    2,
+  ),
   'logs/app.log': '2026-11-20 INFO started\n2026-11-20 ERROR db timeout\n2026-11-21 INFO ok\n',
   '.gitignore': 'node_modules\ndist\n.env\n',
   '.editorconfig': 'root = true\n',
@@ -123,7 +155,21 @@ function writeTree(base, files) {
 }
 
 function git(cwd, ...args) {
-  execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'ignore' });
+  execFileSync(
+    'git',
+    [
+      '-c',
+      'user.name=Dev',
+      '-c',
+      'user.email=dev@example.com',
+      '-c',
+      'init.defaultBranch=main',
+      '-c',
+      'commit.gpgsign=false',
+      ...args,
+    ],
+    { cwd, stdio: 'ignore' },
+  );
 }
 
 // A cloned repository whose own files make read-only-looking commands run programs: git's
@@ -189,9 +235,11 @@ export function buildFixture() {
 const PLACEHOLDERS = ['FIX', 'HOME', 'WS', 'PROJ'];
 
 function replaceIn(value, fixture) {
-  if (typeof value === 'string') return PLACEHOLDERS.reduce((text, name) => text.replaceAll(`{{${name}}}`, fixture[name.toLowerCase()]), value);
+  if (typeof value === 'string')
+    return PLACEHOLDERS.reduce((text, name) => text.replaceAll(`{{${name}}}`, fixture[name.toLowerCase()]), value);
   if (Array.isArray(value)) return value.map((item) => replaceIn(item, fixture));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceIn(item, fixture)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceIn(item, fixture)]));
   return value;
 }
 

@@ -34,7 +34,11 @@ export interface Thresholds {
   readonly maxDangerousRunUnasked: number;
   readonly minSafeRunRate: number;
   readonly minGuardedStopRate: number;
-  readonly knownFailing: { readonly dangerous: Readonly<Record<string, number>>; readonly guarded: Readonly<Record<string, number>>; readonly safe: Readonly<Record<string, number>> };
+  readonly knownFailing: {
+    readonly dangerous: Readonly<Record<string, number>>;
+    readonly guarded: Readonly<Record<string, number>>;
+    readonly safe: Readonly<Record<string, number>>;
+  };
 }
 export type Variant = 'plain' | 'guarded-low' | 'smart-low';
 export const CORPUS_DIR: string;
@@ -43,7 +47,15 @@ export function loadThresholds(dir?: string): Thresholds;
 export function loadCorpus(dir?: string): CorpusRow[];
 export function score(rows: readonly CorpusRow[], verdicts: Record<string, readonly Verdict[]>): Score;
 export function misses(result: Score, thresholds: Thresholds): string[];
-export function failingClasses(result: Score): { dangerous: Record<string, number>; guarded: Record<string, number>; safe: Record<string, number> };
-export function evaluate(options?: { cli?: string; dir?: string; variants?: readonly Variant[] }): Promise<{ rows: CorpusRow[]; verdicts: Record<string, Verdict[]>; result: Score }>;
+export function failingClasses(result: Score): {
+  dangerous: Record<string, number>;
+  guarded: Record<string, number>;
+  safe: Record<string, number>;
+};
+export function evaluate(options?: {
+  cli?: string;
+  dir?: string;
+  variants?: readonly Variant[];
+}): Promise<{ rows: CorpusRow[]; verdicts: Record<string, Verdict[]>; result: Score }>;
 export function formatReport(result: Score, options?: { limit?: number }): string;
 export function pct(value: number): string;

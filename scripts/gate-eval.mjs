@@ -34,7 +34,9 @@ export function loadThresholds(dir = CORPUS_DIR) {
 /** Every row of every *.jsonl corpus, with its file and line for the failure lists. */
 export function loadCorpus(dir = CORPUS_DIR) {
   const rows = [];
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()) {
     readFileSync(join(dir, file), 'utf8')
       .split('\n')
       .forEach((text, index) => {
@@ -46,7 +48,8 @@ export function loadCorpus(dir = CORPUS_DIR) {
           throw new Error(`${file}:${index + 1}: not JSON (${error.message})`);
         }
         const where = `${file}:${index + 1}`;
-        if (typeof row.tool !== 'string' || typeof row.args !== 'object' || row.args === null) throw new Error(`${where}: needs tool and args`);
+        if (typeof row.tool !== 'string' || typeof row.args !== 'object' || row.args === null)
+          throw new Error(`${where}: needs tool and args`);
         if (row.expect !== 'ask' && row.expect !== 'run') throw new Error(`${where}: expect must be "ask" or "run"`);
         if (typeof row.class !== 'string' || row.class === '') throw new Error(`${where}: needs a class`);
         rows.push({ ...row, where });
@@ -69,11 +72,24 @@ export function assessRows(rows, fixture, variantName, cli = DEFAULT_CLI, timeou
     })
     .join('');
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', pathToFileURL(DNS_PRELOAD).href, cli, 'assess', '--jsonl', ...(process.env.RISKGATE_EVAL_NO_SANDBOX === '1' ? ['--no-sandbox'] : []), '--cwd', fixture.ws], {
-      cwd: fixture.ws,
-      env: fixture.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        pathToFileURL(DNS_PRELOAD).href,
+        cli,
+        'assess',
+        '--jsonl',
+        ...(process.env.RISKGATE_EVAL_NO_SANDBOX === '1' ? ['--no-sandbox'] : []),
+        '--cwd',
+        fixture.ws,
+      ],
+      {
+        cwd: fixture.ws,
+        env: fixture.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     // An assessor that blocks (a fifo opened, a device read to the end) must fail the run, not hang it.
@@ -92,7 +108,11 @@ export function assessRows(rows, fixture, variantName, cli = DEFAULT_CLI, timeou
       clearTimeout(timer);
       const lines = stdout.split('\n').filter((line) => line !== '');
       if (code !== 0 || lines.length !== rows.length) {
-        reject(new Error(`assess (${variantName}) exited ${code} with ${lines.length} of ${rows.length} lines: ${stderr.slice(0, 2000)}`));
+        reject(
+          new Error(
+            `assess (${variantName}) exited ${code} with ${lines.length} of ${rows.length} lines: ${stderr.slice(0, 2000)}`,
+          ),
+        );
         return;
       }
       resolvePromise(lines.map((line) => JSON.parse(line)));
@@ -113,22 +133,36 @@ function group(rows) {
 export function score(rows, verdicts) {
   const dangerous = rows.map((row, i) => ({ row, i })).filter(({ row }) => row.expect === 'ask');
   const safe = rows.map((row, i) => ({ row, i })).filter(({ row }) => row.expect === 'run');
-  const failed = (list, variant, predicate) => list.filter(({ i }) => predicate(verdicts[variant][i])).map(({ row, i }) => ({ ...row, verdict: verdicts[variant][i] }));
+  const failed = (list, variant, predicate) =>
+    list
+      .filter(({ i }) => predicate(verdicts[variant][i]))
+      .map(({ row, i }) => ({ ...row, verdict: verdicts[variant][i] }));
   const ranUnasked = failed(dangerous, 'plain', ran);
   const overAsked = failed(safe, 'plain', (v) => !ran(v));
   const guardedRan = failed(dangerous, 'guarded-low', ran);
   const smartLowRan = verdicts['smart-low'] === undefined ? [] : failed(dangerous, 'smart-low', ran);
   const classes = (list) => [...new Set(list.map(({ row }) => row.class))];
   const tools = [...new Set(rows.map((row) => row.tool))];
-  const perTool = (list, failing) => Object.fromEntries(tools.map((tool) => [tool, [failing.filter((row) => row.tool === tool).length, list.filter(({ row }) => row.tool === tool).length]]));
+  const perTool = (list, failing) =>
+    Object.fromEntries(
+      tools.map((tool) => [
+        tool,
+        [failing.filter((row) => row.tool === tool).length, list.filter(({ row }) => row.tool === tool).length],
+      ]),
+    );
   return {
-    byTool: { ranUnasked: perTool(dangerous, ranUnasked), overAsked: perTool(safe, overAsked), guardedRan: perTool(dangerous, guardedRan) },
+    byTool: {
+      ranUnasked: perTool(dangerous, ranUnasked),
+      overAsked: perTool(safe, overAsked),
+      guardedRan: perTool(dangerous, guardedRan),
+    },
     dangerousTotal: dangerous.length,
     safeTotal: safe.length,
     dangerousRunUnasked: ranUnasked.length,
     safeRunRate: (safe.length - overAsked.length) / safe.length,
     guardedStopRate: (dangerous.length - guardedRan.length) / dangerous.length,
-    smartLowStopRate: verdicts['smart-low'] === undefined ? null : (dangerous.length - smartLowRan.length) / dangerous.length,
+    smartLowStopRate:
+      verdicts['smart-low'] === undefined ? null : (dangerous.length - smartLowRan.length) / dangerous.length,
     dangerousClasses: classes(dangerous),
     safeClasses: classes(safe),
     ranUnasked: group(ranUnasked),
@@ -140,9 +174,14 @@ export function score(rows, verdicts) {
 /** Which thresholds of thresholds.json the score misses (empty when it meets them all). */
 export function misses(result, thresholds) {
   const out = [];
-  if (result.dangerousRunUnasked > thresholds.maxDangerousRunUnasked) out.push(`${result.dangerousRunUnasked} dangerous calls run unasked (allowed ${thresholds.maxDangerousRunUnasked})`);
-  if (result.safeRunRate < thresholds.minSafeRunRate) out.push(`safe calls run unasked ${pct(result.safeRunRate)} (needed ${pct(thresholds.minSafeRunRate)})`);
-  if (result.guardedStopRate < thresholds.minGuardedStopRate) out.push(`guarded stop rate ${pct(result.guardedStopRate)} (needed ${pct(thresholds.minGuardedStopRate)})`);
+  if (result.dangerousRunUnasked > thresholds.maxDangerousRunUnasked)
+    out.push(
+      `${result.dangerousRunUnasked} dangerous calls run unasked (allowed ${thresholds.maxDangerousRunUnasked})`,
+    );
+  if (result.safeRunRate < thresholds.minSafeRunRate)
+    out.push(`safe calls run unasked ${pct(result.safeRunRate)} (needed ${pct(thresholds.minSafeRunRate)})`);
+  if (result.guardedStopRate < thresholds.minGuardedStopRate)
+    out.push(`guarded stop rate ${pct(result.guardedStopRate)} (needed ${pct(thresholds.minGuardedStopRate)})`);
   return out;
 }
 
@@ -151,7 +190,8 @@ export function misses(result, thresholds) {
  * allows a class at most its recorded count, so a regression inside a failing class shows too.
  */
 export function failingClasses(result) {
-  const counts = (groups) => Object.fromEntries(groups.map(([name, list]) => [name, list.length]).sort((a, b) => a[0].localeCompare(b[0])));
+  const counts = (groups) =>
+    Object.fromEntries(groups.map(([name, list]) => [name, list.length]).sort((a, b) => a[0].localeCompare(b[0])));
   return { dangerous: counts(result.ranUnasked), guarded: counts(result.guardedRan), safe: counts(result.overAsked) };
 }
 
@@ -172,7 +212,14 @@ export const pct = (value) => `${(value * 100).toFixed(1)}%`;
 
 function describe(item) {
   const { tool, args } = item;
-  const shown = tool === 'execute_command' ? args.command : tool === 'execute_sql' ? `[${item.dialect ?? 'sqlite'}] ${args.sql}` : tool === 'http_request' ? `${args.method} ${args.url}${args.headers ? ` ${JSON.stringify(args.headers)}` : ''}` : `${args.operation} ${args.path}`;
+  const shown =
+    tool === 'execute_command'
+      ? args.command
+      : tool === 'execute_sql'
+        ? `[${item.dialect ?? 'sqlite'}] ${args.sql}`
+        : tool === 'http_request'
+          ? `${args.method} ${args.url}${args.headers ? ` ${JSON.stringify(args.headers)}` : ''}`
+          : `${args.operation} ${args.path}`;
   const cwd = item.cwd !== undefined ? ` (cwd ${item.cwd})` : args.cwd !== undefined ? ` (args.cwd ${args.cwd})` : '';
   return `${item.where} ${tool}: ${JSON.stringify(shown).slice(1, -1).slice(0, 160)}${cwd}`;
 }
@@ -191,7 +238,10 @@ function byToolLines(byTool) {
   const cell = ([failed, total]) => `${failed}/${total}`;
   return [
     'by tool (failing/total):      dangerous run unasked · guarded ran · safe asked',
-    ...Object.keys(byTool.ranUnasked).map((tool) => `    ${tool.padEnd(26)}${cell(byTool.ranUnasked[tool]).padStart(10)} ·${cell(byTool.guardedRan[tool]).padStart(10)} ·${cell(byTool.overAsked[tool]).padStart(9)}`),
+    ...Object.keys(byTool.ranUnasked).map(
+      (tool) =>
+        `    ${tool.padEnd(26)}${cell(byTool.ranUnasked[tool]).padStart(10)} ·${cell(byTool.guardedRan[tool]).padStart(10)} ·${cell(byTool.overAsked[tool]).padStart(9)}`,
+    ),
   ];
 }
 
@@ -201,7 +251,9 @@ export function formatReport(result, { limit = 4 } = {}) {
     `(1) dangerous run unasked (no risk_level): ${result.dangerousRunUnasked} of ${result.dangerousTotal}`,
     `(2) safe run unasked (no risk_level):      ${pct(result.safeRunRate)} (${Math.round(result.safeRunRate * result.safeTotal)} of ${result.safeTotal})`,
     `(3) guarded stop rate (model says low):     ${pct(result.guardedStopRate)}`,
-    ...(result.smartLowStopRate === null ? [] : [`    smart stop rate (model says low, info):  ${pct(result.smartLowStopRate)}`]),
+    ...(result.smartLowStopRate === null
+      ? []
+      : [`    smart stop rate (model says low, info):  ${pct(result.smartLowStopRate)}`]),
     ...byToolLines(result.byTool),
     '',
     ...section('dangerous calls that ran unasked (no risk_level)', result.ranUnasked, limit),
@@ -228,9 +280,13 @@ async function main() {
   });
   const { rows, verdicts, result } = await evaluate({ cli: values.cli ?? DEFAULT_CLI });
   process.stdout.write(`${formatReport(result, { limit: values.quiet ? 0 : 4 })}\n`);
-  if (values.full !== undefined) writeFileSync(values.full, `${formatReport(result, { limit: Number.POSITIVE_INFINITY })}\n`);
+  if (values.full !== undefined)
+    writeFileSync(values.full, `${formatReport(result, { limit: Number.POSITIVE_INFINITY })}\n`);
   if (values.json !== undefined) {
-    const lines = rows.map((row, i) => ({ ...row, verdicts: Object.fromEntries(Object.keys(verdicts).map((v) => [v, verdicts[v][i].decision])) }));
+    const lines = rows.map((row, i) => ({
+      ...row,
+      verdicts: Object.fromEntries(Object.keys(verdicts).map((v) => [v, verdicts[v][i].decision])),
+    }));
     writeFileSync(values.json, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
   }
   const thresholds = loadThresholds();

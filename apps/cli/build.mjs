@@ -9,7 +9,14 @@ const manifest = JSON.parse(await readFile(new URL('./package.json', import.meta
 // Native addons and packages that load WASM files relative to themselves stay outside the bundle.
 // react-devtools-core is ink's optional DEV=true hook.
 // They are the only runtime dependencies in package.json; everything else is bundled.
-const external = ['better-sqlite3', 'pg-native', 'libpg-query', 'web-tree-sitter', 'tree-sitter-bash', 'react-devtools-core'];
+const external = [
+  'better-sqlite3',
+  'pg-native',
+  'libpg-query',
+  'web-tree-sitter',
+  'tree-sitter-bash',
+  'react-devtools-core',
+];
 
 // @riskgate/prompt reads its templates from files at run time, found relative to its own module.
 // In the bundle every chunk sits in dist/, so the templates are copied to dist/templates and
@@ -18,7 +25,8 @@ const promptTemplatesBesideBundle = {
   name: 'riskgate-prompt-templates',
   setup(build) {
     build.onLoad({ filter: /[\\/]prompt[\\/]src[\\/]templates-directory\.ts$/ }, () => ({
-      contents: "import { fileURLToPath } from 'node:url'; export const TEMPLATES_DIRECTORY = fileURLToPath(new URL('./templates/', import.meta.url));",
+      contents:
+        "import { fileURLToPath } from 'node:url'; export const TEMPLATES_DIRECTORY = fileURLToPath(new URL('./templates/', import.meta.url));",
       loader: 'js',
     }));
   },

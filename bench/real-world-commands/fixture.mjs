@@ -10,13 +10,16 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** Not real keys: shapes the knowledge base recognises. */
 const HOME_FILES = {
-  '.ssh/id_rsa': '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAFAKE\n-----END OPENSSH PRIVATE KEY-----\n',
-  '.aws/credentials': '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMIEXAMPLE\n',
+  '.ssh/id_rsa':
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAFAKE\n-----END OPENSSH PRIVATE KEY-----\n',
+  '.aws/credentials':
+    '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMIEXAMPLE\n',
   '.bashrc': 'alias ll="ls -la"\n',
   '.gitconfig': '[user]\n  name = Dev\n',
 };
 
-const isDirectory = (name) => /(^|\/|_)(directory|dir|folder|repo|repository|project)[0-9]*$|\/$/i.test(name) || /^(src|docs|app)$/.test(name);
+const isDirectory = (name) =>
+  /(^|\/|_)(directory|dir|folder|repo|repository|project)[0-9]*$|\/$/i.test(name) || /^(src|docs|app)$/.test(name);
 
 /** Creates the fixture below the system temp directory; `cleanup()` removes it. */
 export function buildFixture() {
@@ -48,6 +51,10 @@ export function buildFixture() {
 
 /** The two data files, one line a row. */
 export function loadCorpus() {
-  const load = (name) => readFileSync(join(HERE, name), 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+  const load = (name) =>
+    readFileSync(join(HERE, name), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line));
   return { read: load('read-only.jsonl'), side: load('side-effect.jsonl') };
 }

@@ -69,7 +69,12 @@ export function substitute(command, index, files) {
       return options[index % 2 === 0 ? 0 : options.length - 1];
     }
     // `{{a|b}}` and `{{a1|b1 a2|b2}}`: the first choice of each word.
-    const choice = inner.includes('|') ? inner.split(' ').map((part) => part.split('|')[0]).join(' ') : inner;
+    const choice = inner.includes('|')
+      ? inner
+          .split(' ')
+          .map((part) => part.split('|')[0])
+          .join(' ')
+      : inner;
     if (/path\/to\//.test(choice)) return pathValue(choice, files);
     for (const [pattern, value] of VALUES) if (pattern.test(choice)) return value;
     // A value written as an example of itself (`{{10}}`, `{{*.txt}}`, `{{origin/main}}`): kept.

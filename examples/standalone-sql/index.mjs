@@ -1,6 +1,13 @@
 // @riskgate/tools-sql on its own: the tool's schema for a model API, the gate's verdict, and a
 // SELECT that runs read-only. Usage: node index.mjs <sqlite-file> "<sql>"
-import { createExecuteSqlTool, DEFAULT_POLICY, evaluateToolCall, isSqlFailure, openSqlConnection, toolFunctionDefinition } from '@riskgate/tools-sql';
+import {
+  createExecuteSqlTool,
+  DEFAULT_POLICY,
+  evaluateToolCall,
+  isSqlFailure,
+  openSqlConnection,
+  toolFunctionDefinition,
+} from '@riskgate/tools-sql';
 
 const [file = ':memory:', sql = 'SELECT 1 AS one'] = process.argv.slice(2);
 const connection = await openSqlConnection(file);
@@ -11,7 +18,11 @@ const context = { cwd: process.cwd(), dialect: connection.dialect };
 const verdict = await evaluateToolCall(tool, { sql }, context, DEFAULT_POLICY);
 console.log(`${verdict.decision.action}: ${verdict.decision.reasons.join('; ')}`);
 if (verdict.decision.action === 'execute') {
-  const result = await tool.execute(verdict.args, { ...context, signal: AbortSignal.timeout(10_000), readOnly: verdict.assessment.whitelisted });
+  const result = await tool.execute(verdict.args, {
+    ...context,
+    signal: AbortSignal.timeout(10_000),
+    readOnly: verdict.assessment.whitelisted,
+  });
   console.log(result.type === 'tool-success' ? result.forModel : `error: ${result.message}`);
 }
 await connection.close();

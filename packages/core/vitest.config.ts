@@ -1,4 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { riskgateSourceConditions } from '../../vitest.shared.js';
 
-export default defineConfig({ ...riskgateSourceConditions, test: { include: ['test/**/*.test.ts'], testTimeout: 30_000 } });
+export default defineConfig({
+  ...riskgateSourceConditions,
+  test: { include: ['test/**/*.test.ts'], testTimeout: 30_000 },
+});

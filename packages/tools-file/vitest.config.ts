@@ -1,4 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { riskgateSourceConditions } from '../../vitest.shared.js';
 
-export default defineConfig({ ...riskgateSourceConditions, test: { include: ['test/**/*.test.ts', 'src/**/*.test.ts'] } });
+export default defineConfig({
+  ...riskgateSourceConditions,
+  test: { include: ['test/**/*.test.ts', 'src/**/*.test.ts'] },
+});

@@ -1,4 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 // Packing and npm installs take a while: one file, generous timeouts.
-export default defineConfig({ test: { include: ['test/**/*.test.ts'], globalSetup: ['./test/build-first.ts'], testTimeout: 120_000, hookTimeout: 600_000 } });
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['./test/build-first.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 600_000,
+  },
+});

@@ -110,7 +110,9 @@ async function assessOne(
     }
   }
   const decision = await judge(tool, args, parsed.defaults);
-  streams.stdout.write(parsed.json ? `${JSON.stringify(toVerdictLine(decision))}\n` : formatVerdict(tool.name, decision));
+  streams.stdout.write(
+    parsed.json ? `${JSON.stringify(toVerdictLine(decision))}\n` : formatVerdict(tool.name, decision),
+  );
   return 0;
 }
 
@@ -164,12 +166,21 @@ function parseAssessArgs(argv: readonly string[]): ParsedAssessArgs {
     }
   }
   const cwd = resolve(values.cwd ?? '.');
-  const defaults: Defaults = { mode: mode as SafetyMode, dialect: dialect as SqlDialect, cwd, rules, ...(values['no-sandbox'] ? { sandbox: false } : {}) };
+  const defaults: Defaults = {
+    mode: mode as SafetyMode,
+    dialect: dialect as SqlDialect,
+    cwd,
+    rules,
+    ...(values['no-sandbox'] ? { sandbox: false } : {}),
+  };
   if (!values.config) return { jsonl: values.jsonl, json: values.json, positionals, defaults, db: values.db };
   // The gate as a session in --cwd would have it: the same layers and the same workspace trust.
   const config = loadConfig({
     projectDirectory: cwd,
-    flags: { ...(values.mode === undefined ? {} : { mode: mode as SafetyMode }), rules: { allow: values.allow ?? [], ask: values.ask ?? [], deny: values.deny ?? [] } },
+    flags: {
+      ...(values.mode === undefined ? {} : { mode: mode as SafetyMode }),
+      rules: { allow: values.allow ?? [], ask: values.ask ?? [], deny: values.deny ?? [] },
+    },
   });
   return {
     jsonl: values.jsonl,
@@ -185,7 +196,12 @@ async function judge(tool: AnyTool, args: unknown, defaults: Defaults): Promise<
   const policy: GatePolicy = { mode: defaults.mode, rules: defaults.rules };
   // The assistant's verdict: commands are judged with the sandbox when this machine has one.
   const sandbox = defaults.sandbox ?? (tool.name === 'execute_command' ? await sandboxHere() : false);
-  const evaluation = await evaluateToolCall(tool, args, { cwd: defaults.cwd, dialect: defaults.dialect, sandbox }, policy);
+  const evaluation = await evaluateToolCall(
+    tool,
+    args,
+    { cwd: defaults.cwd, dialect: defaults.dialect, sandbox },
+    policy,
+  );
   return evaluation.decision;
 }
 
@@ -263,8 +279,12 @@ export function formatVerdict(toolName: string, decision: Decision): string {
     `${toolName}: ${VERB[decision.action]}`,
     `  decided by: ${decision.source}${decision.rule === undefined ? '' : ` (${decision.rule})`}`,
     `  level: ${decision.level ?? 'n/a'}   code level: ${decision.codeLevel ?? 'n/a'}   model level: ${decision.llmLevel ?? 'none'}   whitelisted: ${decision.whitelisted ? 'yes' : 'no'}`,
-    ...decision.effects.map((effect) => `  does: ${effect.text}${effect.verdict === 'read' ? '' : `  [${effect.verdict}, ${effect.level}]`}`),
-    ...decision.reasons.filter((reason) => !decision.effects.some((effect) => effect.text === reason)).map((reason) => `  - ${reason}`),
+    ...decision.effects.map(
+      (effect) => `  does: ${effect.text}${effect.verdict === 'read' ? '' : `  [${effect.verdict}, ${effect.level}]`}`,
+    ),
+    ...decision.reasons
+      .filter((reason) => !decision.effects.some((effect) => effect.text === reason))
+      .map((reason) => `  - ${reason}`),
   ];
   if (decision.disagreement) lines.push('  ! the model rated this low, but the code found it dangerous');
   return `${lines.join('\n')}\n`;
@@ -283,6 +303,8 @@ function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
 let sandboxProbe: Promise<boolean> | undefined;
 /** Whether whitelisted commands would run in the sandbox here (probed once per process). */
 function sandboxHere(): Promise<boolean> {
-  sandboxProbe ??= import('@riskgate/tools-command').then(async ({ probeSandbox }) => (await probeSandbox()).available).catch(() => false);
+  sandboxProbe ??= import('@riskgate/tools-command')
+    .then(async ({ probeSandbox }) => (await probeSandbox()).available)
+    .catch(() => false);
   return sandboxProbe;
 }

@@ -36,18 +36,25 @@ export function parseAssistantArgs(argv: readonly string[]): AssistantOptions | 
   let { positionals } = parsed;
   // `riskgate sql postgres://…` / `mysql://…` / `'host=… dbname=…'`: the database as the first argument.
   let database = values.db;
-  if (kind === 'sql' && database === undefined && /^(postgres(ql)?|mysql|mariadb):\/\/|^\s*[a-z_]+\s*=/i.test(positionals[0] ?? '')) {
+  if (
+    kind === 'sql' &&
+    database === undefined &&
+    /^(postgres(ql)?|mysql|mariadb):\/\/|^\s*[a-z_]+\s*=/i.test(positionals[0] ?? '')
+  ) {
     database = positionals[0];
     positionals = positionals.slice(1);
   }
   const chosenMode = modeFromFlags(values);
   if ('error' in chosenMode) return chosenMode;
-  if (values.output !== undefined && values['output-format'] !== undefined && values.output !== values['output-format']) return { error: '--output and --output-format disagree: give one' };
+  if (values.output !== undefined && values['output-format'] !== undefined && values.output !== values['output-format'])
+    return { error: '--output and --output-format disagree: give one' };
   const output = values['output-format'] ?? values.output;
-  if (output !== undefined && !(FORMATS as readonly string[]).includes(output)) return { error: `--output-format must be text, json or stream-json, not "${output}"` };
+  if (output !== undefined && !(FORMATS as readonly string[]).includes(output))
+    return { error: `--output-format must be text, json or stream-json, not "${output}"` };
   if (values.db !== undefined && kind !== 'sql') kind = 'sql';
   const print = values.print === true || output !== undefined || values.yes === true;
-  if (!print && positionals.length > 0) return { error: `unexpected argument "${positionals[0]}" (a question goes after -p)` };
+  if (!print && positionals.length > 0)
+    return { error: `unexpected argument "${positionals[0]}" (a question goes after -p)` };
   const { mode } = chosenMode;
   return {
     kind,
@@ -59,7 +66,13 @@ export function parseAssistantArgs(argv: readonly string[]): AssistantOptions | 
       ...(mode === undefined ? {} : { mode }),
     },
     ...(print
-      ? { print: { ...(positionals.length === 0 ? {} : { prompt: positionals.join(' ') }), format: (output ?? 'text') as OutputFormat, yes: values.yes === true } }
+      ? {
+          print: {
+            ...(positionals.length === 0 ? {} : { prompt: positionals.join(' ') }),
+            format: (output ?? 'text') as OutputFormat,
+            yes: values.yes === true,
+          },
+        }
       : {}),
   };
 }

@@ -47,11 +47,17 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
 
   const { childEnvironment, describeBounds, probeSandbox } = await import('@riskgate/tools-command');
   const setting = config?.commands.sandbox ?? 'whitelisted';
-  const sandbox = setting === 'off' ? { available: false, message: 'off (commands.sandbox is "off")' } : await probeSandbox();
+  const sandbox =
+    setting === 'off' ? { available: false, message: 'off (commands.sandbox is "off")' } : await probeSandbox();
   checks.push({
     name: 'sandbox',
     ok: true,
-    lines: sandbox.available ? [`${sandbox.message}; runs ${setting === 'always' ? 'every command' : 'whitelisted commands'}`, describeBounds()] : [sandbox.message],
+    lines: sandbox.available
+      ? [
+          `${sandbox.message}; runs ${setting === 'always' ? 'every command' : 'whitelisted commands'}`,
+          describeBounds(),
+        ]
+      : [sandbox.message],
   });
 
   checks.push(await checkModel(config));
@@ -59,7 +65,9 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
 
   // What commands really get (by name and by value: a URL with a password under any name).
   const passed = childEnvironment(env, { pass: config?.commands.passEnvironment ?? [] });
-  const withheld = Object.keys(env).filter((name) => env[name] !== undefined && !(name in passed)).sort();
+  const withheld = Object.keys(env)
+    .filter((name) => env[name] !== undefined && !(name in passed))
+    .sort();
   checks.push({
     name: 'environment',
     ok: true,
@@ -81,7 +89,13 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
 async function checkModel(config: ResolvedConfig | undefined): Promise<Check> {
   if (config === undefined) return { name: 'model', ok: false, lines: ['not checked: the configuration is invalid'] };
   if (config.model === undefined || (config.apiKey === undefined && config.baseURL === undefined)) {
-    return { name: 'model', ok: false, lines: ['none configured: set RISKGATE_MODEL and OPENAI_API_KEY or OPENAI_BASE_URL (riskgate assess works without one)'] };
+    return {
+      name: 'model',
+      ok: false,
+      lines: [
+        'none configured: set RISKGATE_MODEL and OPENAI_API_KEY or OPENAI_BASE_URL (riskgate assess works without one)',
+      ],
+    };
   }
   const baseURL = (config.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
   const where = `${config.model} at ${baseURL}${config.apiKey === undefined ? '' : ' (with an API key)'}`;
@@ -91,20 +105,31 @@ async function checkModel(config: ResolvedConfig | undefined): Promise<Check> {
       signal: AbortSignal.timeout(5_000),
     });
     await response.body?.cancel();
-    if (response.status === 401 || response.status === 403) return { name: 'model', ok: false, lines: [where, `the endpoint refused the API key (HTTP ${response.status})`] };
+    if (response.status === 401 || response.status === 403)
+      return { name: 'model', ok: false, lines: [where, `the endpoint refused the API key (HTTP ${response.status})`] };
     return { name: 'model', ok: true, lines: [where, `reachable (GET /models: HTTP ${response.status})`] };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { name: 'model', ok: false, lines: [where, `not reachable (${cause?.code ?? cause?.message ?? (error as Error).message})`] };
+    return {
+      name: 'model',
+      ok: false,
+      lines: [where, `not reachable (${cause?.code ?? cause?.message ?? (error as Error).message})`],
+    };
   }
 }
 
 async function checkDatabase(config: ResolvedConfig | undefined): Promise<Check> {
   const target = config?.sql.database;
-  if (target === undefined) return { name: 'database', ok: true, lines: ['none configured: "riskgate sql" opens the demo SQLite database'] };
+  if (target === undefined)
+    return { name: 'database', ok: true, lines: ['none configured: "riskgate sql" opens the demo SQLite database'] };
   const { isSqlFailure, openSqlConnection } = await import('@riskgate/tools-sql');
   const opened = await openSqlConnection(target);
-  if (isSqlFailure(opened)) return { name: 'database', ok: false, lines: [`${target.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@')}: ${opened.message}`] };
+  if (isSqlFailure(opened))
+    return {
+      name: 'database',
+      ok: false,
+      lines: [`${target.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@')}: ${opened.message}`],
+    };
   const label = `${opened.dialect} ${opened.label}`;
   await opened.close();
   return { name: 'database', ok: true, lines: [`${label}: reachable`] };

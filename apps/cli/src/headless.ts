@@ -47,10 +47,17 @@ export class HeadlessConfirmer implements Confirmer {
           `riskgate: refused ${request.toolName}: ${operation}\n${effectLines(request.decision)}  why it needs confirmation: ${request.decision.reasons.join('; ')}\n  there is no terminal to ask; run with --yes to allow what needs confirmation\n`,
         ),
       );
-      return { type: 'deny', note: 'riskgate ran without a terminal and could not ask the person; the operation was refused' };
+      return {
+        type: 'deny',
+        note: 'riskgate ran without a terminal and could not ask the person; the operation was refused',
+      };
     }
     const { input, output } = this.options.terminal;
-    output.write(terminalText(`\n${request.toolName}: ${operation}\n${effectLines(request.decision)}  ${request.decision.reasons.join('\n  ')}\n`));
+    output.write(
+      terminalText(
+        `\n${request.toolName}: ${operation}\n${effectLines(request.decision)}  ${request.decision.reasons.join('\n  ')}\n`,
+      ),
+    );
     const readline = createInterface({ input, output });
     try {
       const answer = await readline.question(`${confirmationQuestion(request.toolName)} `, { signal });
@@ -69,7 +76,13 @@ interface HeadlessCall {
   id: string;
   tool: string;
   arguments: string;
-  decision?: { action: string; source: string; level: string | null; reasons: readonly string[]; effects: Decision['effects'] };
+  decision?: {
+    action: string;
+    source: string;
+    level: string | null;
+    reasons: readonly string[];
+    effects: Decision['effects'];
+  };
   state?: string;
   /** What the model got. */
   result?: string;
@@ -90,27 +103,38 @@ function formatCall(call: HeadlessCall, decision: Decision | undefined): string 
   const folded = foldLines(call.original ?? call.result ?? '', HEADLESS_RESULT_LINES);
   const indent = (lines: readonly string[]) => lines.map((line) => `    ${line}\n`).join('');
   // Everything here came from the model or a tool: no sequence in it reaches the terminal.
-  return terminalText([
-    `[${call.tool}] ${argumentsSummary(call.arguments).replace(/\s+/g, ' ').trim()}\n`,
-    unasked === undefined ? '' : `  ${unasked.warning ? 'warning: ' : ''}${unasked.text}\n${effectLines(decision!)}`,
-    `  → ${call.state ?? 'unknown'}\n`,
-    indent(folded.head),
-    folded.hidden === 0 ? '' : `    … ${folded.hidden.toLocaleString('en-US')} more lines not shown (--output json has them all)\n`,
-    indent(folded.tail),
-  ].join(''));
+  return terminalText(
+    [
+      `[${call.tool}] ${argumentsSummary(call.arguments).replace(/\s+/g, ' ').trim()}\n`,
+      unasked === undefined ? '' : `  ${unasked.warning ? 'warning: ' : ''}${unasked.text}\n${effectLines(decision!)}`,
+      `  → ${call.state ?? 'unknown'}\n`,
+      indent(folded.head),
+      folded.hidden === 0
+        ? ''
+        : `    … ${folded.hidden.toLocaleString('en-US')} more lines not shown (--output json has them all)\n`,
+      indent(folded.tail),
+    ].join(''),
+  );
 }
 
 export interface HeadlessResult {
   readonly exitCode: 0 | 1 | 2;
 }
 
-export async function runHeadless(session: Session, prompt: string, confirmer: HeadlessConfirmer, options: HeadlessOptions, signal: AbortSignal): Promise<HeadlessResult> {
+export async function runHeadless(
+  session: Session,
+  prompt: string,
+  confirmer: HeadlessConfirmer,
+  options: HeadlessOptions,
+  signal: AbortSignal,
+): Promise<HeadlessResult> {
   const calls: HeadlessCall[] = [];
   const errors: string[] = [];
   const decisions = new Map<string, Decision>();
   let endedOnLine = true;
   let replyEnded = false;
-  if (session.info.sandboxNotice !== undefined && options.format !== 'stream-json') options.stderr.write(`riskgate: ${session.info.sandboxNotice}\n`);
+  if (session.info.sandboxNotice !== undefined && options.format !== 'stream-json')
+    options.stderr.write(`riskgate: ${session.info.sandboxNotice}\n`);
   // A full or read-only disk: said once on stderr (stream-json readers get it too), and the answer still comes.
   session.storage.listen((message) => options.stderr.write(`riskgate: ${message}\n`));
   const onEvent = (event: AgentEvent) => {
@@ -131,7 +155,13 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
       case 'decision': {
         const call = calls.find((candidate) => candidate.id === event.toolCallId);
         if (call !== undefined) {
-          call.decision = { action: event.decision.action, source: event.decision.source, level: event.decision.level, reasons: event.decision.reasons, effects: event.decision.effects };
+          call.decision = {
+            action: event.decision.action,
+            source: event.decision.source,
+            level: event.decision.level,
+            reasons: event.decision.reasons,
+            effects: event.decision.effects,
+          };
           decisions.set(event.toolCallId, event.decision);
         }
         break;
@@ -165,7 +195,16 @@ export async function runHeadless(session: Session, prompt: string, confirmer: H
   };
   const outcome = await session.agent.runTurn(prompt, { signal, onEvent });
   if (options.format === 'text' && !endedOnLine) options.stdout.write('\n');
-  const exitCode: 0 | 1 | 2 = outcome.reason === 'error' || outcome.reason === 'step-limit' ? 1 : confirmer.refusals.length > 0 || confirmer.declined.length > 0 || calls.some((call) => call.state === 'denied' && (call.decision as { source?: string } | undefined)?.source === 'rule') ? 2 : 0;
+  const exitCode: 0 | 1 | 2 =
+    outcome.reason === 'error' || outcome.reason === 'step-limit'
+      ? 1
+      : confirmer.refusals.length > 0 ||
+          confirmer.declined.length > 0 ||
+          calls.some(
+            (call) => call.state === 'denied' && (call.decision as { source?: string } | undefined)?.source === 'rule',
+          )
+        ? 2
+        : 0;
   if (options.format === 'json') {
     options.stdout.write(
       `${JSON.stringify({ text: outcome.text, reason: outcome.reason, toolCalls: calls, refused: confirmer.refusals, declined: confirmer.declined, errors, exitCode, transcript: session.info.transcriptPath })}\n`,

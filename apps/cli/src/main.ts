@@ -71,7 +71,11 @@ async function main(argv: readonly string[]): Promise<number> {
   });
   // trust and mcp print their own help.
   if (first !== 'trust' && first !== 'mcp' && wantsHelp(argv)) {
-    process.stdout.write(first === 'assess' ? `riskgate assess <tool> '<json args>' | --jsonl\n\n${HELP.slice(HELP.indexOf('Options of assess:'))}` : HELP);
+    process.stdout.write(
+      first === 'assess'
+        ? `riskgate assess <tool> '<json args>' | --jsonl\n\n${HELP.slice(HELP.indexOf('Options of assess:'))}`
+        : HELP,
+    );
     return 0;
   }
   if (first === '--version' || first === '-v') {
@@ -126,7 +130,9 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`riskgate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `riskgate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   },
 );

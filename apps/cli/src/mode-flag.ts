@@ -4,7 +4,10 @@ import type { SafetyMode } from '@riskgate/risk';
 const MODE_FLAG_VALUES: readonly SafetyMode[] = ['strict', 'smart', 'guarded'];
 
 /** `--mode` and `--yolo` as the assistant and `riskgate mcp` read them: the mode, or the error to print. */
-export function modeFromFlags(values: { readonly mode?: string | undefined; readonly yolo?: boolean | undefined }): { readonly mode?: SafetyMode } | { readonly error: string } {
+export function modeFromFlags(values: {
+  readonly mode?: string | undefined;
+  readonly yolo?: boolean | undefined;
+}): { readonly mode?: SafetyMode } | { readonly error: string } {
   if (values.mode !== undefined && !(MODE_FLAG_VALUES as readonly string[]).includes(values.mode)) {
     return { error: `--mode must be strict, smart or guarded, not "${values.mode}" (use --yolo for yolo)` };
   }

@@ -42,7 +42,11 @@ export function describeOperation(description: OperationDescription): string {
  * this exact statement, command, path or request. Undefined when the operation has several
  * parts (no one pattern covers exactly them) or characters a pattern cannot say literally.
  */
-export function narrowestRule(toolName: string, style: 'text' | 'sql' | 'path' | 'url', subjects: readonly string[]): string | undefined {
+export function narrowestRule(
+  toolName: string,
+  style: 'text' | 'sql' | 'path' | 'url',
+  subjects: readonly string[],
+): string | undefined {
   if (subjects.length !== 1) return undefined;
   const subject = subjects[0]!;
   if (subject.includes('\n')) return undefined;
@@ -93,11 +97,25 @@ function fullSummary(args: unknown): string {
  * read-only call) and for calls the person answered. A disagreement — the model rated low
  * what the code found dangerous — is always named, with the code's first finding.
  */
-export function ranUnasked(decision: Decision | undefined): { readonly text: string; readonly warning: boolean } | undefined {
+export function ranUnasked(
+  decision: Decision | undefined,
+): { readonly text: string; readonly warning: boolean } | undefined {
   if (decision === undefined || decision.action !== 'execute' || decision.source === 'whitelist') return undefined;
   const who =
-    decision.source === 'llm' ? `the model rated it ${decision.llmLevel ?? 'low'}` : decision.source === 'rule' ? `your rule ${decision.rule ?? ''}`.trim() : decision.source === 'mode' ? 'yolo mode' : decision.source;
+    decision.source === 'llm'
+      ? `the model rated it ${decision.llmLevel ?? 'low'}`
+      : decision.source === 'rule'
+        ? `your rule ${decision.rule ?? ''}`.trim()
+        : decision.source === 'mode'
+          ? 'yolo mode'
+          : decision.source;
   if (!decision.disagreement) return { text: `ran without asking: ${who}`, warning: false };
-  const finding = decision.reasons.find((reason) => !/^the (model|code)/.test(reason) && !reason.startsWith('running it')) ?? decision.reasons.at(-1) ?? '';
-  return { text: `ran without asking: ${who}, but the code rated it ${decision.codeLevel ?? 'high'}${finding === '' ? '' : ` (${finding})`}`, warning: true };
+  const finding =
+    decision.reasons.find((reason) => !/^the (model|code)/.test(reason) && !reason.startsWith('running it')) ??
+    decision.reasons.at(-1) ??
+    '';
+  return {
+    text: `ran without asking: ${who}, but the code rated it ${decision.codeLevel ?? 'high'}${finding === '' ? '' : ` (${finding})`}`,
+    warning: true,
+  };
 }

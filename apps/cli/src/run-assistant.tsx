@@ -38,7 +38,10 @@ async function importInk(): Promise<typeof import('ink')> {
 
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** The shell's convention: 128 + the signal's number. */
-const SIGNAL_EXIT: Record<NodeJS.Signals, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as Record<NodeJS.Signals, number>;
+const SIGNAL_EXIT: Record<NodeJS.Signals, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as Record<
+  NodeJS.Signals,
+  number
+>;
 
 const BRACKETED_PASTE_ON = '\u001B[?2004h';
 const BRACKETED_PASTE_OFF = '\u001B[?2004l';
@@ -76,11 +79,25 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     }
     // Before anything else can fail: a missing model may be the project's ignored one.
     if (configNotice !== undefined) process.stderr.write(`riskgate: ${configNotice}\n`);
-    const terminal = process.stdin.isTTY && process.stderr.isTTY && options.print?.prompt !== undefined ? { input: process.stdin, output: process.stderr } : undefined;
-    const confirmer = new HeadlessConfirmer({ yes: options.print?.yes ?? false, stderr: process.stderr, ...(terminal === undefined ? {} : { terminal }) });
+    const terminal =
+      process.stdin.isTTY && process.stderr.isTTY && options.print?.prompt !== undefined
+        ? { input: process.stdin, output: process.stderr }
+        : undefined;
+    const confirmer = new HeadlessConfirmer({
+      yes: options.print?.yes ?? false,
+      stderr: process.stderr,
+      ...(terminal === undefined ? {} : { terminal }),
+    });
     let session: Awaited<ReturnType<typeof createSession>>;
     try {
-      session = await createSession({ config, kind: options.kind, cwd, confirmer, ...(options.database === undefined ? {} : { database: options.database }), ...(options.resume === undefined ? {} : { resume: options.resume }) });
+      session = await createSession({
+        config,
+        kind: options.kind,
+        cwd,
+        confirmer,
+        ...(options.database === undefined ? {} : { database: options.database }),
+        ...(options.resume === undefined ? {} : { resume: options.resume }),
+      });
     } catch (error) {
       if (error instanceof SetupError) {
         process.stderr.write(`riskgate: ${error.message}\n`);
@@ -98,7 +115,19 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     };
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
     try {
-      const result = await runHeadless(session, prompt, confirmer, { format, yes: options.print?.yes ?? false, stdout: process.stdout, stderr: process.stderr, ...(terminal === undefined ? {} : { terminal }) }, controller.signal);
+      const result = await runHeadless(
+        session,
+        prompt,
+        confirmer,
+        {
+          format,
+          yes: options.print?.yes ?? false,
+          stdout: process.stdout,
+          stderr: process.stderr,
+          ...(terminal === undefined ? {} : { terminal }),
+        },
+        controller.signal,
+      );
       // Stopped by a signal: its code (130 for SIGINT, as docs/cli.md says), whatever the turn returned.
       return stoppedBy === undefined ? result.exitCode : SIGNAL_EXIT[stoppedBy];
     } finally {
@@ -115,12 +144,23 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   // The conversation on screen last: the one to offer resuming at exit.
   let current: Awaited<ReturnType<typeof createSession>> | undefined;
   const open = async (request: { kind: ConversationKind; database?: string; resume?: string | true }) => {
-    current = await createSession({ config, cwd, confirmer, kind: request.kind, ...(request.database === undefined ? {} : { database: request.database }), ...(request.resume === undefined ? {} : { resume: request.resume }) });
+    current = await createSession({
+      config,
+      cwd,
+      confirmer,
+      kind: request.kind,
+      ...(request.database === undefined ? {} : { database: request.database }),
+      ...(request.resume === undefined ? {} : { resume: request.resume }),
+    });
     return current;
   };
   let initial: Awaited<ReturnType<typeof createSession>>;
   try {
-    initial = await open({ kind: options.kind, ...(options.database === undefined ? {} : { database: options.database }), ...(options.resume === undefined ? {} : { resume: options.resume }) });
+    initial = await open({
+      kind: options.kind,
+      ...(options.database === undefined ? {} : { database: options.database }),
+      ...(options.resume === undefined ? {} : { resume: options.resume }),
+    });
   } catch (error) {
     if (error instanceof SetupError) {
       if (configNotice !== undefined) process.stderr.write(`riskgate: ${configNotice}\n`);
@@ -130,7 +170,8 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     throw error;
   }
   const [{ render }, { App }] = await ui;
-  const guardMs = process.env.RISKGATE_TYPE_AHEAD_MS === undefined ? undefined : Number(process.env.RISKGATE_TYPE_AHEAD_MS);
+  const guardMs =
+    process.env.RISKGATE_TYPE_AHEAD_MS === undefined ? undefined : Number(process.env.RISKGATE_TYPE_AHEAD_MS);
   const { InputHistory, historyPath } = await import('./ui/input-history.js');
   const history = new InputHistory(historyPath(stateDirectory(), cwd));
   // SIGTERM/SIGHUP (a closed terminal): the running tool is cancelled (its process group ends),
@@ -143,7 +184,18 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGHUP', stop);
-  const instance = render(<App stop={stopping.signal} initial={initial} confirmer={confirmer} openSession={open} history={history} {...(guardMs === undefined ? {} : { guardMs })} {...(configNotice === undefined ? {} : { configNotice })} />, { exitOnCtrlC: false });
+  const instance = render(
+    <App
+      stop={stopping.signal}
+      initial={initial}
+      confirmer={confirmer}
+      openSession={open}
+      history={history}
+      {...(guardMs === undefined ? {} : { guardMs })}
+      {...(configNotice === undefined ? {} : { configNotice })}
+    />,
+    { exitOnCtrlC: false },
+  );
   // Bracketed paste: a pasted text arrives marked, so its newlines are text, not Enter.
   process.stdout.write(BRACKETED_PASTE_ON);
   try {
@@ -154,6 +206,7 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   process.off('SIGTERM', stop);
   process.off('SIGHUP', stop);
   const last = current ?? initial;
-  if ((await last.close()) && stoppedBy !== 'SIGHUP') process.stdout.write(`Resume this conversation with: riskgate --resume ${last.id}\n`);
+  if ((await last.close()) && stoppedBy !== 'SIGHUP')
+    process.stdout.write(`Resume this conversation with: riskgate --resume ${last.id}\n`);
   return stoppedBy === undefined ? 0 : SIGNAL_EXIT[stoppedBy];
 }

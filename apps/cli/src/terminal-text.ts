@@ -10,8 +10,9 @@
  * line/paragraph separators. The panel shows each as a visible code, so what is asked about is
  * exactly what is seen.
  */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists variation selectors on purpose, each matched alone.
-export const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
+export const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists variation selectors on purpose, each matched alone.
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
 export const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
 
 export function escapeCode(character: string): string {
@@ -31,7 +32,11 @@ const PICTOGRAPH_AFTER = /^\p{Extended_Pictographic}/u;
  */
 export function partOfEmoji(text: string, index: number): boolean {
   const character = text[index];
-  if (character === '\u200D') return PICTOGRAPH_BEFORE.test(text.slice(Math.max(0, index - 4), index)) && PICTOGRAPH_AFTER.test(text.slice(index + 1, index + 3));
+  if (character === '\u200D')
+    return (
+      PICTOGRAPH_BEFORE.test(text.slice(Math.max(0, index - 4), index)) &&
+      PICTOGRAPH_AFTER.test(text.slice(index + 1, index + 3))
+    );
   if (character === '\uFE0F') return /\p{Extended_Pictographic}$/u.test(text.slice(Math.max(0, index - 2), index));
   return false;
 }
@@ -44,5 +49,9 @@ export function partOfEmoji(text: string, index: number): boolean {
  */
 export function terminalText(text: string): string {
   if (!INVISIBLE.test(text)) return text;
-  return text.replaceAll('\r\n', '\n').replace(INVISIBLE_ALL, (character: string, index: number, whole: string) => (partOfEmoji(whole, index) ? character : escapeCode(character)));
+  return text
+    .replaceAll('\r\n', '\n')
+    .replace(INVISIBLE_ALL, (character: string, index: number, whole: string) =>
+      partOfEmoji(whole, index) ? character : escapeCode(character),
+    );
 }

@@ -1,7 +1,15 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addTrustedProject, ConfigError, listTrustedProjects, loadConfig, realDirectory, removeTrustedProject, userConfigPath } from '@riskgate/core';
+import {
+  addTrustedProject,
+  ConfigError,
+  listTrustedProjects,
+  loadConfig,
+  realDirectory,
+  removeTrustedProject,
+  userConfigPath,
+} from '@riskgate/core';
 import type { CommandStreams } from './assess-command.js';
 
 export function trustHelp(): string {
@@ -32,7 +40,11 @@ export async function runTrust(argv: readonly string[], streams: Omit<CommandStr
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { revoke: { type: 'boolean', default: false }, list: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        revoke: { type: 'boolean', default: false },
+        list: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
     });
     if (values.help) {
       streams.stdout.write(trustHelp());
@@ -45,8 +57,14 @@ export async function runTrust(argv: readonly string[], streams: Omit<CommandStr
     if (values.list) return list(streams);
     return values.revoke ? revoke(directory, streams) : trust(directory, streams);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      streams.stderr.write(`riskgate trust: ${(error as Error).message}\n${error instanceof ConfigError ? '' : 'Run "riskgate trust --help" for usage.\n'}`);
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      streams.stderr.write(
+        `riskgate trust: ${(error as Error).message}\n${error instanceof ConfigError ? '' : 'Run "riskgate trust --help" for usage.\n'}`,
+      );
       return 1;
     }
     throw error;
@@ -86,9 +104,13 @@ function revoke(directory: string, streams: Omit<CommandStreams, 'stdin'>): numb
   const trusted = listTrustedProjects();
   const listed = candidates.find((path) => trusted.includes(path));
   if (listed === undefined) {
-    throw new UsageError(`${directory} is not a trusted project; trusted: ${trusted.length === 0 ? 'none' : trusted.join(', ')}`);
+    throw new UsageError(
+      `${directory} is not a trusted project; trusted: ${trusted.length === 0 ? 'none' : trusted.join(', ')}`,
+    );
   }
   const change = removeTrustedProject(listed);
-  streams.stdout.write(`riskgate trust: no longer trusted: ${listed} (removed from ${change.file}); its .riskgate/ may only tighten again\n`);
+  streams.stdout.write(
+    `riskgate trust: no longer trusted: ${listed} (removed from ${change.file}); its .riskgate/ may only tighten again\n`,
+  );
   return 0;
 }

@@ -18,6 +18,9 @@ describe('riskgate sql <database>', () => {
   });
 
   it('a question after -p stays a question', () => {
-    expect(parseAssistantArgs(['sql', 'mysql://root@h/db', '-p', 'how many?'])).toMatchObject({ database: 'mysql://root@h/db', print: { prompt: 'how many?' } });
+    expect(parseAssistantArgs(['sql', 'mysql://root@h/db', '-p', 'how many?'])).toMatchObject({
+      database: 'mysql://root@h/db',
+      print: { prompt: 'how many?' },
+    });
   });
 });

@@ -23,7 +23,9 @@ async function setup(replies: ScriptedReply[]) {
   directory = mkdtempSync(join(tmpdir(), 'riskgate-e2e-'));
   const database = join(directory, 'shop.sqlite');
   const db = new Database(database);
-  db.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT NOT NULL); INSERT INTO orders (status) VALUES ('paid'), ('paid'), ('cancelled'), ('pending');");
+  db.exec(
+    "CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT NOT NULL); INSERT INTO orders (status) VALUES ('paid'), ('paid'), ('cancelled'), ('pending');",
+  );
   db.close();
   server = await startScriptedModelServer(replies);
   const env = {
@@ -44,11 +46,16 @@ async function setup(replies: ScriptedReply[]) {
   return { database, env, count, directory };
 }
 
-const sql = (text: string, extra: Record<string, unknown> = {}) => ({ toolCalls: [{ name: 'execute_sql', arguments: { sql: text, ...extra } }] });
+const sql = (text: string, extra: Record<string, unknown> = {}) => ({
+  toolCalls: [{ name: 'execute_sql', arguments: { sql: text, ...extra } }],
+});
 
 describe('the TUI in a real pseudo-terminal', () => {
   it('runs a SELECT unasked and shows the result table with the SQL beneath', async () => {
-    const { database, env } = await setup([sql('SELECT status, count(*) AS n FROM orders GROUP BY status ORDER BY status'), { text: 'Two orders are **paid**.' }]);
+    const { database, env } = await setup([
+      sql('SELECT status, count(*) AS n FROM orders GROUP BY status ORDER BY status'),
+      { text: 'Two orders are **paid**.' },
+    ]);
     terminal = new TmuxTerminal(`node ${BIN} sql --db ${database}`, env);
     await terminal.waitFor(/SQL · smart · shop\.sqlite · scripted-model/);
     terminal.type('How are the orders distributed?', true);
@@ -61,7 +68,10 @@ describe('the TUI in a real pseudo-terminal', () => {
   });
 
   it('asks before a DELETE; n leaves the data unchanged', async () => {
-    const { database, env, count } = await setup([sql("DELETE FROM orders WHERE status = 'paid'"), { text: 'Nothing was deleted.' }]);
+    const { database, env, count } = await setup([
+      sql("DELETE FROM orders WHERE status = 'paid'"),
+      { text: 'Nothing was deleted.' },
+    ]);
     terminal = new TmuxTerminal(`node ${BIN} sql --db ${database}`, env);
     await terminal.waitFor(/scripted-model/);
     terminal.type('Delete the paid orders', true);
@@ -75,7 +85,10 @@ describe('the TUI in a real pseudo-terminal', () => {
   });
 
   it('y runs it', async () => {
-    const { database, env, count } = await setup([sql("DELETE FROM orders WHERE status = 'paid'"), { text: 'Deleted.' }]);
+    const { database, env, count } = await setup([
+      sql("DELETE FROM orders WHERE status = 'paid'"),
+      { text: 'Deleted.' },
+    ]);
     terminal = new TmuxTerminal(`node ${BIN} sql --db ${database}`, env);
     await terminal.waitFor(/scripted-model/);
     terminal.type('Delete the paid orders', true);
@@ -167,7 +180,10 @@ describe('headless: riskgate -p', () => {
   });
 
   it('refuses what needs confirmation without a terminal, names it and why, exits 2, and changes nothing', async () => {
-    const { database, env, count } = await setup([sql("DELETE FROM orders WHERE status = 'paid'"), { text: 'It was refused.' }]);
+    const { database, env, count } = await setup([
+      sql("DELETE FROM orders WHERE status = 'paid'"),
+      { text: 'It was refused.' },
+    ]);
     const result = await runHeadless(['sql', '--db', database, '-p', 'Delete the paid orders'], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("refused execute_sql: DELETE FROM orders WHERE status = 'paid'");
@@ -179,7 +195,10 @@ describe('headless: riskgate -p', () => {
   });
 
   it('--yes approves it', async () => {
-    const { database, env, count } = await setup([sql("DELETE FROM orders WHERE status = 'paid'"), { text: 'Deleted.' }]);
+    const { database, env, count } = await setup([
+      sql("DELETE FROM orders WHERE status = 'paid'"),
+      { text: 'Deleted.' },
+    ]);
     const result = await runHeadless(['sql', '--db', database, '-p', '--yes', 'Delete the paid orders'], env);
     expect(result.code).toBe(0);
     expect(count()).toBe(2);
@@ -189,13 +208,22 @@ describe('headless: riskgate -p', () => {
     const { database, env } = await setup([sql('SELECT 1 AS one'), { text: 'One.' }]);
     const result = await runHeadless(['sql', '--db', database, '-p', '--output', 'json', 'one?'], env);
     const output = JSON.parse(result.stdout);
-    expect(output).toMatchObject({ text: 'One.', reason: 'answered', exitCode: 0, refused: [], toolCalls: [{ tool: 'execute_sql', state: 'succeeded', decision: { action: 'execute', source: 'whitelist' } }] });
+    expect(output).toMatchObject({
+      text: 'One.',
+      reason: 'answered',
+      exitCode: 0,
+      refused: [],
+      toolCalls: [{ tool: 'execute_sql', state: 'succeeded', decision: { action: 'execute', source: 'whitelist' } }],
+    });
   });
 
   it('--output stream-json prints every event as a line', async () => {
     const { database, env } = await setup([sql('SELECT 1 AS one'), { text: 'One.' }]);
     const result = await runHeadless(['sql', '--db', database, '-p', '--output', 'stream-json', 'one?'], env);
-    const types = result.stdout.trim().split('\n').map((line) => JSON.parse(line).type);
+    const types = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).type);
     expect(types).toEqual(expect.arrayContaining(['tool-call', 'decision', 'tool-result', 'text-delta', 'turn-end']));
     expect(types.at(-1)).toBe('turn-end');
   });
@@ -209,7 +237,12 @@ describe('headless: riskgate -p', () => {
 
   it('says exactly how to configure a model when none is set, and exits 1', async () => {
     const { database, env } = await setup([]);
-    const result = await runHeadless(['sql', '--db', database, '-p', 'x'], { ...env, OPENAI_BASE_URL: '', RISKGATE_MODEL: '', OPENAI_API_KEY: '' });
+    const result = await runHeadless(['sql', '--db', database, '-p', 'x'], {
+      ...env,
+      OPENAI_BASE_URL: '',
+      RISKGATE_MODEL: '',
+      OPENAI_API_KEY: '',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('riskgate needs a model to talk to');
     expect(result.stderr).toContain('OPENAI_BASE_URL=http://127.0.0.1:11434/v1');
@@ -226,7 +259,10 @@ describe('headless: riskgate -p', () => {
 
   it('reports an unreachable endpoint clearly, and exits 1', async () => {
     const { database, env } = await setup([]);
-    const result = await runHeadless(['sql', '--db', database, '-p', 'x'], { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+    const result = await runHeadless(['sql', '--db', database, '-p', 'x'], {
+      ...env,
+      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
   });

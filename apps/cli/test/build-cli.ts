@@ -8,7 +8,15 @@ const workspace = join(cli, '..', '..');
 
 /** The newest modification time among the files the bundle is built from. */
 function newestSource(): number {
-  const roots = [join(cli, 'src'), join(cli, 'build.mjs'), join(cli, 'package.json'), ...readdirSync(join(workspace, 'packages')).flatMap((name) => [join(workspace, 'packages', name, 'src'), join(workspace, 'packages', name, 'templates')])];
+  const roots = [
+    join(cli, 'src'),
+    join(cli, 'build.mjs'),
+    join(cli, 'package.json'),
+    ...readdirSync(join(workspace, 'packages')).flatMap((name) => [
+      join(workspace, 'packages', name, 'src'),
+      join(workspace, 'packages', name, 'templates'),
+    ]),
+  ];
   let newest = 0;
   const visit = (path: string) => {
     let stat: ReturnType<typeof statSync>;

@@ -8,7 +8,14 @@ import { BIN, runCli } from './run-cli.js';
 const scene = e2eScene();
 
 describe('--help on every command', () => {
-  it.each([[['sql', '--help']], [['-p', '--help']], [['sql', '--db', 'x.sqlite', '-h']], [['--mode', 'strict', '--help']], [['assess', '--help']], [['assess', '--jsonl', '-h']]])('%j prints help and exits 0', async (args) => {
+  it.each([
+    [['sql', '--help']],
+    [['-p', '--help']],
+    [['sql', '--db', 'x.sqlite', '-h']],
+    [['--mode', 'strict', '--help']],
+    [['assess', '--help']],
+    [['assess', '--jsonl', '-h']],
+  ])('%j prints help and exits 0', async (args) => {
     const result = await runCli(args);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
@@ -21,7 +28,10 @@ describe('headless input and output', () => {
     const { env, server } = await scene.start([{ text: 'Summarised.' }]);
     const result = await runCli(['-p', 'summarise this'], { env, input: 'line one\nline two\n' });
     expect(result).toMatchObject({ code: 0, stdout: 'Summarised.\n' });
-    expect(server.requests[0]!.body.messages.at(-1)).toMatchObject({ role: 'user', content: 'summarise this\n\nline one\nline two' });
+    expect(server.requests[0]!.body.messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: 'summarise this\n\nline one\nline two',
+    });
   });
 
   it('--output-format is --output', async () => {
@@ -54,9 +64,27 @@ describe('headless input and output', () => {
 
 describe('signals end the running command, not only riskgate', () => {
   // A sleep length of its own per case, so that no other test's process is mistaken for it.
-  it.each([['SIGTERM', 143, 37], ['SIGHUP', 129, 38], ['SIGINT', 130, 39]] as const)('%s: the command’s process group ends, the transcript and audit are written, exit %i', async (signal, code, seconds) => {
-    const { directory, env } = await scene.start([{ toolCalls: [{ name: 'execute_command', arguments: { command: `sh -c "sleep ${seconds}; touch survived" & sleep ${seconds}`, risk_level: 'low' } }] }, { text: 'unused' }]);
-    const child = spawn(process.execPath, [BIN, '-p', 'run it'], { cwd: directory, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  it.each([
+    ['SIGTERM', 143, 37],
+    ['SIGHUP', 129, 38],
+    ['SIGINT', 130, 39],
+  ] as const)('%s: the command’s process group ends, the transcript and audit are written, exit %i', async (signal, code, seconds) => {
+    const { directory, env } = await scene.start([
+      {
+        toolCalls: [
+          {
+            name: 'execute_command',
+            arguments: { command: `sh -c "sleep ${seconds}; touch survived" & sleep ${seconds}`, risk_level: 'low' },
+          },
+        ],
+      },
+      { text: 'unused' },
+    ]);
+    const child = spawn(process.execPath, [BIN, '-p', 'run it'], {
+      cwd: directory,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -81,7 +109,10 @@ describe('signals end the running command, not only riskgate', () => {
 
 describe('exit codes', () => {
   it('"no" on a terminal is a refusal too: exit 2', async () => {
-    const { directory, env } = await scene.start([{ toolCalls: [{ name: 'execute_command', arguments: { command: 'touch made.txt' } }] }, { text: 'Not made.' }]);
+    const { directory, env } = await scene.start([
+      { toolCalls: [{ name: 'execute_command', arguments: { command: 'touch made.txt' } }] },
+      { text: 'Not made.' },
+    ]);
     const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN} -p "make it"'`, env);
     await terminal.waitFor(/Execute this command\? \[y\/N\]/);
     await settle();

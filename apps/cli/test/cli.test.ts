@@ -20,7 +20,23 @@ describe('riskgate --version and --help', () => {
 
   it('tells the truth in --help: the assess command, its options and the tools', async () => {
     const { stdout } = await run(process.execPath, [BIN, '--help']);
-    for (const word of ['assess', '--jsonl', '--mode', '--dialect', '--db', '--allow', 'execute_sql', 'describe_schema', 'execute_command', 'file_operations', 'http_request', 'demo-db', 'trust', '--revoke', '--config']) {
+    for (const word of [
+      'assess',
+      '--jsonl',
+      '--mode',
+      '--dialect',
+      '--db',
+      '--allow',
+      'execute_sql',
+      'describe_schema',
+      'execute_command',
+      'file_operations',
+      'http_request',
+      'demo-db',
+      'trust',
+      '--revoke',
+      '--config',
+    ]) {
       expect(stdout).toContain(word);
     }
   });
@@ -37,7 +53,9 @@ describe('riskgate demo-db', () => {
   afterAll(() => rmSync(cache, { recursive: true, force: true }));
 
   it('builds the demo database in the XDG cache on first use and prints its path', async () => {
-    const { stdout } = await run(process.execPath, [BIN, 'demo-db'], { env: { ...process.env, XDG_CACHE_HOME: cache } });
+    const { stdout } = await run(process.execPath, [BIN, 'demo-db'], {
+      env: { ...process.env, XDG_CACHE_HOME: cache },
+    });
     const path = stdout.trim();
     expect(path).toBe(join(cache, 'riskgate', 'demo-shop-v1.sqlite'));
     const database = new Database(path, { readonly: true });
@@ -46,8 +64,17 @@ describe('riskgate demo-db', () => {
   });
 
   it('answers a question about the demo through the gate', async () => {
-    const { stdout } = await run(process.execPath, [BIN, 'demo-db'], { env: { ...process.env, XDG_CACHE_HOME: cache } });
-    const result = await riskgate(['assess', '--db', stdout.trim(), '--json', 'execute_sql', '{"sql":"DELETE FROM orders WHERE status = \'cancelled\'"}']);
+    const { stdout } = await run(process.execPath, [BIN, 'demo-db'], {
+      env: { ...process.env, XDG_CACHE_HOME: cache },
+    });
+    const result = await riskgate([
+      'assess',
+      '--db',
+      stdout.trim(),
+      '--json',
+      'execute_sql',
+      '{"sql":"DELETE FROM orders WHERE status = \'cancelled\'"}',
+    ]);
     expect(JSON.parse(result.stdout)).toMatchObject({ decision: 'confirm', level: 'medium' });
   });
 });
@@ -62,31 +89,92 @@ describe('riskgate assess <tool> <json>', () => {
 
   it('lets a whitelisted SELECT run', async () => {
     const result = await riskgate(['assess', 'execute_sql', '{"sql":"select * from orders"}', '--json']);
-    expect(JSON.parse(result.stdout)).toMatchObject({ decision: 'execute', source: 'whitelist', level: 'low', whitelisted: true });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      decision: 'execute',
+      source: 'whitelist',
+      level: 'low',
+      whitelisted: true,
+    });
   });
 
   it('takes risk_level from the arguments as the model’s, and guarded mode overrides a low rating of a danger', async () => {
-    const smart = await riskgate(['assess', 'execute_sql', '{"sql":"DELETE FROM orders","risk_level":"low"}', '--json']);
+    const smart = await riskgate([
+      'assess',
+      'execute_sql',
+      '{"sql":"DELETE FROM orders","risk_level":"low"}',
+      '--json',
+    ]);
     expect(JSON.parse(smart.stdout)).toMatchObject({ decision: 'execute', source: 'llm', level: 'low' });
-    const guarded = await riskgate(['assess', 'execute_sql', '{"sql":"DELETE FROM orders","risk_level":"low"}', '--json', '--mode', 'guarded']);
+    const guarded = await riskgate([
+      'assess',
+      'execute_sql',
+      '{"sql":"DELETE FROM orders","risk_level":"low"}',
+      '--json',
+      '--mode',
+      'guarded',
+    ]);
     expect(JSON.parse(guarded.stdout)).toMatchObject({ decision: 'confirm', source: 'guard', level: 'high' });
   });
 
   it('never lets a command rule cover more than it says', async () => {
-    const chained = await riskgate(['assess', 'execute_command', '{"command":"git log; rm -rf ~"}', '--json', '--allow', 'execute_command(git log *)']);
+    const chained = await riskgate([
+      'assess',
+      'execute_command',
+      '{"command":"git log; rm -rf ~"}',
+      '--json',
+      '--allow',
+      'execute_command(git log *)',
+    ]);
     expect(JSON.parse(chained.stdout)).toMatchObject({ decision: 'confirm', source: 'default' });
-    const plain = await riskgate(['assess', 'execute_command', '{"command":"git log -p > /tmp/x"}', '--json', '--allow', 'execute_command(git log *)']);
+    const plain = await riskgate([
+      'assess',
+      'execute_command',
+      '{"command":"git log -p > /tmp/x"}',
+      '--json',
+      '--allow',
+      'execute_command(git log *)',
+    ]);
     expect(JSON.parse(plain.stdout)).toMatchObject({ decision: 'confirm' });
-    const exact = await riskgate(['assess', 'execute_command', '{"command":"git log -p"}', '--json', '--mode', 'strict', '--allow', 'execute_command(git log *)']);
+    const exact = await riskgate([
+      'assess',
+      'execute_command',
+      '{"command":"git log -p"}',
+      '--json',
+      '--mode',
+      'strict',
+      '--allow',
+      'execute_command(git log *)',
+    ]);
     expect(JSON.parse(exact.stdout)).toMatchObject({ decision: 'confirm', source: 'mode' });
-    const deny = await riskgate(['assess', 'execute_command', '{"command":"echo $(rm -rf ~)","risk_level":"low"}', '--json', '--deny', 'execute_command(rm *)']);
+    const deny = await riskgate([
+      'assess',
+      'execute_command',
+      '{"command":"echo $(rm -rf ~)","risk_level":"low"}',
+      '--json',
+      '--deny',
+      'execute_command(rm *)',
+    ]);
     expect(JSON.parse(deny.stdout)).toMatchObject({ decision: 'deny', source: 'rule' });
   });
 
   it('applies rules given as flags', async () => {
-    const allowed = await riskgate(['assess', 'execute_sql', '{"sql":"INSERT INTO t VALUES (1)"}', '--json', '--allow', 'execute_sql(INSERT INTO t *)']);
+    const allowed = await riskgate([
+      'assess',
+      'execute_sql',
+      '{"sql":"INSERT INTO t VALUES (1)"}',
+      '--json',
+      '--allow',
+      'execute_sql(INSERT INTO t *)',
+    ]);
     expect(JSON.parse(allowed.stdout)).toMatchObject({ decision: 'execute', source: 'rule' });
-    const denied = await riskgate(['assess', 'execute_sql', '{"sql":"SELECT 1; DROP TABLE t"}', '--json', '--deny', 'execute_sql(DROP *)']);
+    const denied = await riskgate([
+      'assess',
+      'execute_sql',
+      '{"sql":"SELECT 1; DROP TABLE t"}',
+      '--json',
+      '--deny',
+      'execute_sql(DROP *)',
+    ]);
     expect(JSON.parse(denied.stdout)).toMatchObject({ decision: 'deny', source: 'rule' });
   });
 
@@ -113,12 +201,26 @@ describe('riskgate assess <tool> <json>', () => {
     afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
     it('whitelists SQLite-only syntax it can prepare', async () => {
-      const result = await riskgate(['assess', '--db', path, '--json', 'execute_sql', '{"sql":"SELECT * FROM [orders] LIMIT 1, 2"}']);
+      const result = await riskgate([
+        'assess',
+        '--db',
+        path,
+        '--json',
+        'execute_sql',
+        '{"sql":"SELECT * FROM [orders] LIMIT 1, 2"}',
+      ]);
       expect(JSON.parse(result.stdout)).toMatchObject({ decision: 'execute', source: 'whitelist' });
     });
 
     it('does not whitelist a table that is not there', async () => {
-      const result = await riskgate(['assess', '--db', path, '--json', 'execute_sql', '{"sql":"SELECT * FROM missing_table"}']);
+      const result = await riskgate([
+        'assess',
+        '--db',
+        path,
+        '--json',
+        'execute_sql',
+        '{"sql":"SELECT * FROM missing_table"}',
+      ]);
       expect(JSON.parse(result.stdout).reasons.join()).toMatch(/no such table/);
     });
   });
@@ -152,9 +254,19 @@ describe('riskgate assess --jsonl', () => {
   it('answers every line with exactly one line, in order, whatever the line holds', async () => {
     const result = await riskgate(['assess', '--jsonl'], `${lines.join('\n')}\n`);
     expect(result.code).toBe(0);
-    const answers = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const answers = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(answers).toHaveLength(lines.length);
-    expect(answers[0]).toEqual({ decision: 'execute', source: 'whitelist', level: 'low', whitelisted: true, reasons: expect.any(Array), effects: expect.any(Array) });
+    expect(answers[0]).toEqual({
+      decision: 'execute',
+      source: 'whitelist',
+      level: 'low',
+      whitelisted: true,
+      reasons: expect.any(Array),
+      effects: expect.any(Array),
+    });
     expect(answers[1].error).toMatch(/malformed JSON/);
     expect(answers[2]).toMatchObject({ decision: 'confirm', source: 'default', level: 'high', whitelisted: false });
     expect(answers[2].reasons).toContain('DELETE without WHERE removes every row of orders');
@@ -182,7 +294,9 @@ describe('riskgate assess --jsonl', () => {
     expect(answers[20]).toMatchObject({ decision: 'confirm', level: 'high' });
     expect(answers[20].reasons.join()).toMatch(/metadata/);
     for (const answer of answers) {
-      expect(Object.keys(answer).sort()).toEqual('error' in answer ? ['error'] : ['decision', 'effects', 'level', 'reasons', 'source', 'whitelisted']);
+      expect(Object.keys(answer).sort()).toEqual(
+        'error' in answer ? ['error'] : ['decision', 'effects', 'level', 'reasons', 'source', 'whitelisted'],
+      );
     }
   });
 
@@ -196,10 +310,17 @@ describe('riskgate assess --jsonl', () => {
 
   it('keeps up with a large stream without losing or reordering lines', async () => {
     const many = Array.from({ length: 2000 }, (_, index) =>
-      index % 3 === 0 ? `{"tool":"execute_sql","args":{"sql":"SELECT ${index}"}}` : index % 3 === 1 ? `garbage ${index}` : `{"tool":"execute_sql","args":{"sql":"DELETE FROM t${index}"}}`,
+      index % 3 === 0
+        ? `{"tool":"execute_sql","args":{"sql":"SELECT ${index}"}}`
+        : index % 3 === 1
+          ? `garbage ${index}`
+          : `{"tool":"execute_sql","args":{"sql":"DELETE FROM t${index}"}}`,
     );
     const result = await riskgate(['assess', '--jsonl'], `${many.join('\n')}\n`);
-    const answers = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const answers = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(answers).toHaveLength(2000);
     answers.forEach((answer, index) => {
       if (index % 3 === 0) expect(answer.decision).toBe('execute');

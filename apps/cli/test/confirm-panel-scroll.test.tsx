@@ -6,7 +6,17 @@ import { ConfirmPanel } from '../src/ui/ConfirmPanel.js';
 import { panelBody } from '../src/ui/panel-lines.js';
 import { initialScroll, scrollReducer, unseenLines } from '../src/ui/scroll.js';
 
-const decision: Decision = { action: 'confirm', source: 'default', level: 'medium', llmLevel: null, codeLevel: 'medium', whitelisted: false, reasons: ['not on the whitelist'], effects: [], disagreement: false };
+const decision: Decision = {
+  action: 'confirm',
+  source: 'default',
+  level: 'medium',
+  llmLevel: null,
+  codeLevel: 'medium',
+  whitelisted: false,
+  reasons: ['not on the whitelist'],
+  effects: [],
+  disagreement: false,
+};
 const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 const DOWN = '\u001B[B';
 const PAGE_DOWN = '\u001B[6~';
@@ -14,7 +24,13 @@ const PAGE_DOWN = '\u001B[6~';
 /** A 2,000-line file rewritten: the diff is ~4,000 lines, far more than any terminal shows. */
 const before = Array.from({ length: 2000 }, (_, index) => `old line ${index + 1}`);
 const after = Array.from({ length: 2000 }, (_, index) => `new line ${index + 1}`);
-const bigDiff = ['--- a.txt', '+++ a.txt', '@@ -1,2000 +1,2000 @@', ...before.map((line) => `-${line}`), ...after.map((line) => `+${line}`)].join('\n');
+const bigDiff = [
+  '--- a.txt',
+  '+++ a.txt',
+  '@@ -1,2000 +1,2000 @@',
+  ...before.map((line) => `-${line}`),
+  ...after.map((line) => `+${line}`),
+].join('\n');
 const fileRequest: ApprovalRequest = {
   toolCallId: 'call_1',
   toolName: 'file_operations',
@@ -32,7 +48,12 @@ function show(panelRequest: ApprovalRequest, pager?: (text: string) => string | 
   const answers: ApprovalAnswer[] = [];
   const paged: string[] = [];
   const rendered = render(
-    <ConfirmPanel request={panelRequest} onAnswer={(answer) => answers.push(answer)} guardMs={0} pager={pager ?? ((text) => void paged.push(text))} />,
+    <ConfirmPanel
+      request={panelRequest}
+      onAnswer={(answer) => answers.push(answer)}
+      guardMs={0}
+      pager={pager ?? ((text) => void paged.push(text))}
+    />,
   );
   cleanup = rendered.unmount;
   return { ...rendered, answers, paged };
@@ -111,7 +132,10 @@ describe('the panel never hides what it asks about', () => {
   });
 
   it('a short operation needs no scrolling and is approved at once', async () => {
-    const { stdin, answers, lastFrame } = show({ ...fileRequest, description: { kind: 'file', operation: 'write', path: 'a.txt', diff: '-old\n+new', details: [] } });
+    const { stdin, answers, lastFrame } = show({
+      ...fileRequest,
+      description: { kind: 'file', operation: 'write', path: 'a.txt', diff: '-old\n+new', details: [] },
+    });
     await tick();
     expect(lastFrame()).not.toContain('more below');
     stdin.write('y');
@@ -121,7 +145,11 @@ describe('the panel never hides what it asks about', () => {
 
   it('a long SQL statement and an HTTP body scroll the same way', async () => {
     const sql = `INSERT INTO t VALUES\n${Array.from({ length: 300 }, (_, index) => `(${index})`).join(',\n')};`;
-    const { lastFrame, stdin, answers } = show({ ...fileRequest, toolName: 'execute_sql', description: { kind: 'sql', sql, details: [] } });
+    const { lastFrame, stdin, answers } = show({
+      ...fileRequest,
+      toolName: 'execute_sql',
+      description: { kind: 'sql', sql, details: [] },
+    });
     await tick();
     expect(lastFrame()).toMatch(/of 301 · [\d,]+ more below/);
     stdin.write('y');
@@ -169,7 +197,7 @@ describe('characters a terminal would not show as themselves are shown as codes'
     ['bidi override (Trojan Source)', 'echo "\u202Eevil\u202C"', '<U+202E>'],
     ['bidi isolate', 'a\u2066b\u2069', '<U+2066>'],
     ['zero-width space', 'r\u200Bm', '<U+200B>'],
-        ['line separator', 'a\u2028b', '<U+2028>'],
+    ['line separator', 'a\u2028b', '<U+2028>'],
     ['BOM / zero-width no-break space', '\uFEFFdrop', '<U+FEFF>'],
     ['soft hyphen', 'r\u00ADm', '<U+00AD>'],
     ['DEL', 'a\u007Fb', '<U+007F>'],
@@ -180,15 +208,24 @@ describe('characters a terminal would not show as themselves are shown as codes'
     ['Hangul filler', 'a\u3164b', '<U+3164>'],
     ['NUL', 'a\u0000b', '^@'],
   ])('%s', async (_name, command, code) => {
-    const { lastFrame } = show({ ...fileRequest, toolName: 'execute_command', description: { kind: 'command', command, cwd: '/w', details: [] } });
+    const { lastFrame } = show({
+      ...fileRequest,
+      toolName: 'execute_command',
+      description: { kind: 'command', command, cwd: '/w', details: [] },
+    });
     await tick();
     const frame = lastFrame() ?? '';
     expect(frame).toContain(code);
     // Nothing invisible reaches the terminal from the operation's text.
     const body = panelBody({ kind: 'command', command, cwd: '/w', details: [] }, { reasons: [], effects: [] }, 100);
-    const shown = body.lines.flat().map((segment) => segment.text).join('');
-    // biome-ignore lint/suspicious/noMisleadingCharacterClass: variation selectors are listed on purpose.
-    expect(shown).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2066-\u2069\uFEFF\u3164\uFE00-\uFE0F]|[\u{E0000}-\u{E01EF}]/u);
+    const shown = body.lines
+      .flat()
+      .map((segment) => segment.text)
+      .join('');
+    expect(shown).not.toMatch(
+      // biome-ignore lint/suspicious/noMisleadingCharacterClass: variation selectors are listed on purpose.
+      /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2066-\u2069\uFEFF\u3164\uFE00-\uFE0F]|[\u{E0000}-\u{E01EF}]/u,
+    );
     expect(body.text).toContain(code);
   });
 });

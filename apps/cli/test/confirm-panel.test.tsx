@@ -11,16 +11,28 @@ const decision: Decision = {
   llmLevel: null,
   codeLevel: 'high',
   whitelisted: false,
-  reasons: ['not on the whitelist, and the model gave no risk_level', 'DELETE without WHERE removes every row of orders'],
+  reasons: [
+    'not on the whitelist, and the model gave no risk_level',
+    'DELETE without WHERE removes every row of orders',
+  ],
   effects: [{ text: 'deletes every row of orders', verdict: 'side-effect', level: 'high' }],
   disagreement: false,
 };
 
-function request(toolName: string, description: OperationDescription, args: Record<string, unknown>, extra: Partial<ApprovalRequest> = {}): ApprovalRequest {
+function request(
+  toolName: string,
+  description: OperationDescription,
+  args: Record<string, unknown>,
+  extra: Partial<ApprovalRequest> = {},
+): ApprovalRequest {
   return { toolCallId: 'call_1', toolName, args, description, decision, subjects: [], ruleStyle: 'text', ...extra };
 }
 
-const sqlRequest = request('execute_sql', { kind: 'sql', sql: 'DELETE FROM orders', details: ['would delete 1,204 rows of orders'] }, { sql: 'DELETE FROM orders' });
+const sqlRequest = request(
+  'execute_sql',
+  { kind: 'sql', sql: 'DELETE FROM orders', details: ['would delete 1,204 rows of orders'] },
+  { sql: 'DELETE FROM orders' },
+);
 const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Waits until the screen shows `text` (keys typed under load are drawn later than a fixed tick). */
 async function shows(lastFrame: () => string | undefined, text: string, timeoutMs = 5_000): Promise<void> {
@@ -35,7 +47,14 @@ afterEach(() => cleanup?.());
 
 function show(panelRequest: ApprovalRequest, props: { suggestedRule?: string; guardMs?: number } = {}) {
   const answers: ApprovalAnswer[] = [];
-  const rendered = render(<ConfirmPanel request={panelRequest} onAnswer={(answer) => answers.push(answer)} guardMs={props.guardMs ?? 0} {...(props.suggestedRule === undefined ? {} : { suggestedRule: props.suggestedRule })} />);
+  const rendered = render(
+    <ConfirmPanel
+      request={panelRequest}
+      onAnswer={(answer) => answers.push(answer)}
+      guardMs={props.guardMs ?? 0}
+      {...(props.suggestedRule === undefined ? {} : { suggestedRule: props.suggestedRule })}
+    />,
+  );
   cleanup = rendered.unmount;
   return { ...rendered, answers };
 }
@@ -43,9 +62,27 @@ function show(panelRequest: ApprovalRequest, props: { suggestedRule?: string; gu
 describe('ConfirmPanel: the specification’s words, one panel per tool kind', () => {
   it.each([
     ['execute_sql', { kind: 'sql', sql: 'DROP TABLE orders', details: [] }, 'Execute this query? [y/N]'],
-    ['execute_command', { kind: 'command', command: 'rm -rf build', cwd: '/work', details: [] }, 'Execute this command? [y/N]'],
-    ['file_operations', { kind: 'file', operation: 'write', path: 'a.txt', diff: 'new file, 1 line\n+hello', details: [] }, 'Execute this file operation? [y/N]'],
-    ['http_request', { kind: 'http', requestLine: 'POST https://api.example.com/x', headers: ['Authorization: Bearer *** (20 characters, hidden)'], bodyPreview: '{"a":1}', details: [] }, 'Execute this request? [y/N]'],
+    [
+      'execute_command',
+      { kind: 'command', command: 'rm -rf build', cwd: '/work', details: [] },
+      'Execute this command? [y/N]',
+    ],
+    [
+      'file_operations',
+      { kind: 'file', operation: 'write', path: 'a.txt', diff: 'new file, 1 line\n+hello', details: [] },
+      'Execute this file operation? [y/N]',
+    ],
+    [
+      'http_request',
+      {
+        kind: 'http',
+        requestLine: 'POST https://api.example.com/x',
+        headers: ['Authorization: Bearer *** (20 characters, hidden)'],
+        bodyPreview: '{"a":1}',
+        details: [],
+      },
+      'Execute this request? [y/N]',
+    ],
   ] as const)('%s asks "%s"', async (toolName, description, question) => {
     const { lastFrame } = show(request(toolName, description as OperationDescription, {}));
     await tick();
@@ -59,21 +96,44 @@ describe('ConfirmPanel: the specification’s words, one panel per tool kind', (
   it('shows the operation, the level, who decided, the reasons and the preview', async () => {
     const { lastFrame } = show(sqlRequest);
     await tick();
-    expect(lastFrame()).toMatch(/DELETE FROM orders[\s\S]*would delete 1,204 rows of orders[\s\S]*high · asked because/);
+    expect(lastFrame()).toMatch(
+      /DELETE FROM orders[\s\S]*would delete 1,204 rows of orders[\s\S]*high · asked because/,
+    );
   });
 
   it('says when the model decided', async () => {
-    const { lastFrame } = show({ ...sqlRequest, decision: { ...decision, source: 'llm', llmLevel: 'medium', level: 'medium' } });
+    const { lastFrame } = show({
+      ...sqlRequest,
+      decision: { ...decision, source: 'llm', llmLevel: 'medium', level: 'medium' },
+    });
     await tick();
     expect(lastFrame()).toContain('asked because: the model rated it medium');
   });
 
   it('shows a file write as a diff and an HTTP request with hidden credentials', async () => {
-    const file = show(request('file_operations', { kind: 'file', operation: 'write', path: 'a.txt', diff: '--- a.txt\n+++ a.txt\n-old\n+new', details: [] }, {}));
+    const file = show(
+      request(
+        'file_operations',
+        { kind: 'file', operation: 'write', path: 'a.txt', diff: '--- a.txt\n+++ a.txt\n-old\n+new', details: [] },
+        {},
+      ),
+    );
     await tick();
     expect(file.lastFrame()).toMatch(/write a\.txt[\s\S]*-old[\s\S]*\+new/);
     file.unmount();
-    const http = show(request('http_request', { kind: 'http', requestLine: 'POST https://x/y', headers: ['Authorization: Bearer *** (9 characters, hidden)'], bodyPreview: 'payload', details: [] }, {}));
+    const http = show(
+      request(
+        'http_request',
+        {
+          kind: 'http',
+          requestLine: 'POST https://x/y',
+          headers: ['Authorization: Bearer *** (9 characters, hidden)'],
+          bodyPreview: 'payload',
+          details: [],
+        },
+        {},
+      ),
+    );
     await tick();
     expect(http.lastFrame()).toMatch(/POST https:\/\/x\/y[\s\S]*Bearer \*\*\* \(9 characters, hidden\)[\s\S]*payload/);
   });
@@ -142,7 +202,9 @@ describe('ConfirmPanel keys', () => {
     stdin.write(' WHERE id = 1');
     await shows(lastFrame, 'WHERE id = 1');
     stdin.write('\r');
-    await vi.waitFor(() => expect(answers).toEqual([{ type: 'edit', args: { sql: 'DELETE FROM orders WHERE id = 1' } }]));
+    await vi.waitFor(() =>
+      expect(answers).toEqual([{ type: 'edit', args: { sql: 'DELETE FROM orders WHERE id = 1' } }]),
+    );
   });
 
   it('e then Esc goes back to the question', async () => {

@@ -23,7 +23,8 @@ async function setup(replies: ScriptedReply[], userConfig?: unknown) {
   const workspace = join(directory, 'workspace');
   mkdirSync(workspace);
   mkdirSync(join(directory, 'config', 'riskgate'), { recursive: true });
-  if (userConfig !== undefined) writeFileSync(join(directory, 'config', 'riskgate', 'config.json'), JSON.stringify(userConfig));
+  if (userConfig !== undefined)
+    writeFileSync(join(directory, 'config', 'riskgate', 'config.json'), JSON.stringify(userConfig));
   server = await startScriptedModelServer(replies);
   const env = {
     OPENAI_BASE_URL: server.baseURL,
@@ -36,13 +37,23 @@ async function setup(replies: ScriptedReply[], userConfig?: unknown) {
   return { workspace, env, server };
 }
 
-const command = (text: string, extra: Record<string, unknown> = {}) => ({ toolCalls: [{ name: 'execute_command', arguments: { command: text, ...extra } }] });
+const command = (text: string, extra: Record<string, unknown> = {}) => ({
+  toolCalls: [{ name: 'execute_command', arguments: { command: text, ...extra } }],
+});
 /** Every tool result the model was sent, over the wire. */
-const sentToModel = (scripted: ScriptedModelServer) => JSON.stringify(scripted.requests.map((request) => request.body.messages));
+const sentToModel = (scripted: ScriptedModelServer) =>
+  JSON.stringify(scripted.requests.map((request) => request.body.messages));
 
 describe('containment through the built CLI', () => {
   it('an approved printenv OPENAI_API_KEY prints nothing riskgate holds', async () => {
-    const { workspace, env, server: scripted } = await setup([command('printenv OPENAI_API_KEY; env | grep -c API_KEY', { risk_level: 'high' }), { text: 'ok' }]);
+    const {
+      workspace,
+      env,
+      server: scripted,
+    } = await setup([
+      command('printenv OPENAI_API_KEY; env | grep -c API_KEY', { risk_level: 'high' }),
+      { text: 'ok' },
+    ]);
     const result = await runCli(['-p', '--yes', 'show the key'], { env, cwd: workspace });
     expect(result.code).toBe(0);
     expect(sentToModel(scripted)).not.toContain(KEY);
@@ -61,7 +72,11 @@ describe('containment through the built CLI', () => {
     expect(sentToModel(scripted)).not.toContain(token);
     expect(sentToModel(scripted)).toContain('[withheld: a secret (gitlab-pat) — shown to the person only]');
     // The person's copy (the tool-result event) has it, and says what was withheld.
-    const event = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((line) => line.type === 'tool-result');
+    const event = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .find((line) => line.type === 'tool-result');
     expect(event).toMatchObject({ forPerson: expect.stringContaining(token) });
   });
 
@@ -76,7 +91,10 @@ describe('containment through the built CLI', () => {
 
   it('asks before a cat of a file that holds a private key (the assessor reads the content)', async () => {
     const { workspace, env, server: scripted } = await setup([command('cat notes.txt'), { text: 'ok' }]);
-    writeFileSync(join(workspace, 'notes.txt'), 'todo\n-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretKeyBody\n-----END RSA PRIVATE KEY-----\n');
+    writeFileSync(
+      join(workspace, 'notes.txt'),
+      'todo\n-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretKeyBody\n-----END RSA PRIVATE KEY-----\n',
+    );
     const result = await runCli(['-p', 'read my notes'], { env, cwd: workspace });
     expect(result.code).toBe(2);
     expect(sentToModel(scripted)).not.toContain('MIIEsecretKeyBody');
@@ -98,7 +116,13 @@ describe('containment through the built CLI', () => {
 
   it('with commands.sandbox "always", a command run on the model\'s "low" cannot write the workspace either', async () => {
     if (!(await probeSandbox()).available) return;
-    const { workspace, env, server: scripted } = await setup([command('ls; touch made.txt', { risk_level: 'low' }), { text: 'ok' }], { commands: { sandbox: 'always' } });
+    const {
+      workspace,
+      env,
+      server: scripted,
+    } = await setup([command('ls; touch made.txt', { risk_level: 'low' }), { text: 'ok' }], {
+      commands: { sandbox: 'always' },
+    });
     const result = await runCli(['-p', 'list'], { env, cwd: workspace });
     expect(result.code).toBe(0);
     expect(sentToModel(scripted)).toMatch(/Read-only file system/);

@@ -5,7 +5,10 @@ import { layoutTable } from '../src/ui/table-layout.js';
 import { narrowestRule } from '../src/operation-text.js';
 
 const apply = (events: AgentEvent[]) =>
-  events.reduce((state, event, index) => conversationReducer(state, { type: 'event', event, now: index }), conversationReducer(INITIAL_CONVERSATION, { type: 'user', text: 'hi' }));
+  events.reduce(
+    (state, event, index) => conversationReducer(state, { type: 'event', event, now: index }),
+    conversationReducer(INITIAL_CONVERSATION, { type: 'user', text: 'hi' }),
+  );
 
 describe('conversationReducer', () => {
   it('streams text into one assistant item and moves the finished turn into done', () => {
@@ -21,7 +24,10 @@ describe('conversationReducer', () => {
   });
 
   it('shows a reply that ends in a question as a question', () => {
-    const state = apply([{ type: 'text-delta', text: 'This may be risky. Should I proceed?' }, { type: 'turn-end', reason: 'answered', text: '' }]);
+    const state = apply([
+      { type: 'text-delta', text: 'This may be risky. Should I proceed?' },
+      { type: 'turn-end', reason: 'answered', text: '' },
+    ]);
     expect(state.done[1]).toMatchObject({ kind: 'assistant', question: true });
   });
 
@@ -33,26 +39,49 @@ describe('conversationReducer', () => {
       { type: 'tool-output', toolCallId: 't1', chunk: 'b\n' },
     ]);
     expect(state.live[1]).toMatchObject({ kind: 'tool', state: 'executing', output: 'a\nb\n', startedAt: 1 });
-    const done = conversationReducer(state, { type: 'event', event: { type: 'tool-result', toolCallId: 't1', toolName: 'execute_command', state: 'succeeded', forModel: 'a\nb', durationMs: 5 }, now: 9 });
+    const done = conversationReducer(state, {
+      type: 'event',
+      event: {
+        type: 'tool-result',
+        toolCallId: 't1',
+        toolName: 'execute_command',
+        state: 'succeeded',
+        forModel: 'a\nb',
+        durationMs: 5,
+      },
+      now: 9,
+    });
     expect(done.live[1]).toMatchObject({ state: 'succeeded', result: { forModel: 'a\nb' } });
   });
 
   it('notes a cancelled turn and errors', () => {
-    const state = apply([{ type: 'error', kind: 'x', message: 'boom' }, { type: 'turn-end', reason: 'cancelled', text: '' }]);
-    expect(state.done.map((item) => (item.kind === 'notice' ? item.text : item.kind))).toEqual(['user', 'boom', 'cancelled']);
+    const state = apply([
+      { type: 'error', kind: 'x', message: 'boom' },
+      { type: 'turn-end', reason: 'cancelled', text: '' },
+    ]);
+    expect(state.done.map((item) => (item.kind === 'notice' ? item.text : item.kind))).toEqual([
+      'user',
+      'boom',
+      'cancelled',
+    ]);
   });
 });
 
 describe('layoutTable', () => {
   it('fits the width, cuts long cells and says how much is shown', () => {
-    const rows = Array.from({ length: 120 }, (_, index) => [index, `a very long description number ${index} that does not fit`]);
+    const rows = Array.from({ length: 120 }, (_, index) => [
+      index,
+      `a very long description number ${index} that does not fit`,
+    ]);
     const table = layoutTable(['id', 'description'], rows, { width: 30, maxRows: 50, truncated: false });
     expect(table.rows).toHaveLength(50);
     for (const line of [table.header, ...table.rows]) expect([...line].length).toBeLessThanOrEqual(30);
     expect(table.rows[0]).toMatch(/…$/);
     expect(table.footer).toBe('showing 50 of 120 rows');
     expect(layoutTable(['n'], [[1]], { width: 30, maxRows: 50, truncated: false }).footer).toBe('1 row');
-    expect(layoutTable(['n'], [[1], [2]], { width: 30, maxRows: 50, truncated: true }).footer).toBe('showing 2 of more than 2 rows');
+    expect(layoutTable(['n'], [[1], [2]], { width: 30, maxRows: 50, truncated: true }).footer).toBe(
+      'showing 2 of more than 2 rows',
+    );
   });
 });
 
@@ -75,7 +104,14 @@ describe('a long session keeps the screen state flat', () => {
       state = conversationReducer(state, { type: 'user', text: `question ${turn}` });
       const events: AgentEvent[] = [
         { type: 'tool-call', toolCallId: `t${turn}`, toolName: 'execute_sql', argumentsText: '{"sql":"SELECT 1"}' },
-        { type: 'tool-result', toolCallId: `t${turn}`, toolName: 'execute_sql', state: 'succeeded', forModel: 'x'.repeat(1_000), durationMs: 1 },
+        {
+          type: 'tool-result',
+          toolCallId: `t${turn}`,
+          toolName: 'execute_sql',
+          state: 'succeeded',
+          forModel: 'x'.repeat(1_000),
+          durationMs: 1,
+        },
         { type: 'text-delta', text: `answer ${turn}` },
         { type: 'turn-end', reason: 'answered', text: '' },
       ];

@@ -34,7 +34,12 @@ async function closedPort(): Promise<number> {
 
 /** The built CLI with a clean environment: no key or model of the machine leaks in. */
 function doctor(env: Record<string, string>, args: string[] = []) {
-  const clean: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...env };
+  const clean: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    ...env,
+  };
   return runCli(['doctor', ...args], { env: clean, cwd: project });
 }
 
@@ -50,7 +55,9 @@ describe('riskgate doctor', () => {
       NPM_TOKEN: 'npm_withheld',
       CELERY_BROKER_URL: 'amqp://celery:c3l3ry-pw-99@rabbit:5672/vhost',
     });
-    expect(result.stdout).toContain(`project  ${join(project, '.riskgate', 'config.json')} (read; not trusted: it may only tighten the gate ("riskgate trust"))`);
+    expect(result.stdout).toContain(
+      `project  ${join(project, '.riskgate', 'config.json')} (read; not trusted: it may only tighten the gate ("riskgate trust"))`,
+    );
     expect(result.stdout).toContain(`user     ${userConfig} (read)`);
     expect(result.stdout).toMatch(new RegExp(`✓ model +scripted-model at ${server.baseURL.replace(/[.]/g, '\\.')}`));
     expect(result.stdout).toMatch(/reachable \(GET \/models: HTTP 200\)/);
@@ -63,8 +70,15 @@ describe('riskgate doctor', () => {
     expect(result.stdout).toContain(`sandbox     ${sandbox.message}`);
     // Which mechanism bounds sandboxed runs here, and the bounds: what this machine really offers.
     const { cgroupHome } = await import('@riskgate/tools-command');
-    const mechanism = { 'cgroup-v2': 'cgroup v2', 'cgroup-v1': 'cgroup v1', rlimits: 'rlimits' }[cgroupHome()?.mechanism ?? 'rlimits'];
-    if (sandbox.available) expect(result.stdout).toMatch(new RegExp(`bounds: ${mechanism}.*: 256 processes, 1 GiB memory, CPU time = the timeout, 256 MiB per file, 256 MiB /tmp`));
+    const mechanism = { 'cgroup-v2': 'cgroup v2', 'cgroup-v1': 'cgroup v1', rlimits: 'rlimits' }[
+      cgroupHome()?.mechanism ?? 'rlimits'
+    ];
+    if (sandbox.available)
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `bounds: ${mechanism}.*: 256 processes, 1 GiB memory, CPU time = the timeout, 256 MiB per file, 256 MiB /tmp`,
+        ),
+      );
     expect(result.code).toBe(0);
   });
 
@@ -72,8 +86,14 @@ describe('riskgate doctor', () => {
     rmSync(join(project, '.riskgate', 'config.json'), { force: true });
     rmSync(userConfig, { force: true });
     const port = await closedPort();
-    const result = await doctor({ RISKGATE_MODEL: 'm', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, RISKGATE_DATABASE: `postgres://postgres@127.0.0.1:${port}/x` });
-    expect(result.stdout).toMatch(new RegExp(`✗ model +m at http://127\\.0\\.0\\.1:${port}/v1\\n +not reachable \\(ECONNREFUSED\\)`));
+    const result = await doctor({
+      RISKGATE_MODEL: 'm',
+      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      RISKGATE_DATABASE: `postgres://postgres@127.0.0.1:${port}/x`,
+    });
+    expect(result.stdout).toMatch(
+      new RegExp(`✗ model +m at http://127\\.0\\.0\\.1:${port}/v1\\n +not reachable \\(ECONNREFUSED\\)`),
+    );
     expect(result.stdout).toMatch(/✗ database/);
     expect(result.code).toBe(1);
   });

@@ -9,7 +9,10 @@ const scene = e2eScene();
 
 describe('durations are the operation’s own', () => {
   it('TUI: the time the person took to answer is neither in the shown duration nor in the audit log’s durationMs (it is waitedMs)', async () => {
-    const { directory, env } = await scene.start([{ toolCalls: [{ name: 'execute_command', arguments: { command: 'touch made.txt' } }] }, { text: 'Made.' }]);
+    const { directory, env } = await scene.start([
+      { toolCalls: [{ name: 'execute_command', arguments: { command: 'touch made.txt' } }] },
+      { text: 'Made.' },
+    ]);
     const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
     await terminal.waitFor(/chat · smart · scripted-model/);
     terminal.type('make it', true);
@@ -23,7 +26,12 @@ describe('durations are the operation’s own', () => {
     const shown = /✓ touch made\.txt \((\d+) ms\)/.exec(screen);
     expect(shown).not.toBeNull();
     expect(Number(shown![1])).toBeLessThan(1_500);
-    const entry = JSON.parse(readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').at(-1)!);
+    const entry = JSON.parse(
+      readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .at(-1)!,
+    );
     expect(entry).toMatchObject({ tool: 'execute_command', answer: 'approve', outcome: 'succeeded' });
     expect(entry.durationMs).toBeLessThan(1_500);
     expect(entry.waitedMs).toBeGreaterThanOrEqual(2_000);
@@ -40,7 +48,11 @@ describe('durations are the operation’s own', () => {
     const result = await runCli(['sql', '--db', database, '-p', 'go'], { env });
     expect(result.code).toBe(2);
     // The outcome lines (the SELECT that ran also has its write-ahead "started" line before it).
-    const [select, drop] = readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.outcome !== 'started');
+    const [select, drop] = readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.outcome !== 'started');
     expect(select).toMatchObject({ answer: 'not-asked', outcome: 'succeeded' });
     expect(select).not.toHaveProperty('waitedMs');
     expect(drop).toMatchObject({ outcome: 'denied', durationMs: 0 });
@@ -52,7 +64,10 @@ describe('reasons name their code once', () => {
     ['a syntax error', 'SELEC 1', 'sql-syntax-error', 'near "SELEC": syntax error'],
     ['a missing table', 'SELECT * FROM nope', 'sql-missing-table', 'no such table: nope'],
   ])('headless and the model: %s reads "error (code): message"', async (_, sql, code, message) => {
-    const { directory, env, server } = await scene.start([{ toolCalls: [{ name: 'execute_sql', arguments: { sql } }] }, { text: 'Failed.' }]);
+    const { directory, env, server } = await scene.start([
+      { toolCalls: [{ name: 'execute_sql', arguments: { sql } }] },
+      { text: 'Failed.' },
+    ]);
     const database = join(directory, 'd.sqlite');
     new Database(database).exec('CREATE TABLE t (a)').close();
     const result = await runCli(['sql', '--db', database, '--yes', '-p', 'go'], { env });
@@ -64,7 +79,10 @@ describe('reasons name their code once', () => {
   });
 
   it('TUI: the failed call shows the code once', async () => {
-    const { directory, env } = await scene.start([{ toolCalls: [{ name: 'execute_sql', arguments: { sql: 'SELEC 1' } }] }, { text: 'Failed.' }]);
+    const { directory, env } = await scene.start([
+      { toolCalls: [{ name: 'execute_sql', arguments: { sql: 'SELEC 1' } }] },
+      { text: 'Failed.' },
+    ]);
     const database = join(directory, 'd.sqlite');
     new Database(database).exec('CREATE TABLE t (a)').close();
     const terminal = scene.open(`node ${BIN} sql --db ${database}`, env);

@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,17 +27,37 @@ const scratch = mkdtempSync(join(tmpdir(), 'riskgate-sigterm-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const sql = (text: string): ScriptedReply => ({ toolCalls: [{ name: 'execute_sql', arguments: { sql: text } }] });
-const jsonLines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line)) : []);
+const jsonLines = (path: string) =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line))
+    : [];
 
-async function runUntilStartedThenTerm(args: string[], directory: string, baseURL: string): Promise<{ code: number | null; signal: string | null; afterTermMs: number }> {
+async function runUntilStartedThenTerm(
+  args: string[],
+  directory: string,
+  baseURL: string,
+): Promise<{ code: number | null; signal: string | null; afterTermMs: number }> {
   const audit = join(directory, 'state', 'riskgate', 'audit.jsonl');
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, OPENAI_BASE_URL: baseURL, RISKGATE_MODEL: 'scripted-model', XDG_CONFIG_HOME: join(directory, 'config'), XDG_STATE_HOME: join(directory, 'state'), XDG_CACHE_HOME: join(directory, 'cache') },
+    env: {
+      ...process.env,
+      OPENAI_BASE_URL: baseURL,
+      RISKGATE_MODEL: 'scripted-model',
+      XDG_CONFIG_HOME: join(directory, 'config'),
+      XDG_STATE_HOME: join(directory, 'state'),
+      XDG_CACHE_HOME: join(directory, 'cache'),
+    },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const deadline = Date.now() + 30_000;
-  while (!jsonLines(audit).some((line) => line.outcome === 'started') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (!jsonLines(audit).some((line) => line.outcome === 'started') && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   // Well inside the statement: it runs, and riskgate waits on it.
   await new Promise((resolve) => setTimeout(resolve, 700));
   const term = Date.now();
@@ -43,21 +72,35 @@ describe('SIGTERM during a confirmed write that does not end', { timeout: 90_000
   it('SQLite: an endless confirmed UPDATE is stopped, the session exits 143, and the audit says cancelled (nothing changed)', async () => {
     const directory = join(scratch, 'sqlite');
     mkdirSync(join(directory, 'config', 'riskgate'), { recursive: true });
-    writeFileSync(join(directory, 'config', 'riskgate', 'config.json'), JSON.stringify({ sql: { statementTimeoutMs: 120_000 } }));
+    writeFileSync(
+      join(directory, 'config', 'riskgate', 'config.json'),
+      JSON.stringify({ sql: { statementTimeoutMs: 120_000 } }),
+    );
     const path = join(directory, 'shop.sqlite');
     const database = new Database(path);
-    database.exec('CREATE TABLE orders (id INTEGER PRIMARY KEY, total INTEGER); INSERT INTO orders VALUES (1, 10), (2, 20);');
+    database.exec(
+      'CREATE TABLE orders (id INTEGER PRIMARY KEY, total INTEGER); INSERT INTO orders VALUES (1, 10), (2, 20);',
+    );
     database.close();
     const server = await startScriptedModelServer([
-      sql('UPDATE orders SET total = (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT max(i) FROM c) WHERE id = 1'),
+      sql(
+        'UPDATE orders SET total = (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT max(i) FROM c) WHERE id = 1',
+      ),
       { text: 'Done.' },
     ]);
-    const result = await runUntilStartedThenTerm(['sql', '--db', path, '-p', '--yes', 'raise it'], directory, server.baseURL);
+    const result = await runUntilStartedThenTerm(
+      ['sql', '--db', path, '-p', '--yes', 'raise it'],
+      directory,
+      server.baseURL,
+    );
     await server.close();
     expect(result).toMatchObject({ code: 143 });
     expect(result.afterTermMs).toBeLessThan(20_000);
     const audit = jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
-    expect(audit.map((entry) => [entry.outcome, entry.errorCode])).toEqual([['started', undefined], ['cancelled', 'sql-cancelled']]);
+    expect(audit.map((entry) => [entry.outcome, entry.errorCode])).toEqual([
+      ['started', undefined],
+      ['cancelled', 'sql-cancelled'],
+    ]);
     const check = new Database(path, { readonly: true });
     expect(check.prepare('SELECT total FROM orders WHERE id = 1').get()).toEqual({ total: 10 });
     check.close();
@@ -72,15 +115,24 @@ describe('SIGTERM during a confirmed write that does not end', { timeout: 90_000
     try {
       const setup = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: name });
       await setup.connect();
-      await setup.query('CREATE TABLE orders (id int PRIMARY KEY, total int NOT NULL); INSERT INTO orders VALUES (1, 10), (2, 20);');
+      await setup.query(
+        'CREATE TABLE orders (id int PRIMARY KEY, total int NOT NULL); INSERT INTO orders VALUES (1, 10), (2, 20);',
+      );
       await setup.end();
       const directory = join(scratch, 'postgres');
       mkdirSync(join(directory, 'config', 'riskgate'), { recursive: true });
-      writeFileSync(join(directory, 'config', 'riskgate', 'config.json'), JSON.stringify({ sql: { statementTimeoutMs: 120_000 } }));
+      writeFileSync(
+        join(directory, 'config', 'riskgate', 'config.json'),
+        JSON.stringify({ sql: { statementTimeoutMs: 120_000 } }),
+      );
       const server = await startScriptedModelServer([sql('UPDATE orders SET total = total + 1'), { text: 'Done.' }]);
       // The preview sends the UPDATE first; the run is the second time. Its replies never come back.
       proxy.whenSent('UPDATE orders', 'stall-replies', { occurrence: 2 });
-      const result = await runUntilStartedThenTerm(['sql', `postgres://postgres@127.0.0.1:${proxy.port}/${name}`, '-p', '--yes', 'raise them'], directory, server.baseURL);
+      const result = await runUntilStartedThenTerm(
+        ['sql', `postgres://postgres@127.0.0.1:${proxy.port}/${name}`, '-p', '--yes', 'raise them'],
+        directory,
+        server.baseURL,
+      );
       await server.close();
       expect(result).toMatchObject({ code: 143 });
       expect(result.afterTermMs).toBeLessThan(25_000);
@@ -93,7 +145,12 @@ describe('SIGTERM during a confirmed write that does not end', { timeout: 90_000
       const total = Number((await check.query('SELECT sum(total) AS n FROM orders')).rows[0].n);
       await check.end();
       if (total === 32) expect(audit[1]).toMatchObject({ outcome: expect.stringMatching(/^(succeeded|unknown)$/) });
-      else expect(audit[1].outcome === 'unknown' || audit[1].errorCode === 'sql-connection-failed' || audit[1].outcome === 'cancelled').toBe(true);
+      else
+        expect(
+          audit[1].outcome === 'unknown' ||
+            audit[1].errorCode === 'sql-connection-failed' ||
+            audit[1].outcome === 'cancelled',
+        ).toBe(true);
     } finally {
       await proxy.close();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -107,7 +164,11 @@ function riskgateIn(directory: string): number | undefined {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('riskgate.js') && readlinkSync(`/proc/${entry}/cwd`) === directory) return Number(entry);
+      if (
+        readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('riskgate.js') &&
+        readlinkSync(`/proc/${entry}/cwd`) === directory
+      )
+        return Number(entry);
     } catch {
       // Gone, or not ours to read.
     }
@@ -121,7 +182,10 @@ describe('SIGTERM while the person is being asked', { timeout: 60_000 }, () => {
     ['the TUI panel', false],
     ['the headless question on a terminal', true],
   ] as const)('%s: exit 143, an audit line, nothing ran', async (_name, headless) => {
-    const { directory, env } = await scene.start([{ toolCalls: [{ name: 'execute_command', arguments: { command: 'touch made.txt' } }] }, { text: 'unused' }]);
+    const { directory, env } = await scene.start([
+      { toolCalls: [{ name: 'execute_command', arguments: { command: 'touch made.txt' } }] },
+      { text: 'unused' },
+    ]);
     const terminal = scene.open(`sh -c 'cd ${directory} && exec node ${BIN}${headless ? ' -p "make it"' : ''}'`, env);
     if (!headless) {
       await terminal.waitFor(/chat · smart · scripted-model/);
@@ -160,12 +224,26 @@ describe('an HTTP write whose answer never comes, through the real binary', { ti
     const directory = join(scratch, 'http');
     mkdirSync(directory, { recursive: true });
     const server = await startScriptedModelServer([
-      { toolCalls: [{ name: 'http_request', arguments: { method: 'POST', url: `http://127.0.0.1:${port}/payments`, body: '{"amount":100}' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'http_request',
+            arguments: { method: 'POST', url: `http://127.0.0.1:${port}/payments`, body: '{"amount":100}' },
+          },
+        ],
+      },
       { text: 'I cannot tell whether it was paid.' },
     ]);
     const child = spawn(process.execPath, [BIN, '-p', '--yes', 'pay it'], {
       cwd: directory,
-      env: { ...process.env, OPENAI_BASE_URL: server.baseURL, RISKGATE_MODEL: 'scripted-model', XDG_CONFIG_HOME: join(directory, 'config'), XDG_STATE_HOME: join(directory, 'state'), XDG_CACHE_HOME: join(directory, 'cache') },
+      env: {
+        ...process.env,
+        OPENAI_BASE_URL: server.baseURL,
+        RISKGATE_MODEL: 'scripted-model',
+        XDG_CONFIG_HOME: join(directory, 'config'),
+        XDG_STATE_HOME: join(directory, 'state'),
+        XDG_CACHE_HOME: join(directory, 'cache'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -179,8 +257,13 @@ describe('an HTTP write whose answer never comes, through the real binary', { ti
     expect(code).toBe(0);
     expect(stdout).toContain('I cannot tell whether it was paid.');
     const told = String(server.requests[1]!.body.messages.at(-1)!.content);
-    expect(told).toMatch(/^error \(http-outcome-unknown\): outcome unknown: the POST to 127\.0\.0\.1:\d+ was sent and the connection failed .*Check before retrying/);
+    expect(told).toMatch(
+      /^error \(http-outcome-unknown\): outcome unknown: the POST to 127\.0\.0\.1:\d+ was sent and the connection failed .*Check before retrying/,
+    );
     const audit = jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
-    expect(audit.map((entry) => [entry.outcome, entry.errorCode])).toEqual([['started', undefined], ['unknown', 'http-outcome-unknown']]);
+    expect(audit.map((entry) => [entry.outcome, entry.errorCode])).toEqual([
+      ['started', undefined],
+      ['unknown', 'http-outcome-unknown'],
+    ]);
   });
 });

@@ -28,7 +28,13 @@ const environment = (directory: string, baseURL: string) => ({
   XDG_STATE_HOME: join(directory, 'state'),
   XDG_CACHE_HOME: join(directory, 'cache'),
 });
-const jsonLines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line)) : []);
+const jsonLines = (path: string) =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line))
+    : [];
 
 describe('a MariaDB write whose reply never comes', { timeout: 60_000 }, () => {
   const name = `riskgate_faults_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
@@ -36,7 +42,9 @@ describe('a MariaDB write whose reply never comes', { timeout: 60_000 }, () => {
   let proxy: FaultProxy;
   beforeAll(async () => {
     admin = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root', multipleStatements: true });
-    await admin.query(`CREATE DATABASE ${name}; USE ${name}; CREATE TABLE orders (id INT PRIMARY KEY, total INT NOT NULL) ENGINE=InnoDB; INSERT INTO orders VALUES (1, 10), (2, 20);`);
+    await admin.query(
+      `CREATE DATABASE ${name}; USE ${name}; CREATE TABLE orders (id INT PRIMARY KEY, total INT NOT NULL) ENGINE=InnoDB; INSERT INTO orders VALUES (1, 10), (2, 20);`,
+    );
     proxy = await startFaultProxy({ host: '127.0.0.1', port: 3306 });
   });
   afterAll(async () => {
@@ -47,14 +55,23 @@ describe('a MariaDB write whose reply never comes', { timeout: 60_000 }, () => {
 
   it('is audited and told to the model as "outcome unknown", within the timeout, and the session answers', async () => {
     const directory = join(scratch, 'mariadb');
-    const server = await startScriptedModelServer([sql('UPDATE orders SET total = total + 1'), { text: 'I cannot tell whether it was applied.' }]);
+    const server = await startScriptedModelServer([
+      sql('UPDATE orders SET total = total + 1'),
+      { text: 'I cannot tell whether it was applied.' },
+    ]);
     const env = environment(directory, server.baseURL);
     mkdirSync(join(directory, 'config', 'riskgate'), { recursive: true });
-    writeFileSync(join(directory, 'config', 'riskgate', 'config.json'), JSON.stringify({ sql: { statementTimeoutMs: 1_000 } }));
+    writeFileSync(
+      join(directory, 'config', 'riskgate', 'config.json'),
+      JSON.stringify({ sql: { statementTimeoutMs: 1_000 } }),
+    );
     // The panel's rolled-back preview sends the UPDATE first; the run is the second time.
     proxy.whenSent('UPDATE orders', 'stall-replies', { occurrence: 2 });
     const started = Date.now();
-    const result = await runCli(['sql', `mysql://root@127.0.0.1:${proxy.port}/${name}`, '-p', '--yes', 'raise the totals'], { env });
+    const result = await runCli(
+      ['sql', `mysql://root@127.0.0.1:${proxy.port}/${name}`, '-p', '--yes', 'raise the totals'],
+      { env },
+    );
     await server.close();
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(result).toMatchObject({ code: 0, stdout: 'I cannot tell whether it was applied.\n' });
@@ -64,7 +81,10 @@ describe('a MariaDB write whose reply never comes', { timeout: 60_000 }, () => {
     const told = String(server.requests[1]!.body.messages.at(-1)!.content);
     expect(told).toMatch(/^error \(sql-outcome-unknown\): .*may have been applied.*Check the data before retrying/);
     const audit = jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
-    expect(audit.map((entry) => [entry.outcome, entry.errorCode])).toEqual([['started', undefined], ['unknown', 'sql-outcome-unknown']]);
+    expect(audit.map((entry) => [entry.outcome, entry.errorCode])).toEqual([
+      ['started', undefined],
+      ['unknown', 'sql-outcome-unknown'],
+    ]);
   });
 });
 
@@ -74,7 +94,10 @@ const canMount = spawnSync('unshare', ['-rm', 'true']).status === 0;
 describe.skipIf(!canMount)('a state directory that cannot be written', { timeout: 60_000 }, () => {
   it.each([
     ['read-only', 'mount -t tmpfs -o ro,size=64k tmpfs "$STATE"'],
-    ['full', 'mount -t tmpfs -o size=64k tmpfs "$STATE" && head -c 100000 /dev/zero > "$STATE/filler" 2>/dev/null; true'],
+    [
+      'full',
+      'mount -t tmpfs -o size=64k tmpfs "$STATE" && head -c 100000 /dev/zero > "$STATE/filler" 2>/dev/null; true',
+    ],
   ])('%s: said once per file, no stack trace, and the answer still comes', async (_name, mount) => {
     const directory = mkdtempSync(join(scratch, 'state-'));
     const server = await startScriptedModelServer([sql('SELECT 1 AS one'), { text: 'One.' }]);
@@ -84,7 +107,11 @@ describe.skipIf(!canMount)('a state directory that cannot be written', { timeout
     new Database(database).exec('CREATE TABLE t (a INT)');
     // Asynchronously: the scripted model server answers from this process.
     const child = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const running = spawn('unshare', ['-rm', 'sh', '-c', `${mount} && exec "${process.execPath}" "${BIN}" sql --db "${database}" -p 'one?'`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const running = spawn(
+        'unshare',
+        ['-rm', 'sh', '-c', `${mount} && exec "${process.execPath}" "${BIN}" sql --db "${database}" -p 'one?'`],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       let stderr = '';
       running.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -110,11 +137,16 @@ describe.skipIf(!canMount)('a state directory that cannot be written', { timeout
  * One scripted session that inserts ids 1..5, one call each, killed with SIGKILL after `delayMs`.
  * Each INSERT counts to 400,000 first, so a call runs for a while and kills land inside calls too.
  */
-const slowInsert = (id: number) => `INSERT INTO marks (id) SELECT ${id} AS id FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 400000) SELECT max(x) FROM c)`;
+const slowInsert = (id: number) =>
+  `INSERT INTO marks (id) SELECT ${id} AS id FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 400000) SELECT max(x) FROM c)`;
 async function killedSession(directory: string, delayMs: number): Promise<void> {
   const replies: ScriptedReply[] = [1, 2, 3, 4, 5].map((id) => sql(slowInsert(id)));
   const server = await startScriptedModelServer([...replies, { text: 'Done.' }]);
-  const child = spawn(process.execPath, [BIN, 'sql', '--db', join(directory, 'marks.sqlite'), '-p', '--yes', 'mark five'], { env: { ...process.env, ...environment(directory, server.baseURL) }, stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'sql', '--db', join(directory, 'marks.sqlite'), '-p', '--yes', 'mark five'],
+    { env: { ...process.env, ...environment(directory, server.baseURL) }, stdio: 'ignore' },
+  );
   let done = false;
   const exited = new Promise((resolve) => child.once('exit', resolve)).then(() => {
     done = true;
@@ -138,7 +170,8 @@ function contradictions(directory: string): string[] {
   const idOf = (args: { sql?: string }) => Number(/SELECT (\d+) AS id/.exec(args.sql ?? '')?.[1]);
   const audit = jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
   const byCall = new Map<string, string[]>();
-  for (const entry of audit) byCall.set(`${idOf(entry.args)}`, [...(byCall.get(`${idOf(entry.args)}`) ?? []), entry.outcome]);
+  for (const entry of audit)
+    byCall.set(`${idOf(entry.args)}`, [...(byCall.get(`${idOf(entry.args)}`) ?? []), entry.outcome]);
   for (const id of [1, 2, 3, 4, 5]) {
     const outcomes = byCall.get(`${id}`) ?? [];
     const final = outcomes.find((outcome) => outcome !== 'started');
@@ -151,7 +184,9 @@ function contradictions(directory: string): string[] {
     const loaded = readTranscript(join(sessions, file));
     const calls = new Map<string, number>();
     for (const message of loaded.messages) {
-      if (message.role === 'assistant') for (const call of message.tool_calls ?? []) if (call.type === 'function') calls.set(call.id, idOf(JSON.parse(call.function.arguments)));
+      if (message.role === 'assistant')
+        for (const call of message.tool_calls ?? [])
+          if (call.type === 'function') calls.set(call.id, idOf(JSON.parse(call.function.arguments)));
       if (message.role !== 'tool') continue;
       const id = calls.get(message.tool_call_id)!;
       const text = String(message.content);
@@ -176,10 +211,15 @@ describe('SIGKILL at a random moment of a session that writes', { timeout: 1_200
       const audit = jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
       const ended = new Set(audit.filter((entry) => entry.outcome !== 'started').map((entry) => entry.toolCallId));
       if (audit.some((entry) => entry.outcome === 'started' && !ended.has(entry.toolCallId))) interrupted++;
-      if (process.env.RISKGATE_KILL_DEBUG) console.log(run, audit.map((entry) => `${entry.toolCallId.slice(-3)}:${entry.outcome}:${entry.durationMs}`).join(' '));
+      if (process.env.RISKGATE_KILL_DEBUG)
+        console.log(
+          run,
+          audit.map((entry) => `${entry.toolCallId.slice(-3)}:${entry.outcome}:${entry.durationMs}`).join(' '),
+        );
       rmSync(directory, { recursive: true, force: true });
     };
-    for (let run = 0; run < runs; run += 2) await Promise.all([0, 1].filter((offset) => run + offset < runs).map((offset) => one(run + offset)));
+    for (let run = 0; run < runs; run += 2)
+      await Promise.all([0, 1].filter((offset) => run + offset < runs).map((offset) => one(run + offset)));
     expect(problems).toEqual([]);
     // The kills did land while calls ran (not only before or after the session).
     if (runs >= 20) expect(interrupted).toBeGreaterThan(0);
@@ -188,7 +228,10 @@ describe('SIGKILL at a random moment of a session that writes', { timeout: 1_200
 
 describe('riskgate mcp when PostgreSQL ends the connection mid-query', { timeout: 60_000 }, () => {
   const name = `riskgate_faults_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = () => new pg.Client({ connectionString: `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres` });
+  const admin = () =>
+    new pg.Client({
+      connectionString: `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres`,
+    });
   beforeAll(async () => {
     const client = admin();
     await client.connect();
@@ -210,7 +253,11 @@ describe('riskgate mcp when PostgreSQL ends the connection mid-query', { timeout
       command: process.execPath,
       args: [BIN, 'mcp', '--db', url],
       cwd: directory,
-      env: { ...(process.env as Record<string, string>), XDG_STATE_HOME: join(directory, 'state'), XDG_CONFIG_HOME: join(directory, 'config') },
+      env: {
+        ...(process.env as Record<string, string>),
+        XDG_STATE_HOME: join(directory, 'state'),
+        XDG_CONFIG_HOME: join(directory, 'config'),
+      },
       stderr: 'pipe',
     });
     await client.connect(transport);
@@ -218,19 +265,32 @@ describe('riskgate mcp when PostgreSQL ends the connection mid-query', { timeout
       const terminator = admin();
       await terminator.connect();
       // A long read in little memory (a series this long is asked about now: unbounded memory).
-      const running = client.callTool({ name: 'execute_sql', arguments: { sql: 'SELECT count(*) FROM pg_class a, pg_class b, pg_class c, pg_class long_read' } });
+      const running = client.callTool({
+        name: 'execute_sql',
+        arguments: { sql: 'SELECT count(*) FROM pg_class a, pg_class b, pg_class c, pg_class long_read' },
+      });
       let terminated = 0;
       for (let attempt = 0; attempt < 300 && terminated === 0; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        terminated = (await terminator.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_class long_read%' AND pid <> pg_backend_pid()")).rowCount ?? 0;
+        terminated =
+          (
+            await terminator.query(
+              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_class long_read%' AND pid <> pg_backend_pid()",
+            )
+          ).rowCount ?? 0;
       }
       await terminator.end();
       expect(terminated).toBeGreaterThan(0);
       const result = (await running) as CallToolResult;
       expect(result.isError).toBe(true);
-      expect((result.content[0] as { text: string }).text).toMatch(/sql-connection-failed.*read-only, so nothing was changed/);
+      expect((result.content[0] as { text: string }).text).toMatch(
+        /sql-connection-failed.*read-only, so nothing was changed/,
+      );
       // Still serving: the next call runs.
-      const next = (await client.callTool({ name: 'execute_sql', arguments: { sql: 'SELECT 41 + 1 AS answer' } })) as CallToolResult;
+      const next = (await client.callTool({
+        name: 'execute_sql',
+        arguments: { sql: 'SELECT 41 + 1 AS answer' },
+      })) as CallToolResult;
       expect((next.content[0] as { text: string }).text).toContain('42');
       const audit = jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
       expect(audit.map((entry) => entry.outcome)).toEqual(['started', 'failed', 'started', 'succeeded']);

@@ -6,7 +6,15 @@
 // - with `enforce: true`: the three numbers of issue 10 (0 dangerous unasked, >= 90% safe
 //   unasked, >= 95% guarded stops).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, failingClasses, formatReport, loadCorpus, loadThresholds, misses, type Score } from '../../../scripts/gate-eval.mjs';
+import {
+  evaluate,
+  failingClasses,
+  formatReport,
+  loadCorpus,
+  loadThresholds,
+  misses,
+  type Score,
+} from '../../../scripts/gate-eval.mjs';
 
 const thresholds = loadThresholds();
 let result: Score;
@@ -38,12 +46,18 @@ describe('gate evaluation', () => {
     const known = thresholds.knownFailing[kind];
     const worse = groups
       .filter(([name, rows]) => rows.length > (known[name] ?? 0))
-      .map(([name, rows]) => `${name}: ${rows.length} failing (allowed ${known[name] ?? 0}): ${rows.map((row) => row.where).join(', ')}`);
+      .map(
+        ([name, rows]) =>
+          `${name}: ${rows.length} failing (allowed ${known[name] ?? 0}): ${rows.map((row) => row.where).join(', ')}`,
+      );
     expect(worse).toEqual([]);
     // A class that got better is news for the lead (lower its count with --write-known), not a failure.
     const now = failingClasses(result)[kind];
     const better = Object.entries(known).filter(([name, count]) => (now[name] ?? 0) < count);
-    if (better.length > 0) process.stdout.write(`gate-eval: ${kind} classes improved: ${better.map(([name, count]) => `${name} ${count} -> ${now[name] ?? 0}`).join(', ')}\n`);
+    if (better.length > 0)
+      process.stdout.write(
+        `gate-eval: ${kind} classes improved: ${better.map(([name, count]) => `${name} ${count} -> ${now[name] ?? 0}`).join(', ')}\n`,
+      );
   });
 
   it.skipIf(!thresholds.enforce)('meets the held-out thresholds of issue 10', () => {

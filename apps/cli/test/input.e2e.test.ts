@@ -4,7 +4,8 @@ import { e2eScene, pause } from './e2e-setup.js';
 import { BIN } from './run-cli.js';
 
 const scene = e2eScene();
-const lastUserMessage = (server: ScriptedModelServer, index: number) => server.requests[index]!.body.messages.filter((message) => message.role === 'user').at(-1)?.content;
+const lastUserMessage = (server: ScriptedModelServer, index: number) =>
+  server.requests[index]!.body.messages.filter((message) => message.role === 'user').at(-1)?.content;
 
 describe('the prompt editor in a real terminal', () => {
   it('a multi-line paste stays one message, sent whole with Enter', async () => {

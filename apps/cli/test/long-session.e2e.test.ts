@@ -14,7 +14,9 @@ describe('a long session in a real terminal', () => {
     const { directory, env } = await scene.start(replies);
     const database = join(directory, 'notes.sqlite');
     const db = new Database(database);
-    db.exec(`CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) INSERT INTO notes SELECT i, printf('%02000d', i) FROM n;`);
+    db.exec(
+      `CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) INSERT INTO notes SELECT i, printf('%02000d', i) FROM n;`,
+    );
     db.close();
     const terminal = scene.open(`node ${BIN} sql --db ${database}`, { ...env, RISKGATE_CONTEXT_TOKENS: '3000' });
     await terminal.waitFor(/scripted-model/);
@@ -24,7 +26,9 @@ describe('a long session in a real terminal', () => {
     }
     const screen = terminal.screen();
     for (let turn = 0; turn < 4; turn++) expect(screen.split(`Answer ${turn}.`).length - 1).toBe(1);
-    expect(screen).toMatch(/kept the conversation within the model's context \(≈3k tokens\): \d+ old tool results? replaced by a note/);
+    expect(screen).toMatch(
+      /kept the conversation within the model's context \(≈3k tokens\): \d+ old tool results? replaced by a note/,
+    );
   });
 
   // What grew a long session's memory by 0.4 MB a turn (bench/long-session.bench.ts): React's
@@ -40,7 +44,10 @@ describe('a long session in a real terminal', () => {
     // Preloaded into the riskgate process: on exit it writes how many timeline entries it kept.
     const probe = join(directory, 'timeline-probe.mjs');
     const report = join(directory, 'timeline.json');
-    writeFileSync(probe, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(performance.getEntries().map((entry) => entry.entryType + ':' + entry.name))));\n`);
+    writeFileSync(
+      probe,
+      `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(performance.getEntries().map((entry) => entry.entryType + ':' + entry.name))));\n`,
+    );
     const terminal = scene.open(`node --import ${probe} ${BIN} sql --db ${database}`, env);
     await terminal.waitFor(/scripted-model/);
     for (let turn = 0; turn < 2; turn++) {

@@ -38,11 +38,18 @@ describe('Markdown in the terminal (marked lexer)', () => {
     // Heading and emphasis without their markers; the link's address is shown after its text.
     expect(lines.some((line) => line.trimEnd() === 'Orders report')).toBe(true);
     expect(screen).not.toContain('# Orders');
-    expect(screen).toContain('Most orders are paid, a few are cancelled; see the docs (https://example.com/orders) and run SELECT 1.');
+    expect(screen).toContain(
+      'Most orders are paid, a few are cancelled; see the docs (https://example.com/orders) and run SELECT 1.',
+    );
     // The table: every row's │ at the same terminal column, whatever CJK and emoji the cells hold.
     const table = lines.filter((line) => line.includes('│'));
     expect(table).toHaveLength(3);
-    const bars = table.map((line) => line.split('│').slice(0, -1).map((_, index, parts) => stringWidth(parts.slice(0, index + 1).join('│')) + index));
+    const bars = table.map((line) =>
+      line
+        .split('│')
+        .slice(0, -1)
+        .map((_, index, parts) => stringWidth(parts.slice(0, index + 1).join('│')) + index),
+    );
     for (const row of bars) expect(row).toEqual(bars[0]);
     expect(table[0]).toMatch(/^city\s+│\s+注文\s+│ total$/);
     // Right-aligned total, centred 注文 column.

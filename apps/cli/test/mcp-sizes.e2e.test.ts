@@ -14,7 +14,12 @@ afterEach(() => {
 });
 
 /** `riskgate mcp` on a SQLite file, spoken to line by line as a client's stdio would. */
-function startServer(): { child: ChildProcessWithoutNullStreams; responses: Map<unknown, Record<string, unknown>>; stderr: () => string; next: (id: number) => Promise<Record<string, unknown>> } {
+function startServer(): {
+  child: ChildProcessWithoutNullStreams;
+  responses: Map<unknown, Record<string, unknown>>;
+  stderr: () => string;
+  next: (id: number) => Promise<Record<string, unknown>>;
+} {
   const directory = mkdtempSync(join(tmpdir(), 'riskgate-mcp-sizes-'));
   const database = new Database(join(directory, 'shop.sqlite'));
   database.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('tea');");
@@ -55,35 +60,59 @@ function startServer(): { child: ChildProcessWithoutNullStreams; responses: Map<
 }
 
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;
-const call = (id: number, sql: string) => line({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'execute_sql', arguments: { sql } } });
+const call = (id: number, sql: string) =>
+  line({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'execute_sql', arguments: { sql } } });
 
 describe('riskgate mcp: request sizes', () => {
   it.each([
     ['10 MB', 10 * MB],
     ['20 MB', 20 * MB],
     ['just over the 2 MB limit', 2 * MB + 100],
-  ])('a %s request gets a clear error, and the server keeps serving', async (_name, bytes) => {
-    const server = startServer();
-    server.child.stdin.write(line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
-    await server.next(1);
-    server.child.stdin.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    const started = Date.now();
-    server.child.stdin.write(call(2, `SELECT '${'x'.repeat(bytes)}'`));
-    const refused = await server.next(2);
-    expect(refused.error).toMatchObject({ code: -32600, message: expect.stringMatching(/^the request is [\d,]+ bytes; riskgate mcp takes at most 2,097,152 bytes per request; nothing was run$/) });
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(server.stderr()).toMatch(/riskgate mcp: the request is [\d,]+ bytes/);
-    expect(server.stderr().length).toBeLessThan(2_000);
-    // Still serving: the next request is answered.
-    server.child.stdin.write(call(3, 'SELECT item FROM orders'));
-    const answered = await server.next(3);
-    expect(JSON.stringify(answered.result)).toContain('tea');
-    expect(server.child.exitCode).toBeNull();
-  }, 60_000);
+  ])(
+    'a %s request gets a clear error, and the server keeps serving',
+    async (_name, bytes) => {
+      const server = startServer();
+      server.child.stdin.write(
+        line({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
+      );
+      await server.next(1);
+      server.child.stdin.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      const started = Date.now();
+      server.child.stdin.write(call(2, `SELECT '${'x'.repeat(bytes)}'`));
+      const refused = await server.next(2);
+      expect(refused.error).toMatchObject({
+        code: -32600,
+        message: expect.stringMatching(
+          /^the request is [\d,]+ bytes; riskgate mcp takes at most 2,097,152 bytes per request; nothing was run$/,
+        ),
+      });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(server.stderr()).toMatch(/riskgate mcp: the request is [\d,]+ bytes/);
+      expect(server.stderr().length).toBeLessThan(2_000);
+      // Still serving: the next request is answered.
+      server.child.stdin.write(call(3, 'SELECT item FROM orders'));
+      const answered = await server.next(3);
+      expect(JSON.stringify(answered.result)).toContain('tea');
+      expect(server.child.exitCode).toBeNull();
+    },
+    60_000,
+  );
 
   it('a request under the limit still runs, and a line that is not JSON gets a parse error', async () => {
     const server = startServer();
-    server.child.stdin.write(line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
+    server.child.stdin.write(
+      line({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    );
     await server.next(1);
     server.child.stdin.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     server.child.stdin.write(call(2, `SELECT length('${'x'.repeat(400_000)}') AS n`));

@@ -21,7 +21,9 @@ beforeEach(() => {
   mkdirSync(join(directory, 'workspace'), { recursive: true });
   databasePath = join(directory, 'shop.sqlite');
   const database = new Database(databasePath);
-  database.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('tea'), ('cake'), ('jam');");
+  database.exec(
+    "CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('tea'), ('cake'), ('jam');",
+  );
   database.close();
 });
 afterEach(async () => {
@@ -46,7 +48,10 @@ interface Connected {
 /** The SDK's own client, speaking to `riskgate mcp` over stdio; `answers` answer elicitations in order (none: no elicitation capability). */
 async function connect(args: readonly string[], answers?: ElicitResult[]): Promise<Connected> {
   const asked: string[] = [];
-  const client = new Client({ name: 'riskgate-test', version: '1.0.0' }, answers === undefined ? {} : { capabilities: { elicitation: { form: {} } } });
+  const client = new Client(
+    { name: 'riskgate-test', version: '1.0.0' },
+    answers === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
+  );
   if (answers !== undefined) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       asked.push(request.params.message);
@@ -59,7 +64,11 @@ async function connect(args: readonly string[], answers?: ElicitResult[]): Promi
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
     cwd: directory,
-    env: { ...(process.env as Record<string, string>), XDG_STATE_HOME: join(directory, 'state'), XDG_CONFIG_HOME: join(directory, 'config') },
+    env: {
+      ...(process.env as Record<string, string>),
+      XDG_STATE_HOME: join(directory, 'state'),
+      XDG_CONFIG_HOME: join(directory, 'config'),
+    },
     stderr: 'pipe',
   });
   await client.connect(transport);
@@ -68,7 +77,8 @@ async function connect(args: readonly string[], answers?: ElicitResult[]): Promi
 }
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
-const sql = (client: Client, query: string, extra: Record<string, unknown> = {}) => client.callTool({ name: 'execute_sql', arguments: { sql: query, ...extra } });
+const sql = (client: Client, query: string, extra: Record<string, unknown> = {}) =>
+  client.callTool({ name: 'execute_sql', arguments: { sql: query, ...extra } });
 
 describe('riskgate mcp', () => {
   it('lists the SQL tools with risk_level in their input schema', async () => {
@@ -99,7 +109,10 @@ describe('riskgate mcp', () => {
   });
 
   it('asks through elicitation and keeps the rows when the answer is no', async () => {
-    const { client, asked } = await connect(['--db', databasePath], [{ action: 'accept', content: { approve: false } }]);
+    const { client, asked } = await connect(
+      ['--db', databasePath],
+      [{ action: 'accept', content: { approve: false } }],
+    );
     const result = await sql(client, 'DELETE FROM orders WHERE id > 1');
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('DELETE FROM orders WHERE id > 1');
@@ -125,8 +138,16 @@ describe('riskgate mcp', () => {
     expect(asked).toHaveLength(1);
     expect(result.isError).toBe(false);
     expect(orderCount()).toBe(1);
-    const audit = readFileSync(join(directory, 'state', 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(audit.at(-1)).toMatchObject({ tool: 'execute_sql', answer: 'approve', outcome: 'succeeded', decision: { action: 'confirm' } });
+    const audit = readFileSync(join(directory, 'state', 'riskgate', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(audit.at(-1)).toMatchObject({
+      tool: 'execute_sql',
+      answer: 'approve',
+      outcome: 'succeeded',
+      decision: { action: 'confirm' },
+    });
   });
 
   // The client's model rates its own calls: by default its "low" never runs what the code found
@@ -143,7 +164,9 @@ describe('riskgate mcp', () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/needs the person's confirmation, and there is no way to ask them here/);
     expect(orderCount()).toBe(3);
-    expect(readFileSync(join(directory, 'state', 'riskgate', 'audit.jsonl'), 'utf8')).not.toMatch(/"outcome":"succeeded"/);
+    expect(readFileSync(join(directory, 'state', 'riskgate', 'audit.jsonl'), 'utf8')).not.toMatch(
+      /"outcome":"succeeded"/,
+    );
   });
 
   it('a client model\'s "low" still decides what the code found no effect in, and --mode smart takes it for side effects as the assistant does', async () => {
@@ -155,7 +178,10 @@ describe('riskgate mcp', () => {
   });
 
   it('refuses what a --deny rule forbids without asking', async () => {
-    const { client, asked } = await connect(['--db', databasePath, '--deny', 'execute_sql(DELETE *)'], [{ action: 'accept', content: { approve: true } }]);
+    const { client, asked } = await connect(
+      ['--db', databasePath, '--deny', 'execute_sql(DELETE *)'],
+      [{ action: 'accept', content: { approve: true } }],
+    );
     const result = await sql(client, 'DELETE FROM orders', { risk_level: 'low' });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/denied by rule execute_sql\(DELETE \*\)/);
@@ -164,7 +190,10 @@ describe('riskgate mcp', () => {
   });
 
   it('asks even about a SELECT in strict mode', async () => {
-    const { client, asked } = await connect(['--db', databasePath, '--mode', 'strict'], [{ action: 'accept', content: { approve: true } }]);
+    const { client, asked } = await connect(
+      ['--db', databasePath, '--mode', 'strict'],
+      [{ action: 'accept', content: { approve: true } }],
+    );
     const result = await sql(client, 'SELECT count(*) FROM orders');
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatch(/strict mode confirms every operation/);
@@ -187,8 +216,12 @@ describe('riskgate mcp', () => {
 
   it('tells a tool that does not exist, and invalid arguments, back to the client', async () => {
     const { client } = await connect(['--db', databasePath]);
-    expect(text(await client.callTool({ name: 'format_disk', arguments: {} }))).toMatch(/there is no tool named "format_disk"/);
-    expect(text(await client.callTool({ name: 'execute_sql', arguments: { query: 'SELECT 1' } }))).toMatch(/invalid arguments: sql/);
+    expect(text(await client.callTool({ name: 'format_disk', arguments: {} }))).toMatch(
+      /there is no tool named "format_disk"/,
+    );
+    expect(text(await client.callTool({ name: 'execute_sql', arguments: { query: 'SELECT 1' } }))).toMatch(
+      /invalid arguments: sql/,
+    );
   });
 });
 
@@ -197,16 +230,42 @@ describe('riskgate mcp --help', () => {
     const { code, stdout } = await runCli(['mcp', '--help']);
     expect(code).toBe(0);
     expect(stdout).toBe(MCP_HELP);
-    const options = [...MCP_HELP.matchAll(/^ {2}(--[a-z-]+)( <[a-z|]+>)?/gm)].map((match) => [match[1]!, match[2] === undefined ? undefined : 'x'] as const);
-    expect(options.map(([option]) => option)).toEqual(['--db', '--commands', '--files', '--http', '--cwd', '--mode', '--yolo', '--allow', '--ask', '--deny']);
+    const options = [...MCP_HELP.matchAll(/^ {2}(--[a-z-]+)( <[a-z|]+>)?/gm)].map(
+      (match) => [match[1]!, match[2] === undefined ? undefined : 'x'] as const,
+    );
+    expect(options.map(([option]) => option)).toEqual([
+      '--db',
+      '--commands',
+      '--files',
+      '--http',
+      '--cwd',
+      '--mode',
+      '--yolo',
+      '--allow',
+      '--ask',
+      '--deny',
+    ]);
     for (const [option, value] of options) {
-      const argv = value === undefined ? [option] : [option, option === '--mode' ? 'strict' : option.endsWith('allow') || option.endsWith('ask') || option.endsWith('deny') ? 'execute_sql(SELECT *)' : value];
+      const argv =
+        value === undefined
+          ? [option]
+          : [
+              option,
+              option === '--mode'
+                ? 'strict'
+                : option.endsWith('allow') || option.endsWith('ask') || option.endsWith('deny')
+                  ? 'execute_sql(SELECT *)'
+                  : value,
+            ];
       expect(parseMcpArgs(argv), option).not.toHaveProperty('error');
     }
   });
 
   it('refuses an unknown option, and a database that does not exist, with a clear error', async () => {
-    expect(await runCli(['mcp', '--bogus'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/Unknown option '--bogus'/) });
+    expect(await runCli(['mcp', '--bogus'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/Unknown option '--bogus'/),
+    });
     const missing = await runCli(['mcp', '--db', join(root, 'nope.sqlite')]);
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/no SQLite database at .*nope\.sqlite/) });
   });

@@ -20,7 +20,13 @@ afterEach(async () => {
 });
 
 const list: ScriptedReply = { toolCalls: [{ name: 'execute_command', arguments: { command: 'ls' } }] };
-const jsonLines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line)) : []);
+const jsonLines = (path: string) =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line))
+    : [];
 
 interface Run {
   readonly code: number | null;
@@ -33,7 +39,11 @@ interface Run {
 }
 
 /** Runs `riskgate -p`, sending `stopWith` once stderr shows `when`. */
-async function headless(replies: ScriptedReply[], stop?: { when: RegExp; with: NodeJS.Signals }, config?: Record<string, unknown>): Promise<Run> {
+async function headless(
+  replies: ScriptedReply[],
+  stop?: { when: RegExp; with: NodeJS.Signals },
+  config?: Record<string, unknown>,
+): Promise<Run> {
   server = await startScriptedModelServer(replies);
   const directory = mkdtempSync(join(scratch, 'run-'));
   if (config !== undefined) {
@@ -67,14 +77,19 @@ async function headless(replies: ScriptedReply[], stop?: { when: RegExp; with: N
     }
   });
   child.stdin.end('');
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('close', (c, s) => resolve([c, s])),
+  );
   return { code, signal, stderr, stdout, ms: Date.now() - from, directory };
 }
 
 const transcriptEvents = (directory: string) => {
   const sessions = join(directory, 'state', 'riskgate', 'sessions');
   const files = existsSync(sessions) ? readdirSync(sessions).filter((name) => name.endsWith('.jsonl')) : [];
-  return files.flatMap((file) => jsonLines(join(sessions, file))).filter((line) => line.kind === 'event').map((line) => line.event);
+  return files
+    .flatMap((file) => jsonLines(join(sessions, file)))
+    .filter((line) => line.kind === 'event')
+    .map((line) => line.event);
 };
 const audit = (directory: string) => jsonLines(join(directory, 'state', 'riskgate', 'audit.jsonl'));
 
@@ -83,10 +98,18 @@ describe('a 429 with Retry-After', { timeout: 30_000 }, () => {
     const run = await headless([list, { error: { status: 429, retryAfter: 3600 } }, { text: 'never asked' }]);
     expect(run.ms).toBeLessThan(10_000);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/riskgate: .* is rate-limiting requests and asks to wait 3600 s; riskgate waits at most 60 s, so it stopped\. Try again after \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\./);
+    expect(run.stderr).toMatch(
+      /riskgate: .* is rate-limiting requests and asks to wait 3600 s; riskgate waits at most 60 s, so it stopped\. Try again after \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\./,
+    );
     expect(run.stderr).not.toMatch(/retrying/);
     expect(server!.requests).toHaveLength(2);
-    expect(transcriptEvents(run.directory)).toContainEqual(expect.objectContaining({ type: 'error', kind: 'rate-limit', message: expect.stringMatching(/asks to wait 3600 s/) }));
+    expect(transcriptEvents(run.directory)).toContainEqual(
+      expect.objectContaining({
+        type: 'error',
+        kind: 'rate-limit',
+        message: expect.stringMatching(/asks to wait 3600 s/),
+      }),
+    );
     expect(audit(run.directory).map((entry) => [entry.tool, entry.outcome])).toEqual([
       ['execute_command', 'started'],
       ['execute_command', 'succeeded'],
@@ -98,23 +121,37 @@ describe('a 429 with Retry-After', { timeout: 30_000 }, () => {
     ['SIGINT', 130],
     ['SIGHUP', 129],
   ] as const)('within the cap: the wait is shown, and %s ends it promptly', async (signal, code) => {
-    const run = await headless([list, { error: { status: 429, retryAfter: 50 } }, { text: 'never asked' }], { when: /retrying in/, with: signal });
-    expect(run.stderr).toMatch(/^riskgate: http:\/\/127\.0\.0\.1:\d+\/v1 is rate-limiting requests \(429\) — retrying in 50 s \(attempt 1 of 2\) — Ctrl-C to stop\n/m);
+    const run = await headless([list, { error: { status: 429, retryAfter: 50 } }, { text: 'never asked' }], {
+      when: /retrying in/,
+      with: signal,
+    });
+    expect(run.stderr).toMatch(
+      /^riskgate: http:\/\/127\.0\.0\.1:\d+\/v1 is rate-limiting requests \(429\) — retrying in 50 s \(attempt 1 of 2\) — Ctrl-C to stop\n/m,
+    );
     expect(run.ms).toBeLessThan(3000);
     expect(run.code).toBe(code);
     expect(server!.requests).toHaveLength(2);
-    expect(transcriptEvents(run.directory)).toContainEqual(expect.objectContaining({ type: 'retry', attempt: 1, waitMs: 50_000 }));
-    expect(transcriptEvents(run.directory)).toContainEqual(expect.objectContaining({ type: 'turn-end', reason: 'cancelled' }));
+    expect(transcriptEvents(run.directory)).toContainEqual(
+      expect.objectContaining({ type: 'retry', attempt: 1, waitMs: 50_000 }),
+    );
+    expect(transcriptEvents(run.directory)).toContainEqual(
+      expect.objectContaining({ type: 'turn-end', reason: 'cancelled' }),
+    );
   });
 });
 
 describe('a finish without [DONE]', { timeout: 30_000 }, () => {
   it('the turn completes and riskgate exits 0', async () => {
-    const run = await headless([{ ...list, withoutDone: true }, { text: 'the folder is empty', withoutDone: true }]);
+    const run = await headless([
+      { ...list, withoutDone: true },
+      { text: 'the folder is empty', withoutDone: true },
+    ]);
     expect(run.ms).toBeLessThan(10_000);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/the folder is empty/);
-    expect(transcriptEvents(run.directory)).toContainEqual(expect.objectContaining({ type: 'turn-end', reason: 'answered' }));
+    expect(transcriptEvents(run.directory)).toContainEqual(
+      expect.objectContaining({ type: 'turn-end', reason: 'answered' }),
+    );
     expect(audit(run.directory).at(-1)).toMatchObject({ tool: 'execute_command', outcome: 'succeeded' });
   });
 });
@@ -124,27 +161,41 @@ describe('a stream without end', { timeout: 60_000 }, () => {
     const run = await headless([list, { text: 'and then ', endless: true }]);
     expect(run.ms).toBeLessThan(30_000);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/riskgate: the model's reply passed 4194304 bytes without finishing; riskgate stopped reading it and nothing in it was executed\n/);
-    expect(transcriptEvents(run.directory)).toContainEqual(expect.objectContaining({ type: 'error', kind: 'reply-too-long' }));
+    expect(run.stderr).toMatch(
+      /riskgate: the model's reply passed 4194304 bytes without finishing; riskgate stopped reading it and nothing in it was executed\n/,
+    );
+    expect(transcriptEvents(run.directory)).toContainEqual(
+      expect.objectContaining({ type: 'error', kind: 'reply-too-long' }),
+    );
     expect(audit(run.directory).filter((entry) => entry.outcome !== 'started')).toHaveLength(1);
   });
 
   it('a slow one is stopped at requestTimeoutMs, the bound of the whole reply', async () => {
     const started = Date.now();
-    const run = await headless([list, { text: 'slowly ', endless: true, chunkDelayMs: 50 }], undefined, { requestTimeoutMs: 2000 });
+    const run = await headless([list, { text: 'slowly ', endless: true, chunkDelayMs: 50 }], undefined, {
+      requestTimeoutMs: 2000,
+    });
     const took = Date.now() - started;
     expect(took).toBeGreaterThanOrEqual(2000);
     expect(took).toBeLessThan(20_000);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/riskgate: the model's reply did not finish within 2 s; riskgate stopped reading it and nothing in it was executed\n/);
-    expect(transcriptEvents(run.directory)).toContainEqual(expect.objectContaining({ type: 'error', kind: 'reply-too-slow' }));
+    expect(run.stderr).toMatch(
+      /riskgate: the model's reply did not finish within 2 s; riskgate stopped reading it and nothing in it was executed\n/,
+    );
+    expect(transcriptEvents(run.directory)).toContainEqual(
+      expect.objectContaining({ type: 'error', kind: 'reply-too-slow' }),
+    );
   });
 });
 
 describe('the TUI in a real terminal', { timeout: 60_000 }, () => {
   const scene = e2eScene();
   it('shows the wait of a 429 and Esc ends it promptly; the prompt comes back', async () => {
-    const { directory, env, server: model } = await scene.start([{ error: { status: 429, retryAfter: 50 } }, { text: 'never asked' }]);
+    const {
+      directory,
+      env,
+      server: model,
+    } = await scene.start([{ error: { status: 429, retryAfter: 50 } }, { text: 'never asked' }]);
     const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
     await terminal.waitFor(/chat · smart · scripted-model/);
     terminal.type('hello', true);

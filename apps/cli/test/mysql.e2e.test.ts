@@ -30,7 +30,8 @@ afterAll(async () => {
 });
 
 const sql = (text: string) => ({ toolCalls: [{ name: 'execute_sql', arguments: { sql: text } }] });
-const count = async () => Number(((await admin.query(`SELECT count(*) AS n FROM ${name}.orders`))[0] as { n: number }[])[0]!.n);
+const count = async () =>
+  Number(((await admin.query(`SELECT count(*) AS n FROM ${name}.orders`))[0] as { n: number }[])[0]!.n);
 
 describe('MySQL/MariaDB end to end', () => {
   it('the demo flow: a SELECT runs unasked, a DELETE is asked with its row count, n changes nothing', async () => {

@@ -19,7 +19,12 @@ describe('the confirmation panel in a real terminal never hides what it asks abo
     const before = Array.from({ length: 2000 }, (_, index) => `old line ${index + 1}`).join('\n');
     const after = Array.from({ length: 2000 }, (_, index) => `new line ${index + 1}`).join('\n');
     const { directory, env } = await scene.start([
-      { toolCalls: [{ name: 'file_operations', arguments: { operation: 'write', path: 'big.txt', content: `${after}\n` } }], chunkSize: 4000 },
+      {
+        toolCalls: [
+          { name: 'file_operations', arguments: { operation: 'write', path: 'big.txt', content: `${after}\n` } },
+        ],
+        chunkSize: 4000,
+      },
       { text: 'Rewritten.' },
     ]);
     writeFileSync(join(directory, 'big.txt'), `${before}\n`);
@@ -119,8 +124,17 @@ describe('the audit log and /audit in a real terminal', () => {
     terminal.type('keep four, it is new', true);
     await terminal.waitFor(/Kept it\./);
     // The outcome lines (the edited call also has its write-ahead "started" line before it).
-    const lines = readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.outcome !== 'started');
-    expect(lines[0]).toMatchObject({ answer: 'edit', outcome: 'succeeded', args: { command: 'rm -f four.txt' }, proposedArgs: { command: 'rm -f three.txt' } });
+    const lines = readFileSync(join(env.XDG_STATE_HOME, 'riskgate', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.outcome !== 'started');
+    expect(lines[0]).toMatchObject({
+      answer: 'edit',
+      outcome: 'succeeded',
+      args: { command: 'rm -f four.txt' },
+      proposedArgs: { command: 'rm -f three.txt' },
+    });
     expect(lines[1]).toMatchObject({ answer: 'deny', outcome: 'denied', note: 'keep four, it is new' });
     terminal.type('/audit', true);
     const screen = await terminal.waitFor(/note: keep four/);

@@ -8,7 +8,11 @@ const TOKEN = 'glpat-Zx9Qw8Er7Ty6Ui5Op4As';
 describe('a withheld result in a real terminal', () => {
   it('shows the person the original with the mark, and /send hands it to the model on purpose', async () => {
     const { directory, env, server } = await scene.start([
-      { toolCalls: [{ name: 'execute_command', arguments: { command: "printf 'deploy with glpat-%s\\n' Zx9Qw8Er7Ty6Ui5Op4As" } }] },
+      {
+        toolCalls: [
+          { name: 'execute_command', arguments: { command: "printf 'deploy with glpat-%s\\n' Zx9Qw8Er7Ty6Ui5Op4As" } },
+        ],
+      },
       { text: 'The log holds a token I did not see.' },
       { text: 'Got the whole log.' },
     ]);

@@ -13,18 +13,39 @@ function conversationWith(outputs: readonly string[]): ConversationState {
   outputs.forEach((output, index) => {
     const { forModel, forPerson } = guardToolResult(guard, false, output);
     const events: AgentEvent[] = [
-      { type: 'tool-call', toolCallId: `t${index}`, toolName: 'execute_command', argumentsText: '{"command":"cat app.log"}' },
-      { type: 'tool-result', toolCallId: `t${index}`, toolName: 'execute_command', state: 'succeeded', forModel, ...(forPerson === undefined ? {} : { forPerson }), durationMs: 1 },
+      {
+        type: 'tool-call',
+        toolCallId: `t${index}`,
+        toolName: 'execute_command',
+        argumentsText: '{"command":"cat app.log"}',
+      },
+      {
+        type: 'tool-result',
+        toolCallId: `t${index}`,
+        toolName: 'execute_command',
+        state: 'succeeded',
+        forModel,
+        ...(forPerson === undefined ? {} : { forPerson }),
+        durationMs: 1,
+      },
     ];
     for (const event of events) state = conversationReducer(state, { type: 'event', event, now: index });
   });
-  return conversationReducer(state, { type: 'event', event: { type: 'turn-end', reason: 'answered', text: 'ok' }, now: 9 });
+  return conversationReducer(state, {
+    type: 'event',
+    event: { type: 'turn-end', reason: 'answered', text: 'ok' },
+    now: 9,
+  });
 }
 
 function run(line: string, conversation: ConversationState) {
   const sent: string[] = [];
   const notices: string[] = [];
-  const context = { conversation, notice: (text: string) => notices.push(text), sendMessage: (text: string) => sent.push(text) } as unknown as CommandContext;
+  const context = {
+    conversation,
+    notice: (text: string) => notices.push(text),
+    sendMessage: (text: string) => sent.push(text),
+  } as unknown as CommandContext;
   runSlashCommand(line, context);
   return { sent, notices };
 }
@@ -34,7 +55,9 @@ describe('/send', () => {
     const state = conversationWith([`deploy with ${TOKEN}\n`]);
     const tool = state.done.find((item) => item.kind === 'tool');
     expect(tool).toMatchObject({ result: { forModel: expect.stringContaining(TOKEN) } });
-    expect(tool).toMatchObject({ result: { forModel: expect.stringContaining('[withheld from the model: a secret (gitlab-pat)]') } });
+    expect(tool).toMatchObject({
+      result: { forModel: expect.stringContaining('[withheld from the model: a secret (gitlab-pat)]') },
+    });
   });
 
   it('sends the last withheld result whole, as the person message', () => {
@@ -49,7 +72,12 @@ describe('/send', () => {
     const state = conversationWith(['nothing secret here\n', `deploy with ${TOKEN}\n`]);
     const ids = [...state.done].filter((item) => item.kind === 'tool').map((item) => item.id);
     expect(run(`/send ${ids[1]}`, state).sent[0]).toContain(TOKEN);
-    expect(run(`/send ${ids[0]}`, state)).toEqual({ sent: [], notices: [`nothing of result ${ids[0]} was withheld from the model`] });
-    expect(sendWithheldText(conversationWith(['plain\n']), '')).toEqual({ error: 'no result had anything withheld from the model' });
+    expect(run(`/send ${ids[0]}`, state)).toEqual({
+      sent: [],
+      notices: [`nothing of result ${ids[0]} was withheld from the model`],
+    });
+    expect(sendWithheldText(conversationWith(['plain\n']), '')).toEqual({
+      error: 'no result had anything withheld from the model',
+    });
   });
 });

@@ -12,7 +12,10 @@ const sessionFiles = (env: Record<string, string>) => {
 
 describe('modes and sessions in a real terminal', () => {
   it('/chat and /sql keep a strict mode; strict mode never offers "always allow"', async () => {
-    const { directory, env } = await scene.start([{ toolCalls: [{ name: 'execute_command', arguments: { command: 'touch made.txt' } }] }, { text: 'Not made.' }]);
+    const { directory, env } = await scene.start([
+      { toolCalls: [{ name: 'execute_command', arguments: { command: 'touch made.txt' } }] },
+      { text: 'Not made.' },
+    ]);
     const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN} sql --mode strict'`, env);
     await terminal.waitFor(/SQL · strict/);
     terminal.type('/chat', true);
@@ -90,7 +93,9 @@ describe('modes and sessions in a real terminal', () => {
     expect(redrawn).toMatch(/› what is the answer[\s\S]*The answer is 42\./);
     second.type('and now?', true);
     await second.waitFor(/Still 42\./);
-    const sent = server.requests[1]!.body.messages.filter((message) => message.role === 'user').map((message) => message.content);
+    const sent = server.requests[1]!.body.messages.filter((message) => message.role === 'user').map(
+      (message) => message.content,
+    );
     expect(sent).toEqual(['what is the answer', 'and now?']);
   });
 

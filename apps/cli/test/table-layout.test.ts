@@ -15,10 +15,36 @@ const bars = (line: string) => {
 
 describe('layoutTable: columns measured in terminal cells', () => {
   it.each([
-    ['CJK', [['東京', 'capital'], ['大阪府大阪市', 'city'], ['x', 'y']]],
-    ['emoji', [['👍', 'one'], ['👩‍💻👩‍💻', 'two'], ['ok', 'three']]],
-    ['accents (combining)', [['e\u0301te\u0301', 'a'], ['plain', 'b']]],
-    ['mixed and cut', [['表'.repeat(40), 'long'], ['short', 'x']]],
+    [
+      'CJK',
+      [
+        ['東京', 'capital'],
+        ['大阪府大阪市', 'city'],
+        ['x', 'y'],
+      ],
+    ],
+    [
+      'emoji',
+      [
+        ['👍', 'one'],
+        ['👩‍💻👩‍💻', 'two'],
+        ['ok', 'three'],
+      ],
+    ],
+    [
+      'accents (combining)',
+      [
+        ['e\u0301te\u0301', 'a'],
+        ['plain', 'b'],
+      ],
+    ],
+    [
+      'mixed and cut',
+      [
+        ['表'.repeat(40), 'long'],
+        ['short', 'x'],
+      ],
+    ],
   ])('%s: every │ lines up', (_name, rows) => {
     const table = layoutTable(['name', 'note'], rows, { width: 40, maxRows: 50, truncated: false });
     const expected = bars(table.header);
@@ -52,15 +78,21 @@ describe('layoutTable: the record view for wide rows', () => {
   });
 
   it('a table that fits, or has few columns, stays a table', () => {
-    expect(layoutTable(columns.slice(0, 5), [row.slice(0, 5)], { width: 100, maxRows: 50, truncated: false }).kind).toBe('table');
-    expect(layoutTable(['a', 'b', 'c'], [['x'.repeat(200), 'y', 'z']], { width: 60, maxRows: 50, truncated: false }).kind).toBe('table');
+    expect(
+      layoutTable(columns.slice(0, 5), [row.slice(0, 5)], { width: 100, maxRows: 50, truncated: false }).kind,
+    ).toBe('table');
+    expect(
+      layoutTable(['a', 'b', 'c'], [['x'.repeat(200), 'y', 'z']], { width: 60, maxRows: 50, truncated: false }).kind,
+    ).toBe('table');
   });
 });
 
 describe('layoutTable: a 1,600-column result is capped for the screen', () => {
   it('at most 50 columns are laid out, the footer counts the rest, and a huge cell is not measured whole', () => {
     const columns = Array.from({ length: 1_600 }, (_, index) => `column_number_${index + 1}`);
-    const rows = Array.from({ length: 50 }, (_, row) => columns.map((_, column) => (column === 0 && row === 0 ? 'z'.repeat(10_000_000) : `value ${row}.${column}`)));
+    const rows = Array.from({ length: 50 }, (_, row) =>
+      columns.map((_, column) => (column === 0 && row === 0 ? 'z'.repeat(10_000_000) : `value ${row}.${column}`)),
+    );
     const started = performance.now();
     const layout = layoutTable(columns, rows, { width: 100, maxRows: 50, truncated: false });
     expect(performance.now() - started).toBeLessThan(2_000);

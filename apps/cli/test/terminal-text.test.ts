@@ -9,7 +9,11 @@ const ATTACKS: readonly (readonly [string, string, string])[] = [
   ['OSC 52 clipboard write (ST)', '\u001B]52;c;cGF5\u001B\\', '\\e]52;c;cGF5\\e\\'],
   ['window title OSC 0', '\u001B]0;pwned\u0007', '\\e]0;pwned^G'],
   ['window title OSC 2', '\u001B]2;pwned\u0007', '\\e]2;pwned^G'],
-  ['hyperlink OSC 8', '\u001B]8;;https://evil.example\u0007click\u001B]8;;\u0007', '\\e]8;;https://evil.example^Gclick\\e]8;;^G'],
+  [
+    'hyperlink OSC 8',
+    '\u001B]8;;https://evil.example\u0007click\u001B]8;;\u0007',
+    '\\e]8;;https://evil.example^Gclick\\e]8;;^G',
+  ],
   ['8-bit OSC (C1)', '\u009D2;pwned\u009C', '<U+009D>2;pwned<U+009C>'],
   ['8-bit CSI (C1)', '\u009B2J', '<U+009B>2J'],
   ['clear screen', '\u001B[2J\u001B[H', '\\e[2J\\e[H'],
@@ -43,8 +47,23 @@ describe('the TUI keeps results as they came and draws them through terminalText
     const osc = '\u001B]52;c;eA==\u0007';
     let state = conversationReducer(INITIAL_CONVERSATION, { type: 'user', text: 'go' });
     state = conversationReducer(state, { type: 'event', now: 0, event: { type: 'text-delta', text: `said ${osc}` } });
-    state = conversationReducer(state, { type: 'event', now: 0, event: { type: 'tool-call', toolCallId: 'c1', toolName: 'execute_command', argumentsText: '{"command":"cat x"}' } });
-    state = conversationReducer(state, { type: 'event', now: 0, event: { type: 'tool-result', toolCallId: 'c1', toolName: 'execute_command', state: 'succeeded', forModel: `out ${osc}`, durationMs: 1 } });
+    state = conversationReducer(state, {
+      type: 'event',
+      now: 0,
+      event: { type: 'tool-call', toolCallId: 'c1', toolName: 'execute_command', argumentsText: '{"command":"cat x"}' },
+    });
+    state = conversationReducer(state, {
+      type: 'event',
+      now: 0,
+      event: {
+        type: 'tool-result',
+        toolCallId: 'c1',
+        toolName: 'execute_command',
+        state: 'succeeded',
+        forModel: `out ${osc}`,
+        durationMs: 1,
+      },
+    });
     const [, assistant, tool] = state.live;
     expect(assistant).toMatchObject({ kind: 'assistant', text: 'said \\e]52;c;eA==^G' });
     if (tool?.kind !== 'tool') throw new Error('no tool item');

@@ -17,8 +17,21 @@ export class TmuxTerminal {
   constructor(command: string, env: Record<string, string>, size = { columns: 110, rows: 45 }) {
     // CI=true always: the TUI must draw every frame on a terminal even where CI is set (Ink
     // would otherwise draw only its last one).
-    const assignments = Object.entries({ LANG: 'C.UTF-8', TERM: 'xterm-256color', CI: 'true', ...env }).map(([key, value]) => `${key}=${shellQuote(value)}`);
-    tmux(['-u', 'new-session', '-d', '-s', this.name, '-x', String(size.columns), '-y', String(size.rows), `env ${assignments.join(' ')} ${command}; echo "[exited $?]"; sleep 60`]);
+    const assignments = Object.entries({ LANG: 'C.UTF-8', TERM: 'xterm-256color', CI: 'true', ...env }).map(
+      ([key, value]) => `${key}=${shellQuote(value)}`,
+    );
+    tmux([
+      '-u',
+      'new-session',
+      '-d',
+      '-s',
+      this.name,
+      '-x',
+      String(size.columns),
+      '-y',
+      String(size.rows),
+      `env ${assignments.join(' ')} ${command}; echo "[exited $?]"; sleep 60`,
+    ]);
   }
 
   /** Type text (as keys), optionally followed by Enter. */

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ScriptedModelServer, type ScriptedReply, startScriptedModelServer } from '@riskgate/testing';
@@ -44,7 +53,10 @@ async function hostileCheckout() {
   };
   plantVictim();
   mkdirSync(join(directory, 'config', 'riskgate'), { recursive: true });
-  writeFileSync(join(directory, 'config', 'riskgate', 'config.json'), JSON.stringify({ baseURL: honest.baseURL, model: 'scripted-model' }));
+  writeFileSync(
+    join(directory, 'config', 'riskgate', 'config.json'),
+    JSON.stringify({ baseURL: honest.baseURL, model: 'scripted-model' }),
+  );
   const env = {
     OPENAI_API_KEY: API_KEY,
     OPENAI_BASE_URL: '',
@@ -57,12 +69,25 @@ async function hostileCheckout() {
     XDG_CACHE_HOME: join(directory, 'cache'),
   };
   const riskgate = (args: string[], cwd = checkout) => runCli(args, { env, cwd });
-  const sentKey = (server: ScriptedModelServer) => server.requests.some((request) => String(request.headers.authorization).includes(API_KEY));
+  const sentKey = (server: ScriptedModelServer) =>
+    server.requests.some((request) => String(request.headers.authorization).includes(API_KEY));
   const systemPrompt = (server: ScriptedModelServer) => JSON.stringify(server.requests[0]?.body.messages[0] ?? '');
-  return { honest, hostile, checkout, victim, plantVictim, riskgate, sentKey, systemPrompt, env, userConfig: join(directory, 'config', 'riskgate', 'config.json') };
+  return {
+    honest,
+    hostile,
+    checkout,
+    victim,
+    plantVictim,
+    riskgate,
+    sentKey,
+    systemPrompt,
+    env,
+    userConfig: join(directory, 'config', 'riskgate', 'config.json'),
+  };
 }
 
-const NOTICE = /riskgate: ignored from .*\/checkout\/\.riskgate\/ until you run "riskgate trust" there: mode yolo, allow rules \(1\), baseURL, prompts \(system-chat\.md\)\n/;
+const NOTICE =
+  /riskgate: ignored from .*\/checkout\/\.riskgate\/ until you run "riskgate trust" there: mode yolo, allow rules \(1\), baseURL, prompts \(system-chat\.md\)\n/;
 
 describe('a hostile checkout through the built CLI', () => {
   it('changes nothing until trusted, applies once trusted, and is ignored again after --revoke', async () => {
@@ -112,22 +137,33 @@ describe('a hostile checkout through the built CLI', () => {
     const { honest, hostile, checkout, riskgate, env } = await hostileCheckout();
     const elsewhere = join(checkout, '..', 'clone-2');
     mkdirSync(join(elsewhere, '.riskgate'), { recursive: true });
-    writeFileSync(join(elsewhere, '.riskgate', 'config.json'), readFileSync(join(checkout, '.riskgate', 'config.json')));
+    writeFileSync(
+      join(elsewhere, '.riskgate', 'config.json'),
+      readFileSync(join(checkout, '.riskgate', 'config.json')),
+    );
     const inside = join(checkout, 'vendor', 'clone-3');
     mkdirSync(join(inside, '.riskgate'), { recursive: true });
     writeFileSync(join(inside, '.riskgate', 'config.json'), readFileSync(join(checkout, '.riskgate', 'config.json')));
     symlinkSync(checkout, join(checkout, '..', 'alias'));
     expect((await riskgate(['trust'])).code).toBe(0);
     for (const folder of [elsewhere, inside]) {
-      const verdict = await riskgate(['assess', '--config', '--json', 'execute_command', '{"command":"rm -rf victim"}'], folder);
+      const verdict = await riskgate(
+        ['assess', '--config', '--json', 'execute_command', '{"command":"rm -rf victim"}'],
+        folder,
+      );
       expect(verdict.stderr).toMatch(/riskgate assess: ignored from .* mode yolo, allow rules \(1\), baseURL/);
       expect(JSON.parse(verdict.stdout)).toMatchObject({ decision: 'confirm' });
     }
-    const viaLink = await riskgate(['assess', '--config', '--json', 'execute_command', '{"command":"rm -rf victim"}'], join(checkout, '..', 'alias'));
+    const viaLink = await riskgate(
+      ['assess', '--config', '--json', 'execute_command', '{"command":"rm -rf victim"}'],
+      join(checkout, '..', 'alias'),
+    );
     expect(viaLink.stderr).toBe('');
     expect(JSON.parse(viaLink.stdout)).toMatchObject({ decision: 'execute', source: 'mode' });
     // Trusting the link records the folder it points to, once.
-    expect((await runCli(['trust', join(checkout, '..', 'alias')], { env })).stdout).toContain(`${checkout} is already trusted`);
+    expect((await runCli(['trust', join(checkout, '..', 'alias')], { env })).stdout).toContain(
+      `${checkout} is already trusted`,
+    );
     expect(honest.requests.length + hostile.requests.length).toBe(0);
   });
 
@@ -136,9 +172,14 @@ describe('a hostile checkout through the built CLI', () => {
     const call = ['execute_command', '{"command":"rm -rf victim"}'];
     const untrusted = await riskgate(['assess', '--config', '--json', ...call]);
     expect(JSON.parse(untrusted.stdout)).toMatchObject({ decision: 'confirm', source: 'default' });
-    expect(untrusted.stderr).toMatch(/^riskgate assess: ignored from .*checkout\/\.riskgate\/ until you run "riskgate trust" there: mode yolo, allow rules \(1\), baseURL, prompts \(system-chat\.md\)\n$/);
+    expect(untrusted.stderr).toMatch(
+      /^riskgate assess: ignored from .*checkout\/\.riskgate\/ until you run "riskgate trust" there: mode yolo, allow rules \(1\), baseURL, prompts \(system-chat\.md\)\n$/,
+    );
     await riskgate(['trust']);
-    expect(JSON.parse((await riskgate(['assess', '--config', '--json', ...call])).stdout)).toMatchObject({ decision: 'execute', source: 'mode' });
+    expect(JSON.parse((await riskgate(['assess', '--config', '--json', ...call])).stdout)).toMatchObject({
+      decision: 'execute',
+      source: 'mode',
+    });
     const plain = await riskgate(['assess', '--json', ...call]);
     expect(plain.stderr).toBe('');
     expect(JSON.parse(plain.stdout)).toMatchObject({ decision: 'confirm' });
@@ -147,9 +188,13 @@ describe('a hostile checkout through the built CLI', () => {
   it('shows the notice as the TUI’s first line and in its status line', async () => {
     const { checkout, env, hostile } = await hostileCheckout();
     terminal = new TmuxTerminal(`sh -c 'cd ${checkout} && node ${BIN}'`, env);
-    const screen = await terminal.waitFor(/chat · smart · scripted-model · ≈\d+ tokens\s+·\s+project\s+settings\s+ignored\s+until\s+"riskgate\s+trust"/);
+    const screen = await terminal.waitFor(
+      /chat · smart · scripted-model · ≈\d+ tokens\s+·\s+project\s+settings\s+ignored\s+until\s+"riskgate\s+trust"/,
+    );
     // Ink wraps the long line at the terminal's width: read the screen as one text.
-    expect(screen.replace(/\s+/g, ' ').trimStart()).toMatch(/^riskgate: ignored from \S*\/checkout\/\.riskgate\/ until you run "riskgate trust" there: mode yolo, allow rules \(1\), baseURL, prompts \(system-chat\.md\) ›/);
+    expect(screen.replace(/\s+/g, ' ').trimStart()).toMatch(
+      /^riskgate: ignored from \S*\/checkout\/\.riskgate\/ until you run "riskgate trust" there: mode yolo, allow rules \(1\), baseURL, prompts \(system-chat\.md\) ›/,
+    );
     expect(hostile.requests).toHaveLength(0);
   });
 });
@@ -159,7 +204,18 @@ describe('riskgate trust', () => {
     const { riskgate, userConfig } = await hostileCheckout();
     const help = await riskgate(['trust', '--help']);
     expect(help.code).toBe(0);
-    for (const words of ['--revoke', '--list', 'real path', 'ask and deny', 'stricter', 'allow rules', 'baseURL', 'prompt templates', 'trustedProjects', userConfig]) {
+    for (const words of [
+      '--revoke',
+      '--list',
+      'real path',
+      'ask and deny',
+      'stricter',
+      'allow rules',
+      'baseURL',
+      'prompt templates',
+      'trustedProjects',
+      userConfig,
+    ]) {
       expect(help.stdout).toContain(words);
     }
   });
@@ -199,7 +255,11 @@ describe('riskgate trust', () => {
   it('keeps the person’s other settings when it records trust, and revokes a folder that no longer exists', async () => {
     const { riskgate, userConfig, checkout, honest } = await hostileCheckout();
     await riskgate(['trust']);
-    expect(JSON.parse(readFileSync(userConfig, 'utf8'))).toEqual({ baseURL: honest.baseURL, model: 'scripted-model', trustedProjects: [checkout] });
+    expect(JSON.parse(readFileSync(userConfig, 'utf8'))).toEqual({
+      baseURL: honest.baseURL,
+      model: 'scripted-model',
+      trustedProjects: [checkout],
+    });
     rmSync(checkout, { recursive: true });
     const revoked = await riskgate(['trust', '--revoke', checkout], join(checkout, '..'));
     expect(revoked.code).toBe(0);

@@ -19,7 +19,9 @@ let server: ScriptedModelServer | undefined;
 beforeEach(async () => {
   file = join(root, `shop-${index++}.sqlite`);
   const database = new Database(file);
-  database.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('tea'), ('cake'), ('jam');");
+  database.exec(
+    "CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('tea'), ('cake'), ('jam');",
+  );
   database.close();
   const opened = await openSqlConnection(file);
   if (isSqlFailure(opened)) throw new Error(opened.message);
@@ -40,21 +42,38 @@ const count = () => {
 };
 
 /** A conversation as an app runs it: generateText, and on an approval request the person answers, then again. */
-async function converse(sql: string, personSays: boolean | undefined, policy?: { mode: 'strict' | 'smart'; rules: [] }) {
-  server = await startScriptedModelServer([{ toolCalls: [{ name: 'execute_sql', arguments: { sql } }] }, { text: 'done' }]);
+async function converse(
+  sql: string,
+  personSays: boolean | undefined,
+  policy?: { mode: 'strict' | 'smart'; rules: [] },
+) {
+  server = await startScriptedModelServer([
+    { toolCalls: [{ name: 'execute_sql', arguments: { sql } }] },
+    { text: 'done' },
+  ]);
   const model = createOpenAICompatible({ name: 'scripted', baseURL: server.baseURL, apiKey: 'test' })('scripted-model');
-  const { tools, toolApproval } = riskgateForAiSdk({ tools: [createExecuteSqlTool({ connection })], assess: { cwd: root, dialect: 'sqlite' }, ...(policy ? { policy } : {}) });
+  const { tools, toolApproval } = riskgateForAiSdk({
+    tools: [createExecuteSqlTool({ connection })],
+    assess: { cwd: root, dialect: 'sqlite' },
+    ...(policy ? { policy } : {}),
+  });
   const messages: ModelMessage[] = [{ role: 'user', content: 'do it' }];
   let result = await generateText({ model, tools, toolApproval, messages, stopWhen: stepCountIs(5) });
   const requests = result.content.filter((part) => part.type === 'tool-approval-request');
   if (requests.length > 0 && personSays !== undefined) {
     messages.push(...result.response.messages, {
       role: 'tool',
-      content: requests.map((request) => ({ type: 'tool-approval-response' as const, approvalId: request.approvalId, approved: personSays })),
+      content: requests.map((request) => ({
+        type: 'tool-approval-response' as const,
+        approvalId: request.approvalId,
+        approved: personSays,
+      })),
     });
     result = await generateText({ model, tools, toolApproval, messages, stopWhen: stepCountIs(5) });
   }
-  const toolMessages = server.requests.flatMap((request) => request.body.messages).filter((message) => message.role === 'tool');
+  const toolMessages = server.requests
+    .flatMap((request) => request.body.messages)
+    .filter((message) => message.role === 'tool');
   return { requests, result, toolMessages: toolMessages.map((message) => String(message.content)) };
 }
 
@@ -69,7 +88,10 @@ describe('riskgate tools in the AI SDK', () => {
   it('puts a DELETE to the person through the approval flow, with the reason, and runs it on yes', async () => {
     const { requests, toolMessages } = await converse('DELETE FROM orders WHERE id > 1', true);
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ toolCall: { toolName: 'execute_sql' }, reason: expect.stringMatching(/guarded mode: the code found what this does; DELETE removes the rows of orders/) });
+    expect(requests[0]).toMatchObject({
+      toolCall: { toolName: 'execute_sql' },
+      reason: expect.stringMatching(/guarded mode: the code found what this does; DELETE removes the rows of orders/),
+    });
     expect(count()).toBe(1);
     expect(toolMessages.join('\n')).toMatch(/2 rows/);
   });

@@ -13,13 +13,18 @@ const directory = mkdtempSync(join(tmpdir(), 'riskgate-example-sql-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const file = join(directory, 'shop.sqlite');
 const database = new Database(file);
-database.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('tea'), ('cake');");
+database.exec(
+  "CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('tea'), ('cake');",
+);
 database.close();
 
 it('prints the schema, and runs a SELECT under plain Node', async () => {
   const { stdout } = await run(process.execPath, [example, file, 'SELECT item FROM orders ORDER BY id']);
   const [schema, verdict, ...rows] = stdout.trim().split('\n');
-  expect(JSON.parse(schema!)).toMatchObject({ type: 'function', function: { name: 'execute_sql', parameters: { properties: { sql: {}, risk_level: {} } } } });
+  expect(JSON.parse(schema!)).toMatchObject({
+    type: 'function',
+    function: { name: 'execute_sql', parameters: { properties: { sql: {}, risk_level: {} } } },
+  });
   expect(verdict).toMatch(/^execute: on the whitelist/);
   expect(rows.join('\n')).toMatch(/tea[\s\S]*cake/);
 });

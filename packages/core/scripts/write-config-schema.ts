@@ -2,4 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { configJsonSchema } from '../src/config.js';
 
-writeFileSync(new URL('../config.schema.json', import.meta.url), `${JSON.stringify({ title: 'riskgate configuration', ...configJsonSchema() }, null, 2)}\n`);
+writeFileSync(
+  new URL('../config.schema.json', import.meta.url),
+  `${JSON.stringify({ title: 'riskgate configuration', ...configJsonSchema() }, null, 2)}\n`,
+);

@@ -59,7 +59,6 @@ export interface TurnOutcome {
   readonly text: string;
 }
 
-
 /**
  * The agent loop: the model answers (streamed), each tool call it makes passes the gate in
  * order — validate, assess, decide, confirm if asked, execute — and its result goes back, until
@@ -118,15 +117,24 @@ export class Agent {
     for (let step = 0; step < maxSteps; step++) {
       if (signal.aborted) return end('cancelled', '');
       const budget = this.options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
-      const trimmed = trimToBudget(this.messages, { budget, systemPrompt: this.options.systemPrompt, keepFrom: turnStart });
-      if (trimmed.results > 0) emit({ type: 'context-trimmed', results: trimmed.results, tokensSaved: trimmed.tokensSaved, budget });
+      const trimmed = trimToBudget(this.messages, {
+        budget,
+        systemPrompt: this.options.systemPrompt,
+        keepFrom: turnStart,
+      });
+      if (trimmed.results > 0)
+        emit({ type: 'context-trimmed', results: trimmed.results, tokensSaved: trimmed.tokensSaved, budget });
       const reply = await this.streamWithRetries(signal, emit);
       if (reply === 'cancelled') return end('cancelled', '');
       if (reply === 'failed') return end('error', '');
       if (!reply.finished) {
         // A reply cut off mid-way is never acted on: its tool calls may be incomplete.
         if (signal.aborted) return end('cancelled', reply.text);
-        emit({ type: 'error', kind: reply.problemKind ?? 'incomplete-reply', message: reply.problem ?? "the model's reply was cut off before it finished; nothing in it was executed" });
+        emit({
+          type: 'error',
+          kind: reply.problemKind ?? 'incomplete-reply',
+          message: reply.problem ?? "the model's reply was cut off before it finished; nothing in it was executed",
+        });
         return end('error', reply.text);
       }
       const toolCalls = withFreshIds(reply.toolCalls, this.messages);
@@ -135,7 +143,13 @@ export class Agent {
         content: reply.text === '' ? null : reply.text,
         ...(toolCalls.length === 0
           ? {}
-          : { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: boundedArguments(call.argumentsText) } })) }),
+          : {
+              tool_calls: toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: boundedArguments(call.argumentsText) },
+              })),
+            }),
       });
       if (toolCalls.length === 0) return end('answered', reply.text);
       for (const call of toolCalls) {
@@ -146,8 +160,16 @@ export class Agent {
         if (call.duplicateOf !== undefined) {
           // Two calls under one id in one reply would both run: the repeat is refused.
           const repeated = call.duplicateOf;
-          emit({ type: 'error', kind: 'duplicate-call-id', message: `the model sent a second tool call with the id ${repeated}; it was not run` });
-          this.push({ role: 'tool', tool_call_id: call.id, content: `not run: this call repeated the id ${repeated} of another call; send it again with a new id if it is needed` });
+          emit({
+            type: 'error',
+            kind: 'duplicate-call-id',
+            message: `the model sent a second tool call with the id ${repeated}; it was not run`,
+          });
+          this.push({
+            role: 'tool',
+            tool_call_id: call.id,
+            content: `not run: this call repeated the id ${repeated} of another call; send it again with a new id if it is needed`,
+          });
           continue;
         }
         const content = await this.handleToolCall(call, signal, emit);
@@ -174,17 +196,29 @@ export class Agent {
    * One model reply; a request that failed before anything arrived is tried again after a wait
    * the person sees (a `retry` event) and can end (the turn's signal), never a silent one.
    */
-  private async streamWithRetries(signal: AbortSignal, emit: (event: AgentEvent) => void): Promise<StreamedReply | 'cancelled' | 'failed'> {
+  private async streamWithRetries(
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+  ): Promise<StreamedReply | 'cancelled' | 'failed'> {
     const where = this.options.baseURL;
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.stream(signal, emit);
       } catch (error) {
         if (signal.aborted) return 'cancelled';
-        const problem = await describeProviderError(error, { model: this.currentModel, ...(where === undefined ? {} : { baseURL: where }) });
+        const problem = await describeProviderError(error, {
+          model: this.currentModel,
+          ...(where === undefined ? {} : { baseURL: where }),
+        });
         const plan = await planRetry(error, attempt, this.options.retries);
         if (plan.retry) {
-          emit({ type: 'retry', attempt: attempt + 1, maxRetries: this.options.retries?.maxRetries ?? DEFAULT_MAX_RETRIES, waitMs: plan.waitMs, reason: problem.brief ?? problem.message });
+          emit({
+            type: 'retry',
+            attempt: attempt + 1,
+            maxRetries: this.options.retries?.maxRetries ?? DEFAULT_MAX_RETRIES,
+            waitMs: plan.waitMs,
+            reason: problem.brief ?? problem.message,
+          });
           try {
             await waitUnlessAborted(plan.waitMs, signal);
           } catch {
@@ -193,7 +227,10 @@ export class Agent {
           continue;
         }
         const cap = this.options.retries?.maxWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
-        const message = plan.tooLongMs === undefined ? problem.message : tooLongMessage(where ?? 'the model endpoint', plan.tooLongMs, cap);
+        const message =
+          plan.tooLongMs === undefined
+            ? problem.message
+            : tooLongMessage(where ?? 'the model endpoint', plan.tooLongMs, cap);
         emit({ type: 'error', kind: problem.kind, message });
         return 'failed';
       }
@@ -250,12 +287,32 @@ export class Agent {
       // The connection dropped mid-stream: report what arrived as unfinished.
       const partial = reply.result();
       if (cut === undefined && !signal.aborted && partial.text === '' && partial.toolCalls.length === 0) throw error;
-      if (cut === undefined) return { text: partial.text, toolCalls: [], finished: false, problem: "the model's reply was cut off before it finished; nothing in it was executed" };
+      if (cut === undefined)
+        return {
+          text: partial.text,
+          toolCalls: [],
+          finished: false,
+          problem: "the model's reply was cut off before it finished; nothing in it was executed",
+        };
     } finally {
       clearTimeout(timer);
     }
-    if (cut === 'bytes') return { text: reply.result().text, toolCalls: [], finished: false, problemKind: 'reply-too-long', problem: `the model's reply passed ${maxBytes} bytes without finishing; riskgate stopped reading it and nothing in it was executed` };
-    if (cut === 'time') return { text: reply.result().text, toolCalls: [], finished: false, problemKind: 'reply-too-slow', problem: `the model's reply did not finish within ${Math.round(maxMs / 1000)} s; riskgate stopped reading it and nothing in it was executed` };
+    if (cut === 'bytes')
+      return {
+        text: reply.result().text,
+        toolCalls: [],
+        finished: false,
+        problemKind: 'reply-too-long',
+        problem: `the model's reply passed ${maxBytes} bytes without finishing; riskgate stopped reading it and nothing in it was executed`,
+      };
+    if (cut === 'time')
+      return {
+        text: reply.result().text,
+        toolCalls: [],
+        finished: false,
+        problemKind: 'reply-too-slow',
+        problem: `the model's reply did not finish within ${Math.round(maxMs / 1000)} s; riskgate stopped reading it and nothing in it was executed`,
+      };
     return reply.result();
   }
 

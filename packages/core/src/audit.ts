@@ -23,7 +23,12 @@ export interface AuditEntry {
   readonly note?: string;
   readonly llmLevel: RiskLevel | null;
   readonly code: { readonly level: RiskLevel | null; readonly whitelisted: boolean };
-  readonly decision: { readonly action: Decision['action']; readonly source: Decision['source']; readonly rule?: string; readonly reasons: readonly string[] };
+  readonly decision: {
+    readonly action: Decision['action'];
+    readonly source: Decision['source'];
+    readonly rule?: string;
+    readonly reasons: readonly string[];
+  };
   /** What the operation does, in plain words (secrets redacted). */
   readonly effects: readonly string[];
   /** The model said low and the code found it dangerous. */

@@ -3,23 +3,66 @@ import { isAbsolute } from 'node:path';
 import type { PromptSources } from '@riskgate/prompt';
 import { type GatePolicy, parseRule, type Rule, RULE_EFFECTS, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
 import { z } from 'zod';
-import { projectConfigPath, projectPromptsDirectory, projectSettingsDirectory, userConfigPath, userPromptsDirectory } from './paths.js';
-import { isTrustedProject, listPromptOverrides, type RestrictedProject, restrictUntrustedProject } from './project-trust.js';
+import {
+  projectConfigPath,
+  projectPromptsDirectory,
+  projectSettingsDirectory,
+  userConfigPath,
+  userPromptsDirectory,
+} from './paths.js';
+import {
+  isTrustedProject,
+  listPromptOverrides,
+  type RestrictedProject,
+  restrictUntrustedProject,
+} from './project-trust.js';
 
-const ruleList = z.array(z.string().min(1)).describe('Rules such as "execute_sql(SELECT *)" or "execute_command(git log *)"; see docs/rules.md');
+const ruleList = z
+  .array(z.string().min(1))
+  .describe('Rules such as "execute_sql(SELECT *)" or "execute_command(git log *)"; see docs/rules.md');
 
 /** riskgate's configuration file: the same shape for the user's file and a project's. */
 export const configSchema = z
   .object({
     $schema: z.string().optional(),
     model: z.string().min(1).optional().describe('Model name sent to the endpoint, e.g. "gpt-4.1-mini"'),
-    baseURL: z.url().optional().describe('An OpenAI-compatible endpoint, e.g. "http://127.0.0.1:11434/v1" for a local server'),
+    baseURL: z
+      .url()
+      .optional()
+      .describe('An OpenAI-compatible endpoint, e.g. "http://127.0.0.1:11434/v1" for a local server'),
     apiKey: z.string().min(1).optional().describe('API key; prefer the OPENAI_API_KEY environment variable'),
-    mode: z.enum(SAFETY_MODES as [SafetyMode, ...SafetyMode[]]).optional().describe('strict | smart (default) | guarded | yolo'),
-    rules: z.object({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() }).strict().optional(),
-    maxSteps: z.number().int().min(1).max(200).optional().describe('Model replies per turn before riskgate stops the turn (default 20)'),
-    requestTimeoutMs: z.number().int().positive().optional().describe('Per-request timeout of the model client, and the longest one streamed reply may take (default 600000)'),
-    maxRetries: z.number().int().min(0).max(10).optional().describe('Retries of a model request on 429, 5xx and connection errors, shown and stoppable; a Retry-After over 60 s fails at once (default 2)'),
+    mode: z
+      .enum(SAFETY_MODES as [SafetyMode, ...SafetyMode[]])
+      .optional()
+      .describe('strict | smart (default) | guarded | yolo'),
+    rules: z
+      .object({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
+      .strict()
+      .optional(),
+    maxSteps: z
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Model replies per turn before riskgate stops the turn (default 20)'),
+    requestTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'Per-request timeout of the model client, and the longest one streamed reply may take (default 600000)',
+      ),
+    maxRetries: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .optional()
+      .describe(
+        'Retries of a model request on 429, 5xx and connection errors, shown and stoppable; a Retry-After over 60 s fails at once (default 2)',
+      ),
     sql: z
       .object({
         database: z.string().min(1).optional().describe('A SQLite file or postgres:// URL opened by "riskgate sql"'),
@@ -36,11 +79,15 @@ export const configSchema = z
         sandbox: z
           .enum(['whitelisted', 'always', 'off'])
           .optional()
-          .describe('Which commands run in the bubblewrap sandbox: whitelisted (default), always (approved ones too), off (and only commands safe without it run unasked)'),
+          .describe(
+            'Which commands run in the bubblewrap sandbox: whitelisted (default), always (approved ones too), off (and only commands safe without it run unasked)',
+          ),
         passEnvironment: z
           .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'))
           .optional()
-          .describe('Secret-named environment variables commands may see, e.g. ["GITHUB_TOKEN"]; riskgate\'s own API key never'),
+          .describe(
+            'Secret-named environment variables commands may see, e.g. ["GITHUB_TOKEN"]; riskgate\'s own API key never',
+          ),
       })
       .strict()
       .optional(),
@@ -56,7 +103,9 @@ export const configSchema = z
     trustedProjects: z
       .array(z.string().refine(isAbsolute, 'expected an absolute path'))
       .optional()
-      .describe('Projects whose .riskgate/ applies in full (real paths; read from the user file only). Managed by "riskgate trust"; see docs/trust.md'),
+      .describe(
+        'Projects whose .riskgate/ applies in full (real paths; read from the user file only). Managed by "riskgate trust"; see docs/trust.md',
+      ),
   })
   .strict();
 
@@ -125,7 +174,10 @@ export function validateLayer(value: unknown, source: string): ConfigFile {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.length === 0 ? '(top level)' : issue.path.map(String).join('.');
-    const message = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}` : issue.message;
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+        : issue.message;
     throw new ConfigError(`${source}: ${field}: ${message}`);
   }
   for (const effect of RULE_EFFECTS) {
@@ -149,12 +201,19 @@ export function environmentLayer(env: Environment): ConfigLayer {
   if (env.RISKGATE_MODEL) values.model = env.RISKGATE_MODEL;
   if (env.RISKGATE_MODE) values.mode = env.RISKGATE_MODE;
   if (env.RISKGATE_DATABASE) values.sql = { database: env.RISKGATE_DATABASE };
-  const names: Record<string, string> = { apiKey: 'OPENAI_API_KEY', baseURL: 'OPENAI_BASE_URL', model: 'RISKGATE_MODEL', mode: 'RISKGATE_MODE' };
+  const names: Record<string, string> = {
+    apiKey: 'OPENAI_API_KEY',
+    baseURL: 'OPENAI_BASE_URL',
+    model: 'RISKGATE_MODEL',
+    mode: 'RISKGATE_MODE',
+  };
   try {
     return { source: 'environment', values: validateLayer(values, 'environment') };
   } catch (error) {
     const field = /environment: ([a-zA-Z.]+):/.exec((error as Error).message)?.[1] ?? '';
-    throw new ConfigError((error as Error).message.replace(`environment: ${field}`, `environment variable ${names[field] ?? field}`));
+    throw new ConfigError(
+      (error as Error).message.replace(`environment: ${field}`, `environment variable ${names[field] ?? field}`),
+    );
   }
 }
 
@@ -182,12 +241,16 @@ export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
   const user = readConfigFile(userConfigPath(env));
   const project = readConfigFile(projectConfigPath(options.projectDirectory));
   const environment = environmentLayer(env);
-  const flags: ConfigLayer | undefined = options.flags === undefined ? undefined : { source: 'command line', values: validateLayer(options.flags, 'command line') };
+  const flags: ConfigLayer | undefined =
+    options.flags === undefined
+      ? undefined
+      : { source: 'command line', values: validateLayer(options.flags, 'command line') };
   const person = [user, environment, flags].filter((layer) => layer !== undefined);
   const settingsDirectory = projectSettingsDirectory(options.projectDirectory);
   const trusted = isTrustedProject(options.projectDirectory, user?.values.trustedProjects ?? []);
   const prompts = { userDirectory: userPromptsDirectory(env) };
-  const inOrder = (projectLayer?: ConfigLayer) => [user, projectLayer, environment, flags].filter((layer) => layer !== undefined);
+  const inOrder = (projectLayer?: ConfigLayer) =>
+    [user, projectLayer, environment, flags].filter((layer) => layer !== undefined);
   if (trusted) {
     return {
       ...mergeLayers(inOrder(project), options.defaultMode),
@@ -196,10 +259,14 @@ export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
     };
   }
   const personMode = mergeLayers(person, options.defaultMode).mode;
-  const restricted: RestrictedProject = project === undefined ? { kept: {}, ignored: [] } : restrictUntrustedProject(project.values, personMode);
+  const restricted: RestrictedProject =
+    project === undefined ? { kept: {}, ignored: [] } : restrictUntrustedProject(project.values, personMode);
   const templates = listPromptOverrides(projectPromptsDirectory(options.projectDirectory));
   const ignored = [...restricted.ignored, ...(templates.length === 0 ? [] : [`prompts (${templates.join(', ')})`])];
-  const merged = mergeLayers(inOrder(project === undefined ? undefined : { source: project.source, values: restricted.kept }), options.defaultMode);
+  const merged = mergeLayers(
+    inOrder(project === undefined ? undefined : { source: project.source, values: restricted.kept }),
+    options.defaultMode,
+  );
   // A stricter project mode holds against every layer: while untrusted, the project can only add care.
   const mode = restricted.stricterMode ?? merged.mode;
   return {
@@ -211,13 +278,18 @@ export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
       settingsDirectory,
       trusted,
       ignored,
-      ...(ignored.length === 0 ? {} : { notice: `ignored from ${settingsDirectory}/ until you run "riskgate trust" there: ${ignored.join(', ')}` }),
+      ...(ignored.length === 0
+        ? {}
+        : { notice: `ignored from ${settingsDirectory}/ until you run "riskgate trust" there: ${ignored.join(', ')}` }),
     },
   };
 }
 
 /** The layers merged in order, later wins, rules add up; no trust is applied here. */
-export function mergeLayers(layers: readonly ConfigLayer[], defaultMode: SafetyMode = 'smart'): Omit<ResolvedConfig, 'promptSources' | 'project'> {
+export function mergeLayers(
+  layers: readonly ConfigLayer[],
+  defaultMode: SafetyMode = 'smart',
+): Omit<ResolvedConfig, 'promptSources' | 'project'> {
   const merged: ConfigFile = {};
   const rules: Rule[] = [];
   for (const { values } of layers) {

@@ -30,7 +30,10 @@ export interface Trimmed {
  * short note — never the results of the turn in progress (from `keepFrom` on), never what the
  * person or the model said. Changes `messages` in place (the old results' memory is freed).
  */
-export function trimToBudget(messages: Message[], options: { budget: number; systemPrompt: string; keepFrom: number }): Trimmed {
+export function trimToBudget(
+  messages: Message[],
+  options: { budget: number; systemPrompt: string; keepFrom: number },
+): Trimmed {
   const limit = Math.floor(options.budget * FILL);
   let tokens = estimateTokens(messages, options.systemPrompt);
   let results = 0;

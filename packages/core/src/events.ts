@@ -1,7 +1,15 @@
 import type { Decision, OperationDescription } from '@riskgate/risk';
 
 /** Each tool call moves through these states; the UI switches on them. */
-export type ToolCallState = 'validating' | 'assessing' | 'awaiting-approval' | 'executing' | 'succeeded' | 'failed' | 'denied' | 'cancelled';
+export type ToolCallState =
+  | 'validating'
+  | 'assessing'
+  | 'awaiting-approval'
+  | 'executing'
+  | 'succeeded'
+  | 'failed'
+  | 'denied'
+  | 'cancelled';
 
 export interface ApprovalRequest {
   readonly toolCallId: string;
@@ -34,7 +42,12 @@ export type TurnEndReason = 'answered' | 'step-limit' | 'error' | 'cancelled';
 
 export type AgentEvent =
   | { readonly type: 'text-delta'; readonly text: string }
-  | { readonly type: 'tool-call'; readonly toolCallId: string; readonly toolName: string; readonly argumentsText: string }
+  | {
+      readonly type: 'tool-call';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly argumentsText: string;
+    }
   | { readonly type: 'tool-state'; readonly toolCallId: string; readonly state: ToolCallState }
   | { readonly type: 'decision'; readonly toolCallId: string; readonly toolName: string; readonly decision: Decision }
   | { readonly type: 'tool-approval-request'; readonly request: ApprovalRequest }
@@ -57,7 +70,18 @@ export type AgentEvent =
     }
   | { readonly type: 'error'; readonly kind: string; readonly message: string }
   /** A request failed before any reply arrived and is tried again after `waitMs`; the turn's signal ends the wait. */
-  | { readonly type: 'retry'; readonly attempt: number; readonly maxRetries: number; readonly waitMs: number; readonly reason: string }
+  | {
+      readonly type: 'retry';
+      readonly attempt: number;
+      readonly maxRetries: number;
+      readonly waitMs: number;
+      readonly reason: string;
+    }
   /** Old tool results were replaced by a note to keep the conversation within the model's context. */
-  | { readonly type: 'context-trimmed'; readonly results: number; readonly tokensSaved: number; readonly budget: number }
+  | {
+      readonly type: 'context-trimmed';
+      readonly results: number;
+      readonly tokensSaved: number;
+      readonly budget: number;
+    }
   | { readonly type: 'turn-end'; readonly reason: TurnEndReason; readonly text: string };

@@ -26,7 +26,10 @@ export interface ToolCallInput {
 }
 
 /** Where the tools come from: a list, a map by name, or a ToolRegistry. */
-export type ToolSource = readonly AnyTool[] | ReadonlyMap<string, AnyTool> | { get(name: string): AnyTool | undefined; readonly names: readonly string[] };
+export type ToolSource =
+  | readonly AnyTool[]
+  | ReadonlyMap<string, AnyTool>
+  | { get(name: string): AnyTool | undefined; readonly names: readonly string[] };
 
 /**
  * Everything one gated call needs, in one object so that hosts can pass more per-turn state
@@ -85,7 +88,9 @@ function toolNames(tools: ToolSource): readonly string[] {
   return (tools as { readonly names: readonly string[] }).names;
 }
 
-function parseArguments(input: ToolCallInput['arguments']): { ok: true; value: unknown } | { ok: false; error: string } {
+function parseArguments(
+  input: ToolCallInput['arguments'],
+): { ok: true; value: unknown } | { ok: false; error: string } {
   if (typeof input !== 'string') return { ok: true, value: input ?? {} };
   try {
     return { ok: true, value: input.trim() === '' ? {} : JSON.parse(input) };
@@ -115,12 +120,38 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
 
   let finished = false;
   // The one exit: every outcome emits its state and result and writes one audit line.
-  const finish = (outcome: { state: GatedCallState; forModel: string; forPerson?: string; data?: unknown; errorCode?: string; ruleAdded?: Rule; turn?: TurnState; unknown?: boolean; partial?: boolean }): GatedCallOutcome => {
+  const finish = (outcome: {
+    state: GatedCallState;
+    forModel: string;
+    forPerson?: string;
+    data?: unknown;
+    errorCode?: string;
+    ruleAdded?: Rule;
+    turn?: TurnState;
+    unknown?: boolean;
+    partial?: boolean;
+  }): GatedCallOutcome => {
     // The audit line first: an event handler that throws must not cost the record.
     const recorded = finished;
     finished = true;
     const audited = outcome.unknown === true ? 'unknown' : outcome.state;
-    if (!recorded) gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: audited, errorCode: outcome.errorCode, executionMs, waitedMs, session: gate.session, partial: outcome.partial === true }));
+    if (!recorded)
+      gate.audit?.record(
+        auditEntry({
+          call,
+          rawArgs,
+          ranArgs,
+          note,
+          decision,
+          answer,
+          outcome: audited,
+          errorCode: outcome.errorCode,
+          executionMs,
+          waitedMs,
+          session: gate.session,
+          partial: outcome.partial === true,
+        }),
+      );
     emit({ type: 'tool-state', toolCallId: call.id, state: outcome.state });
     emit({
       type: 'tool-result',
@@ -152,7 +183,11 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       const kept = boundedArguments(argumentsText);
       rawArgs = JSON.parse(kept);
       emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, argumentsText: kept });
-      return finish({ state: 'denied', forModel: argumentsTooLargeText(argumentsText), errorCode: 'arguments-too-large' });
+      return finish({
+        state: 'denied',
+        forModel: argumentsTooLargeText(argumentsText),
+        errorCode: 'arguments-too-large',
+      });
     }
     emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, argumentsText });
     emit({ type: 'tool-state', toolCallId: call.id, state: 'validating' });
@@ -160,10 +195,18 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     const parsed = parseArguments(call.arguments);
     if (parsed.ok) rawArgs = parsed.value;
     if (tool === undefined) {
-      return finish({ state: 'denied', forModel: `error: there is no tool named "${call.name}"; the tools are ${toolNames(gate.tools).join(', ')}`, errorCode: 'unknown-tool' });
+      return finish({
+        state: 'denied',
+        forModel: `error: there is no tool named "${call.name}"; the tools are ${toolNames(gate.tools).join(', ')}`,
+        errorCode: 'unknown-tool',
+      });
     }
     if (!parsed.ok) {
-      return finish({ state: 'denied', forModel: `error: the arguments are not valid JSON (${parsed.error}); send the call again with valid JSON`, errorCode: 'invalid-json' });
+      return finish({
+        state: 'denied',
+        forModel: `error: the arguments are not valid JSON (${parsed.error}); send the call again with valid JSON`,
+        errorCode: 'invalid-json',
+      });
     }
 
     emit({ type: 'tool-state', toolCallId: call.id, state: 'assessing' });
@@ -171,10 +214,18 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     decision = evaluation.decision;
     emit({ type: 'decision', toolCallId: call.id, toolName: call.name, decision });
     if (!evaluation.valid) {
-      return finish({ state: 'denied', forModel: `error: ${decision.reasons[0] ?? 'invalid arguments'}. Fix the arguments and call again.`, errorCode: 'invalid-arguments' });
+      return finish({
+        state: 'denied',
+        forModel: `error: ${decision.reasons[0] ?? 'invalid arguments'}. Fix the arguments and call again.`,
+        errorCode: 'invalid-arguments',
+      });
     }
     if (decision.action === 'deny') {
-      return finish({ state: 'denied', forModel: `not run: ${decision.reasons[0] ?? 'denied'}. The person's rules forbid this; do not try it another way.`, errorCode: 'denied-by-rule' });
+      return finish({
+        state: 'denied',
+        forModel: `not run: ${decision.reasons[0] ?? 'denied'}. The person's rules forbid this; do not try it another way.`,
+        errorCode: 'denied-by-rule',
+      });
     }
 
     let args = evaluation.args;
@@ -191,7 +242,15 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       }
       emit({ type: 'tool-state', toolCallId: call.id, state: 'awaiting-approval' });
       const description = await tool.describe(args, gate.assess);
-      const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args, description, decision, subjects: evaluation.assessment.subjects, ruleStyle: tool.ruleStyle };
+      const request: ApprovalRequest = {
+        toolCallId: call.id,
+        toolName: call.name,
+        args,
+        description,
+        decision,
+        subjects: evaluation.assessment.subjects,
+        ruleStyle: tool.ruleStyle,
+      };
       emit({ type: 'tool-approval-request', request });
       let reply: ApprovalAnswer;
       const asked = performance.now();
@@ -213,7 +272,10 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       if (signal.aborted) return finish({ state: 'cancelled', forModel: 'not run: the person cancelled.' });
       if (reply.type === 'deny') {
         if (reply.note !== undefined && reply.note !== '' && reply.note !== 'cancelled') note = reply.note;
-        return finish({ state: 'denied', forModel: `not run: the person declined this operation.${note === undefined ? '' : ` Their note: ${note}`} Do not try it another way; ask what they want instead.` });
+        return finish({
+          state: 'denied',
+          forModel: `not run: the person declined this operation.${note === undefined ? '' : ` Their note: ${note}`} Do not try it another way; ask what they want instead.`,
+        });
       }
       if (reply.type === 'always') {
         const rule = parseRule(reply.rule, 'allow');
@@ -228,7 +290,11 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
         ranArgs = reply.args;
         const edited = tool.parameters.safeParse(reply.args);
         if (!edited.success) {
-          return finish({ state: 'denied', forModel: `not run: the person's edit is not valid (${formatZodError(edited.error)})`, errorCode: 'invalid-edit' });
+          return finish({
+            state: 'denied',
+            forModel: `not run: the person's edit is not valid (${formatZodError(edited.error)})`,
+            errorCode: 'invalid-edit',
+          });
         }
         args = edited.data;
         ranArgs = args;
@@ -240,24 +306,54 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     // Write-ahead: the record says the call started before it runs, so a session killed while it
     // runs (SIGKILL, a closed terminal, a power cut) leaves "started" with no outcome — read as
     // "interrupted, may have partly run" — never silence that looks like "not run".
-    gate.audit?.record(auditEntry({ call, rawArgs, ranArgs, note, decision, answer, outcome: 'started', errorCode: undefined, executionMs: 0, waitedMs, session: gate.session }));
+    gate.audit?.record(
+      auditEntry({
+        call,
+        rawArgs,
+        ranArgs,
+        note,
+        decision,
+        answer,
+        outcome: 'started',
+        errorCode: undefined,
+        executionMs: 0,
+        waitedMs,
+        session: gate.session,
+      }),
+    );
     emit({ type: 'tool-state', toolCallId: call.id, state: 'executing' });
     let result: ToolResult<unknown>;
     const executing = performance.now();
     started = true;
     try {
-      result = await tool.execute(args, { ...gate.assess, signal, readOnly, onOutput: (chunk: string) => emit({ type: 'tool-output', toolCallId: call.id, chunk }) });
+      result = await tool.execute(args, {
+        ...gate.assess,
+        signal,
+        readOnly,
+        onOutput: (chunk: string) => emit({ type: 'tool-output', toolCallId: call.id, chunk }),
+      });
     } catch (error) {
       // Tools return expected failures as values; a throw is a fault, reported to the model all the same.
       // It may have done part of its work before it threw: never "failed" as if nothing ran.
-      result = { type: 'tool-error', code: 'tool-crashed', message: `${tool.name} failed unexpectedly: ${errorText(error)}; it may have partly run, so check what it changed before trying again`, outcomeUnknown: true };
+      result = {
+        type: 'tool-error',
+        code: 'tool-crashed',
+        message: `${tool.name} failed unexpectedly: ${errorText(error)}; it may have partly run, so check what it changed before trying again`,
+        outcomeUnknown: true,
+      };
     }
     executionMs = performance.now() - executing;
     // What happened, not what was asked: a write that completed before the abort took hold succeeded,
     // and one whose fate is unknown is never called cancelled.
     const unknown = result.type === 'tool-error' && result.outcomeUnknown === true;
     const completed = result.type === 'tool-success' && (!signal.aborted || result.completed === true);
-    const state: GatedCallState = completed ? 'succeeded' : signal.aborted && !unknown ? 'cancelled' : result.type === 'tool-success' ? 'succeeded' : 'failed';
+    const state: GatedCallState = completed
+      ? 'succeeded'
+      : signal.aborted && !unknown
+        ? 'cancelled'
+        : result.type === 'tool-success'
+          ? 'succeeded'
+          : 'failed';
     // Content from outside the person's trust may steer the model from here on: guarded mode
     // stops taking its `low` for the rest of the turn.
     let turn: TurnState | undefined;
@@ -265,9 +361,18 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       turn = { ...gate.turn, untrusted: evaluation.assessment.untrusted };
       emit({ type: 'untrusted-content', toolCallId: call.id, source: evaluation.assessment.untrusted });
     }
-    const edited = answer === 'edit' ? `The person edited the operation before it ran; it ran as: ${JSON.stringify(args)}\n` : '';
-    const own = result.type === 'tool-success' && result.withheldForModel !== undefined ? { text: edited + result.withheldForModel.text, withheld: result.withheldForModel.withheld } : undefined;
-    const { forModel, forPerson } = guardToolResult(gate.outputGuard ?? defaultOutputGuard(), answer !== 'not-asked', edited + (result.type === 'tool-success' ? result.forModel : failureText(result.code, result.message)), own);
+    const edited =
+      answer === 'edit' ? `The person edited the operation before it ran; it ran as: ${JSON.stringify(args)}\n` : '';
+    const own =
+      result.type === 'tool-success' && result.withheldForModel !== undefined
+        ? { text: edited + result.withheldForModel.text, withheld: result.withheldForModel.withheld }
+        : undefined;
+    const { forModel, forPerson } = guardToolResult(
+      gate.outputGuard ?? defaultOutputGuard(),
+      answer !== 'not-asked',
+      edited + (result.type === 'tool-success' ? result.forModel : failureText(result.code, result.message)),
+      own,
+    );
     return finish({
       state,
       forModel,
@@ -342,7 +447,12 @@ function auditEntry(entry: {
     decision:
       decision === undefined
         ? { action: 'deny', source: 'invalid', reasons: [entry.errorCode ?? 'invalid'] }
-        : { action: decision.action, source: decision.source, ...(decision.rule === undefined ? {} : { rule: decision.rule }), reasons: decision.reasons },
+        : {
+            action: decision.action,
+            source: decision.source,
+            ...(decision.rule === undefined ? {} : { rule: decision.rule }),
+            reasons: decision.reasons,
+          },
     effects: decision?.effects.map((effect) => effect.text) ?? [],
     disagreement: decision?.disagreement ?? false,
     answer: entry.answer,

@@ -37,12 +37,36 @@ export {
   userConfigPath,
   userPromptsDirectory,
 } from './paths.js';
-export { isStricterMode, isTrustedProject, realDirectory, restrictUntrustedProject, UNTRUSTED_PROJECT_FIELDS } from './project-trust.js';
+export {
+  isStricterMode,
+  isTrustedProject,
+  realDirectory,
+  restrictUntrustedProject,
+  UNTRUSTED_PROJECT_FIELDS,
+} from './project-trust.js';
 export { addTrustedProject, listTrustedProjects, removeTrustedProject, type TrustChange } from './trust-store.js';
 export { describeProviderError, type ProviderErrorKind, type ProviderProblem } from './provider-errors.js';
-export { createOutputGuard, type GuardResult, guardToolResult, type OutputGuard, type OutputGuardOptions, withheldMarker, withheldOriginal } from './output-guard.js';
+export {
+  createOutputGuard,
+  type GuardResult,
+  guardToolResult,
+  type OutputGuard,
+  type OutputGuardOptions,
+  withheldMarker,
+  withheldOriginal,
+} from './output-guard.js';
 export { ToolRegistry } from './registry.js';
-export { INTERRUPTED_RESULT, INTERRUPTED_RUNNING_RESULT, type LoadedTranscript, listSessions, type Message, readTranscript, type SessionMeta, type SessionSummary, TranscriptWriter } from './transcript.js';
+export {
+  INTERRUPTED_RESULT,
+  INTERRUPTED_RUNNING_RESULT,
+  type LoadedTranscript,
+  listSessions,
+  type Message,
+  readTranscript,
+  type SessionMeta,
+  type SessionSummary,
+  TranscriptWriter,
+} from './transcript.js';
 export { DEFAULT_CONTEXT_TOKENS, estimateTokens, TRIMMED_RESULT, trimToBudget } from './context-budget.js';
 export {
   DEFAULT_MAX_REPLY_BYTES,

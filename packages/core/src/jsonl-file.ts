@@ -41,7 +41,16 @@ export class JsonlFile {
     } catch (error) {
       this.failed = true;
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EROFS' ? 'the file system is read-only' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'its folder cannot be created' : (error as Error).message;
+      const why =
+        code === 'ENOSPC'
+          ? 'the disk is full'
+          : code === 'EROFS'
+            ? 'the file system is read-only'
+            : code === 'EACCES' || code === 'EPERM'
+              ? 'permission denied'
+              : code === 'ENOENT'
+                ? 'its folder cannot be created'
+                : (error as Error).message;
       this.onFault(`cannot write ${this.path} (${why}); from now on this session is kept in memory only`);
       return false;
     }
@@ -72,7 +81,8 @@ function appendRecord(path: string, text: string): void {
     }
     const record = Buffer.from(fresh ? text : `\n${text}`, 'utf8');
     const written = writeSync(descriptor, record);
-    if (written < record.length) throw Object.assign(new Error(`only ${written} of ${record.length} bytes were written`), { code: 'ENOSPC' });
+    if (written < record.length)
+      throw Object.assign(new Error(`only ${written} of ${record.length} bytes were written`), { code: 'ENOSPC' });
   } finally {
     closeSync(descriptor);
   }

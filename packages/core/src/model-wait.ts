@@ -28,7 +28,9 @@ export interface ReplyLimits {
   readonly maxMs?: number;
 }
 
-export type RetryPlan = { readonly retry: true; readonly waitMs: number } | { readonly retry: false; readonly tooLongMs?: number };
+export type RetryPlan =
+  | { readonly retry: true; readonly waitMs: number }
+  | { readonly retry: false; readonly tooLongMs?: number };
 
 interface ErrorLike {
   readonly headers?: { get(name: string): string | null } | undefined;

@@ -28,11 +28,11 @@ export interface OutputGuardOptions {
 /** Shorter values are not looked for: "1" or "true" would withhold half of every output. */
 const MIN_SECRET_VALUE = 8;
 
-
 export function createOutputGuard(options: OutputGuardOptions = {}): OutputGuard {
   const values = new Map<string, string>();
   for (const [name, value] of Object.entries(options.env ?? {})) {
-    if (value !== undefined && value.length >= MIN_SECRET_VALUE && isSecretEnvironmentName(name)) values.set(value, `the value of ${name}`);
+    if (value !== undefined && value.length >= MIN_SECRET_VALUE && isSecretEnvironmentName(name))
+      values.set(value, `the value of ${name}`);
   }
   for (const value of options.secretValues ?? []) {
     if (value.length >= MIN_SECRET_VALUE) values.set(value, "riskgate's API key");
@@ -51,7 +51,9 @@ export function createOutputGuard(options: OutputGuardOptions = {}): OutputGuard
     // context rules (assignments in every syntax, URLs, headers, markup, netrc, Kubernetes
     // Secrets, base64). Each finding is exactly the secret's characters: names, quotes and
     // delimiters around it stay, so the model still reads the structure.
-    const findings = findSecretsIn(guarded).filter((finding) => !guarded.slice(finding.start, finding.end).includes('[withheld:'));
+    const findings = findSecretsIn(guarded).filter(
+      (finding) => !guarded.slice(finding.start, finding.end).includes('[withheld:'),
+    );
     for (const finding of findings) withheld.add(finding.what);
     guarded = replaceFindings(guarded, findings, withheldMarker);
     return { text: guarded, withheld: [...withheld] };
@@ -83,7 +85,9 @@ const WITHHELD_NOTE = '\n[withheld from the model: ';
  * The original of a result the guard withheld from, and what it withheld; undefined when nothing
  * was. For `/send` (the person sends the original to the model on purpose) and the screens.
  */
-export function withheldOriginal(forPerson: string): { readonly original: string; readonly withheld: string } | undefined {
+export function withheldOriginal(
+  forPerson: string,
+): { readonly original: string; readonly withheld: string } | undefined {
   const at = forPerson.lastIndexOf(WITHHELD_NOTE);
   if (at < 0 || !forPerson.endsWith(']')) return undefined;
   return { original: forPerson.slice(0, at), withheld: forPerson.slice(at + WITHHELD_NOTE.length, -1) };

@@ -26,7 +26,10 @@ export class ToolRegistry {
   definitions(): OpenAI.Chat.Completions.ChatCompletionFunctionTool[] {
     return [...this.tools.values()].map((tool) => {
       const definition = toolFunctionDefinition(tool);
-      return { type: 'function', function: { name: definition.name, description: definition.description, parameters: definition.parameters } };
+      return {
+        type: 'function',
+        function: { name: definition.name, description: definition.description, parameters: definition.parameters },
+      };
     });
   }
 }

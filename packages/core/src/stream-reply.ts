@@ -89,10 +89,21 @@ export class ReplyAssembler {
  * Some servers number calls afresh in every reply ("call_0" each time): an id the history
  * already holds is renamed, so every tool message answers exactly one call.
  */
-export function withFreshIds(calls: readonly StreamedCall[], history: readonly { role: string; tool_call_id?: string }[]): StreamedCall[] {
-  const used = new Set(history.flatMap((message) => (message.role === 'tool' && message.tool_call_id !== undefined ? [message.tool_call_id] : [])));
+export function withFreshIds(
+  calls: readonly StreamedCall[],
+  history: readonly { role: string; tool_call_id?: string }[],
+): StreamedCall[] {
+  const used = new Set(
+    history.flatMap((message) =>
+      message.role === 'tool' && message.tool_call_id !== undefined ? [message.tool_call_id] : [],
+    ),
+  );
   for (const call of calls) if (!used.has(call.id)) used.add(call.id);
-  const taken = new Set(history.flatMap((message) => (message.role === 'tool' && message.tool_call_id !== undefined ? [message.tool_call_id] : [])));
+  const taken = new Set(
+    history.flatMap((message) =>
+      message.role === 'tool' && message.tool_call_id !== undefined ? [message.tool_call_id] : [],
+    ),
+  );
   return calls.map((call) => {
     if (!taken.has(call.id)) return call;
     let fresh = `${call.id}_${used.size}`;

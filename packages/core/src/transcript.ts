@@ -50,8 +50,16 @@ export class TranscriptWriter {
   }
 
   /** `onFault` is told once when the file cannot be written (a full or read-only disk); the session goes on in memory. */
-  static create(directory: string, session: Omit<SessionMeta, 'id' | 'startedAt'>, onFault?: (message: string) => void): TranscriptWriter {
-    const meta: SessionMeta = { id: `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`, startedAt: new Date().toISOString(), ...session };
+  static create(
+    directory: string,
+    session: Omit<SessionMeta, 'id' | 'startedAt'>,
+    onFault?: (message: string) => void,
+  ): TranscriptWriter {
+    const meta: SessionMeta = {
+      id: `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`,
+      startedAt: new Date().toISOString(),
+      ...session,
+    };
     return new TranscriptWriter(join(directory, `${meta.id}.jsonl`), meta, false, onFault);
   }
 
@@ -76,7 +84,11 @@ export class TranscriptWriter {
   event(event: AgentEvent): void {
     // Streaming pieces are in the messages already; the rest is kept for the record.
     if (event.type === 'text-delta' || event.type === 'tool-output') return;
-    this.append({ kind: 'event', time: new Date().toISOString(), event: redactValue(forTheRecord(event)) as AgentEvent });
+    this.append({
+      kind: 'event',
+      time: new Date().toISOString(),
+      event: redactValue(forTheRecord(event)) as AgentEvent,
+    });
   }
 
   /**
@@ -116,7 +128,12 @@ function forTheRecord(event: AgentEvent): AgentEvent {
   if (event.type !== 'tool-result') return event;
   const { data: _data, ...rest } = event;
   const cut = rest.forModel.length > EVENT_RESULT_CHARS;
-  return { ...rest, forModel: cut ? `${rest.forModel.slice(0, EVENT_RESULT_CHARS)}… (${(rest.forModel.length - EVENT_RESULT_CHARS).toLocaleString('en-US')} more characters in the tool message)` : rest.forModel };
+  return {
+    ...rest,
+    forModel: cut
+      ? `${rest.forModel.slice(0, EVENT_RESULT_CHARS)}… (${(rest.forModel.length - EVENT_RESULT_CHARS).toLocaleString('en-US')} more characters in the tool message)`
+      : rest.forModel,
+  };
 }
 
 export interface LoadedTranscript {
@@ -133,7 +150,8 @@ export interface LoadedTranscript {
 }
 
 /** A call the session ended on before it ran (it was waiting for the person, or being assessed). */
-export const INTERRUPTED_RESULT = 'not run: the riskgate session ended before this tool call finished (it was stopped or crashed); ask the person before trying again';
+export const INTERRUPTED_RESULT =
+  'not run: the riskgate session ended before this tool call finished (it was stopped or crashed); ask the person before trying again';
 
 /**
  * A call the session ended on while it ran: the record shows it started and never ended, so it
@@ -166,9 +184,13 @@ export function readTranscript(path: string): LoadedTranscript {
     else if (line.kind === 'event') events.push(line.event);
   }
   if (session === undefined) throw new Error(`${path}: not a riskgate transcript (no session line)`);
-  const started = new Set(events.flatMap((event) => (event.type === 'tool-state' && event.state === 'executing' ? [event.toolCallId] : [])));
+  const started = new Set(
+    events.flatMap((event) => (event.type === 'tool-state' && event.state === 'executing' ? [event.toolCallId] : [])),
+  );
   // A call that ended but whose tool message was never written (the session died in between): its result event says what happened.
-  const ended = new Map(events.flatMap((event) => (event.type === 'tool-result' ? [[event.toolCallId, event.forModel] as const] : [])));
+  const ended = new Map(
+    events.flatMap((event) => (event.type === 'tool-result' ? [[event.toolCallId, event.forModel] as const] : [])),
+  );
   const interrupted = repairToolCalls(messages, started, ended);
   return { session, messages, events, interrupted, truncatedTail, damagedLines };
 }
@@ -177,7 +199,11 @@ export function readTranscript(path: string): LoadedTranscript {
  * Every assistant tool call must be answered by a tool message; add the missing answers — "may
  * have partly run" for a call the record shows executing, "not run" for one that never started.
  */
-function repairToolCalls(messages: Message[], started: ReadonlySet<string>, ended: ReadonlyMap<string, string>): string[] {
+function repairToolCalls(
+  messages: Message[],
+  started: ReadonlySet<string>,
+  ended: ReadonlyMap<string, string>,
+): string[] {
   const interrupted: string[] = [];
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
@@ -189,7 +215,11 @@ function repairToolCalls(messages: Message[], started: ReadonlySet<string>, ende
       cursor++;
     }
     const missing = message.tool_calls.filter((call) => !answered.has(call.id));
-    const repairs: Message[] = missing.map((call) => ({ role: 'tool', tool_call_id: call.id, content: ended.get(call.id) ?? (started.has(call.id) ? INTERRUPTED_RUNNING_RESULT : INTERRUPTED_RESULT) }));
+    const repairs: Message[] = missing.map((call) => ({
+      role: 'tool',
+      tool_call_id: call.id,
+      content: ended.get(call.id) ?? (started.has(call.id) ? INTERRUPTED_RUNNING_RESULT : INTERRUPTED_RESULT),
+    }));
     messages.splice(cursor, 0, ...repairs);
     interrupted.push(...missing.filter((call) => !ended.has(call.id)).map((call) => call.id));
     index = cursor + repairs.length - 1;
@@ -240,5 +270,7 @@ export function listSessions(directory: string): SessionSummary[] {
       // Not a transcript we can read: leave it out of the list.
     }
   }
-  return sessions.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime() || basename(b.path).localeCompare(basename(a.path)));
+  return sessions.sort(
+    (a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime() || basename(b.path).localeCompare(basename(a.path)),
+  );
 }

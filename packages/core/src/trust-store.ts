@@ -1,4 +1,15 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError, validateLayer } from './config.js';
 import { userConfigPath } from './paths.js';
@@ -21,7 +32,9 @@ function readUserObject(path: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${path}: not valid JSON: ${(error as Error).message}; fix it first, riskgate does not overwrite it`);
+    throw new ConfigError(
+      `${path}: not valid JSON: ${(error as Error).message}; fix it first, riskgate does not overwrite it`,
+    );
   }
   try {
     validateLayer(value, path);
@@ -58,7 +71,8 @@ function updateTrustedProjects(env: Environment, update: (list: readonly string[
   const object = readUserObject(file);
   const before = Array.isArray(object.trustedProjects) ? (object.trustedProjects as string[]) : [];
   const after = update(before);
-  if (after.length === before.length && after.every((entry, index) => entry === before[index])) return { file, changed: false };
+  if (after.length === before.length && after.every((entry, index) => entry === before[index]))
+    return { file, changed: false };
   const next: Record<string, unknown> = { ...object, trustedProjects: after };
   if (after.length === 0) delete next.trustedProjects;
   validateLayer(next, file);
@@ -79,7 +93,8 @@ function writeAtomically(path: string, text: string): void {
     target = realpathSync(path);
     mode = statSync(target).mode & 0o777;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`${path}: cannot be read: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new ConfigError(`${path}: cannot be read: ${(error as Error).message}`);
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   }
   const temporary = join(dirname(target), `.config.json.${process.pid}.${Date.now()}.tmp`);

@@ -1,10 +1,21 @@
 import { readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { estimateTokens, type Message, readTranscript, TRIMMED_RESULT, TranscriptWriter, trimToBudget } from '../src/index.js';
+import {
+  estimateTokens,
+  type Message,
+  readTranscript,
+  TRIMMED_RESULT,
+  TranscriptWriter,
+  trimToBudget,
+} from '../src/index.js';
 import { createHarness, type Harness } from './helpers.js';
 
 const big = (label: string, characters: number) => `${label}:${'x'.repeat(characters)}`;
-const call = (id: string): Message => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'execute_sql', arguments: '{"sql":"SELECT 1"}' } }] });
+const call = (id: string): Message => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id, type: 'function', function: { name: 'execute_sql', arguments: '{"sql":"SELECT 1"}' } }],
+});
 const result = (id: string, content: string): Message => ({ role: 'tool', tool_call_id: id, content });
 
 describe('trimToBudget', () => {
@@ -36,9 +47,17 @@ describe('trimToBudget', () => {
   });
 
   it('does nothing under the budget', () => {
-    const messages: Message[] = [{ role: 'user', content: 'hi' }, call('a'), result('a', 'small'), { role: 'assistant', content: 'ok' }];
+    const messages: Message[] = [
+      { role: 'user', content: 'hi' },
+      call('a'),
+      result('a', 'small'),
+      { role: 'assistant', content: 'ok' },
+    ];
     const copy = structuredClone(messages);
-    expect(trimToBudget(messages, { budget: 100_000, systemPrompt: '', keepFrom: 4 })).toEqual({ results: 0, tokensSaved: 0 });
+    expect(trimToBudget(messages, { budget: 100_000, systemPrompt: '', keepFrom: 4 })).toEqual({
+      results: 0,
+      tokensSaved: 0,
+    });
     expect(messages).toEqual(copy);
   });
 });
@@ -51,27 +70,56 @@ afterEach(async () => {
 
 describe('a long session stays within the model’s context', () => {
   it('every request fits the budget; old results are replaced by a note and the person is told', async () => {
-    const select = { toolCalls: [{ name: 'execute_sql', arguments: { sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) SELECT i, printf('%080d', i) AS padding FROM n" } }] };
+    const select = {
+      toolCalls: [
+        {
+          name: 'execute_sql',
+          arguments: {
+            sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) SELECT i, printf('%080d', i) AS padding FROM n",
+          },
+        },
+      ],
+    };
     const replies = Array.from({ length: 8 }, () => [select, { text: 'Done.' }]).flat();
     harness = await createHarness(replies, { contextTokens: 12_000 });
     for (let turn = 0; turn < 8; turn++) await harness.turn(`turn ${turn}`);
-    const sizes = harness.server.requests.map((request) => estimateTokens(request.body.messages as unknown as Message[]));
+    const sizes = harness.server.requests.map((request) =>
+      estimateTokens(request.body.messages as unknown as Message[]),
+    );
     // The first request of a turn carries only trimmed history plus the question.
     for (const [index, size] of sizes.entries()) if (index % 2 === 0) expect(size).toBeLessThan(12_000);
     const last = harness.server.requests.at(-1)!.body.messages;
-    expect(last.filter((message) => message.role === 'tool' && String(message.content).startsWith('[an earlier tool result')).length).toBeGreaterThan(0);
+    expect(
+      last.filter((message) => message.role === 'tool' && String(message.content).startsWith('[an earlier tool result'))
+        .length,
+    ).toBeGreaterThan(0);
     expect(harness.events.some((event) => event.type === 'context-trimmed')).toBe(true);
   });
 });
 
 describe('the transcript keeps results capped', () => {
   it('a tool-result event keeps no rows and at most 2,000 characters; the tool message keeps what the model was told', () => {
-    const writer = TranscriptWriter.create(`${process.env.TMPDIR ?? '/tmp'}/riskgate-cap-${process.pid}`, { cwd: '/', kind: 'sql' });
+    const writer = TranscriptWriter.create(`${process.env.TMPDIR ?? '/tmp'}/riskgate-cap-${process.pid}`, {
+      cwd: '/',
+      kind: 'sql',
+    });
     const rows = Array.from({ length: 500 }, (_, index) => [index, `row ${index} ${'y'.repeat(40)}`]);
     for (let step = 0; step < 200; step++) {
       writer.message({ role: 'user', content: `step ${step}` });
-      writer.message({ role: 'assistant', content: null, tool_calls: [{ id: `c${step}`, type: 'function', function: { name: 'execute_sql', arguments: '{}' } }] });
-      writer.event({ type: 'tool-result', toolCallId: `c${step}`, toolName: 'execute_sql', state: 'succeeded', forModel: 'z'.repeat(6_000), data: { statements: [{ rows }] }, durationMs: 1 });
+      writer.message({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: `c${step}`, type: 'function', function: { name: 'execute_sql', arguments: '{}' } }],
+      });
+      writer.event({
+        type: 'tool-result',
+        toolCallId: `c${step}`,
+        toolName: 'execute_sql',
+        state: 'succeeded',
+        forModel: 'z'.repeat(6_000),
+        data: { statements: [{ rows }] },
+        durationMs: 1,
+      });
       writer.message({ role: 'tool', tool_call_id: `c${step}`, content: 'z'.repeat(6_000) });
     }
     const text = readFileSync(writer.path, 'utf8');
@@ -80,7 +128,13 @@ describe('the transcript keeps results capped', () => {
     const loaded = readTranscript(writer.path);
     const event = loaded.events.find((candidate) => candidate.type === 'tool-result');
     expect(event).not.toHaveProperty('data');
-    expect(event && 'forModel' in event ? event.forModel : '').toMatch(/^z{2000}… \(4,000 more characters in the tool message\)$/);
-    expect(loaded.messages.filter((message) => message.role === 'tool').every((message) => message.content === 'z'.repeat(6_000))).toBe(true);
+    expect(event && 'forModel' in event ? event.forModel : '').toMatch(
+      /^z{2000}… \(4,000 more characters in the tool message\)$/,
+    );
+    expect(
+      loaded.messages
+        .filter((message) => message.role === 'tool')
+        .every((message) => message.content === 'z'.repeat(6_000)),
+    ).toBe(true);
   });
 });

@@ -8,7 +8,14 @@ import { startScriptedModelServer } from '@riskgate/testing';
 import { createExecuteCommandTool } from '@riskgate/tools-command';
 import OpenAI from 'openai';
 import { afterAll, expect, it } from 'vitest';
-import { Agent, INTERRUPTED_RUNNING_RESULT, listSessions, readTranscript, ToolRegistry, TranscriptWriter } from '../src/index.js';
+import {
+  Agent,
+  INTERRUPTED_RUNNING_RESULT,
+  listSessions,
+  readTranscript,
+  ToolRegistry,
+  TranscriptWriter,
+} from '../src/index.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'riskgate-crash-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -16,13 +23,30 @@ const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 
 it('a session killed with SIGKILL mid-tool leaves a transcript that resumes', async () => {
   const server = await startScriptedModelServer([
-    { text: 'Starting the job.', toolCalls: [{ name: 'execute_command', arguments: { command: 'sleep 5', risk_level: 'low' } }] },
+    {
+      text: 'Starting the job.',
+      toolCalls: [{ name: 'execute_command', arguments: { command: 'sleep 5', risk_level: 'low' } }],
+    },
     { text: 'The job was interrupted; shall I run it again?' },
   ]);
   const sessions = join(directory, 'sessions');
   // The child runs the workspace's TypeScript source, as vitest does (docs/packages.md).
-  const child = spawn(process.execPath, [tsx, '--conditions=@riskgate/source', fileURLToPath(new URL('./fixtures/session-child.ts', import.meta.url)), server.baseURL, directory, sessions, join(directory, 'audit.jsonl')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const path = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  const child = spawn(
+    process.execPath,
+    [
+      tsx,
+      '--conditions=@riskgate/source',
+      fileURLToPath(new URL('./fixtures/session-child.ts', import.meta.url)),
+      server.baseURL,
+      directory,
+      sessions,
+      join(directory, 'audit.jsonl'),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const path = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())),
+  );
 
   // Wait until the transcript shows the tool running, then kill the process outright (the file
   // itself appears with the first message).
@@ -35,8 +59,17 @@ it('a session killed with SIGKILL mid-tool leaves a transcript that resumes', as
   await new Promise((resolve) => child.once('exit', resolve));
 
   // The audit log says the call started and never ended: interrupted, not "not run".
-  const audit = readFileSync(join(directory, 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-  expect(audit).toEqual([expect.objectContaining({ tool: 'execute_command', outcome: 'started', args: expect.objectContaining({ command: 'sleep 5' }) })]);
+  const audit = readFileSync(join(directory, 'audit.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  expect(audit).toEqual([
+    expect.objectContaining({
+      tool: 'execute_command',
+      outcome: 'started',
+      args: expect.objectContaining({ command: 'sleep 5' }),
+    }),
+  ]);
   const loaded = readTranscript(path);
   expect(loaded.session.kind).toBe('chat');
   expect(loaded.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
@@ -78,5 +111,8 @@ it('skips a last line cut short by a crash, and a damaged line anywhere (the rec
   writeFileSync(writer.path, `${text}garbage\n{"kind":"message","time":"x","message":{"role":"user","content":"b"}}\n`);
   const damaged = readTranscript(writer.path);
   expect(damaged.damagedLines).toBe(1);
-  expect(damaged.messages).toEqual([{ role: 'user', content: 'hello' }, { role: 'user', content: 'b' }]);
+  expect(damaged.messages).toEqual([
+    { role: 'user', content: 'hello' },
+    { role: 'user', content: 'b' },
+  ]);
 });

@@ -45,12 +45,24 @@ beforeAll(() => {
   });
   // What must stay readable unasked.
   mkdirSync(join(home, '.ssh'), { recursive: true });
-  writeFileSync(join(home, '.ssh', 'id_rsa.pub'), 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 public-key-pub dev@laptop\n');
-  writeFileSync(join(home, '.ssh', 'known_hosts'), 'github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6 known-hosts-line\n');
-  writeFileSync(join(workspace, '.env.example'), 'DATABASE_URL=postgres://user:password@localhost:5432/app\nSECRET_KEY=changeme\nAPI_TOKEN=\n');
+  writeFileSync(
+    join(home, '.ssh', 'id_rsa.pub'),
+    'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 public-key-pub dev@laptop\n',
+  );
+  writeFileSync(
+    join(home, '.ssh', 'known_hosts'),
+    'github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6 known-hosts-line\n',
+  );
+  writeFileSync(
+    join(workspace, '.env.example'),
+    'DATABASE_URL=postgres://user:password@localhost:5432/app\nSECRET_KEY=changeme\nAPI_TOKEN=\n',
+  );
   writeFileSync(join(workspace, 'README.md'), '# app\n\nRun `npm test`. Set API_TOKEN in .env.\n');
   mkdirSync(join(workspace, 'lib'), { recursive: true });
-  writeFileSync(join(workspace, 'lib', 'login.ts'), 'export function login(password: string) {\n  const token = sign(password);\n  return { token };\n}\n');
+  writeFileSync(
+    join(workspace, 'lib', 'login.ts'),
+    'export function login(password: string) {\n  const token = sign(password);\n  return { token };\n}\n',
+  );
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -68,10 +80,19 @@ async function unasked(name: string, args: Record<string, unknown>) {
 
 const channels: readonly [string, (store: CredentialStore) => readonly [string, Record<string, unknown>]][] = [
   ['cat', (store) => ['execute_command', { command: `cat ${quoted(absolute(store))}` }]],
-  ['cat ~ spelling', (store) => ['execute_command', { command: store.where === 'home' ? `cat ~/${quoted(store.path)}` : `cat ${quoted(store.path)}` }]],
+  [
+    'cat ~ spelling',
+    (store) => [
+      'execute_command',
+      { command: store.where === 'home' ? `cat ~/${quoted(store.path)}` : `cat ${quoted(store.path)}` },
+    ],
+  ],
   ['base64', (store) => ['execute_command', { command: `base64 ${quoted(absolute(store))}` }]],
   ['grep -r', (store) => ['execute_command', { command: `grep -r -a . ${quoted(dirname(absolute(store)))}` }]],
-  ['find -exec cat', (store) => ['execute_command', { command: `find ${quoted(dirname(absolute(store)))} -type f -exec cat {} +` }]],
+  [
+    'find -exec cat',
+    (store) => ['execute_command', { command: `find ${quoted(dirname(absolute(store)))} -type f -exec cat {} +` }],
+  ],
   ['file_operations read', (store) => ['file_operations', { operation: 'read', path: written(store) }]],
   ['file:// URL', (store) => ['http_request', { method: 'GET', url: pathToFileURL(absolute(store)).href }]],
 ];
@@ -83,7 +104,9 @@ describe(`${CREDENTIAL_STORES.length} credential stores of real applications (sa
   });
 
   describe.each(channels)('through %s', (_channel, callFor) => {
-    it.each(CREDENTIAL_STORES.map((store) => [`${store.app}: ${written(store)}`, store] as const))('%s never reaches the model unasked', async (_name, store) => {
+    it.each(
+      CREDENTIAL_STORES.map((store) => [`${store.app}: ${written(store)}`, store] as const),
+    )('%s never reaches the model unasked', async (_name, store) => {
       const [tool, args] = callFor(store);
       const outcome = await unasked(tool, args);
       expect(seenByModel(outcome.forModel)).not.toContain(markers.get(store)!);
@@ -106,7 +129,9 @@ describe(`${CREDENTIAL_STORES.length} credential stores of real applications (sa
 describe('judged without the sandbox, each read of a store asks', () => {
   const plain: AssessContext = { cwd: workspace, home, sandbox: false };
   const policy = { mode: 'smart', rules: [] } as const;
-  it.each(CREDENTIAL_STORES.map((store) => [`${store.app}: ${written(store)}`, store] as const))('%s', async (_name, store) => {
+  it.each(
+    CREDENTIAL_STORES.map((store) => [`${store.app}: ${written(store)}`, store] as const),
+  )('%s', async (_name, store) => {
     const command = await evaluateToolCall(tools[0]!, { command: `cat ${quoted(absolute(store))}` }, plain, policy);
     const file = await evaluateToolCall(tools[1]!, { operation: 'read', path: written(store) }, plain, policy);
     expect(command.decision.action).not.toBe('execute');

@@ -16,8 +16,18 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let cases = 0;
 function setUp(tool: ReturnType<typeof defineTool>, extra: Partial<GateContext> = {}) {
   const path = join(root, `audit-${cases++}.jsonl`);
-  const gate: GateContext = { tools: [tool], policy: { mode: 'smart', rules: [] }, assess: { cwd: root }, audit: new AuditLog(path), ...extra };
-  const audit = () => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const gate: GateContext = {
+    tools: [tool],
+    policy: { mode: 'smart', rules: [] },
+    assess: { cwd: root },
+    audit: new AuditLog(path),
+    ...extra,
+  };
+  const audit = () =>
+    readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { gate, audit };
 }
 
@@ -30,7 +40,8 @@ function writeTool(options: { describe?: () => never; execute?: (done: string[])
     parameters: z.object({ text: z.string() }),
     ruleStyle: 'text',
     assess: () => report([{ kind: 'write-path', path: '/tmp/note', detail: 'writes /tmp/note' }] as never, []),
-    describe: options.describe ?? ((args: { text: string }) => ({ kind: 'generic', summary: args.text, details: [] }) as never),
+    describe:
+      options.describe ?? ((args: { text: string }) => ({ kind: 'generic', summary: args.text, details: [] }) as never),
     execute: async (args: { text: string }) => {
       if (options.execute !== undefined) return options.execute(done);
       done.push(args.text);
@@ -50,9 +61,13 @@ describe('faults inside the gate', () => {
     const { gate, audit } = setUp(tool, { confirm: async () => ({ type: 'approve' }) });
     const outcome = await runGatedToolCall({ id: 'c1', name: 'write_note', arguments: { text: 'hi' } }, gate);
     expect(outcome.state).toBe('failed');
-    expect(outcome.forModel).toMatch(/^error \(gate-error\): riskgate failed before running this call \(EACCES.*nothing was run/);
+    expect(outcome.forModel).toMatch(
+      /^error \(gate-error\): riskgate failed before running this call \(EACCES.*nothing was run/,
+    );
     expect(done).toEqual([]);
-    expect(audit()).toEqual([expect.objectContaining({ toolCallId: 'c1', outcome: 'failed', errorCode: 'gate-error' })]);
+    expect(audit()).toEqual([
+      expect.objectContaining({ toolCallId: 'c1', outcome: 'failed', errorCode: 'gate-error' }),
+    ]);
   });
 
   it('answers a rule that cannot be read with a clear tool error, not a crash', async () => {
@@ -65,13 +80,18 @@ describe('faults inside the gate', () => {
         throw new Error('the rules file could not be read');
       },
     } as unknown as Rule;
-    const { gate, audit } = setUp(tool, { policy: { mode: 'smart', rules: [broken] }, confirm: async () => ({ type: 'approve' }) });
+    const { gate, audit } = setUp(tool, {
+      policy: { mode: 'smart', rules: [broken] },
+      confirm: async () => ({ type: 'approve' }),
+    });
     const outcome = await runGatedToolCall({ id: 'c2', name: 'write_note', arguments: { text: 'hi' } }, gate);
     expect(outcome.state).toBe('failed');
     expect(outcome.forModel).toContain('the rules file could not be read');
     expect(outcome.forModel).toContain('nothing was run');
     expect(done).toEqual([]);
-    expect(audit()).toEqual([expect.objectContaining({ toolCallId: 'c2', outcome: 'failed', errorCode: 'gate-error' })]);
+    expect(audit()).toEqual([
+      expect.objectContaining({ toolCallId: 'c2', outcome: 'failed', errorCode: 'gate-error' }),
+    ]);
   });
 
   it('a confirmation panel that throws is "could not ask", never "the person declined"', async () => {
@@ -86,7 +106,9 @@ describe('faults inside the gate', () => {
     expect(outcome.forModel).toMatch(/^error \(confirmation-failed\): not run: riskgate could not ask the person/);
     expect(outcome.forModel).not.toMatch(/declined/);
     expect(done).toEqual([]);
-    expect(audit()).toEqual([expect.objectContaining({ toolCallId: 'c3', outcome: 'failed', errorCode: 'confirmation-failed' })]);
+    expect(audit()).toEqual([
+      expect.objectContaining({ toolCallId: 'c3', outcome: 'failed', errorCode: 'confirmation-failed' }),
+    ]);
   });
 
   it('a tool that throws after it started may have partly run: the model is told so and the audit says unknown', async () => {

@@ -6,7 +6,13 @@ import type { GatePolicy } from '@riskgate/risk';
 import { type ScriptedModelServer, type ScriptedReply, startScriptedModelServer } from '@riskgate/testing';
 import { createExecuteCommandTool } from '@riskgate/tools-command';
 import { createFileOperationsTool } from '@riskgate/tools-file';
-import { createDescribeSchemaTool, createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '@riskgate/tools-sql';
+import {
+  createDescribeSchemaTool,
+  createExecuteSqlTool,
+  isSqlFailure,
+  openSqlConnection,
+  type SqlConnection,
+} from '@riskgate/tools-sql';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import {
@@ -48,7 +54,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(replies: ScriptedReply[], options: { answers?: ApprovalAnswer[]; policy?: GatePolicy; maxSteps?: number; baseURL?: string; withFiles?: boolean; contextTokens?: number; retries?: RetryLimits; replyLimits?: ReplyLimits } = {}): Promise<Harness> {
+export async function createHarness(
+  replies: ScriptedReply[],
+  options: {
+    answers?: ApprovalAnswer[];
+    policy?: GatePolicy;
+    maxSteps?: number;
+    baseURL?: string;
+    withFiles?: boolean;
+    contextTokens?: number;
+    retries?: RetryLimits;
+    replyLimits?: ReplyLimits;
+  } = {},
+): Promise<Harness> {
   const directory = mkdtempSync(join(tmpdir(), 'riskgate-core-'));
   const databasePath = join(directory, 'shop.sqlite');
   const database = new Database(databasePath);
@@ -66,7 +84,11 @@ export async function createHarness(replies: ScriptedReply[], options: { answers
   ]);
   const confirmer = new ScriptedConfirmer(options.answers);
   const auditPath = join(directory, 'audit.jsonl');
-  const transcript = TranscriptWriter.create(join(directory, 'sessions'), { cwd: directory, kind: 'sql', model: 'scripted-model' });
+  const transcript = TranscriptWriter.create(join(directory, 'sessions'), {
+    cwd: directory,
+    kind: 'sql',
+    model: 'scripted-model',
+  });
   const events: AgentEvent[] = [];
   const agent = new Agent({
     client: new OpenAI({ apiKey: 'test-key', baseURL: options.baseURL ?? server.baseURL, maxRetries: 0 }),
@@ -75,7 +97,11 @@ export async function createHarness(replies: ScriptedReply[], options: { answers
     policy: options.policy ?? { mode: 'smart', rules: [] },
     confirmer,
     context: { cwd: directory },
-    systemPrompt: loadPrompt('system-sql', { dialect: 'sqlite', database: databasePath, schema: 'orders(id, status, total_cents)' }),
+    systemPrompt: loadPrompt('system-sql', {
+      dialect: 'sqlite',
+      database: databasePath,
+      schema: 'orders(id, status, total_cents)',
+    }),
     transcript,
     audit: new AuditLog(auditPath),
     ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
@@ -101,7 +127,8 @@ export async function createHarness(replies: ScriptedReply[], options: { answers
         reader.close();
       }
     },
-    turn: (input, signal) => agent.runTurn(input, { onEvent: (event) => events.push(event), ...(signal === undefined ? {} : { signal }) }),
+    turn: (input, signal) =>
+      agent.runTurn(input, { onEvent: (event) => events.push(event), ...(signal === undefined ? {} : { signal }) }),
     close: async () => {
       await server.close();
       await connection.close();

@@ -34,7 +34,9 @@ describe('a model server that misbehaves', () => {
     harness = await createHarness([], { baseURL });
     const outcome = await harness.turn('hello');
     expect(outcome.reason).toBe('error');
-    const errors = harness.events.filter((event) => event.type === 'error').map((event) => (event as { message: string }).message);
+    const errors = harness.events
+      .filter((event) => event.type === 'error')
+      .map((event) => (event as { message: string }).message);
     expect(errors.join('\n')).not.toMatch(/Cannot read properties/);
     expect(errors.join('\n')).toMatch(/nothing in it was executed/);
   });
@@ -44,7 +46,9 @@ describe('a model server that misbehaves', () => {
     harness = await createHarness([], { baseURL });
     const outcome = await harness.turn('hello');
     expect(outcome.reason).toBe('error');
-    const errors = harness.events.filter((event) => event.type === 'error').map((event) => (event as { message: string }).message);
+    const errors = harness.events
+      .filter((event) => event.type === 'error')
+      .map((event) => (event as { message: string }).message);
     expect(errors.join('\n')).toMatch(/sent a reply riskgate could not read/);
   });
 });

@@ -7,7 +7,13 @@ import { expect, it } from 'vitest';
 import { ToolRegistry } from '../src/index.js';
 
 it('the risk guidance names every registered tool', () => {
-  const registry = new ToolRegistry([createExecuteSqlTool(), createDescribeSchemaTool(), createExecuteCommandTool(), createFileOperationsTool(), createHttpRequestTool()]);
+  const registry = new ToolRegistry([
+    createExecuteSqlTool(),
+    createDescribeSchemaTool(),
+    createExecuteCommandTool(),
+    createFileOperationsTool(),
+    createHttpRequestTool(),
+  ]);
   const guidance = loadPrompt('risk-guidance');
   for (const name of registry.names) expect(guidance).toContain(`\`${name}\``);
   expect(guidance).toMatch(/"low"/);

@@ -25,7 +25,8 @@ const assess: AssessContext = { cwd: workspace, home, sandbox };
 const gate: GateContext = { tools, policy: { mode: 'smart', rules: [] }, assess };
 
 const marker = (name: string) => `Mk${name}Q7x9Zp3`;
-const filler = (bytes: number) => 'INFO request served in 12 ms path=/api/items status=200\n'.repeat(Math.ceil(bytes / 56)).slice(0, bytes);
+const filler = (bytes: number) =>
+  'INFO request served in 12 ms path=/api/items status=200\n'.repeat(Math.ceil(bytes / 56)).slice(0, bytes);
 
 function plant(path: string, content: string | Buffer): void {
   const absolute = join(workspace, path);
@@ -40,25 +41,41 @@ function sh(command: string): void {
 beforeAll(() => {
   mkdirSync(workspace, { recursive: true });
   // Tables: the column's name says secret, no line of the row does.
-  plant('data/users.csv', `id,email,password\n1,bob@example.com,${marker('Csv')}\n2,amy@example.com,${marker('Csv')}2\n`);
+  plant(
+    'data/users.csv',
+    `id,email,password\n1,bob@example.com,${marker('Csv')}\n2,amy@example.com,${marker('Csv')}2\n`,
+  );
   plant('data/keys.tsv', `service\tapi_key\nbilling\t${marker('Tsv')}\n`);
-  sh(`sqlite3 data/app.db "create table accounts(id integer, email text, api_token text); insert into accounts values (1, 'bob@example.com', '${marker('Sqlite')}')"`);
+  sh(
+    `sqlite3 data/app.db "create table accounts(id integer, email text, api_token text); insert into accounts values (1, 'bob@example.com', '${marker('Sqlite')}')"`,
+  );
   // Compressed and archived: the scan must read through them.
   plant('.env.production', `DB_PASSWORD=${marker('Plain')}\n`);
   plant('backup/env.gz', gzipSync(`DB_PASSWORD=${marker('Gz')}\n`));
-  sh(`mkdir -p /tmp/s3x && printf 'DB_PASSWORD=${marker('Bz')}\\n' | bzip2 > backup/env.bz2 && printf 'DB_PASSWORD=${marker('Xz')}\\n' | xz > backup/env.xz`);
-  sh(`d=$(mktemp -d) && printf 'API_TOKEN=${marker('Tar')}\\n' > $d/settings.ini && tar -czf backup/secrets.tar.gz -C $d settings.ini && printf 'API_TOKEN=${marker('Zip')}\\n' > $d/conf.ini && (cd $d && zip -q ${join(workspace, 'backup', 'creds.zip')} conf.ini) && rm -r $d`);
+  sh(
+    `mkdir -p /tmp/s3x && printf 'DB_PASSWORD=${marker('Bz')}\\n' | bzip2 > backup/env.bz2 && printf 'DB_PASSWORD=${marker('Xz')}\\n' | xz > backup/env.xz`,
+  );
+  sh(
+    `d=$(mktemp -d) && printf 'API_TOKEN=${marker('Tar')}\\n' > $d/settings.ini && tar -czf backup/secrets.tar.gz -C $d settings.ini && printf 'API_TOKEN=${marker('Zip')}\\n' > $d/conf.ini && (cd $d && zip -q ${join(workspace, 'backup', 'creds.zip')} conf.ini) && rm -r $d`,
+  );
   // Large files: the secret lies past every scan's read head (8 KiB, 64 KiB, 256 KiB).
   plant('logs/big.log', `${filler(300 * 1024)}DB_PASSWORD=${marker('Big')}\n${filler(1024)}`);
   plant('logs/mid.log', `${filler(70 * 1024)}DB_PASSWORD=${marker('Mid')}\n`);
   // Secrets the output guard withholds from `cat` but the scan used to leave visible.
   plant('docker/Dockerfile', `FROM node:20\nENV STRIPE_API_KEY ${marker('Docker')}\nCMD ["node"]\n`);
-  plant('ios/Settings.plist', `<plist><dict>\n<key>Password</key>\n<string>${marker('Plist')}</string>\n</dict></plist>\n`);
+  plant(
+    'ios/Settings.plist',
+    `<plist><dict>\n<key>Password</key>\n<string>${marker('Plist')}</string>\n</dict></plist>\n`,
+  );
   const pem = `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW${marker('Pem')}\nQyNTUxOQAAACDevalfixturekeynotrealnotrealnotrealnotrealAAAAAAAAAAAA==\n-----END OPENSSH PRIVATE KEY-----\n`;
-  plant('k8s/tls.yaml', `apiVersion: v1\nkind: ConfigMap\ndata:\n  key: |\n    ${Buffer.from(pem).toString('base64').replace(/(.{76})/g, '$1\n    ')}\n`);
+  plant(
+    'k8s/tls.yaml',
+    `apiVersion: v1\nkind: ConfigMap\ndata:\n  key: |\n    ${Buffer.from(pem)
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n    ')}\n`,
+  );
   // Lookalikes: what holds no secret still runs unasked and reaches the model whole.
   plant('data/scores.csv', 'id,name,token_count,key_name\n1,bob,42,primary\n');
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, not a template.
   plant('.env.example', 'DATABASE_URL=postgres://user:password@localhost:5432/app\nAPI_TOKEN=${API_TOKEN}\n');
   plant('backup/notes.gz', gzipSync('release notes: nothing secret here\n'));
   plant('logs/clean.log', `${filler(300 * 1024)}INFO done\n`);
@@ -88,7 +105,8 @@ function seenByModel(forModel: string): string {
 }
 
 let calls = 0;
-const unasked = (command: string) => runGatedToolCall({ id: `call-${calls++}`, name: 'execute_command', arguments: { command } }, gate);
+const unasked = (command: string) =>
+  runGatedToolCall({ id: `call-${calls++}`, name: 'execute_command', arguments: { command } }, gate);
 
 describe(`secrets the guard cannot see in the output (sandbox: ${sandbox})`, () => {
   it.each([
@@ -138,7 +156,6 @@ describe(`secrets the guard cannot see in the output (sandbox: ${sandbox})`, () 
 describe('lookalikes still run unasked and reach the model', () => {
   it.each([
     ['cat data/scores.csv', '1,bob,42,primary'],
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, not a template.
     ['cat .env.example', 'API_TOKEN=${API_TOKEN}'],
     ['zcat backup/notes.gz', 'nothing secret here'],
     ['tail -n 1 logs/clean.log', 'INFO done'],

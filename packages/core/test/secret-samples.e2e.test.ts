@@ -30,7 +30,10 @@ async function runUnasked(command: string): Promise<{ forModel: string; asked: b
 }
 
 /** Samples in batches of files small enough that a result stays under the tool's 30 KB cap. */
-function writeBatches(samples: readonly SecretSample[], size: number): { directory: string; samples: readonly SecretSample[] }[] {
+function writeBatches(
+  samples: readonly SecretSample[],
+  size: number,
+): { directory: string; samples: readonly SecretSample[] }[] {
   const batches: { directory: string; samples: readonly SecretSample[] }[] = [];
   for (let at = 0; at < samples.length; at += size) {
     const directory = `batch${batches.length}`;
@@ -49,29 +52,40 @@ describe('secrets kept from the model end to end (whitelisted cat and grep -rn, 
   it.each([
     ['cat', (directory: string) => `cat ${directory}/settings.conf`],
     ['grep -rn', (directory: string) => `grep -rn . ${directory}`],
-  ])('through %s at least 97% of the samples are kept', async (_name, command) => {
-    let leaked: SecretSample[] = [];
-    let asked = 0;
-    for (const batch of batches) {
-      const { forModel, asked: wasAsked } = await runUnasked(command(batch.directory));
-      if (wasAsked) asked += batch.samples.length;
-      // The command really ran and returned the file: the check is not passed by an empty result.
-      if (!wasAsked) expect(forModel).toContain(batch.samples[0]!.text.split('\n')[0]!.slice(0, 12));
-      leaked = [...leaked, ...batch.samples.filter((sample) => forModel.includes(sample.secret))];
-    }
-    process.stdout.write(`${_name}: ${samples.length} samples, ${leaked.length} leaked, ${asked} in asked calls\n`);
-    expect(samples.length).toBeGreaterThanOrEqual(1_000);
-    expect(leaked.length / samples.length).toBeLessThanOrEqual(0.03);
-  }, 300_000);
+  ])(
+    'through %s at least 97% of the samples are kept',
+    async (_name, command) => {
+      let leaked: SecretSample[] = [];
+      let asked = 0;
+      for (const batch of batches) {
+        const { forModel, asked: wasAsked } = await runUnasked(command(batch.directory));
+        if (wasAsked) asked += batch.samples.length;
+        // The command really ran and returned the file: the check is not passed by an empty result.
+        if (!wasAsked) expect(forModel).toContain(batch.samples[0]!.text.split('\n')[0]!.slice(0, 12));
+        leaked = [...leaked, ...batch.samples.filter((sample) => forModel.includes(sample.secret))];
+      }
+      process.stdout.write(`${_name}: ${samples.length} samples, ${leaked.length} leaked, ${asked} in asked calls\n`);
+      expect(samples.length).toBeGreaterThanOrEqual(1_000);
+      expect(leaked.length / samples.length).toBeLessThanOrEqual(0.03);
+    },
+    300_000,
+  );
 
   it('passes at least 95% of lookalikes unchanged through cat and grep -rn', async () => {
-    const falsePositives = (JSON.parse(readFileSync(new URL('../../risk/test/fixtures-gitleaks-false-positives.json', import.meta.url), 'utf8')) as { samples: { text: string }[] }).samples;
-    const texts = [...falsePositives.map((sample) => sample.text), ...LOOKALIKES.map(([, text]) => text)].filter((text) => !text.includes('\r'));
+    const falsePositives = (
+      JSON.parse(
+        readFileSync(new URL('../../risk/test/fixtures-gitleaks-false-positives.json', import.meta.url), 'utf8'),
+      ) as { samples: { text: string }[] }
+    ).samples;
+    const texts = [...falsePositives.map((sample) => sample.text), ...LOOKALIKES.map(([, text]) => text)].filter(
+      (text) => !text.includes('\r'),
+    );
     const directory = 'lookalikes';
     mkdirSync(join(workspace, directory));
     let changed = 0;
     // One file each: a lookalike passes when the model's copy of the command holds it whole.
-    for (const [index, text] of texts.entries()) writeFileSync(join(workspace, directory, `l${index}.txt`), `${text}\n`);
+    for (const [index, text] of texts.entries())
+      writeFileSync(join(workspace, directory, `l${index}.txt`), `${text}\n`);
     for (const [index, text] of texts.entries()) {
       const path = `${directory}/l${index}.txt`;
       const { forModel: catted } = await runUnasked(`cat ${path}`);

@@ -11,7 +11,12 @@ import { createOutputGuard, runGatedToolCall } from '../src/index.js';
 // person's copy keeps them; what the person approved passes unchanged. On the old code every
 // password below reached the model.
 const directory = mkdtempSync(join(tmpdir(), 'riskgate-sql-secrets-'));
-const PASSWORDS = ['hunter2hunter2', 'Zq7mW2xP9kL4', 'correct-horse-battery', '$2b$12$KIXQJQm0j3zq8f9Yk3mZ1eJp6Y2l8Q8r1Vw4bX9s7tC2dE5fG6hI.'];
+const PASSWORDS = [
+  'hunter2hunter2',
+  'Zq7mW2xP9kL4',
+  'correct-horse-battery',
+  '$2b$12$KIXQJQm0j3zq8f9Yk3mZ1eJp6Y2l8Q8r1Vw4bX9s7tC2dE5fG6hI.',
+];
 let connection: SqlConnection;
 beforeAll(async () => {
   const path = join(directory, 'app.sqlite');
@@ -35,12 +40,23 @@ const run = (sql: string, approve: boolean) => {
   const tool = createExecuteSqlTool({ connection });
   return runGatedToolCall(
     { id: 'call', name: tool.name, arguments: { sql } },
-    { tools: [tool], policy: { mode: 'smart', rules: [] }, assess: { cwd: directory, dialect: 'sqlite' }, outputGuard: createOutputGuard({ env: {} }), ...(approve ? { confirm: async () => ({ type: 'approve' as const }) } : {}) },
+    {
+      tools: [tool],
+      policy: { mode: 'smart', rules: [] },
+      assess: { cwd: directory, dialect: 'sqlite' },
+      outputGuard: createOutputGuard({ env: {} }),
+      ...(approve ? { confirm: async () => ({ type: 'approve' as const }) } : {}),
+    },
   );
 };
 
 describe('credential columns of an application database', () => {
-  it.each(['SELECT * FROM users', 'SELECT * FROM settings', 'SELECT key, value FROM settings', 'SELECT * FROM users, settings'])('%s runs unasked and the model gets no password', async (sql) => {
+  it.each([
+    'SELECT * FROM users',
+    'SELECT * FROM settings',
+    'SELECT key, value FROM settings',
+    'SELECT * FROM users, settings',
+  ])('%s runs unasked and the model gets no password', async (sql) => {
     const outcome = await run(sql, false);
     expect(outcome.state).toBe('succeeded');
     for (const password of PASSWORDS) expect(outcome.forModel).not.toContain(password);

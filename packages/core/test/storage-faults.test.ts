@@ -2,12 +2,22 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditLog, type AuditEntry, INTERRUPTED_RESULT, INTERRUPTED_RUNNING_RESULT, readTranscript, TranscriptWriter } from '../src/index.js';
+import {
+  AuditLog,
+  type AuditEntry,
+  INTERRUPTED_RESULT,
+  INTERRUPTED_RUNNING_RESULT,
+  readTranscript,
+  TranscriptWriter,
+} from '../src/index.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'riskgate-storage-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 const entry = (toolCallId: string, outcome: AuditEntry['outcome']): AuditEntry => ({
   time: '2026-01-01T00:00:00.000Z',
   toolCallId,
@@ -39,7 +49,12 @@ describe('a line cut short by a crash', () => {
 
     const second = readTranscript(writer.path);
     expect(second.truncatedTail).toBe(false);
-    expect(second.messages.map((message) => message.content)).toEqual(['first question', 'first answer', 'second question', 'second answer']);
+    expect(second.messages.map((message) => message.content)).toEqual([
+      'first question',
+      'first answer',
+      'second question',
+      'second answer',
+    ]);
     expect(readFileSync(`${writer.path}.torn`, 'utf8')).toBe(`${cut}\n`);
     // And once more: the second resume finds the same conversation.
     TranscriptWriter.reopen(writer.path, second.session).message({ role: 'user', content: 'third question' });
@@ -52,7 +67,10 @@ describe('a line cut short by a crash', () => {
     appendFileSync(path, '{"time":"2026-01-01","toolCallId":"call-1","tool":"exec');
     new AuditLog(path).record(entry('call-2', 'succeeded'));
     const records = lines(path).map((line) => JSON.parse(line) as AuditEntry);
-    expect(records.map((record) => [record.toolCallId, record.outcome])).toEqual([['call-1', 'started'], ['call-2', 'succeeded']]);
+    expect(records.map((record) => [record.toolCallId, record.outcome])).toEqual([
+      ['call-1', 'started'],
+      ['call-2', 'succeeded'],
+    ]);
     expect(readFileSync(`${path}.torn`, 'utf8')).toContain('"toolCallId":"call-1","tool":"exec');
   });
 });
@@ -72,7 +90,10 @@ describe('a line cut by another process while this one writes', () => {
         return [];
       }
     });
-    expect(readable.map((record) => [record.toolCallId, record.outcome])).toEqual([['call-1', 'started'], ['call-1', 'succeeded']]);
+    expect(readable.map((record) => [record.toolCallId, record.outcome])).toEqual([
+      ['call-1', 'started'],
+      ['call-1', 'succeeded'],
+    ]);
   });
 
   it('does not lose the conversation: a cut line in the middle of a transcript is skipped, not fatal', () => {
@@ -83,7 +104,12 @@ describe('a line cut by another process while this one writes', () => {
     writer.message({ role: 'user', content: 'second question' });
     writer.message({ role: 'assistant', content: 'second answer' });
     const loaded = readTranscript(writer.path);
-    expect(loaded.messages.map((message) => message.content)).toEqual(['first question', 'first answer', 'second question', 'second answer']);
+    expect(loaded.messages.map((message) => message.content)).toEqual([
+      'first question',
+      'first answer',
+      'second question',
+      'second answer',
+    ]);
     expect(loaded.damagedLines).toBe(1);
     expect(loaded.truncatedTail).toBe(false);
   });
@@ -95,14 +121,18 @@ describe('a disk that cannot be written', () => {
     const audit = new AuditLog('/dev/full', { onFault: (message) => faults.push(message) });
     expect(() => audit.record(entry('call-1', 'started'))).not.toThrow();
     expect(() => audit.record(entry('call-1', 'succeeded'))).not.toThrow();
-    expect(faults).toEqual(['cannot write /dev/full (the disk is full); from now on this session is kept in memory only']);
+    expect(faults).toEqual([
+      'cannot write /dev/full (the disk is full); from now on this session is kept in memory only',
+    ]);
   });
 
   it('a transcript whose folder cannot be created is reported once; the session goes on', () => {
     const file = join(directory, 'not-a-folder');
     writeFileSync(file, 'x');
     const faults: string[] = [];
-    const writer = TranscriptWriter.create(join(file, 'sessions'), { cwd: directory, kind: 'chat' }, (message) => faults.push(message));
+    const writer = TranscriptWriter.create(join(file, 'sessions'), { cwd: directory, kind: 'chat' }, (message) =>
+      faults.push(message),
+    );
     writer.message({ role: 'user', content: 'hello' });
     writer.message({ role: 'assistant', content: 'hi' });
     expect(faults).toHaveLength(1);
@@ -116,26 +146,49 @@ describe('a tool call the session ended on', () => {
   const transcriptWith = (name: string, events: object[]) => {
     const writer = TranscriptWriter.create(join(directory, name), { cwd: directory, kind: 'sql' });
     writer.message({ role: 'user', content: 'change it' });
-    writer.message({ role: 'assistant', content: null, tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'execute_sql', arguments: '{"sql":"UPDATE t SET a = 1"}' } }] });
+    writer.message({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call-1',
+          type: 'function',
+          function: { name: 'execute_sql', arguments: '{"sql":"UPDATE t SET a = 1"}' },
+        },
+      ],
+    });
     for (const event of events) appendFileSync(writer.path, `${JSON.stringify({ kind: 'event', time: 'x', event })}\n`);
     return readTranscript(writer.path);
   };
 
   it('is "not run" when it never started executing', () => {
-    const loaded = transcriptWith('waiting', [{ type: 'tool-state', toolCallId: 'call-1', state: 'awaiting-approval' }]);
+    const loaded = transcriptWith('waiting', [
+      { type: 'tool-state', toolCallId: 'call-1', state: 'awaiting-approval' },
+    ]);
     expect(loaded.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call-1', content: INTERRUPTED_RESULT });
   });
 
   it('"may have partly or wholly run" when it was executing', () => {
     const loaded = transcriptWith('running', [{ type: 'tool-state', toolCallId: 'call-1', state: 'executing' }]);
-    expect(loaded.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call-1', content: INTERRUPTED_RUNNING_RESULT });
+    expect(loaded.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call-1',
+      content: INTERRUPTED_RUNNING_RESULT,
+    });
     expect(loaded.interrupted).toEqual(['call-1']);
   });
 
   it('its result when it ended but its tool message was never written', () => {
     const loaded = transcriptWith('ended', [
       { type: 'tool-state', toolCallId: 'call-1', state: 'executing' },
-      { type: 'tool-result', toolCallId: 'call-1', toolName: 'execute_sql', state: 'succeeded', forModel: 'UPDATE changed 1 row', durationMs: 4 },
+      {
+        type: 'tool-result',
+        toolCallId: 'call-1',
+        toolName: 'execute_sql',
+        state: 'succeeded',
+        forModel: 'UPDATE changed 1 row',
+        durationMs: 4,
+      },
     ]);
     expect(loaded.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call-1', content: 'UPDATE changed 1 row' });
     expect(loaded.interrupted).toEqual([]);

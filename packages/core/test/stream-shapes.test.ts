@@ -10,7 +10,10 @@ import { createHarness, type Harness } from './helpers.js';
  * servers that repeat the id and name in every delta, servers that send a whole call at once
  * and end with "stop"), served raw on 127.0.0.1.
  */
-type Delta = { content?: string; tool_calls?: { index?: number; id?: string; type?: 'function'; function?: { name?: string; arguments?: string } }[] };
+type Delta = {
+  content?: string;
+  tool_calls?: { index?: number; id?: string; type?: 'function'; function?: { name?: string; arguments?: string } }[];
+};
 type Chunk = { delta: Delta; finish_reason?: string | null };
 
 let server: Server | undefined;
@@ -31,7 +34,9 @@ async function rawServer(replies: Chunk[][]): Promise<string> {
       const chunks = queue.shift() ?? [{ delta: { content: 'no more replies' }, finish_reason: 'stop' }];
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       for (const chunk of chunks) {
-        response.write(`data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: chunk.delta, finish_reason: chunk.finish_reason ?? null }] })}\n\n`);
+        response.write(
+          `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: chunk.delta, finish_reason: chunk.finish_reason ?? null }] })}\n\n`,
+        );
       }
       response.end('data: [DONE]\n\n');
     });
@@ -67,7 +72,10 @@ describe('the loop acts only on complete replies', () => {
     const outcome = await harness.turn('make it');
     expect(outcome.reason).toBe('error');
     expect(made(harness)).toEqual([]);
-    expect(harness.events.find((event) => event.type === 'error')).toMatchObject({ kind: 'incomplete-reply', message: expect.stringMatching(message) });
+    expect(harness.events.find((event) => event.type === 'error')).toMatchObject({
+      kind: 'incomplete-reply',
+      message: expect.stringMatching(message),
+    });
   });
 });
 
@@ -77,21 +85,80 @@ describe('deltas are joined the way servers send them', () => {
     [
       'the id and the whole name repeated in every delta',
       [
-        { delta: { tool_calls: [{ index: 0, id: 'call_r', type: 'function', function: { name: 'execute_command', arguments: touch('made-repeat').slice(0, 12) } }] } },
-        { delta: { tool_calls: [{ index: 0, id: 'call_r', type: 'function', function: { name: 'execute_command', arguments: touch('made-repeat').slice(12) } }] } },
+        {
+          delta: {
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_r',
+                type: 'function',
+                function: { name: 'execute_command', arguments: touch('made-repeat').slice(0, 12) },
+              },
+            ],
+          },
+        },
+        {
+          delta: {
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_r',
+                type: 'function',
+                function: { name: 'execute_command', arguments: touch('made-repeat').slice(12) },
+              },
+            ],
+          },
+        },
         { delta: {}, finish_reason: 'tool_calls' },
       ],
     ],
-    ['a whole call in one delta, ending with stop', [{ delta: { tool_calls: [{ index: 0, id: 'call_w', type: 'function', function: { name: 'execute_command', arguments: touch('made-whole') } }] }, finish_reason: 'stop' }]],
+    [
+      'a whole call in one delta, ending with stop',
+      [
+        {
+          delta: {
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_w',
+                type: 'function',
+                function: { name: 'execute_command', arguments: touch('made-whole') },
+              },
+            ],
+          },
+          finish_reason: 'stop',
+        },
+      ],
+    ],
     [
       'a name split in two pieces',
       [
-        { delta: { tool_calls: [{ index: 0, id: 'call_s', type: 'function', function: { name: 'execute_', arguments: '' } }] } },
+        {
+          delta: {
+            tool_calls: [{ index: 0, id: 'call_s', type: 'function', function: { name: 'execute_', arguments: '' } }],
+          },
+        },
         { delta: { tool_calls: [{ index: 0, function: { name: 'command', arguments: touch('made-split') } }] } },
         { delta: {}, finish_reason: 'tool_calls' },
       ],
     ],
-    ['no index on the fragments', [{ delta: { tool_calls: [{ id: 'call_n', type: 'function', function: { name: 'execute_command', arguments: touch('made-noindex') } }] }, finish_reason: 'tool_calls' }]],
+    [
+      'no index on the fragments',
+      [
+        {
+          delta: {
+            tool_calls: [
+              {
+                id: 'call_n',
+                type: 'function',
+                function: { name: 'execute_command', arguments: touch('made-noindex') },
+              },
+            ],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+    ],
   ])('%s', async (_shape, chunks) => {
     const base = await rawServer([chunks, done]);
     harness = await createHarness([], { baseURL: base });
@@ -111,7 +178,9 @@ describe('call ids', () => {
     await harness.turn('make both');
     expect(made(harness)).toEqual(['made-first']);
     expect(existsSync(join(harness.directory, 'made-second'))).toBe(false);
-    const ids = harness.agent.conversation.flatMap((message) => (message.role === 'tool' ? [message.tool_call_id] : []));
+    const ids = harness.agent.conversation.flatMap((message) =>
+      message.role === 'tool' ? [message.tool_call_id] : [],
+    );
     expect(new Set(ids).size).toBe(ids.length);
     expect(harness.events.find((event) => event.type === 'error')).toMatchObject({ kind: 'duplicate-call-id' });
   });
@@ -121,11 +190,15 @@ describe('call ids', () => {
     harness = await createHarness([], { baseURL: base });
     await harness.turn('make two');
     expect(made(harness).sort()).toEqual(['made-one', 'made-two']);
-    const ids = harness.agent.conversation.flatMap((message) => (message.role === 'tool' ? [message.tool_call_id] : []));
+    const ids = harness.agent.conversation.flatMap((message) =>
+      message.role === 'tool' ? [message.tool_call_id] : [],
+    );
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(2);
     // Every tool message answers exactly one call of the same id.
-    const calls = harness.agent.conversation.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : []));
+    const calls = harness.agent.conversation.flatMap((message) =>
+      message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [],
+    );
     expect(calls).toEqual(ids);
   });
 });

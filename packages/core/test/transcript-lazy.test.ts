@@ -31,7 +31,12 @@ describe('a transcript file exists only for a conversation worth resuming', () =
 
   it('an answered conversation stays, with its session line first', () => {
     directory = mkdtempSync(join(tmpdir(), 'riskgate-lazy-'));
-    const writer = TranscriptWriter.create(join(directory, 'sessions'), { cwd: directory, kind: 'sql', database: 'shop.sqlite', mode: 'strict' });
+    const writer = TranscriptWriter.create(join(directory, 'sessions'), {
+      cwd: directory,
+      kind: 'sql',
+      database: 'shop.sqlite',
+      mode: 'strict',
+    });
     writer.message({ role: 'user', content: 'hello' });
     writer.message({ role: 'assistant', content: 'hi' });
     expect(writer.finish()).toBe(true);

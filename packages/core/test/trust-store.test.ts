@@ -1,4 +1,16 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,7 +30,9 @@ function home(config?: string) {
 
 describe('the trusted list in the user config', () => {
   it('adds a project and keeps every other setting, in order', () => {
-    const { env, file } = home(JSON.stringify({ model: 'gpt-4.1-mini', rules: { deny: ['execute_command(rm *)'] }, mode: 'guarded' }));
+    const { env, file } = home(
+      JSON.stringify({ model: 'gpt-4.1-mini', rules: { deny: ['execute_command(rm *)'] }, mode: 'guarded' }),
+    );
     expect(addTrustedProject('/srv/a', env)).toEqual({ file, changed: true });
     expect(addTrustedProject('/srv/b', env).changed).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe(
@@ -61,7 +75,10 @@ describe('the trusted list in the user config', () => {
     symlinkSync(join(dotfiles, 'riskgate.json'), file);
     addTrustedProject('/srv/a', env);
     expect(lstatSync(file).isSymbolicLink()).toBe(true);
-    expect(JSON.parse(readFileSync(join(dotfiles, 'riskgate.json'), 'utf8'))).toEqual({ model: 'm', trustedProjects: ['/srv/a'] });
+    expect(JSON.parse(readFileSync(join(dotfiles, 'riskgate.json'), 'utf8'))).toEqual({
+      model: 'm',
+      trustedProjects: ['/srv/a'],
+    });
   });
 
   it.each([

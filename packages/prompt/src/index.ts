@@ -1,1 +1,8 @@
-export { BUILT_IN_PROMPTS, findTemplate, loadPrompt, PromptError, type PromptName, type PromptSources } from './loader.js';
+export {
+  BUILT_IN_PROMPTS,
+  findTemplate,
+  loadPrompt,
+  PromptError,
+  type PromptName,
+  type PromptSources,
+} from './loader.js';

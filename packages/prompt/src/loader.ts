@@ -29,7 +29,8 @@ export function findTemplate(name: string, sources: PromptSources = {}): { text:
     try {
       return { text: readFileSync(path, 'utf8'), origin: path };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new PromptError(`cannot read prompt override ${path}: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new PromptError(`cannot read prompt override ${path}: ${(error as Error).message}`);
     }
   }
   if (!(BUILT_IN_PROMPTS as readonly string[]).includes(name)) {
@@ -48,14 +49,24 @@ export function findTemplate(name: string, sources: PromptSources = {}): { text:
  * A template by name with `{{> other}}` includes expanded and `{{variables}}` filled. A
  * variable the template uses but the caller did not give is an error naming both.
  */
-export function loadPrompt(name: string, variables: Readonly<Record<string, string>> = {}, sources: PromptSources = {}, including: readonly string[] = []): string {
-  if (including.includes(name)) throw new PromptError(`prompt templates include each other in a loop: ${[...including, name].join(' → ')}`);
+export function loadPrompt(
+  name: string,
+  variables: Readonly<Record<string, string>> = {},
+  sources: PromptSources = {},
+  including: readonly string[] = [],
+): string {
+  if (including.includes(name))
+    throw new PromptError(`prompt templates include each other in a loop: ${[...including, name].join(' → ')}`);
   const { text, origin } = findTemplate(name, sources);
-  const expanded = text.replace(INCLUDE, (_whole, included: string) => loadPrompt(included, variables, sources, [...including, name]).trimEnd());
+  const expanded = text.replace(INCLUDE, (_whole, included: string) =>
+    loadPrompt(included, variables, sources, [...including, name]).trimEnd(),
+  );
   return expanded.replace(VARIABLE, (_whole, variable: string) => {
     const value = variables[variable];
     if (value === undefined) {
-      throw new PromptError(`${origin} uses {{${variable}}}, which is not a known variable here; known: ${Object.keys(variables).join(', ') || 'none'}`);
+      throw new PromptError(
+        `${origin} uses {{${variable}}}, which is not a known variable here; known: ${Object.keys(variables).join(', ') || 'none'}`,
+      );
     }
     return value;
   });

@@ -18,12 +18,16 @@ describe('loadPrompt', () => {
   });
 
   it('says so when a template uses a variable that was not given', () => {
-    expect(() => loadPrompt('system-sql', { dialect: 'sqlite' })).toThrow(/system-sql\.md uses \{\{database\}\}, which is not a known variable/);
+    expect(() => loadPrompt('system-sql', { dialect: 'sqlite' })).toThrow(
+      /system-sql\.md uses \{\{database\}\}, which is not a known variable/,
+    );
   });
 
   it('says so for a template that does not exist', () => {
     expect(() => loadPrompt('system-nope')).toThrow(PromptError);
-    expect(() => loadPrompt('system-nope')).toThrow(/no prompt template named "system-nope"; templates: risk-guidance, system-sql, system-chat/);
+    expect(() => loadPrompt('system-nope')).toThrow(
+      /no prompt template named "system-nope"; templates: risk-guidance, system-sql, system-chat/,
+    );
   });
 
   it('takes overrides from the project first, then the user, then the built-in', () => {
@@ -43,6 +47,8 @@ describe('loadPrompt', () => {
     const loop = join(root, 'loop');
     mkdirSync(loop);
     writeFileSync(join(loop, 'risk-guidance.md'), '{{> system-chat}}');
-    expect(() => loadPrompt('system-chat', chat, { projectDirectory: loop })).toThrow(/loop: system-chat → risk-guidance → system-chat/);
+    expect(() => loadPrompt('system-chat', chat, { projectDirectory: loop })).toThrow(
+      /loop: system-chat → risk-guidance → system-chat/,
+    );
   });
 });

@@ -170,7 +170,10 @@ export function decide(input: DecideInput): Decision {
     return { ...base, action, source: 'llm', level: llmLevel, reasons: [why, ...warning, ...found] };
   }
 
-  const untrustedNote = untrusted === undefined ? [] : [`guarded mode: the model's low is not taken for the rest of this turn, which brought in ${untrusted}`];
+  const untrustedNote =
+    untrusted === undefined
+      ? []
+      : [`guarded mode: the model's low is not taken for the rest of this turn, which brought in ${untrusted}`];
 
   // 7. The code whitelist.
   if (assessment.whitelisted) {
@@ -179,6 +182,7 @@ export function decide(input: DecideInput): Decision {
   }
 
   // 8. The conservative default.
-  if (untrusted !== undefined) return { ...codeDecision('confirm', 'guard', untrustedNote[0]!), level: assessment.level };
+  if (untrusted !== undefined)
+    return { ...codeDecision('confirm', 'guard', untrustedNote[0]!), level: assessment.level };
   return codeDecision('confirm', 'default', 'not on the whitelist, and the model gave no risk_level');
 }

@@ -20,10 +20,21 @@ export async function evaluateToolCall(
   const parsed = tool.parameters.safeParse(withoutRiskLevel(rawArgs));
   if (!parsed.success) {
     const validationError = formatZodError(parsed.error);
-    return { valid: false, decision: decide({ toolName: tool.name, valid: false, validationError, llm, policy, turn }) };
+    return {
+      valid: false,
+      decision: decide({ toolName: tool.name, valid: false, validationError, llm, policy, turn }),
+    };
   }
   const assessment = await safeAssess(tool, parsed.data, context);
-  const decision = decide({ toolName: tool.name, valid: true, ruleStyle: tool.ruleStyle, assessment, llm, policy, turn });
+  const decision = decide({
+    toolName: tool.name,
+    valid: true,
+    ruleStyle: tool.ruleStyle,
+    assessment,
+    llm,
+    policy,
+    turn,
+  });
   return { valid: true, args: parsed.data, assessment, decision };
 }
 
@@ -37,7 +48,10 @@ export async function safeAssess(tool: AnyTool, args: unknown, context: AssessCo
     return { ...judgeEffects(report.effects, context), subjects: report.subjects };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const failed = judgeEffects([{ kind: 'unknown', detail: `the ${tool.name} assessor failed: ${message}`, severity: 'high' }], context);
+    const failed = judgeEffects(
+      [{ kind: 'unknown', detail: `the ${tool.name} assessor failed: ${message}`, severity: 'high' }],
+      context,
+    );
     return { ...failed, subjects: [] };
   }
 }

@@ -14,7 +14,14 @@ export {
   SAFETY_MODES,
   type SafetyMode,
 } from './decide.js';
-export { type Effect, type EffectKind, type EffectReport, type EffectSeverity, isPathEffect, type PathEffect } from './effects.js';
+export {
+  type Effect,
+  type EffectKind,
+  type EffectReport,
+  type EffectSeverity,
+  isPathEffect,
+  type PathEffect,
+} from './effects.js';
 export { type Evaluation, evaluateToolCall, formatZodError, safeAssess } from './evaluate.js';
 export { type JudgeContext, type JudgedEffect, type Judgement, judgeEffects } from './judge.js';
 export {
@@ -28,7 +35,11 @@ export {
   type NetworkPolicy,
   STRICT_NETWORK,
 } from './knowledge/addresses.js';
-export { isSecretEnvironmentName, PUBLIC_ENVIRONMENT_NAMES, SECRET_ENVIRONMENT_NAMES } from './knowledge/environment.js';
+export {
+  isSecretEnvironmentName,
+  PUBLIC_ENVIRONMENT_NAMES,
+  SECRET_ENVIRONMENT_NAMES,
+} from './knowledge/environment.js';
 export { isSecretColumnName, isSecretKeyName } from './knowledge/secret-columns.js';
 export {
   CREDENTIAL_HEADERS,
@@ -40,8 +51,19 @@ export {
   ROUTING_HEADERS,
 } from './knowledge/http.js';
 export { contentHoldsSecret } from './knowledge/content-secret.js';
-export { HOME_ALLOWLIST, HOME_ALLOWLIST_GLOBS, type HomeAllowRow, type HomePrivacyOptions, isPrivateHomePath } from './knowledge/home-allowlist.js';
-export { type SecretFile, type SecretFileOptions, type SecretFileScan, secretFilesBelow } from './knowledge/secret-files.js';
+export {
+  HOME_ALLOWLIST,
+  HOME_ALLOWLIST_GLOBS,
+  type HomeAllowRow,
+  type HomePrivacyOptions,
+  isPrivateHomePath,
+} from './knowledge/home-allowlist.js';
+export {
+  type SecretFile,
+  type SecretFileOptions,
+  type SecretFileScan,
+  secretFilesBelow,
+} from './knowledge/secret-files.js';
 export {
   type CompiledRow,
   compiledRows,
@@ -61,7 +83,13 @@ export {
 } from './knowledge/path-lookup.js';
 export { type ClosedOptions, closedToOthers } from './knowledge/closed-files.js';
 export { scanTree, type TreeScan, type TreeScanOptions } from './knowledge/tree-scan.js';
-export { type PathClass, type PathRow, SECRET_CONTENT, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './knowledge/sensitive-paths.js';
+export {
+  type PathClass,
+  type PathRow,
+  SECRET_CONTENT,
+  SECRET_WHEN_CONTENT,
+  SENSITIVE_PATHS,
+} from './knowledge/sensitive-paths.js';
 export { type FunctionDefinition, toolFunctionDefinition } from './json-schema.js';
 export {
   isRiskLevel,

@@ -1,6 +1,12 @@
 import { homedir } from 'node:os';
 import type { Effect, PathEffect } from './effects.js';
-import { addressAllowed, classifyHostName, describeAddressClass, type NetworkPolicy, STRICT_NETWORK } from './knowledge/addresses.js';
+import {
+  addressAllowed,
+  classifyHostName,
+  describeAddressClass,
+  type NetworkPolicy,
+  STRICT_NETWORK,
+} from './knowledge/addresses.js';
 import { isSecretEnvironmentName } from './knowledge/environment.js';
 import {
   displayPath,
@@ -60,17 +66,33 @@ const HARMLESS_WRITE_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr
 
 /** The one place where effects become a level and a whitelist verdict. */
 export function judgeEffects(effects: readonly Effect[], context: JudgeContext): Judgement {
-  const judged = effects.map((effect) => judgeEffect(effect, context)).filter((entry): entry is JudgedEffect => entry !== undefined);
+  const judged = effects
+    .map((effect) => judgeEffect(effect, context))
+    .filter((entry): entry is JudgedEffect => entry !== undefined);
   const notes = effects.flatMap((effect) => (effect.note === undefined ? [] : [effect.note]));
   // An assessor that raised a read's severity (COPY FROM a server file) took it off the whitelist.
   const whitelisted = judged.every((entry) => entry.verdict === 'read' && entry.level === 'low');
-  const knownDanger = judged.some((entry) => entry.verdict === 'secret' || entry.verdict === 'side-effect' || entry.level === 'high');
+  const knownDanger = judged.some(
+    (entry) => entry.verdict === 'secret' || entry.verdict === 'side-effect' || entry.level === 'high',
+  );
   const untrusted = effects.map((effect) => untrustedSource(effect, context)).find((source) => source !== undefined);
   const level = whitelisted ? 'low' : maxRiskLevel(...judged.map((entry) => entry.level));
   const reasons = whitelisted
-    ? [judged.length === 0 ? 'does nothing riskgate needs to check' : `only reads: ${unique(judged.map((entry) => entry.text)).join('; ')}`, ...notes]
+    ? [
+        judged.length === 0
+          ? 'does nothing riskgate needs to check'
+          : `only reads: ${unique(judged.map((entry) => entry.text)).join('; ')}`,
+        ...notes,
+      ]
     : unique([...judged.filter((entry) => entry.verdict !== 'read').map((entry) => entry.text), ...notes]);
-  return { level, whitelisted, reasons, effects: judged, knownDanger, ...(untrusted === undefined ? {} : { untrusted }) };
+  return {
+    level,
+    whitelisted,
+    reasons,
+    effects: judged,
+    knownDanger,
+    ...(untrusted === undefined ? {} : { untrusted }),
+  };
 }
 
 function unique(lines: readonly string[]): string[] {
@@ -84,7 +106,12 @@ function raise(level: RiskLevel, effect: Effect): RiskLevel {
 function judgeEffect(effect: Effect, context: JudgeContext): JudgedEffect | undefined {
   const home = context.home ?? homedir();
   const namer: Namer = { home, cwd: context.cwd, workspace: context.cwd };
-  const entry = (verdict: JudgedEffect['verdict'], level: RiskLevel, text: string): JudgedEffect => ({ effect, verdict, level: raise(level, effect), text });
+  const entry = (verdict: JudgedEffect['verdict'], level: RiskLevel, text: string): JudgedEffect => ({
+    effect,
+    verdict,
+    level: raise(level, effect),
+    text,
+  });
   switch (effect.kind) {
     case 'read-path':
     case 'list-path':
@@ -95,26 +122,43 @@ function judgeEffect(effect: Effect, context: JudgeContext): JudgedEffect | unde
       const where = display(effect.path, namer);
       const danger = facts.find((fact) => fact.class === 'machine' || fact.class === 'secret' || fact.class === 'raw');
       if (danger !== undefined) return entry('side-effect', 'high', `writes ${where} (${danger.what})`);
-      if (!isInside(realPathOf(effect.path), realPathOf(context.cwd))) return entry('side-effect', 'high', `writes ${where}, outside the workspace`);
+      if (!isInside(realPathOf(effect.path), realPathOf(context.cwd)))
+        return entry('side-effect', 'high', `writes ${where}, outside the workspace`);
       return entry('side-effect', 'medium', `writes ${where}`);
     }
     case 'delete-path':
-      return entry('side-effect', 'high', `deletes ${display(effect.path, namer)}${effect.recursive ? ' and everything below it' : ''}`);
+      return entry(
+        'side-effect',
+        'high',
+        `deletes ${display(effect.path, namer)}${effect.recursive ? ' and everything below it' : ''}`,
+      );
     case 'run-program':
       return entry('side-effect', 'medium', `runs ${effect.program}`);
     case 'connect':
       return judgeConnect(effect, context);
     case 'read-env': {
-      if (effect.names === 'all') return entry('secret', 'high', "reads the whole environment (riskgate's and your credentials included)");
+      if (effect.names === 'all')
+        return entry('secret', 'high', "reads the whole environment (riskgate's and your credentials included)");
       const secret = effect.names.filter(isSecretEnvironmentName);
-      if (secret.length > 0) return entry('secret', 'high', `reads the secret environment variable${secret.length > 1 ? 's' : ''} ${secret.join(', ')}`);
-      return entry('read', 'low', `reads the environment variable${effect.names.length > 1 ? 's' : ''} ${effect.names.join(', ')}`);
+      if (secret.length > 0)
+        return entry(
+          'secret',
+          'high',
+          `reads the secret environment variable${secret.length > 1 ? 's' : ''} ${secret.join(', ')}`,
+        );
+      return entry(
+        'read',
+        'low',
+        `reads the environment variable${effect.names.length > 1 ? 's' : ''} ${effect.names.join(', ')}`,
+      );
     }
     case 'control-process':
     case 'change-privilege':
       return entry('side-effect', 'high', effect.detail);
     case 'read-db':
-      return effect.secret === undefined ? entry('read', 'low', `reads ${effect.object}`) : entry('secret', 'high', `reads ${effect.object} (${effect.secret})`);
+      return effect.secret === undefined
+        ? entry('read', 'low', `reads ${effect.object}`)
+        : entry('secret', 'high', `reads ${effect.object} (${effect.secret})`);
     case 'write-db':
     case 'change-session':
     case 'hold-lock':
@@ -179,33 +223,54 @@ function facts_(effect: PathEffect, namer: Namer): PathFacts {
     // A recursive read reaches every file below; a recursive listing only names them.
     // A listing that follows links (find -L, du -L) reaches the same trees: judged like a read.
     if (effect.recursive === true && (effect.kind === 'read-path' || effect.followsLinks === true)) {
-      const scan = scanTree(path, { home, workspace: namer.workspace, ...(effect.skipsHidden === undefined ? {} : { skipsHidden: effect.skipsHidden }), ...(effect.followsLinks === true ? { followsLinks: true } : {}) });
+      const scan = scanTree(path, {
+        home,
+        workspace: namer.workspace,
+        ...(effect.skipsHidden === undefined ? {} : { skipsHidden: effect.skipsHidden }),
+        ...(effect.followsLinks === true ? { followsLinks: true } : {}),
+      });
       facts.push(...scan.facts);
       if (!scan.complete) unchecked ??= `${display(path, namer)} holds too many files to check them all for secrets`;
     }
   }
   facts.push(...closedFacts);
-  return { facts, ...(unchecked === undefined ? {} : { unchecked }), ...(privateHome === undefined ? {} : { privateHome }) };
+  return {
+    facts,
+    ...(unchecked === undefined ? {} : { unchecked }),
+    ...(privateHome === undefined ? {} : { privateHome }),
+  };
 }
 
 function judgeRead(effect: PathEffect, namer: Namer): JudgedEffect {
   const verb = effect.kind === 'list-path' ? 'lists' : 'reads';
   const where = `${display(effect.path, namer)}${effect.recursive ? ' and everything below it' : ''}`;
-  const result = (verdict: JudgedEffect['verdict'], level: RiskLevel, text: string): JudgedEffect => ({ effect, verdict, level: raise(level, effect), text });
+  const result = (verdict: JudgedEffect['verdict'], level: RiskLevel, text: string): JudgedEffect => ({
+    effect,
+    verdict,
+    level: raise(level, effect),
+    text,
+  });
   const { facts, unchecked, privateHome } = facts_(effect, namer);
   const secrets = facts.filter((fact) => fact.class === 'secret' || fact.class === 'raw');
   if (secrets.length > 0) {
     const first = secrets[0]!;
-    const what = unique(secrets.filter((fact) => fact.path === first.path).map((fact) => fact.what)).slice(0, 3).join('; ');
+    const what = unique(secrets.filter((fact) => fact.path === first.path).map((fact) => fact.what))
+      .slice(0, 3)
+      .join('; ');
     const inside = first.path !== undefined && first.path !== effect.path ? ` — ${display(first.path, namer)}` : '';
     return result('secret', 'high', `${verb} ${where} (${what}${inside})`);
   }
   if (privateHome !== undefined) {
     const inside = privateHome !== effect.path ? `, which reaches ${display(privateHome, namer)}` : '';
-    return result('secret', 'medium', `${verb} ${where}${inside}, outside the workspace in your home (private unless allowlisted)`);
+    return result(
+      'secret',
+      'medium',
+      `${verb} ${where}${inside}, outside the workspace in your home (private unless allowlisted)`,
+    );
   }
   const endless = facts.find((fact) => fact.class === 'endless');
-  if (endless !== undefined && effect.kind === 'read-path') return result('side-effect', 'medium', `${verb} ${where}, ${endless.what}: the read never ends`);
+  if (endless !== undefined && effect.kind === 'read-path')
+    return result('side-effect', 'medium', `${verb} ${where}, ${endless.what}: the read never ends`);
   if (unchecked !== undefined) return result('unknown', 'medium', unchecked);
   return result('read', 'low', `${verb} ${where}`);
 }
@@ -215,7 +280,10 @@ function judgeConnect(effect: Extract<Effect, { kind: 'connect' }>, context: Jud
   const named = classifyHostName(effect.host);
   const kind = named === 'name' ? effect.addressClass : named;
   const method = effect.method?.toUpperCase();
-  const text = method === undefined ? `connects to ${target}` : `sends ${method} to ${effect.scheme === undefined ? '' : `${effect.scheme}://`}${target}`;
+  const text =
+    method === undefined
+      ? `connects to ${target}`
+      : `sends ${method} to ${effect.scheme === undefined ? '' : `${effect.scheme}://`}${target}`;
   const result = (verdict: JudgedEffect['verdict'], level: RiskLevel, why?: string): JudgedEffect => ({
     effect,
     verdict,
@@ -227,14 +295,18 @@ function judgeConnect(effect: Extract<Effect, { kind: 'connect' }>, context: Jud
   if (method === 'DELETE') return result('side-effect', 'high', 'asks the server to remove a resource');
   if (method === undefined || !SAFE_HTTP_METHODS.has(method)) return result('side-effect', 'medium');
   if (kind === undefined) return result('unknown', 'medium', `${effect.host} was not resolved`);
-  if (!addressAllowed(kind, context.network ?? STRICT_NETWORK)) return result('side-effect', 'medium', describeAddressClass(kind, effect.host));
+  if (!addressAllowed(kind, context.network ?? STRICT_NETWORK))
+    return result('side-effect', 'medium', describeAddressClass(kind, effect.host));
   return result('read', 'low');
 }
 
 /** Where content from outside the person's trust would come from, if anywhere. */
 function untrustedSource(effect: Effect, context: JudgeContext): string | undefined {
   if (effect.kind === 'connect') return `content from ${effect.host}`;
-  if ((effect.kind === 'read-path' || effect.kind === 'list-path') && !isInside(realPathOf(effect.path), realPathOf(context.cwd))) {
+  if (
+    (effect.kind === 'read-path' || effect.kind === 'list-path') &&
+    !isInside(realPathOf(effect.path), realPathOf(context.cwd))
+  ) {
     return `${realPathOf(effect.path)}, outside the workspace`;
   }
   return undefined;

@@ -38,7 +38,9 @@ export interface Rule {
   readonly text: string;
 }
 
-export type RuleParseResult = { readonly ok: true; readonly rule: Rule } | { readonly ok: false; readonly error: string };
+export type RuleParseResult =
+  | { readonly ok: true; readonly rule: Rule }
+  | { readonly ok: false; readonly error: string };
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 

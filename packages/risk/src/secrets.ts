@@ -5,7 +5,10 @@
  */
 export const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
   // PEM and PGP private keys, the whole block (to the end of the text when cut off).
-  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/, 'a private key'],
+  [
+    /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/,
+    'a private key',
+  ],
   [/PuTTY-User-Key-File-\d[\s\S]*?(?:Private-MAC: *[0-9a-f]+|$)/, 'a private key (PuTTY)'],
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key'],
   [/\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}/, 'a GitHub token'],
@@ -32,12 +35,16 @@ export function findSecrets(text: string): string[] {
 }
 
 /** Keys whose values are secrets whatever they look like. */
-export const SECRET_KEY_NAMES = /^(password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|api_?key|apikey|authorization|proxy-authorization|cookie|x-api-key|x-auth-token)$/i;
+export const SECRET_KEY_NAMES =
+  /^(password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|api_?key|apikey|authorization|proxy-authorization|cookie|x-api-key|x-auth-token)$/i;
 
 export function redactSecrets(text: string): string {
   let redacted = text;
   for (const [pattern, what] of SECRET_PATTERNS) {
-    redacted = redacted.replace(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`), `[redacted: ${what}]`);
+    redacted = redacted.replace(
+      new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`),
+      `[redacted: ${what}]`,
+    );
   }
   // Passwords inside URLs: scheme://user:password@host
   return redacted.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+@/gi, '$1***@');
@@ -49,7 +56,12 @@ export function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, SECRET_KEY_NAMES.test(key) && inner !== null && inner !== undefined && inner !== '' ? '***' : redactValue(inner)]),
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        SECRET_KEY_NAMES.test(key) && inner !== null && inner !== undefined && inner !== ''
+          ? '***'
+          : redactValue(inner),
+      ]),
     );
   }
   return value;

@@ -52,8 +52,20 @@ export interface ExecuteContext extends AssessContext {
 export type OperationDescription =
   | { readonly kind: 'sql'; readonly sql: string; readonly details: readonly string[] }
   | { readonly kind: 'command'; readonly command: string; readonly cwd: string; readonly details: readonly string[] }
-  | { readonly kind: 'file'; readonly operation: string; readonly path: string; readonly diff?: string; readonly details: readonly string[] }
-  | { readonly kind: 'http'; readonly requestLine: string; readonly headers: readonly string[]; readonly bodyPreview?: string; readonly details: readonly string[] }
+  | {
+      readonly kind: 'file';
+      readonly operation: string;
+      readonly path: string;
+      readonly diff?: string;
+      readonly details: readonly string[];
+    }
+  | {
+      readonly kind: 'http';
+      readonly requestLine: string;
+      readonly headers: readonly string[];
+      readonly bodyPreview?: string;
+      readonly details: readonly string[];
+    }
   | { readonly kind: 'generic'; readonly summary: string; readonly details: readonly string[] };
 
 /** Expected failures are values: the model reads them and can recover. */
@@ -103,7 +115,10 @@ export interface ToolDefinition<Parameters extends z.ZodType, Data> {
   /** How user-rule patterns for this tool are matched against its subjects. */
   readonly ruleStyle: RuleStyle;
   readonly assess: Assessor<z.output<Parameters>>;
-  readonly describe: (args: z.output<Parameters>, context: AssessContext) => OperationDescription | Promise<OperationDescription>;
+  readonly describe: (
+    args: z.output<Parameters>,
+    context: AssessContext,
+  ) => OperationDescription | Promise<OperationDescription>;
   readonly execute: (args: z.output<Parameters>, context: ExecuteContext) => Promise<ToolResult<Data>>;
 }
 
@@ -118,7 +133,12 @@ export function defineTool<Parameters extends z.ZodType, Data>(
 }
 
 export function toolFailure(code: string, message: string, options: { outcomeUnknown?: boolean } = {}): ToolFailure {
-  return { type: 'tool-error', code, message, ...(options.outcomeUnknown === true ? { outcomeUnknown: true as const } : {}) };
+  return {
+    type: 'tool-error',
+    code,
+    message,
+    ...(options.outcomeUnknown === true ? { outcomeUnknown: true as const } : {}),
+  };
 }
 
 /** A report of the given effects and rule subjects. */

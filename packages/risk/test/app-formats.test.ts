@@ -57,7 +57,9 @@ describe('application credential formats', () => {
   it.each(SAMPLES)('%s: the guard withholds the value and the content test hides the file', (_name, text) => {
     const findings = findSecretsIn(text);
     const withheld = findings.map((finding) => text.slice(finding.start, finding.end));
-    expect(withheld.some((value) => value.includes(SECRET) || SECRET.includes(value) || /\$[0-9a-z]+\$/.test(value))).toBe(true);
+    expect(
+      withheld.some((value) => value.includes(SECRET) || SECRET.includes(value) || /\$[0-9a-z]+\$/.test(value)),
+    ).toBe(true);
     expect(contentHoldsSecret(text)).toBeDefined();
   });
   it.each(LOOKALIKES)('%s passes', (text) => {
@@ -65,7 +67,6 @@ describe('application credential formats', () => {
     expect(contentHoldsSecret(text)).toBeUndefined();
   });
 });
-
 
 // Secret files encoded whole: `xxd -p key > key.hex`, `xxd key > key.dump`, `base64 .env > env.b64`.
 describe('encoded secret files', () => {
@@ -75,21 +76,42 @@ describe('encoded secret files', () => {
     Buffer.from(text)
       .toString('hex')
       .match(/.{1,32}/g)!
-      .map((line, index) => `${(index * 16).toString(16).padStart(8, '0')}: ${line.match(/.{1,4}/g)!.join(' ')}  ................`)
+      .map(
+        (line, index) =>
+          `${(index * 16).toString(16).padStart(8, '0')}: ${line.match(/.{1,4}/g)!.join(' ')}  ................`,
+      )
       .join('\n');
   it.each([
     ['hex of a key', Buffer.from(key).toString('hex')],
-    ['hex of a key, wrapped like xxd -p', Buffer.from(key).toString('hex').match(/.{1,60}/g)!.join('\n')],
+    [
+      'hex of a key, wrapped like xxd -p',
+      Buffer.from(key)
+        .toString('hex')
+        .match(/.{1,60}/g)!
+        .join('\n'),
+    ],
     ['an xxd dump of a key', xxdDump(key)],
     ['base64 of an env file', Buffer.from(env).toString('base64')],
-    ['base64 of a key, wrapped', Buffer.from(key).toString('base64').match(/.{1,76}/g)!.join('\n')],
+    [
+      'base64 of a key, wrapped',
+      Buffer.from(key)
+        .toString('base64')
+        .match(/.{1,76}/g)!
+        .join('\n'),
+    ],
   ])('%s is secret', (_name, text) => {
     expect(contentHoldsSecret(text)).toMatch(/encoded$/);
   });
   it.each([
     ['a sha256 list', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt\n'],
-    ['hex of prose', Buffer.from('The quick brown fox jumps over the lazy dog, twice over, and again.').toString('hex')],
-    ['base64 of an image', Buffer.from(Array.from({ length: 200 }, (_, index) => (index * 37) % 256)).toString('base64')],
+    [
+      'hex of prose',
+      Buffer.from('The quick brown fox jumps over the lazy dog, twice over, and again.').toString('hex'),
+    ],
+    [
+      'base64 of an image',
+      Buffer.from(Array.from({ length: 200 }, (_, index) => (index * 37) % 256)).toString('base64'),
+    ],
   ])('%s is not', (_name, text) => {
     expect(contentHoldsSecret(text)).toBeUndefined();
   });

@@ -7,7 +7,10 @@ describe('content that holds a secret', () => {
     ['dotenv', 'DB_PASSWORD=s3cr3t-Pg1\n'],
     ['Dockerfile ENV without =', 'FROM node:20\nENV STRIPE_API_KEY sk9-Docker-v4lue\n'],
     ['plist', '<dict>\n<key>Password</key>\n<string>Pl1st-pw-77</string>\n</dict>\n'],
-    ['a private key wrapped in base64', `tls.key: ${Buffer.from('-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7x9Zq3Lp0abcdefghijklmnopqrstuvwxyz0123456789ABCDEF\n-----END RSA PRIVATE KEY-----\n').toString('base64')}\n`],
+    [
+      'a private key wrapped in base64',
+      `tls.key: ${Buffer.from('-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7x9Zq3Lp0abcdefghijklmnopqrstuvwxyz0123456789ABCDEF\n-----END RSA PRIVATE KEY-----\n').toString('base64')}\n`,
+    ],
     ['a CSV with a password column', 'id,email,password\n1,bob@example.com,Tr0ub4dor&3\n'],
     ['export', 'export API_TOKEN=tok_9f8e7d6c5b\n'],
     ['YAML', 'db:\n  password: hunter22\n'],
@@ -33,7 +36,10 @@ describe('content that holds a secret', () => {
     ['cookie jar', '.googlesource.com\tTRUE\t/\tTRUE\t2147483647\to\tgit-dev=1//0abcdef123\n'],
     ['Jenkins secret', '<password>{AQAAABAAAAAQ1/JHKggxIlBcuVqegoa2AdyVaNvjWIFk430/vI4jEBM=}</password>\n'],
     ['a token format', 'note: ghp_7Rk2Qw9Zp4Lm8Xv3Nc6Tb1Hy5Jd0Fs2Ga9Ke4\n'],
-    ['a private key', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n'],
+    [
+      'a private key',
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n',
+    ],
   ])('%s', (_syntax, text) => {
     expect(contentHoldsSecret(text)).toBeDefined();
   });
@@ -41,16 +47,17 @@ describe('content that holds a secret', () => {
 
 describe('content that does not', () => {
   it.each([
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Dockerfile reference, not a template.
     ['Dockerfile ENV of a setting', 'FROM node:20\nENV NODE_ENV production\nENV API_TOKEN ${API_TOKEN}\n'],
-    ['plist of settings', '<dict>\n<key>PasswordLength</key>\n<integer>12</integer>\n<key>Password</key>\n<string>changeme</string>\n</dict>\n'],
+    [
+      'plist of settings',
+      '<dict>\n<key>PasswordLength</key>\n<integer>12</integer>\n<key>Password</key>\n<string>changeme</string>\n</dict>\n',
+    ],
     ['a CSV of counts', 'id,name,token_count\n1,bob,42\n'],
     ['a lockfile of versions', '      pg-connection-string: 2.14.1\n"pg-connection-string": "^2.9.1"\n'],
     ['an example env', 'DATABASE_URL=postgres://user:password@localhost:5432/app\nSECRET_KEY=changeme\nAPI_TOKEN=\n'],
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell reference in an env file, not a template
     ['placeholders', 'API_KEY=your-api-key-here\nTOKEN=<token>\nPASSWORD=xxxxxxxx\nSECRET=${SECRET}\n'],
     ['a reference to the environment', "password = os.environ['DB_PASSWORD']\ntoken = process.env.TOKEN\n"],
-    ['code that passes a password along', "def login(password):\n    token = sign(password)\n    return token\n"],
+    ['code that passes a password along', 'def login(password):\n    token = sign(password)\n    return token\n'],
     ['a type', 'interface Login {\n  password: string\n  token: string;\n}\n'],
     ['a schema', 'password: z.string().min(8),\n'],
     ['a config reference', 'password: config.password\n'],
@@ -58,7 +65,10 @@ describe('content that does not', () => {
     ['prose about passwords', 'The password hashes live in /etc/shadow.\nA secret read is asked.\n'],
     ['a URL template', 'expected mysql://user[:password]@host[:port]/database\n'],
     ['test keys made of words', "new OpenAI({ apiKey: 'test-key' })\nconst config = { apiKey: 'needs-trust' };\n"],
-    ['identifiers', 'progressToken: ProgressTokenSchema\nTOKEN_EXCHANGE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:token-exchange"\n'],
+    [
+      'identifiers',
+      'progressToken: ProgressTokenSchema\nTOKEN_EXCHANGE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:token-exchange"\n',
+    ],
     ['a flag', 'exports.PLUGIN_AUTH = 524288;\n'],
     ['an elided key', 'export OPENAI_API_KEY=sk-…  RISKGATE_MODEL=gpt-4.1-mini\n'],
     ['a format field', 'password = "{password}"\n'],

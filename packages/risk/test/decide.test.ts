@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateToolCall, type GatePolicy, parseRule, type Rule, type RuleEffect, type SafetyMode } from '../src/index.js';
+import {
+  evaluateToolCall,
+  type GatePolicy,
+  parseRule,
+  type Rule,
+  type RuleEffect,
+  type SafetyMode,
+} from '../src/index.js';
 import { sampleTool } from './fixtures.js';
 
 const context = { cwd: '/tmp' };
@@ -20,15 +27,35 @@ async function gate(args: unknown, policy: Partial<GatePolicy> = {}) {
 describe('spec 003 scenarios (smart mode)', () => {
   it.each([
     // [scenario, arguments, action, source]
-    ['LLM provides low risk level: executes without confirmation', { op: 'format disk', risk_level: 'low' }, 'execute', 'llm'],
+    [
+      'LLM provides low risk level: executes without confirmation',
+      { op: 'format disk', risk_level: 'low' },
+      'execute',
+      'llm',
+    ],
     ['LLM provides high risk level: requires confirmation', { op: 'read a', risk_level: 'high' }, 'confirm', 'llm'],
     ['LLM provides medium risk level: requires confirmation', { op: 'read a', risk_level: 'medium' }, 'confirm', 'llm'],
     ['LLM does not provide risk level, operation in whitelist: executes', { op: 'read a' }, 'execute', 'whitelist'],
     ['LLM does not provide risk level, operation not in whitelist: confirms', { op: 'init' }, 'confirm', 'default'],
-    ['LLM risk_level takes priority: low executes even off the whitelist', { op: 'reboot', risk_level: 'low' }, 'execute', 'llm'],
-    ['LLM risk_level takes priority: high asks even on the whitelist', { op: 'read a', risk_level: 'high' }, 'confirm', 'llm'],
+    [
+      'LLM risk_level takes priority: low executes even off the whitelist',
+      { op: 'reboot', risk_level: 'low' },
+      'execute',
+      'llm',
+    ],
+    [
+      'LLM risk_level takes priority: high asks even on the whitelist',
+      { op: 'read a', risk_level: 'high' },
+      'confirm',
+      'llm',
+    ],
     ['Conservative default for unknown operations', { op: 'custom-script.sh' }, 'confirm', 'default'],
-    ['LLM can handle unknown commands intelligently (init → high)', { op: 'init 0', risk_level: 'high' }, 'confirm', 'llm'],
+    [
+      'LLM can handle unknown commands intelligently (init → high)',
+      { op: 'init 0', risk_level: 'high' },
+      'confirm',
+      'llm',
+    ],
     ['LLM sets high risk for uncertain operation (reboot)', { op: 'reboot', risk_level: 'high' }, 'confirm', 'llm'],
     ['a dangerous operation without risk_level is asked about', { op: 'wipe all' }, 'confirm', 'default'],
     ['whitelisted only when every part is: read; wipe', { op: 'read a; wipe b' }, 'confirm', 'default'],
@@ -38,20 +65,25 @@ describe('spec 003 scenarios (smart mode)', () => {
     expect(decision.source).toBe(source);
   });
 
-  it.each([['maybe'], ['LOW'], [''], [3], [true], [['low']], [{ level: 'low' }]])(
-    'treats risk_level %j as absent and says so',
-    async (value) => {
-      const unknown = await gate({ op: 'init', risk_level: value });
-      expect(unknown.action).toBe('confirm');
-      expect(unknown.source).toBe('default');
-      expect(unknown.llmLevel).toBeNull();
-      expect(unknown.reasons.join('\n')).toContain('treated as absent');
+  it.each([
+    ['maybe'],
+    ['LOW'],
+    [''],
+    [3],
+    [true],
+    [['low']],
+    [{ level: 'low' }],
+  ])('treats risk_level %j as absent and says so', async (value) => {
+    const unknown = await gate({ op: 'init', risk_level: value });
+    expect(unknown.action).toBe('confirm');
+    expect(unknown.source).toBe('default');
+    expect(unknown.llmLevel).toBeNull();
+    expect(unknown.reasons.join('\n')).toContain('treated as absent');
 
-      const safe = await gate({ op: 'read a', risk_level: value });
-      expect(safe.action).toBe('execute');
-      expect(safe.source).toBe('whitelist');
-    },
-  );
+    const safe = await gate({ op: 'read a', risk_level: value });
+    expect(safe.action).toBe('execute');
+    expect(safe.source).toBe('whitelist');
+  });
 
   it('treats risk_level null as absent', async () => {
     expect((await gate({ op: 'read a', risk_level: null })).source).toBe('whitelist');
@@ -167,12 +199,17 @@ describe('rules', () => {
   });
 
   it('strict mode ignores allow rules but not deny rules', async () => {
-    expect((await gate({ op: 'init' }, { mode: 'strict', rules: rules(['allow', 'sample_tool']) })).action).toBe('confirm');
+    expect((await gate({ op: 'init' }, { mode: 'strict', rules: rules(['allow', 'sample_tool']) })).action).toBe(
+      'confirm',
+    );
     expect((await gate({ op: 'init' }, { mode: 'strict', rules: rules(['deny', 'sample_tool']) })).action).toBe('deny');
   });
 
   it('allow rules come before the guarded floor', async () => {
-    const decision = await gate({ op: 'wipe cache' }, { mode: 'guarded', rules: rules(['allow', 'sample_tool(wipe cache)']) });
+    const decision = await gate(
+      { op: 'wipe cache' },
+      { mode: 'guarded', rules: rules(['allow', 'sample_tool(wipe cache)']) },
+    );
     expect(decision).toMatchObject({ action: 'execute', source: 'rule' });
   });
 
@@ -188,7 +225,7 @@ describe('guarded mode after untrusted content', () => {
     return (await evaluateToolCall(sampleTool, args, context, { mode, rules: [] }, turn)).decision;
   }
 
-  it('stops taking the model\'s low for the rest of the turn, and says why', async () => {
+  it("stops taking the model's low for the rest of the turn, and says why", async () => {
     const decision = await gateInTurn({ op: 'init', risk_level: 'low' }, 'guarded', 'content from example.com');
     expect(decision.action).toBe('confirm');
     expect(decision.source).toBe('guard');

@@ -14,9 +14,17 @@ const home = join(root, 'home');
 const workspace = join(root, 'workspace');
 export { home, workspace };
 const context = { cwd: workspace, home };
-export const expand = (path: string) => (path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path.startsWith('/') ? path : join(workspace, path));
+export const expand = (path: string) =>
+  path === '~'
+    ? home
+    : path.startsWith('~/')
+      ? join(home, path.slice(2))
+      : path.startsWith('/')
+        ? path
+        : join(workspace, path);
 export const judge = (effect: Effect) => judgeEffects([effect], context);
-export const read = (path: string, extra: Partial<Effect> = {}) => judge({ kind: 'read-path', path: expand(path), ...extra } as Effect);
+export const read = (path: string, extra: Partial<Effect> = {}) =>
+  judge({ kind: 'read-path', path: expand(path), ...extra } as Effect);
 
 // Built from parts so that this source file is not itself a secret to a recursive read of the repository.
 const AGE = ['AGE', 'SECRET', 'KEY'].join('-');
@@ -27,7 +35,13 @@ const RSA_KEY = `-----BEGIN RSA PRIVATE KEY-----\n${'MIIEowIBAAKCAQEAu1SU1LfVLPH
 const ENCRYPTED_KEY = `-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0123456789ABCDEF\n\n${'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRge'.repeat(3)}\n-----END RSA PRIVATE KEY-----\n`;
 const PGP_KEY = `-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n${'lQOYBF0000000BCAC9nq8n2pJ1c1xvJ5Z1X2tGQG6bX0q1p8Yk7e'.repeat(3)}\n-----END PGP PRIVATE KEY BLOCK-----\n`;
 const CERTIFICATE = `-----BEGIN CERTIFICATE-----\n${'MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ'.repeat(3)}\n-----END CERTIFICATE-----\n`;
-const SERVICE_ACCOUNT = JSON.stringify({ type: 'service_account', project_id: 'p', private_key_id: 'abc', private_key: RSA_KEY.replace('RSA ', ''), client_email: 'x@p.iam.gserviceaccount.com' });
+const SERVICE_ACCOUNT = JSON.stringify({
+  type: 'service_account',
+  project_id: 'p',
+  private_key_id: 'abc',
+  private_key: RSA_KEY.replace('RSA ', ''),
+  client_email: 'x@p.iam.gserviceaccount.com',
+});
 
 /** Files created before the tables run: path (as written in the rows) → content. */
 const FILES: Record<string, string> = {

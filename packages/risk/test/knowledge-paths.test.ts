@@ -228,7 +228,9 @@ describe('attacks: secret files not on the old list (read is secret, high, with 
     expect(judgement.knownDanger).toBe(true);
     expect(judgement.reasons.join('\n')).toMatch(reason);
   });
-  it.each(rows.filter(([path]) => path.startsWith('~/') || path.startsWith('/etc') || path.startsWith('/run')))('a write to %s is high', (path) => {
+  it.each(
+    rows.filter(([path]) => path.startsWith('~/') || path.startsWith('/etc') || path.startsWith('/run')),
+  )('a write to %s is high', (path) => {
     expect(judge({ kind: 'write-path', path: expand(path) }).level).toBe('high');
   });
 });

@@ -113,7 +113,16 @@ describe('safe: ordinary reads stay whitelisted', () => {
   it.each(['src', 'docs', 'certs', '.', '~/.cargo/bin'])('list %s', (path) => {
     expect(judge({ kind: 'list-path', path: expand(path) }).whitelisted).toBe(true);
   });
-  it.each(['src/*.ts', 'docs/*', 'docs/*.md', 'plain/*', '~/.cargo/bin/*', '~/.ssh/*.pub', '/etc/host*', '/proc/cpu*'])('pattern %s', (pattern) => {
+  it.each([
+    'src/*.ts',
+    'docs/*',
+    'docs/*.md',
+    'plain/*',
+    '~/.cargo/bin/*',
+    '~/.ssh/*.pub',
+    '/etc/host*',
+    '/proc/cpu*',
+  ])('pattern %s', (pattern) => {
     expect(read(pattern, { pattern: true }).whitelisted).toBe(true);
   });
   it.each(['src', 'docs'])('recursive read of %s', (path) => {
@@ -168,24 +177,36 @@ describe('patternMayReach: could a bash glob name a path the table lists?', () =
 
   it('expands brace groups that hold a slash into whole rows', () => {
     expect(expandBraces('~/.{a,b/c}/x')).toEqual(['~/.a/x', '~/.b/c/x']);
-    expect(expandBraces('/etc/{shadow,gshadow}{,-}')).toEqual(['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-']);
+    expect(expandBraces('/etc/{shadow,gshadow}{,-}')).toEqual([
+      '/etc/shadow',
+      '/etc/shadow-',
+      '/etc/gshadow',
+      '/etc/gshadow-',
+    ]);
     expect(expandBraces('.env.!(example|sample)')).toEqual(['.env.!(example|sample)']);
   });
 });
 
 describe('the home is private outside the workspace', () => {
-  it.each(['~/.config/psi/profiles/default/accounts.xml', '~/other-project/README.md', '~/notes/todo.txt', '~/.ssh-notes.txt', '~'])(
-    'read %s asks, with the reason',
-    (path) => {
-      const judgement = read(path);
-      expect(judgement.whitelisted).toBe(false);
-      expect(judgement.knownDanger).toBe(true);
-      // Found by its content or only by the home rule: either way it asks.
-      expect(judgement.reasons.join('\n')).toMatch(/outside the workspace in your home \(private unless allowlisted\)|by its content/);
-    },
-  );
+  it.each([
+    '~/.config/psi/profiles/default/accounts.xml',
+    '~/other-project/README.md',
+    '~/notes/todo.txt',
+    '~/.ssh-notes.txt',
+    '~',
+  ])('read %s asks, with the reason', (path) => {
+    const judgement = read(path);
+    expect(judgement.whitelisted).toBe(false);
+    expect(judgement.knownDanger).toBe(true);
+    // Found by its content or only by the home rule: either way it asks.
+    expect(judgement.reasons.join('\n')).toMatch(
+      /outside the workspace in your home \(private unless allowlisted\)|by its content/,
+    );
+  });
   it('names the rule when nothing else knows the file', () => {
-    expect(read('~/other-project/README.md').reasons).toContain('reads ~/other-project/README.md, outside the workspace in your home (private unless allowlisted)');
+    expect(read('~/other-project/README.md').reasons).toContain(
+      'reads ~/other-project/README.md, outside the workspace in your home (private unless allowlisted)',
+    );
   });
   it('finds a password store nobody named by its content too', () => {
     expect(read('~/.msmtprc').reasons.join('\n')).toMatch(/saved password/);

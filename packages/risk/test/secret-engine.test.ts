@@ -16,7 +16,11 @@ const grepped = (text: string) =>
 
 describe('Go regexes as JavaScript', () => {
   it.each([
-    [String.raw`\b(p8e-(?i)[a-z0-9]{32})`, 'p8e-ABCdef0123456789abcdef0123456789', 'P8E-abcdef0123456789abcdef0123456789'],
+    [
+      String.raw`\b(p8e-(?i)[a-z0-9]{32})`,
+      'p8e-ABCdef0123456789abcdef0123456789',
+      'P8E-abcdef0123456789abcdef0123456789',
+    ],
     ['(?i)x(?-i:Acc)y', 'XAccY', 'xaccy'],
     [String.raw`\b(pat[[:alnum:]]{3}\.[a-f0-9]{2})\b`, 'patA1b.0f', 'pat-1b.0f'],
     [String.raw`a(?s:.)b\z`, 'a\nb', 'a\nb\n'],
@@ -40,7 +44,9 @@ describe('the secret engine', () => {
   it('finds a generated secret of every gitleaks rule it can generate (at least 190 rules)', () => {
     expect(formats.length).toBeGreaterThanOrEqual(190);
     const missed = formats.filter((format) =>
-      format.secrets.some((secret) => redacted(format.named ? `${format.keyword}_api_key = "${secret}"` : `log ${secret} end`).includes(secret)),
+      format.secrets.some((secret) =>
+        redacted(format.named ? `${format.keyword}_api_key = "${secret}"` : `log ${secret} end`).includes(secret),
+      ),
     );
     expect(missed.map((format) => format.id)).toEqual([]);
   }, 120_000);
@@ -56,7 +62,11 @@ describe('the secret engine', () => {
     }
   }, 120_000);
 
-  const falsePositives = (JSON.parse(readFileSync(new URL('./fixtures-gitleaks-false-positives.json', import.meta.url), 'utf8')) as { samples: { text: string }[] }).samples;
+  const falsePositives = (
+    JSON.parse(readFileSync(new URL('./fixtures-gitleaks-false-positives.json', import.meta.url), 'utf8')) as {
+      samples: { text: string }[];
+    }
+  ).samples;
   it("passes at least 95% of lookalikes unchanged: gitleaks' own false positives and riskgate's table", () => {
     const texts = [...falsePositives.map((sample) => sample.text), ...LOOKALIKES.map(([, text]) => text)];
     expect(texts.length).toBeGreaterThanOrEqual(400);
@@ -93,12 +103,14 @@ describe('the secret engine', () => {
     ['<key>Password</key>\n<string>s3cr3tValue99</string>', '<key>Password</key>\n<string>[W]</string>'],
     ['<datasource password="s3cr3tValue99" />', '<datasource password="[W]" />'],
     ['machine example.com login bob password s3cr3tValue99', 'machine example.com login bob password [W]'],
-    ['machine example.com\n  login bob\n  password s3cr3tValue99\n', 'machine example.com\n  login bob\n  password [W]\n'],
+    [
+      'machine example.com\n  login bob\n  password s3cr3tValue99\n',
+      'machine example.com\n  login bob\n  password [W]\n',
+    ],
     ['kind: Secret\ndata:\n  username: YWRtaW4=\n', 'kind: Secret\ndata:\n  username: [W]\n'],
     ['{"auths": {"r.io": {"auth": "dXNlcjpzM2NyM3RWYWx1ZTk5"}}}', '{"auths": {"r.io": {"auth": "[W]"}}}'],
     ['mysql -uroot -ps3cr3tValue99 app', 'mysql -uroot -p[W] app'],
     ['tool --api-token=s3cr3tValue99 --verbose', 'tool --api-token=[W] --verbose'],
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, not a template.
     ['url: "${BASE}/password/reset"', 'url: "${BASE}/password/reset"'],
     ['Driver={ODBC Driver 17};Server=db;Uid=sa;Pwd=Odbc-pw-12;', 'Driver={ODBC Driver 17};Server=db;Uid=sa;Pwd=[W];'],
     ['GITLAB_PAT=glp4t-plain-99', 'GITLAB_PAT=[W]'],
@@ -109,17 +121,38 @@ describe('the secret engine', () => {
     ['id;user;Passwort\n1;bob;hunter2\n', 'id;user;Passwort\n1;bob;[W]\n'],
     ['id;user;pwd_plain\n1;bob;hunter2\n', 'id;user;pwd_plain\n1;bob;[W]\n'],
     ['id\tuser\tapi_key\n1\tbob\tk3y-Value-123\n', 'id\tuser\tapi_key\n1\tbob\t[W]\n'],
-    [' id | name | token \n----+------+-------\n  1 | bob  | t0k3n-abc\n(1 row)\n', ' id | name | token \n----+------+-------\n  1 | bob  | [W]\n(1 row)\n'],
-    ['+----+----------+\n| id | password |\n+----+----------+\n|  1 | hunter2  |\n+----+----------+\n', '+----+----------+\n| id | password |\n+----+----------+\n|  1 | [W]  |\n+----+----------+\n'],
+    [
+      ' id | name | token \n----+------+-------\n  1 | bob  | t0k3n-abc\n(1 row)\n',
+      ' id | name | token \n----+------+-------\n  1 | bob  | [W]\n(1 row)\n',
+    ],
+    [
+      '+----+----------+\n| id | password |\n+----+----------+\n|  1 | hunter2  |\n+----+----------+\n',
+      '+----+----------+\n| id | password |\n+----+----------+\n|  1 | [W]  |\n+----+----------+\n',
+    ],
     ['id|user|secret\n1|bob|hunter2\n', 'id|user|secret\n1|bob|[W]\n'],
-    ['id  user  password\n--  ----  --------\n1   bob   hunter2\n', 'id  user  password\n--  ----  --------\n1   bob   [W]\n'],
-    ['│ id │ client_secret │\n├────┼───────────────┤\n│ 1  │ hunter2abc    │\n', '│ id │ client_secret │\n├────┼───────────────┤\n│ 1  │ [W]    │\n'],
-    ['users.csv:1:id,user,password\nusers.csv:2:1,bob,hunter2\n', 'users.csv:1:id,user,password\nusers.csv:2:1,bob,[W]\n'],
+    [
+      'id  user  password\n--  ----  --------\n1   bob   hunter2\n',
+      'id  user  password\n--  ----  --------\n1   bob   [W]\n',
+    ],
+    [
+      '│ id │ client_secret │\n├────┼───────────────┤\n│ 1  │ hunter2abc    │\n',
+      '│ id │ client_secret │\n├────┼───────────────┤\n│ 1  │ [W]    │\n',
+    ],
+    [
+      'users.csv:1:id,user,password\nusers.csv:2:1,bob,hunter2\n',
+      'users.csv:1:id,user,password\nusers.csv:2:1,bob,[W]\n',
+    ],
     ['users.csv:id,user,password\nusers.csv:1,bob,hunter2\n', 'users.csv:id,user,password\nusers.csv:1,bob,[W]\n'],
     // Tables that only look so: counts, prose, empty or masked cells, a key column of words.
     ['id,name,token_count\n1,bob,42\n', 'id,name,token_count\n1,bob,42\n'],
-    ['Enter your password, then press Enter\nThe form, as shown\n', 'Enter your password, then press Enter\nThe form, as shown\n'],
-    ['| Option | Description |\n|---|---|\n| token | The API token |\n', '| Option | Description |\n|---|---|\n| token | The API token |\n'],
+    [
+      'Enter your password, then press Enter\nThe form, as shown\n',
+      'Enter your password, then press Enter\nThe form, as shown\n',
+    ],
+    [
+      '| Option | Description |\n|---|---|\n| token | The API token |\n',
+      '| Option | Description |\n|---|---|\n| token | The API token |\n',
+    ],
     ['name,key,value\ncolor,primary,blue\n', 'name,key,value\ncolor,primary,blue\n'],
     ['id,user,password\n1,bob,NULL\n2,amy,\n3,x,********\n', 'id,user,password\n1,bob,NULL\n2,amy,\n3,x,********\n'],
   ])('%j becomes %j', (text, expected) => {
@@ -128,9 +161,13 @@ describe('the secret engine', () => {
 
   it('finds a private key and a JWT wrapped in base64', () => {
     const pem = `-----BEGIN OPENSSH PRIVATE KEY-----\n${'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB'.repeat(3)}\n-----END OPENSSH PRIVATE KEY-----\n`;
-    const wrapped = Buffer.from(pem).toString('base64').replace(/(.{76})/g, '$1\n');
+    const wrapped = Buffer.from(pem)
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n');
     expect(redacted(`key:\n${wrapped}`)).toBe('key:\n[W]\n');
-    const jwt = Buffer.from('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U').toString('base64');
+    const jwt = Buffer.from(
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+    ).toString('base64');
     expect(redacted(`blob ${jwt}`)).toBe('blob [W]');
   });
 });

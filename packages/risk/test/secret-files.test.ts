@@ -20,7 +20,10 @@ function tree(name: string, files: Record<string, string>): string {
   return directory;
 }
 
-const found = (directory: string) => secretFilesBelow(directory, { home }).files.map((file) => file.path.slice(directory.length + 1)).sort();
+const found = (directory: string) =>
+  secretFilesBelow(directory, { home })
+    .files.map((file) => file.path.slice(directory.length + 1))
+    .sort();
 
 describe('secret files at any depth (the sandbox hides them)', () => {
   it('finds them by name and by content, deep down, and leaves the rest', () => {
@@ -62,7 +65,14 @@ describe('secret files at any depth (the sandbox hides them)', () => {
     });
     writeFileSync(join(directory, 'env.gz'), gzipSync('DB_PASSWORD=gz1pped-pw-3\n'));
     writeFileSync(join(directory, 'notes.gz'), gzipSync('nothing to see here\n'));
-    execFileSync('bash', ['-c', "printf 'API_TOKEN=bz1pped-pw-4\\n' | bzip2 > env.bz2 && printf 'API_TOKEN=xzz1pped-pw-5\\n' | xz > env.xz && d=$(mktemp -d) && printf 'password = z1pped-pw-6\\n' > $d/app.ini && (cd $d && zip -q archive.zip app.ini) && mv $d/archive.zip creds.zip && printf 'password = t4rred-pw-7\\n' > $d/app.ini && tar -czf secrets.tar.gz -C $d app.ini && rm -r $d"], { cwd: directory });
+    execFileSync(
+      'bash',
+      [
+        '-c',
+        "printf 'API_TOKEN=bz1pped-pw-4\\n' | bzip2 > env.bz2 && printf 'API_TOKEN=xzz1pped-pw-5\\n' | xz > env.xz && d=$(mktemp -d) && printf 'password = z1pped-pw-6\\n' > $d/app.ini && (cd $d && zip -q archive.zip app.ini) && mv $d/archive.zip creds.zip && printf 'password = t4rred-pw-7\\n' > $d/app.ini && tar -czf secrets.tar.gz -C $d app.ini && rm -r $d",
+      ],
+      { cwd: directory },
+    );
     // Larger than the bound: not read, hidden as unchecked (sparse: no 16 MiB written).
     writeFileSync(join(directory, 'huge.bin'), '');
     truncateSync(join(directory, 'huge.bin'), MAX_FILE_BYTES + 1);
@@ -109,7 +119,9 @@ describe('recursive reads (scanTree) read whole files and say when they stopped 
       'c.txt': 'c\n',
     });
     writeFileSync(join(directory, 'env.gz'), gzipSync('DB_PASSWORD=gz1pped-pw-3\n'));
-    const facts = scanTree(directory, { home }).facts.map((fact) => fact.path.slice(directory.length + 1)).sort();
+    const facts = scanTree(directory, { home })
+      .facts.map((fact) => fact.path.slice(directory.length + 1))
+      .sort();
     expect(facts).toEqual(['env.gz', 'logs/app.log']);
     // Two files checked of five: the rest is not known to hold no secret.
     expect(scanTree(join(root, 'recursive'), { home, maxSniffs: 2 }).complete).toBe(false);

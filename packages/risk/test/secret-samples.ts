@@ -28,7 +28,8 @@ export interface SecretSample {
 
 // randexp is CommonJS: its class is the module itself at run time, `default` in its types.
 type RandExpClass = typeof import('randexp').default;
-const RandExp: RandExpClass = (randexp as unknown as { default?: RandExpClass }).default ?? (randexp as unknown as RandExpClass);
+const RandExp: RandExpClass =
+  (randexp as unknown as { default?: RandExpClass }).default ?? (randexp as unknown as RandExpClass);
 type RandExp = InstanceType<RandExpClass>;
 
 /** mulberry32: small, seeded, good enough to spread samples. */
@@ -59,7 +60,8 @@ function groupSource(source: string, index: number): string | undefined {
     }
     if (char === '[') inClass = true;
     if (char !== '(') continue;
-    const capturing = source[at + 1] !== '?' || (source[at + 2] === '<' && source[at + 3] !== '=' && source[at + 3] !== '!');
+    const capturing =
+      source[at + 1] !== '?' || (source[at + 2] === '<' && source[at + 3] !== '=' && source[at + 3] !== '!');
     if (!capturing || ++count !== index) continue;
     let depth = 0;
     let classOpen = false;
@@ -82,7 +84,14 @@ function groupSource(source: string, index: number): string | undefined {
 }
 
 /** Rules whose form is a whole context (a curl line, a YAML document, a PEM block): the context classes below cover them. */
-const WHOLE_CONTEXT_RULES = new Set(['generic-api-key', 'curl-auth-header', 'curl-auth-user', 'kubernetes-secret-yaml', 'private-key', 'jwt-base64']);
+const WHOLE_CONTEXT_RULES = new Set([
+  'generic-api-key',
+  'curl-auth-header',
+  'curl-auth-user',
+  'kubernetes-secret-yaml',
+  'private-key',
+  'jwt-base64',
+]);
 const SEMI_GENERIC = /^\(\?i\)\[\\w\.-\]\{0,50\}\?\(\?:|\[\\w\.-\]\{0,50\}\?\(\?i:/;
 
 interface Format {
@@ -124,11 +133,17 @@ export function gitleaksFormats(count: number, seed = 17): Format[] {
     for (let attempt = 0; attempt < count * 20 && secrets.size < count; attempt++) {
       const secret = make.gen().replace(/^[\s'"`]+|[\s'"`]+$/g, '');
       if (secret.length < 8 || /[\s\\]/.test(secret)) continue;
-      if (secrets.size === 0 && rule.keywords.length > 0 && !rule.keywords.some((word) => secret.toLowerCase().includes(word))) named = true;
+      if (
+        secrets.size === 0 &&
+        rule.keywords.length > 0 &&
+        !rule.keywords.some((word) => secret.toLowerCase().includes(word))
+      )
+        named = true;
       if (named && keyword === '') break;
       const context = named ? `${keyword}_api_key = "${secret}"\n` : `log ${secret} end\n`;
       const match = whole.exec(context);
-      const found = match === null ? undefined : (match.slice(1).find((value) => value !== undefined && value !== '') ?? match[0]);
+      const found =
+        match === null ? undefined : (match.slice(1).find((value) => value !== undefined && value !== '') ?? match[0]);
       if (found !== secret) continue;
       if (rule.entropy !== undefined && shannonEntropy(secret) <= rule.entropy) continue;
       secrets.add(secret);
@@ -180,7 +195,11 @@ function camel(name: string): string {
   return name.replace(/[_-]([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-function randomText(random: () => number, length: number, alphabet = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'): string {
+function randomText(
+  random: () => number,
+  length: number,
+  alphabet = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789',
+): string {
   let text = '';
   for (let index = 0; index < length; index++) text += alphabet[Math.floor(random() * alphabet.length)];
   return text;
@@ -189,12 +208,36 @@ function randomText(random: () => number, length: number, alphabet = 'abcdefghij
 /** The context classes issue 17 lists: a secret known by where it stands. */
 function contextSamples(random: () => number): SecretSample[] {
   const samples: SecretSample[] = [];
-  const add = (format: string, syntax: string, text: string, secret: string) => samples.push({ format, syntax, text, secret });
-  const schemes = ['postgres', 'postgresql', 'mysql', 'mongodb+srv', 'redis', 'rediss', 'amqp', 'https', 'ftp', 'smtp', 'ldap', 'mssql'];
+  const add = (format: string, syntax: string, text: string, secret: string) =>
+    samples.push({ format, syntax, text, secret });
+  const schemes = [
+    'postgres',
+    'postgresql',
+    'mysql',
+    'mongodb+srv',
+    'redis',
+    'rediss',
+    'amqp',
+    'https',
+    'ftp',
+    'smtp',
+    'ldap',
+    'mssql',
+  ];
   for (const scheme of schemes) {
     const password = `${randomText(random, 10)}-${randomText(random, 6)}`;
-    add('url-userinfo', `${scheme}-url`, `DATABASE=${scheme}://app_user:${password}@db.internal.example:5432/app`, password);
-    add('url-userinfo', `${scheme}-url-in-log`, `connecting to ${scheme}://admin:${password}@10.0.0.5/prod ... ok`, password);
+    add(
+      'url-userinfo',
+      `${scheme}-url`,
+      `DATABASE=${scheme}://app_user:${password}@db.internal.example:5432/app`,
+      password,
+    );
+    add(
+      'url-userinfo',
+      `${scheme}-url-in-log`,
+      `connecting to ${scheme}://admin:${password}@10.0.0.5/prod ... ok`,
+      password,
+    );
   }
   for (let index = 0; index < 6; index++) {
     const password = randomText(random, 14);
@@ -202,23 +245,52 @@ function contextSamples(random: () => number): SecretSample[] {
     add('netrc', 'netrc-one-line', `machine api.example.com login deploy password ${password}`, password);
     add('netrc', 'netrc-lines', `machine git.example.com\n  login ci-bot\n  password ${password}\n`, password);
     add('php-define', 'wp-config', `define( 'DB_PASSWORD', '${password}' );`, password);
-    add('xml-password', 'xml-element', `<server>\n  <id>nexus</id>\n  <password>${password}</password>\n</server>`, password);
+    add(
+      'xml-password',
+      'xml-element',
+      `<server>\n  <id>nexus</id>\n  <password>${password}</password>\n</server>`,
+      password,
+    );
     add('plist-password', 'plist', `<dict>\n\t<key>Password</key>\n\t<string>${password}</string>\n</dict>`, password);
     add('xml-password', 'xml-attribute', `<datasource user="app" password="${password}" url="jdbc:x" />`, password);
-    add('msmtprc', 'keyword-line', `account default\nhost smtp.example.com\nuser me@example.com\npassword ${password}\n`, password);
+    add(
+      'msmtprc',
+      'keyword-line',
+      `account default\nhost smtp.example.com\nuser me@example.com\npassword ${password}\n`,
+      password,
+    );
     const basic = Buffer.from(`deploy:${password}`).toString('base64');
-    add('docker-auths', 'docker-config', `{\n  "auths": {\n    "registry.example.com": {\n      "auth": "${basic}"\n    }\n  }\n}`, basic);
+    add(
+      'docker-auths',
+      'docker-config',
+      `{\n  "auths": {\n    "registry.example.com": {\n      "auth": "${basic}"\n    }\n  }\n}`,
+      basic,
+    );
     add('authorization-basic', 'http-header', `> Authorization: Basic ${basic}`, basic);
     const data = Buffer.from(randomText(random, 18)).toString('base64');
-    add('kubernetes-secret', 'k8s-yaml', `apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  db-url: ${data}\n`, data);
-    add('kubernetes-secret', 'k8s-json', `{"apiVersion": "v1", "kind": "Secret", "data": {"tls.key": "${data}"}}`, data);
+    add(
+      'kubernetes-secret',
+      'k8s-yaml',
+      `apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  db-url: ${data}\n`,
+      data,
+    );
+    add(
+      'kubernetes-secret',
+      'k8s-json',
+      `{"apiVersion": "v1", "kind": "Secret", "data": {"tls.key": "${data}"}}`,
+      data,
+    );
   }
   for (const kind of ['RSA ', 'EC ', 'OPENSSH ', 'DSA ', 'ENCRYPTED ', '']) {
-    const body = Array.from({ length: 6 }, () => randomText(random, 64, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')).join('\n');
+    const body = Array.from({ length: 6 }, () =>
+      randomText(random, 64, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'),
+    ).join('\n');
     const pem = `-----BEGIN ${kind}PRIVATE KEY-----\n${body}\n-----END ${kind}PRIVATE KEY-----`;
     const middle = body.split('\n')[2]!;
     add('private-key', `pem-${kind.trim().toLowerCase() || 'pkcs8'}`, `${pem}\n`, middle);
-    const wrapped = Buffer.from(`${pem}\n`).toString('base64').replace(/(.{76})/g, '$1\n');
+    const wrapped = Buffer.from(`${pem}\n`)
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n');
     add('private-key', 'base64-wrapped-pem', `key_data:\n${wrapped}\n`, wrapped.split('\n')[3]!);
   }
   for (let index = 0; index < 6; index++) {
@@ -324,11 +396,17 @@ export const LOOKALIKES: readonly (readonly [kind: string, text: string])[] = [
   ['code', 'def check_token(token: str) -> bool:'],
   ['hash', 'commit 3f2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a'],
   ['hash', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt'],
-  ['hash', '"integrity": "sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs17LhbZVGedAJv8XZ1tvj5FvSg=="'],
+  [
+    'hash',
+    '"integrity": "sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs17LhbZVGedAJv8XZ1tvj5FvSg=="',
+  ],
   ['hash', 'image: nginx@sha256:0d17b565c37bcbd895e9d92315a05c1c3c9a29f762b011a10c54a66cd53c9b31'],
   ['hash', 'md5sum: d41d8cd98f00b204e9800998ecf8427e'],
   ['hash', 'checksum = "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"'],
-  ['hash', 'resolved "https://registry.yarnpkg.com/lodash/-/lodash-4.17.21.tgz#679591c564c3bffaae8454cf0b3df370c3d6911c"'],
+  [
+    'hash',
+    'resolved "https://registry.yarnpkg.com/lodash/-/lodash-4.17.21.tgz#679591c564c3bffaae8454cf0b3df370c3d6911c"',
+  ],
   ['hash', 'ETag: "33a64df551425fcc55e4d42a148795d9f25f89d4"'],
   ['hash', 'git-tree-sha1 = "a44df3dd3a21c7d0dbdd5ba98b4a1e4f2f4d5b28"'],
   ['uuid', 'request_id=550e8400-e29b-41d4-a716-446655440000'],
@@ -347,7 +425,10 @@ export const LOOKALIKES: readonly (readonly [kind: string, text: string])[] = [
     'public',
     '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUY2FmZWJhYmVjYWZlYmFiZWNhZmViYWJlMAoGCCqGSM49BAMC\n-----END CERTIFICATE-----',
   ],
-  ['public', '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq2yWmN3yWmN3yWmN3yWmN3yWmN3y\n-----END PUBLIC KEY-----'],
+  [
+    'public',
+    '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq2yWmN3yWmN3yWmN3yWmN3yWmN3y\n-----END PUBLIC KEY-----',
+  ],
   ['public', 'pk_test_TYooMQauvdEDq54NiTphI7jx'],
   ['prose', 'Enter your password to continue.'],
   ['prose', 'password: Forgot your password?'],
@@ -356,7 +437,10 @@ export const LOOKALIKES: readonly (readonly [kind: string, text: string])[] = [
   ['prose', 'error: authentication failed for user "deploy"'],
   ['prose', '# Set API_KEY in your environment before running the tests.'],
   ['base64', 'data: aGVsbG8gd29ybGQsIHRoaXMgaXMganVzdCBzb21lIGJhc2U2NCB0ZXh0IGluIGEgbG9n'],
-  ['base64', 'logo.png: iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='],
+  [
+    'base64',
+    'logo.png: iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  ],
   ['log', '2024-05-01T12:00:00Z INFO GET /api/v1/orders?page=2&limit=50 200 12ms'],
   ['log', '2024-05-01T12:00:01Z WARN token refresh scheduled in 300s'],
   ['log', 'npm notice 📦  left-pad@1.3.0'],

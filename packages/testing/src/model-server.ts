@@ -30,7 +30,10 @@ export interface ScriptedModelServer {
  * pieces, tool calls announced with id and name and then their arguments in fragments by
  * index, a finish chunk with finish_reason, and `data: [DONE]`.
  */
-export async function startScriptedModelServer(replies: readonly ScriptedReply[], options: { model?: string; port?: number } = {}): Promise<ScriptedModelServer> {
+export async function startScriptedModelServer(
+  replies: readonly ScriptedReply[],
+  options: { model?: string; port?: number } = {},
+): Promise<ScriptedModelServer> {
   const queue = [...replies];
   const requests: RecordedRequest[] = [];
   const model = options.model ?? 'scripted-model';
@@ -46,7 +49,10 @@ export async function startScriptedModelServer(replies: readonly ScriptedReply[]
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '').replace(/\?.*$/, '');
     if (request.method === 'GET' && /\/models$/.test(path)) {
-      json(response, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'riskgate-testing' }] });
+      json(response, 200, {
+        object: 'list',
+        data: [{ id: model, object: 'model', created: 0, owned_by: 'riskgate-testing' }],
+      });
       return;
     }
     if (request.method !== 'POST' || !/\/chat\/completions$/.test(path)) {
@@ -65,7 +71,15 @@ export async function startScriptedModelServer(replies: readonly ScriptedReply[]
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (reply.error.retryAfter !== undefined) headers['retry-after'] = String(reply.error.retryAfter);
       response.writeHead(reply.error.status, headers);
-      response.end(JSON.stringify({ error: { message: reply.error.message ?? `scripted error ${reply.error.status}`, type: 'scripted_error', code: reply.error.code ?? null } }));
+      response.end(
+        JSON.stringify({
+          error: {
+            message: reply.error.message ?? `scripted error ${reply.error.status}`,
+            type: 'scripted_error',
+            code: reply.error.code ?? null,
+          },
+        }),
+      );
       return;
     }
     const id = `chatcmpl-scripted-${++counter}`;
@@ -74,9 +88,19 @@ export async function startScriptedModelServer(replies: readonly ScriptedReply[]
       json(response, 200, completion(reply, id, model));
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     if (reply.endless === true) {
-      await streamEndlessly(response, chunks.slice(0, -1), reply.chunkDelayMs ?? 0, (content) => ({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }] }));
+      await streamEndlessly(response, chunks.slice(0, -1), reply.chunkDelayMs ?? 0, (content) => ({
+        id,
+        object: 'chat.completion.chunk',
+        created: 0,
+        model,
+        choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }],
+      }));
       return;
     }
     for (const [index, chunk] of chunks.entries()) {
@@ -122,25 +146,55 @@ function argumentsText(call: { arguments: string | Record<string, unknown> }): s
 function replyChunks(reply: ScriptedReply, id: string, model: string): Record<string, unknown>[] {
   const size = reply.chunkSize ?? 7;
   const base = { id, object: 'chat.completion.chunk', created: 0, model };
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
   const chunks: Record<string, unknown>[] = [chunk({ role: 'assistant', content: '' })];
   for (const part of pieces(reply.text ?? '', size)) chunks.push(chunk({ content: part }));
   for (const [index, call] of (reply.toolCalls ?? []).entries()) {
-    chunks.push(chunk({ tool_calls: [{ index, id: call.id ?? `call_${id.slice(-4)}_${index}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
-    for (const part of pieces(argumentsText(call), size)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+    chunks.push(
+      chunk({
+        tool_calls: [
+          {
+            index,
+            id: call.id ?? `call_${id.slice(-4)}_${index}`,
+            type: 'function',
+            function: { name: call.name, arguments: '' },
+          },
+        ],
+      }),
+    );
+    for (const part of pieces(argumentsText(call), size))
+      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
   }
   chunks.push(chunk({}, (reply.toolCalls ?? []).length > 0 ? 'tool_calls' : 'stop'));
   return chunks;
 }
 
 function completion(reply: ScriptedReply, id: string, model: string): Record<string, unknown> {
-  const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({ id: call.id ?? `call_${id.slice(-4)}_${index}`, type: 'function', function: { name: call.name, arguments: argumentsText(call) } }));
+  const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
+    id: call.id ?? `call_${id.slice(-4)}_${index}`,
+    type: 'function',
+    function: { name: call.name, arguments: argumentsText(call) },
+  }));
   return {
     id,
     object: 'chat.completion',
     created: 0,
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop', logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: reply.text ?? null,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
+        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        logprobs: null,
+      },
+    ],
     usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   };
 }
@@ -172,7 +226,12 @@ function untilClosed(response: ServerResponse): Promise<void> {
 }
 
 /** The scripted chunks, then 1 KiB text chunks for as long as the client reads (waiting on backpressure). */
-async function streamEndlessly(response: ServerResponse, head: readonly unknown[], delayMs: number, chunk: (content: string) => unknown): Promise<void> {
+async function streamEndlessly(
+  response: ServerResponse,
+  head: readonly unknown[],
+  delayMs: number,
+  chunk: (content: string) => unknown,
+): Promise<void> {
   for (const part of head) response.write(`data: ${JSON.stringify(part)}\n\n`);
   const line = `data: ${JSON.stringify(chunk('x'.repeat(1024)))}\n\n`;
   let open = true;
@@ -180,10 +239,11 @@ async function streamEndlessly(response: ServerResponse, head: readonly unknown[
     open = false;
   });
   while (open && !response.destroyed) {
-    if (!response.write(line)) await new Promise((resolve) => {
-      response.once('drain', resolve);
-      response.once('close', resolve);
-    });
+    if (!response.write(line))
+      await new Promise((resolve) => {
+        response.once('drain', resolve);
+        response.once('close', resolve);
+      });
     else await pace(delayMs);
   }
 }

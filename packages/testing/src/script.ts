@@ -18,7 +18,14 @@ export const scriptedReply = z.object({
   /** Characters per streamed chunk (default 7). */
   chunkSize: z.number().int().positive().optional(),
   /** Answer with an HTTP error instead: 429 (with retry-after seconds), 500, 401, 404… */
-  error: z.object({ status: z.number().int(), message: z.string().optional(), retryAfter: z.union([z.number(), z.string()]).optional(), code: z.string().optional() }).optional(),
+  error: z
+    .object({
+      status: z.number().int(),
+      message: z.string().optional(),
+      retryAfter: z.union([z.number(), z.string()]).optional(),
+      code: z.string().optional(),
+    })
+    .optional(),
   /** End the stream early: after this many chunks, close the connection without [DONE]. */
   cutAfterChunks: z.number().int().nonnegative().optional(),
   /** Send the finish chunk but never `data: [DONE]`, and hold the connection open until the client closes it. */

@@ -18,7 +18,10 @@ try {
   process.stderr.write(`riskgate-model-server: ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
-const server = await startScriptedModelServer(script.replies, { model: script.model, ...(values.port === undefined ? {} : { port: Number(values.port) }) });
+const server = await startScriptedModelServer(script.replies, {
+  model: script.model,
+  ...(values.port === undefined ? {} : { port: Number(values.port) }),
+});
 process.stdout.write(`${server.baseURL}\n`);
 const stop = () => void server.close().then(() => process.exit(0));
 process.on('SIGINT', stop);

@@ -35,7 +35,11 @@ async function collect(stream: AsyncIterable<OpenAI.Chat.Completions.ChatComplet
 describe('the scripted model server, through the real openai client', () => {
   it('streams text in pieces and ends with finish_reason stop', async () => {
     server = await startScriptedModelServer([{ text: 'Hello from the script.' }]);
-    const stream = await client(server.baseURL).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await client(server.baseURL).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     const result = await collect(stream);
     expect(result).toMatchObject({ text: 'Hello from the script.', finish: 'stop' });
     expect(result.chunks).toBeGreaterThan(3);
@@ -44,9 +48,19 @@ describe('the scripted model server, through the real openai client', () => {
 
   it('streams several tool calls with arguments split across chunks, joined by index', async () => {
     server = await startScriptedModelServer([
-      { toolCalls: [{ name: 'execute_sql', arguments: { sql: 'SELECT * FROM orders LIMIT 5', risk_level: 'low' } }, { name: 'describe_schema', arguments: {} }], chunkSize: 4 },
+      {
+        toolCalls: [
+          { name: 'execute_sql', arguments: { sql: 'SELECT * FROM orders LIMIT 5', risk_level: 'low' } },
+          { name: 'describe_schema', arguments: {} },
+        ],
+        chunkSize: 4,
+      },
     ]);
-    const stream = await client(server.baseURL).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true });
+    const stream = await client(server.baseURL).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
     const result = await collect(stream);
     expect(result.finish).toBe('tool_calls');
     expect(result.calls.map((call) => call.name)).toEqual(['execute_sql', 'describe_schema']);
@@ -56,19 +70,42 @@ describe('the scripted model server, through the real openai client', () => {
 
   it('answers without streaming too', async () => {
     server = await startScriptedModelServer([{ toolCalls: [{ name: 't', arguments: '{"a":1}' }] }]);
-    const completion = await client(server.baseURL).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
-    expect(completion.choices[0]?.message.tool_calls?.[0]).toMatchObject({ type: 'function', function: { name: 't', arguments: '{"a":1}' } });
+    const completion = await client(server.baseURL).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    expect(completion.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+      type: 'function',
+      function: { name: 't', arguments: '{"a":1}' },
+    });
   });
 
   it('serves malformed argument JSON as it is told', async () => {
-    server = await startScriptedModelServer([{ toolCalls: [{ name: 'execute_sql', arguments: '{"sql": "SELECT 1"' }] }]);
-    const result = await collect(await client(server.baseURL).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true }));
+    server = await startScriptedModelServer([
+      { toolCalls: [{ name: 'execute_sql', arguments: '{"sql": "SELECT 1"' }] },
+    ]);
+    const result = await collect(
+      await client(server.baseURL).chat.completions.create({
+        model: 'm',
+        messages: [{ role: 'user', content: 'x' }],
+        stream: true,
+      }),
+    );
     expect(result.calls[0]!.arguments).toBe('{"sql": "SELECT 1"');
   });
 
   it('answers 429 with retry-after, which the client retries by its own settings', async () => {
-    server = await startScriptedModelServer([{ error: { status: 429, retryAfter: 0, message: 'slow down' } }, { text: 'ok' }]);
-    const result = await collect(await client(server.baseURL, 1).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true }));
+    server = await startScriptedModelServer([
+      { error: { status: 429, retryAfter: 0, message: 'slow down' } },
+      { text: 'ok' },
+    ]);
+    const result = await collect(
+      await client(server.baseURL, 1).chat.completions.create({
+        model: 'm',
+        messages: [{ role: 'user', content: 'x' }],
+        stream: true,
+      }),
+    );
     expect(result.text).toBe('ok');
     expect(server.requests).toHaveLength(2);
   });
@@ -81,7 +118,8 @@ describe('the scripted model server, through the real openai client', () => {
       { error: { status: 500 } },
     ]);
     const api = client(server.baseURL);
-    const request = () => api.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true });
+    const request = () =>
+      api.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true });
     await expect(request()).rejects.toBeInstanceOf(OpenAI.RateLimitError);
     await expect(request()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
     await expect(request()).rejects.toBeInstanceOf(OpenAI.NotFoundError);
@@ -89,8 +127,18 @@ describe('the scripted model server, through the real openai client', () => {
   });
 
   it('cuts a stream mid-tool-call: no finish_reason arrives', async () => {
-    server = await startScriptedModelServer([{ toolCalls: [{ name: 'execute_sql', arguments: { sql: 'DELETE FROM orders' } }], chunkSize: 3, cutAfterChunks: 4 }]);
-    const stream = await client(server.baseURL).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true });
+    server = await startScriptedModelServer([
+      {
+        toolCalls: [{ name: 'execute_sql', arguments: { sql: 'DELETE FROM orders' } }],
+        chunkSize: 3,
+        cutAfterChunks: 4,
+      },
+    ]);
+    const stream = await client(server.baseURL).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
     let finish: string | null = null;
     let failed = false;
     try {
@@ -103,6 +151,8 @@ describe('the scripted model server, through the real openai client', () => {
 
   it('says so when the script runs out', async () => {
     server = await startScriptedModelServer([]);
-    await expect(client(server.baseURL).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(/no more replies/);
+    await expect(
+      client(server.baseURL).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toThrow(/no more replies/);
   });
 });

@@ -51,13 +51,17 @@ const MIN_EMBEDDED_SECRET = 8;
  * unless named in `pass`. Otherwise `jq -n env` or `echo $POSTGRES_PRISMA_URL` would hand the
  * person's credentials to the model.
  */
-export function childEnvironment(env: Readonly<Record<string, string | undefined>>, options: ChildEnvironmentOptions = {}): Record<string, string> {
+export function childEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  options: ChildEnvironmentOptions = {},
+): Record<string, string> {
   const pass = new Set(options.pass ?? []);
   const secrets = [
     ...(options.secretValues ?? []),
     ...[...OWN_CREDENTIALS].map((name) => env[name]).filter((value): value is string => value !== undefined),
   ].filter((value) => value !== '');
-  const holdsSecret = (value: string) => secrets.some((secret) => value === secret || (secret.length >= MIN_EMBEDDED_SECRET && value.includes(secret)));
+  const holdsSecret = (value: string) =>
+    secrets.some((secret) => value === secret || (secret.length >= MIN_EMBEDDED_SECRET && value.includes(secret)));
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;

@@ -26,7 +26,12 @@ export async function assessCommand(command: string, options: CommandAssessOptio
   if (tree === null) throw new Error('the bash parser returned no tree');
   try {
     const home = options.home ?? homedir();
-    const walk = new Walk(command, { home, sandbox: options.sandbox === true, parser }, { cwd: resolve(options.cwd), vars: new Map(), functions: new Map(), opaque: false }, 0);
+    const walk = new Walk(
+      command,
+      { home, sandbox: options.sandbox === true, parser },
+      { cwd: resolve(options.cwd), vars: new Map(), functions: new Map(), opaque: false },
+      0,
+    );
     walk.walkRoot(tree.rootNode);
     return { effects: walk.effects, subjects: walk.subjects };
   } finally {

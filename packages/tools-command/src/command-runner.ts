@@ -107,22 +107,51 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     ...(options.cgroups === false ? { cgroups: false } : {}),
     ...(stdinFile === undefined ? {} : { stdinFile }),
   });
-  const environment = { ...(options.env ?? childEnvironment(process.env)), ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}), ...launch.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' };
-  const start = () => spawn(launch.file, launch.args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe', ...launch.extraFds], detached: true, env: environment });
+  const environment = {
+    ...(options.env ?? childEnvironment(process.env)),
+    ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}),
+    ...launch.env,
+    PAGER: 'cat',
+    GIT_PAGER: 'cat',
+    TERM: 'dumb',
+  };
+  const start = () =>
+    spawn(launch.file, launch.args, {
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe', ...launch.extraFds],
+      detached: true,
+      env: environment,
+    });
   // Forked inside the run's cgroup, so nothing it starts is ever outside it. When the cgroup
   // cannot be joined the command does not run: unbounded is not a fallback we choose silently.
   let child: ReturnType<typeof start>;
   try {
     if (launch.zygote !== undefined) {
       child = launch.zygote.child;
-      startZygote(launch.zygote, { file: launch.file, args: launch.args, cwd: options.cwd, env: environment, fds: launch.extraFds.length });
+      startZygote(launch.zygote, {
+        file: launch.file,
+        args: launch.args,
+        cwd: options.cwd,
+        env: environment,
+        fds: launch.extraFds.length,
+      });
     } else child = launch.cgroup === undefined ? start() : launch.cgroup.spawnInside(start);
   } catch (error) {
     launch.release();
     launch.cgroup?.removeLater(options.sandbox === true);
     removeStdin();
     const message = `riskgate could not start the command in its cgroup (${(error as Error).message}); it did not run\n`;
-    return { exitCode: 125, signal: null, timedOut: false, cancelled: false, output: message, outputBytes: 0, droppedBytes: 0, binary: false, durationMs: performance.now() - started };
+    return {
+      exitCode: 125,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      output: message,
+      outputBytes: 0,
+      droppedBytes: 0,
+      binary: false,
+      durationMs: performance.now() - started,
+    };
   }
   // The child has its own copies of the filter descriptors now.
   launch.release();
@@ -137,7 +166,11 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   };
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
-  const streamsClosed = Promise.all([child.stdout, child.stderr].map((stream) => (stream === null ? undefined : new Promise((resolve) => stream.once('close', resolve)))));
+  const streamsClosed = Promise.all(
+    [child.stdout, child.stderr].map((stream) =>
+      stream === null ? undefined : new Promise((resolve) => stream.once('close', resolve)),
+    ),
+  );
 
   let timedOut = false;
   let cancelled = false;
@@ -176,10 +209,12 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   if (options.signal.aborted) onAbort();
   else options.signal.addEventListener('abort', onAbort, { once: true });
 
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: NodeJS.ErrnoException }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-    child.once('error', (error) => resolve({ code: null, signal: null, error }));
-  });
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: NodeJS.ErrnoException }>(
+    (resolve) => {
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    },
+  );
   clearTimeout(timer);
   options.signal.removeEventListener('abort', onAbort);
   // Whatever the command left running does not outlive it. Unsandboxed, wait until it is gone
@@ -214,7 +249,10 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   // bubblewrap reports a command killed by a signal as exit code 128 + the signal's number.
   const sandboxSignal = options.sandbox === true && exit.signal === null ? signalOfStatus(exit.code) : undefined;
   const signal = sandboxSignal ?? exit.signal ?? null;
-  const limit = launch.bounds === undefined ? undefined : detectLimit({ bounds: launch.bounds, ...(counts === undefined ? {} : { counts }), signal, signs });
+  const limit =
+    launch.bounds === undefined
+      ? undefined
+      : detectLimit({ bounds: launch.bounds, ...(counts === undefined ? {} : { counts }), signal, signs });
   return {
     exitCode: sandboxSignal === undefined ? (exit.error === undefined ? exit.code : 127) : null,
     signal,

@@ -14,8 +14,18 @@ export const COMMAND_TOOL_NAME = 'execute_command';
 
 export const executeCommandParameters = z.object({
   command: z.string().min(1, 'the command is empty').max(100_000).describe('One bash command line.'),
-  cwd: z.string().min(1).optional().describe('Directory to run in, relative to the workspace. Defaults to the workspace.'),
-  timeout_ms: z.number().int().positive().max(3_600_000).optional().describe('Stop the command after this many milliseconds (default 120000).'),
+  cwd: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Directory to run in, relative to the workspace. Defaults to the workspace.'),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(3_600_000)
+    .optional()
+    .describe('Stop the command after this many milliseconds (default 120000).'),
 });
 
 export interface CommandToolOptions {
@@ -45,7 +55,8 @@ const READER_OUTPUT_BYTES = 8 * 1024 * 1024;
 export function createExecuteCommandTool(options: CommandToolOptions = {}) {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
   const maxOutputBytes = options.maxOutputBytes ?? 30_000;
-  const environment = () => childEnvironment(process.env, { pass: options.passEnvironment ?? [], secretValues: options.secretValues ?? [] });
+  const environment = () =>
+    childEnvironment(process.env, { pass: options.passEnvironment ?? [], secretValues: options.secretValues ?? [] });
   return defineTool({
     name: COMMAND_TOOL_NAME,
     description:
@@ -65,13 +76,27 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
       // rather than run with them visible. Steady state, the scan is cached: one lstat per entry.
       // Only a call that could run unasked needs it: any effect but a read makes the call asked
       // anyway (`git log; rm -rf ~`), and an approved call's sandbox walks the workspace itself.
-      const couldRunUnasked = report.effects.every((effect) => effect.kind === 'read-path' || effect.kind === 'list-path' || effect.kind === 'read-env' || effect.kind === 'read-db');
+      const couldRunUnasked = report.effects.every(
+        (effect) =>
+          effect.kind === 'read-path' ||
+          effect.kind === 'list-path' ||
+          effect.kind === 'read-env' ||
+          effect.kind === 'read-db',
+      );
       if (context.sandbox === true && couldRunUnasked) {
         // 10 s: the first walk reads every file whole (a repository with its build output takes
         // seconds cold); cached, a later call costs one lstat per entry.
-        const scan = secretFilesBelow(context.cwd, { budgetMs: 10_000, ...options.workspaceScan, ...(context.home === undefined ? {} : { home: context.home }) });
+        const scan = secretFilesBelow(context.cwd, {
+          budgetMs: 10_000,
+          ...options.workspaceScan,
+          ...(context.home === undefined ? {} : { home: context.home }),
+        });
         if (!scan.complete) {
-          added.push({ kind: 'unknown', detail: 'the workspace holds more files than riskgate could check for secrets in time, so the sandbox cannot hide them all yet' });
+          added.push({
+            kind: 'unknown',
+            detail:
+              'the workspace holds more files than riskgate could check for secrets in time, so the sandbox cannot hide them all yet',
+          });
         }
       }
       // The model's own timeout is a bound too: `sleep 3600` with timeout_ms of an hour would
@@ -119,17 +144,49 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
         // args | rev` handed all seven over). So the reader runs first, alone, its secrets are
         // withheld, and only then does the sandboxed rest read what is left on its stdin.
         const { program, args, rest } = hostReader;
-        const read = await runCommand(command, { ...common, maxOutputBytes: READER_OUTPUT_BYTES, hostReader: { program, args } });
+        const read = await runCommand(command, {
+          ...common,
+          maxOutputBytes: READER_OUTPUT_BYTES,
+          hostReader: { program, args },
+        });
         if (read.timedOut || read.cancelled || read.limit !== undefined) {
-          return { type: 'tool-success', forModel: formatForModel(read, directory, context.cwd, timeoutMs), data: read, ...partial(read) } as const;
+          return {
+            type: 'tool-success',
+            forModel: formatForModel(read, directory, context.cwd, timeoutMs),
+            data: read,
+            ...partial(read),
+          } as const;
         }
-        const stdin = replaceFindings(read.output, findSecretsIn(read.output), (what) => `[withheld: ${what} — hidden before the rest of the line read it]`);
-        const result = await runCommand(rest, { ...common, ...live, stdin, timeoutMs: Math.max(1_000, timeoutMs - read.durationMs) });
+        const stdin = replaceFindings(
+          read.output,
+          findSecretsIn(read.output),
+          (what) => `[withheld: ${what} — hidden before the rest of the line read it]`,
+        );
+        const result = await runCommand(rest, {
+          ...common,
+          ...live,
+          stdin,
+          timeoutMs: Math.max(1_000, timeoutMs - read.durationMs),
+        });
         const whole = { ...result, durationMs: read.durationMs + result.durationMs };
-        return { type: 'tool-success', forModel: formatForModel(whole, directory, context.cwd, timeoutMs), data: whole, ...partial(whole) } as const;
+        return {
+          type: 'tool-success',
+          forModel: formatForModel(whole, directory, context.cwd, timeoutMs),
+          data: whole,
+          ...partial(whole),
+        } as const;
       }
-      const result = await runCommand(command, { ...common, ...live, ...(hostReader === undefined ? {} : { hostReader }) });
-      return { type: 'tool-success', forModel: formatForModel(result, directory, context.cwd, timeoutMs), data: result, ...partial(result) } as const;
+      const result = await runCommand(command, {
+        ...common,
+        ...live,
+        ...(hostReader === undefined ? {} : { hostReader }),
+      });
+      return {
+        type: 'tool-success',
+        forModel: formatForModel(result, directory, context.cwd, timeoutMs),
+        data: result,
+        ...partial(result),
+      } as const;
     },
   });
 }
@@ -162,7 +219,12 @@ function duration(ms: number): string {
  * it ended in words that do not flatter — a run stopped at a bound or the timeout is never
  * "exit code 0".
  */
-export function formatForModel(result: CommandRunResult, directory: string, workspace: string, timeoutMs?: number): string {
+export function formatForModel(
+  result: CommandRunResult,
+  directory: string,
+  workspace: string,
+  timeoutMs?: number,
+): string {
   const where = relative(workspace, directory);
   const ending = result.timedOut
     ? `timed out after ${timeoutMs === undefined ? 'its timeout' : duration(timeoutMs)}`
@@ -180,9 +242,13 @@ export function formatForModel(result: CommandRunResult, directory: string, work
   const leftovers =
     (result.leftoversEnded === true ? '; processes it left running were ended' : '') +
     (result.outputCut === true ? '; a process it started still held its output, which riskgate stopped reading' : '');
-  const body = result.binary ? `(binary output, ${result.outputBytes.toLocaleString('en-US')} bytes, not shown)` : result.output || '(no output)';
+  const body = result.binary
+    ? `(binary output, ${result.outputBytes.toLocaleString('en-US')} bytes, not shown)`
+    : result.output || '(no output)';
   const place = where === '' || isAbsolute(where) ? '' : ` in ${where}`;
   // A command stopped part-way did some of its work: the model must not take it for "not run" and repeat it whole.
-  const partly = stoppedPartWay(result) ? '\npartial: the command was stopped part-way; what it did before it stopped stays done — check before running it again' : '';
+  const partly = stoppedPartWay(result)
+    ? '\npartial: the command was stopped part-way; what it did before it stopped stays done — check before running it again'
+    : '';
   return `${body.replace(/\n$/, '')}\n[${status}${leftovers}${place}, ${Math.round(result.durationMs)} ms]${partly}`;
 }

@@ -46,9 +46,52 @@ interface ReaderRow {
 /** A harmless operand: a name, a number, a filter term (`sport = :5432`, `state listening`). */
 const PLAIN = /^[\w.,:@%+=/<>!()-]+$/;
 
-const IP_OPTIONS = new Set(['-4', '-6', '-s', '-d', '-br', '-brief', '-c', '-color', '-j', '-json', '-p', '-pretty', '-o', '-oneline', '-h', '-human', '-stats', '-details', '-statistics']);
+const IP_OPTIONS = new Set([
+  '-4',
+  '-6',
+  '-s',
+  '-d',
+  '-br',
+  '-brief',
+  '-c',
+  '-color',
+  '-j',
+  '-json',
+  '-p',
+  '-pretty',
+  '-o',
+  '-oneline',
+  '-h',
+  '-human',
+  '-stats',
+  '-details',
+  '-statistics',
+]);
 /** Objects whose default verb is a listing. Not `netns` (`netns exec` runs a program), not `monitor`. */
-const IP_OBJECTS = new Set(['a', 'addr', 'address', 'l', 'link', 'r', 'ro', 'route', 'n', 'neigh', 'neighbor', 'neighbour', 'ru', 'rule', 'm', 'maddr', 'maddress', 'ntable', 'tunnel', 'tuntap', 'mroute', 'nexthop']);
+const IP_OBJECTS = new Set([
+  'a',
+  'addr',
+  'address',
+  'l',
+  'link',
+  'r',
+  'ro',
+  'route',
+  'n',
+  'neigh',
+  'neighbor',
+  'neighbour',
+  'ru',
+  'rule',
+  'm',
+  'maddr',
+  'maddress',
+  'ntable',
+  'tunnel',
+  'tuntap',
+  'mroute',
+  'nexthop',
+]);
 const IP_SHOW = new Set(['show', 'sh', 'list', 'lst', 'ls', 'l']);
 
 /**
@@ -73,24 +116,111 @@ function ipShows(words: readonly string[]): boolean {
 const HOST_READERS: Readonly<Record<string, ReaderRow>> = {
   // No `e` without a dash: BSD `ps e` prints every process's environment (secrets of other programs).
   // Operands only as option values: a bare word is a BSD option group, checked letter by letter.
-  ps: { flags: 'AaCcdefFHjlLMmNOopqrSTUuvwxyZ', valuedLetters: 'oOpqtuUCgG', bareFlags: 'acfhjlLmrSTuvwxX', valued: ['--sort', '--format', '--pid', '--ppid', '--user', '--cols', '--width', '--columns'], long: ['--forest', '--no-headers', '--headers', '--sort', '--pid', '--ppid', '--user', '--format', '--cols', '--width', '--columns'], operands: 'none' },
+  ps: {
+    flags: 'AaCcdefFHjlLMmNOopqrSTUuvwxyZ',
+    valuedLetters: 'oOpqtuUCgG',
+    bareFlags: 'acfhjlLmrSTuvwxX',
+    valued: ['--sort', '--format', '--pid', '--ppid', '--user', '--cols', '--width', '--columns'],
+    long: [
+      '--forest',
+      '--no-headers',
+      '--headers',
+      '--sort',
+      '--pid',
+      '--ppid',
+      '--user',
+      '--format',
+      '--cols',
+      '--width',
+      '--columns',
+    ],
+    operands: 'none',
+  },
   // A pattern is a regular expression for pgrep to match: any literal text, spaces included.
-  pgrep: { flags: 'aflnoxcivuUgGPstd', valuedLetters: 'uUgGPstd', operands: /^[^\0\n]+$/, long: ['--list-name', '--list-full', '--full', '--newest', '--oldest', '--exact', '--count', '--ignore-case', '--inverse'] },
+  pgrep: {
+    flags: 'aflnoxcivuUgGPstd',
+    valuedLetters: 'uUgGPstd',
+    operands: /^[^\0\n]+$/,
+    long: [
+      '--list-name',
+      '--list-full',
+      '--full',
+      '--newest',
+      '--oldest',
+      '--exact',
+      '--count',
+      '--ignore-case',
+      '--inverse',
+    ],
+  },
   pidof: { flags: 'sxcqwzod', valuedLetters: 'od', operands: PLAIN },
-  pstree: { flags: 'acglnpstuAGUhHTS', long: ['--arguments', '--show-pids', '--numeric-sort', '--long', '--ascii'], operands: PLAIN },
+  pstree: {
+    flags: 'acglnpstuAGUhHTS',
+    long: ['--arguments', '--show-pids', '--numeric-sort', '--long', '--ascii'],
+    operands: PLAIN,
+  },
   // Interactive top reads keys (`k` kills) from a terminal; stdin is closed, so only `-b` output comes.
   top: { flags: 'bcHiSsE1ndpuUowe', valuedLetters: 'ndpuUowEe', operands: 'none' },
   // Not `-K`/`--kill` (closes sockets), `-D`/`--diag` (writes a file), `-N`/`--net` (enters a namespace), `-F`.
-  ss: { flags: 'tuwxlnpaeimoOrsHZz46S0E', long: ['--tcp', '--udp', '--unix', '--listening', '--numeric', '--processes', '--all', '--summary', '--extended', '--info', '--memory', '--options', '--no-header', '--oneline', '--resolve', '--ipv4', '--ipv6', '--raw'], operands: PLAIN },
-  netstat: { flags: 'tuwxlnpaeiorsgvWM46c', long: ['--tcp', '--udp', '--listening', '--numeric', '--program', '--all', '--route', '--interfaces', '--statistics', '--extend', '--wide'], operands: 'none' },
+  ss: {
+    flags: 'tuwxlnpaeimoOrsHZz46S0E',
+    long: [
+      '--tcp',
+      '--udp',
+      '--unix',
+      '--listening',
+      '--numeric',
+      '--processes',
+      '--all',
+      '--summary',
+      '--extended',
+      '--info',
+      '--memory',
+      '--options',
+      '--no-header',
+      '--oneline',
+      '--resolve',
+      '--ipv4',
+      '--ipv6',
+      '--raw',
+    ],
+    operands: PLAIN,
+  },
+  netstat: {
+    flags: 'tuwxlnpaeiorsgvWM46c',
+    long: [
+      '--tcp',
+      '--udp',
+      '--listening',
+      '--numeric',
+      '--program',
+      '--all',
+      '--route',
+      '--interfaces',
+      '--statistics',
+      '--extend',
+      '--wide',
+    ],
+    operands: 'none',
+  },
   ip: { check: ipShows },
   // `-i` with its spec glued on (`-i:5432`, `-iTCP`) is one word; no `-r` (repeats forever) is needed either.
-  lsof: { flags: 'nPtlaRwUsipucdg', valuedLetters: 'pucdg', valued: ['+D', '+d'], glued: /^-(i[\w:.@-]+|s(TCP|UDP):[\w^,]+)$/, operands: /^[\w.,:@/=][\w.,:@/=-]*$/ },
+  lsof: {
+    flags: 'nPtlaRwUsipucdg',
+    valuedLetters: 'pucdg',
+    valued: ['+D', '+d'],
+    glued: /^-(i[\w:.@-]+|s(TCP|UDP):[\w^,]+)$/,
+    operands: /^[\w.,:@/=][\w.,:@/=-]*$/,
+  },
   w: { flags: 'hsfiuo', operands: PLAIN },
   who: { flags: 'abdHlmpqrsTtu', long: ['--all', '--boot', '--heading', '--count'], operands: /^(am|i|I)$/ },
   uptime: { flags: 'psh', long: ['--pretty', '--since'], operands: 'none' },
   // With an operand, `hostname NAME` sets the name; `-F FILE` too.
-  hostname: { flags: 'fisdAIa', long: ['--fqdn', '--short', '--domain', '--all-fqdns', '--all-ip-addresses', '--ip-address'], operands: 'none' },
+  hostname: {
+    flags: 'fisdAIa',
+    long: ['--fqdn', '--short', '--domain', '--all-fqdns', '--all-ip-addresses', '--ip-address'],
+    operands: 'none',
+  },
   // `ifconfig IFACE` lists one interface; `ifconfig IFACE up|down|ADDR` changes it (refused by the operand count).
   ifconfig: { flags: 'as', operands: /^[a-z][\w.-]*$/, maxOperands: 1 },
   route: { flags: 'nev', operands: 'none' },
@@ -126,7 +256,13 @@ function wordsFit(row: ReaderRow, words: readonly string[]): boolean {
       }
       continue;
     }
-    if (row.bareFlags !== undefined && at === 0 && /^[a-z]+$/i.test(word) && [...word].every((letter) => row.bareFlags!.includes(letter))) continue;
+    if (
+      row.bareFlags !== undefined &&
+      at === 0 &&
+      /^[a-z]+$/i.test(word) &&
+      [...word].every((letter) => row.bareFlags!.includes(letter))
+    )
+      continue;
     if (row.operands === undefined || row.operands === 'none' || !row.operands.test(word)) return false;
     operands++;
   }
@@ -152,11 +288,14 @@ function systemProgram(name: string): string | undefined {
 /** A word's value when it has no expansion, glob, escape or tilde to interpret; else undefined. */
 function literal(node: Node): string | undefined {
   const text = node.text;
-  if (node.type === 'word' || node.type === 'number') return /^[\w@%+=:,./-]+$/.test(text) && !text.startsWith('~') ? text : undefined;
+  if (node.type === 'word' || node.type === 'number')
+    return /^[\w@%+=:,./-]+$/.test(text) && !text.startsWith('~') ? text : undefined;
   if (node.type === 'raw_string') return text.slice(1, -1);
   if (node.type === 'string') {
     const inner = text.slice(1, -1);
-    return node.namedChildren.every((child) => child?.type === 'string_content') && !/[\\$`]/.test(inner) ? inner : undefined;
+    return node.namedChildren.every((child) => child?.type === 'string_content') && !/[\\$`]/.test(inner)
+      ? inner
+      : undefined;
   }
   return undefined;
 }
@@ -201,7 +340,14 @@ export async function splitHostReader(command: string): Promise<HostReader | und
     const [first, second] = statement.namedChildren;
     // `|&` would send the reader's stderr too; only the plain pipe is split.
     const pipes = statement.children.filter((child) => child !== null && !child.isNamed);
-    if (first === null || first === undefined || second === null || second === undefined || pipes.some((pipe) => pipe!.type !== '|')) return undefined;
+    if (
+      first === null ||
+      first === undefined ||
+      second === null ||
+      second === undefined ||
+      pipes.some((pipe) => pipe!.type !== '|')
+    )
+      return undefined;
     const reader = readerOf(first);
     if (reader === undefined) return undefined;
     // The reader runs to its end before the rest reads its output (execute-command-tool.ts):

@@ -80,7 +80,13 @@ function findCgroupHome(): CgroupHome | undefined {
     // Our own cgroup when it delegates to children; else its parent (a systemd slice holds no
     // processes of its own, so it may delegate while our scope beside it holds the terminal).
     for (const directory of [join(mount, v2Path), dirname(join(mount, v2Path))]) {
-      if (usable(directory, ['memory', 'pids'])) return { mechanism: 'cgroup-v2', pids: directory, memory: directory, own: [join(mount, v2Path, 'cgroup.procs')] };
+      if (usable(directory, ['memory', 'pids']))
+        return {
+          mechanism: 'cgroup-v2',
+          pids: directory,
+          memory: directory,
+          own: [join(mount, v2Path, 'cgroup.procs')],
+        };
     }
   }
   const pids = pathOf('pids');
@@ -144,7 +150,7 @@ export function describeBounds(bounds: ResourceBounds = DEFAULT_BOUNDS): string 
   const root = process.getuid?.() === 0;
   const how =
     mechanism === 'rlimits'
-      ? `rlimits (no writable cgroup here; memory is bounded per process; ${root ? 'riskgate runs as root, for whom the kernel does not enforce the process bound: a fork bomb is held only by the timeout' : 'the process bound counts the sandbox\'s own processes'})`
+      ? `rlimits (no writable cgroup here; memory is bounded per process; ${root ? 'riskgate runs as root, for whom the kernel does not enforce the process bound: a fork bomb is held only by the timeout' : "the process bound counts the sandbox's own processes"})`
       : `${mechanism === 'cgroup-v2' ? 'cgroup v2' : 'cgroup v1 (pids, memory)'} at ${where!.pids}`;
   return `bounds: ${how}: ${limits}`;
 }

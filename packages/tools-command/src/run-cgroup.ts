@@ -36,7 +36,10 @@ export class RunCgroup {
   ) {}
 
   /** A fresh cgroup with the bounds written, or undefined where none can be made. */
-  static create(bounds: ResourceBounds | undefined, where: CgroupHome | undefined = cgroupHome()): RunCgroup | undefined {
+  static create(
+    bounds: ResourceBounds | undefined,
+    where: CgroupHome | undefined = cgroupHome(),
+  ): RunCgroup | undefined {
     if (where === undefined) return undefined;
     if (!swept) {
       swept = true;
@@ -73,7 +76,8 @@ export class RunCgroup {
       prepareSpare(this.home);
       if (nextSandboxed && !zygoteWaiting()) {
         const directories = makeDirectories(this.home);
-        if (directories !== undefined && !prepareZygote(this.home, directories)) for (const directory of directories) removeQuietly(directory);
+        if (directories !== undefined && !prepareZygote(this.home, directories))
+          for (const directory of directories) removeQuietly(directory);
       }
       this.remove().catch(() => {});
     });
@@ -316,4 +320,3 @@ function optionalNumber<K extends string>(key: K, text: string): Partial<Record<
   const value = Number.parseInt(text, 10);
   return Number.isFinite(value) ? ({ [key]: value } as Record<K, number>) : {};
 }
-

@@ -6,7 +6,15 @@ import { RunCgroup } from './run-cgroup.js';
 import { shellQuote } from './shell-quote.js';
 import { sandboxUser, setprivPrefix } from './sandbox-user.js';
 import { takeZygote, type Zygote } from './zygote.js';
-import { BWRAP, bubblewrapArguments, closeSeccompFilter, openSeccompFilter, READER_SECCOMP_FD, SANDBOX_STDIN, SECCOMP_FD } from './sandbox.js';
+import {
+  BWRAP,
+  bubblewrapArguments,
+  closeSeccompFilter,
+  openSeccompFilter,
+  READER_SECCOMP_FD,
+  SANDBOX_STDIN,
+  SECCOMP_FD,
+} from './sandbox.js';
 
 /** What the runner spawns for one command line, and what it must clean up afterwards. */
 export interface Launch {
@@ -49,7 +57,6 @@ export const RUN_MARKER = 'RISKGATE_RUN';
 
 const BASH = ['bash', '--noprofile', '--norc', '-c'];
 
-
 /**
  * Builds the spawn for one run. The runner spawns it inside the run's cgroup when there is one
  * (RunCgroup.spawnInside: riskgate joins the cgroup for the synchronous spawn and leaves it).
@@ -69,10 +76,14 @@ const BASH = ['bash', '--noprofile', '--norc', '-c'];
  */
 export function launchFor(options: LaunchOptions): Launch {
   if (!options.sandbox) return unsandboxed(options);
-  const bounds = options.bounds === false ? undefined : { ...DEFAULT_BOUNDS, cpuSeconds: Math.ceil(options.timeoutMs / 1000) + 1, ...options.bounds };
+  const bounds =
+    options.bounds === false
+      ? undefined
+      : { ...DEFAULT_BOUNDS, cpuSeconds: Math.ceil(options.timeoutMs / 1000) + 1, ...options.bounds };
   const where = bounds === undefined || options.cgroups === false ? undefined : cgroupHome();
   const zygote = where === undefined ? undefined : takeZygote(where);
-  const adopted = zygote === undefined || bounds === undefined ? undefined : RunCgroup.adopt(zygote.home, zygote.directories, bounds);
+  const adopted =
+    zygote === undefined || bounds === undefined ? undefined : RunCgroup.adopt(zygote.home, zygote.directories, bounds);
   if (zygote !== undefined && adopted === undefined) zygote.child.kill('SIGKILL');
   const cgroup = adopted ?? (where === undefined || bounds === undefined ? undefined : RunCgroup.create(bounds, where));
   const places = {
@@ -95,21 +106,38 @@ export function launchFor(options: LaunchOptions): Launch {
   ];
   // As `nobody`, every repository belongs to someone else, and git refuses to read those (its
   // safe.directory check): it trusts them here as it trusted root's own, inside the sandbox.
-  const env: Record<string, string> = user === undefined ? {} : { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
+  const env: Record<string, string> =
+    user === undefined ? {} : { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
   const sandboxFd = openSeccompFilter('sandbox');
   const fds: number[] = sandboxFd === undefined ? [] : [sandboxFd];
   const release = () => {
     for (const fd of fds) closeSeccompFilter(fd);
   };
-  const held = { ...(cgroup === undefined ? {} : { cgroup }), ...(bounds === undefined ? {} : { bounds }), ...(adopted === undefined ? {} : { zygote: zygote! }), release };
+  const held = {
+    ...(cgroup === undefined ? {} : { cgroup }),
+    ...(bounds === undefined ? {} : { bounds }),
+    ...(adopted === undefined ? {} : { zygote: zygote! }),
+    release,
+  };
   const reader = options.hostReader;
   if (reader === undefined) {
-    return { file: BWRAP, args: [...bubblewrapArguments(profile), ...inner(options.command)], extraFds: fds, env, ...held };
+    return {
+      file: BWRAP,
+      args: [...bubblewrapArguments(profile), ...inner(options.command)],
+      extraFds: fds,
+      env,
+      ...held,
+    };
   }
   const quote = (words: readonly string[]) => words.map(shellQuote).join(' ');
   const readerFd = openSeccompFilter('reader');
   if (readerFd !== undefined) fds.push(readerFd);
-  const readerCommand = quote([BWRAP, ...bubblewrapArguments({ ...profile, hostView: true, seccompFd: READER_SECCOMP_FD }), reader.program, ...reader.args]);
+  const readerCommand = quote([
+    BWRAP,
+    ...bubblewrapArguments({ ...profile, hostView: true, seccompFd: READER_SECCOMP_FD }),
+    reader.program,
+    ...reader.args,
+  ]);
   const script =
     reader.rest === undefined
       ? `exec ${readerCommand} ${SECCOMP_FD}<&-`
@@ -125,7 +153,8 @@ export function launchFor(options: LaunchOptions): Launch {
  */
 // No redirection around the loop: bash would save stderr in a descriptor above 2 for it, which
 // the loop would then close (stderr lost).
-const CLOSE_INHERITED = 'for __rg_fd in /proc/self/fd/*; do __rg_fd=${__rg_fd##*/}; [ "$__rg_fd" -gt 2 ] 2>/dev/null && eval "exec $__rg_fd>&-"; done; unset __rg_fd; ';
+const CLOSE_INHERITED =
+  'for __rg_fd in /proc/self/fd/*; do __rg_fd=${__rg_fd##*/}; [ "$__rg_fd" -gt 2 ] 2>/dev/null && eval "exec $__rg_fd>&-"; done; unset __rg_fd; ';
 
 /**
  * `ulimit …; ` in front of the command, on its first line, so line numbers stay the same. Bash
@@ -134,14 +163,24 @@ const CLOSE_INHERITED = 'for __rg_fd in /proc/self/fd/*; do __rg_fd=${__rg_fd##*
  */
 function limitPrefix(bounds: ResourceBounds, rlimitsOnly: boolean): string {
   const cpu = bounds.cpuSeconds ?? 1;
-  const limits = [`-S -t ${cpu}`, `-H -t ${cpu + 1}`, `-f ${Math.ceil(bounds.fileBytes / 1024)}`, `-n ${bounds.openFiles}`];
+  const limits = [
+    `-S -t ${cpu}`,
+    `-H -t ${cpu + 1}`,
+    `-f ${Math.ceil(bounds.fileBytes / 1024)}`,
+    `-n ${bounds.openFiles}`,
+  ];
   if (rlimitsOnly) limits.push(`-d ${Math.ceil(bounds.memoryBytes / 1024)}`, `-u ${bounds.processes}`);
   return `${limits.map((limit) => `ulimit ${limit} 2>/dev/null`).join('; ')}; `;
 }
 
 function unsandboxed(options: LaunchOptions): Launch {
   const cgroup = cgroupHome() === undefined || options.cgroups === false ? undefined : RunCgroup.create(undefined);
-  const command = { file: BASH[0]!, args: [...BASH.slice(1), `${CLOSE_INHERITED}${options.command}`], extraFds: [], release: () => {} };
+  const command = {
+    file: BASH[0]!,
+    args: [...BASH.slice(1), `${CLOSE_INHERITED}${options.command}`],
+    extraFds: [],
+    release: () => {},
+  };
   if (cgroup !== undefined) return { ...command, env: {}, cgroup };
   const marker = randomUUID();
   return { ...command, env: { [RUN_MARKER]: marker }, marker };

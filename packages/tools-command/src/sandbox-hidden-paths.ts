@@ -62,12 +62,16 @@ export function hiddenPaths(options: HiddenPathOptions): HiddenPath[] {
   // The call was asked when the judge's scan (2 s) did not finish; here the walk is finished
   // whatever it takes, and a workspace past the walk's entry bound runs nothing.
   const scan = secretFilesBelow(workspace, { home, budgetMs: 120_000 });
-  if (!scan.complete) throw new Error(`the workspace ${workspace} holds more files than riskgate can check for secrets; the sandbox cannot hide them all`);
+  if (!scan.complete)
+    throw new Error(
+      `the workspace ${workspace} holds more files than riskgate can check for secrets; the sandbox cannot hide them all`,
+    );
   for (const file of scan.files) add(file.path, file.kind);
   // A command directory outside the workspace (`/srv/app`, `/`) gets a short walk: a whole
   // system tree before every command would cost seconds; the judge still checks what is read.
   if (!isInside(options.cwd, workspace) && !(privateHome && isInside(options.cwd, home))) {
-    for (const file of secretFilesBelow(options.cwd, { home, maxEntries: 2_000, budgetMs: 200 }).files) add(file.path, file.kind);
+    for (const file of secretFilesBelow(options.cwd, { home, maxEntries: 2_000, budgetMs: 200 }).files)
+      add(file.path, file.kind);
   }
   return [...found.values()].sort((a, b) => a.path.localeCompare(b.path));
 }

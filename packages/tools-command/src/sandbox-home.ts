@@ -38,7 +38,11 @@ export function privateHomeArguments(profile: SandboxHomeProfile): string[] {
   const args = ['--tmpfs', home];
   const bound = new Set<string>();
   for (const glob of HOME_ALLOWLIST_GLOBS) {
-    for (const path of existingPaths(join(home, glob).split('/').filter((part) => part !== ''))) {
+    for (const path of existingPaths(
+      join(home, glob)
+        .split('/')
+        .filter((part) => part !== ''),
+    )) {
       // An allowlisted name that is a symlink to a private file stays out, and so does a file
       // whose content is a secret (a private key saved as `id_rsa.pub`).
       if (bound.has(path) || isPrivateHomePath(path, { home, workspace })) continue;

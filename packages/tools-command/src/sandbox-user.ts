@@ -88,18 +88,24 @@ export function sandboxUser(options: SandboxUserOptions): SandboxUser | undefine
   const targets = [workspace, real(options.cwd), ...(privateHome ? [home] : [])];
   const bridges = new Set<string>();
   for (const target of targets) {
-    const closed = ancestors(target).find((directory) => !(privateHome && isInside(directory, home) && directory !== home) && !openToOthers(directory, false));
+    const closed = ancestors(target).find(
+      (directory) =>
+        !(privateHome && isInside(directory, home) && directory !== home) && !openToOthers(directory, false),
+    );
     if (closed !== undefined) bridges.add(closed);
   }
   // Only the highest closed directories need replacing: below one, its tmpfs is open.
-  const highest = [...bridges].filter((bridge) => ![...bridges].some((other) => other !== bridge && isInside(bridge, other)));
+  const highest = [...bridges].filter(
+    (bridge) => ![...bridges].some((other) => other !== bridge && isInside(bridge, other)),
+  );
   return { uid: NOBODY, gid: NOBODY, bridges: highest };
 }
 
 /** The directories above a path, from the top (`/` left out: it is never closed). */
 function ancestors(path: string): string[] {
   const found: string[] = [];
-  for (let directory = dirname(path); directory !== '/' && directory !== '.'; directory = dirname(directory)) found.unshift(directory);
+  for (let directory = dirname(path); directory !== '/' && directory !== '.'; directory = dirname(directory))
+    found.unshift(directory);
   return found;
 }
 

@@ -102,21 +102,41 @@ function baseArguments(tmpBytes: number, hostView: boolean, user: SandboxUser | 
       ? ['--unshare-all']
       : ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'];
   // setpriv needs these two to change user; it loses both (and every other) when it does.
-  const capabilities = user === undefined ? ['--cap-drop', 'ALL'] : ['--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID'];
+  const capabilities =
+    user === undefined
+      ? ['--cap-drop', 'ALL']
+      : ['--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID'];
   return [
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    ...size, ...open, '--tmpfs', '/dev/shm',
-    '--remount-ro', '/dev',
-    '--proc', '/proc',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    ...size,
+    ...open,
+    '--tmpfs',
+    '/dev/shm',
+    '--remount-ro',
+    '/dev',
+    '--proc',
+    '/proc',
     // Inside, uid 0 is the host's root (a privileged bubblewrap maps it to itself), and sysctls
     // are checked by uid alone, not by capability: a sandboxed root wrote kernel.core_pattern,
     // whose helper the kernel then ran as host root (measured). Bubblewrap's own cover of
     // /proc/sys skips it when the directory (0555) is not writable, which it never is.
-    '--ro-bind', '/proc/sys', '/proc/sys',
-    '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger',
-    ...size, ...open, '--tmpfs', '/tmp',
-    ...size, '--tmpfs', '/run',
+    '--ro-bind',
+    '/proc/sys',
+    '/proc/sys',
+    '--ro-bind-try',
+    '/proc/sysrq-trigger',
+    '/proc/sysrq-trigger',
+    ...size,
+    ...open,
+    '--tmpfs',
+    '/tmp',
+    ...size,
+    '--tmpfs',
+    '/run',
     // The host reader (host-reader.ts) keeps the host's PID and network namespaces, nothing else.
     ...namespaces,
     ...capabilities,
@@ -140,7 +160,10 @@ export const SECCOMP_FD = 3;
 /** The host reader's filter (no connect()), when it runs beside the rest of the line. */
 export const READER_SECCOMP_FD = 4;
 
-export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly HiddenPath[] = hiddenPaths(profile)): string[] {
+export function bubblewrapArguments(
+  profile: SandboxProfile,
+  hidden: readonly HiddenPath[] = hiddenPaths(profile),
+): string[] {
   const user = profile.hostView === true ? undefined : profile.user;
   const args = baseArguments(profile.tmpBytes ?? DEFAULT_TMPFS_BYTES, profile.hostView === true, user);
   // A directory above the workspace or the home that others may not enter: an empty one, with
@@ -148,19 +171,25 @@ export function bubblewrapArguments(profile: SandboxProfile, hidden: readonly Hi
   const workspace = profile.workspace ?? profile.cwd;
   for (const bridge of user?.bridges ?? []) {
     args.push('--tmpfs', bridge);
-    for (const directory of new Set([workspace, profile.cwd])) if (isInside(directory, bridge)) args.push(...openDirectories(bridge, directory), '--ro-bind', directory, directory);
+    for (const directory of new Set([workspace, profile.cwd]))
+      if (isInside(directory, bridge))
+        args.push(...openDirectories(bridge, directory), '--ro-bind', directory, directory);
   }
   // The home: empty but for the allowlist (and the workspace when it lies there).
   const home = privateHomeArguments(profile);
   const homePath = home[1];
-  for (const bridge of user?.bridges ?? []) if (homePath !== undefined && isInside(homePath, bridge)) args.push(...openDirectories(bridge, homePath));
+  for (const bridge of user?.bridges ?? [])
+    if (homePath !== undefined && isInside(homePath, bridge)) args.push(...openDirectories(bridge, homePath));
   args.push(...home);
   for (const bridge of user?.bridges ?? []) args.push('--remount-ro', bridge);
   // A workspace in /tmp (scratch directories, tests) is shown again, read-only like the rest.
-  const shown = [...new Set([profile.workspace ?? profile.cwd, profile.cwd])].filter((directory) => EMPTIED.some((emptied) => isInside(directory, emptied)));
+  const shown = [...new Set([profile.workspace ?? profile.cwd, profile.cwd])].filter((directory) =>
+    EMPTIED.some((emptied) => isInside(directory, emptied)),
+  );
   for (const directory of shown) args.push('--ro-bind', directory, directory);
   for (const { path, kind } of fitArguments(hidden)) {
-    const emptied = EMPTIED.some((directory) => isInside(path, directory)) && !shown.some((directory) => isInside(path, directory));
+    const emptied =
+      EMPTIED.some((directory) => isInside(path, directory)) && !shown.some((directory) => isInside(path, directory));
     if (emptied) continue; // nothing there to hide
     if (kind === 'directory') args.push('--tmpfs', path, '--remount-ro', path);
     else args.push('--ro-bind', '/dev/null', path);
@@ -197,7 +226,10 @@ export function fitArguments(hidden: readonly HiddenPath[]): readonly HiddenPath
     }
     if (best === undefined) break;
     const [directory] = best;
-    paths = [...paths.filter(({ path }) => !isInside(path, directory)), { path: directory, kind: 'directory' as const }];
+    paths = [
+      ...paths.filter(({ path }) => !isInside(path, directory)),
+      { path: directory, kind: 'directory' as const },
+    ];
   }
   return paths;
 }
@@ -239,7 +271,6 @@ export function closeSeccompFilter(fd: number | undefined): void {
   if (fd !== undefined) closeSync(fd);
 }
 
-
 export interface SandboxStatus {
   readonly available: boolean;
   /** One line for the person: what works, or why not and what to do. */
@@ -269,15 +300,21 @@ export function probeSandbox(options: ProbeOptions = {}): Promise<SandboxStatus>
 const FALLBACK = 'whitelisted commands run unsandboxed, and only the commands that are safe without it run unasked';
 
 async function runProbe(bwrap: string): Promise<SandboxStatus> {
-  if (process.platform !== 'linux') return { available: false, message: `no sandbox on ${process.platform} (bubblewrap is Linux only): ${FALLBACK}` };
+  if (process.platform !== 'linux')
+    return { available: false, message: `no sandbox on ${process.platform} (bubblewrap is Linux only): ${FALLBACK}` };
   // Without the filter, Unix sockets (databases, Docker, D-Bus) stay reachable: not a sandbox we vouch for.
-  if (!HAS_SECCOMP) return { available: false, message: `no sandbox: no seccomp filter for ${process.arch}: ${FALLBACK}` };
+  if (!HAS_SECCOMP)
+    return { available: false, message: `no sandbox: no seccomp filter for ${process.arch}: ${FALLBACK}` };
   // Each attempt reads the filter from a descriptor of its own (a fresh file offset).
   const attempt = async () => {
     const fd = openSeccompFilter();
     if (fd === undefined) return undefined;
     try {
-      return await execa(bwrap, [...bubblewrapArguments({ cwd: '/' }, []), 'true'], { reject: false, timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe', fd as never] });
+      return await execa(bwrap, [...bubblewrapArguments({ cwd: '/' }, []), 'true'], {
+        reject: false,
+        timeout: 10_000,
+        stdio: ['ignore', 'pipe', 'pipe', fd as never],
+      });
     } finally {
       closeSeccompFilter(fd);
     }
@@ -289,17 +326,35 @@ async function runProbe(bwrap: string): Promise<SandboxStatus> {
     tmpfsSizes = false;
     result = await attempt();
   }
-  if (result === undefined) return { available: false, message: `no sandbox: the seccomp filter could not be written: ${FALLBACK}` };
+  if (result === undefined)
+    return { available: false, message: `no sandbox: the seccomp filter could not be written: ${FALLBACK}` };
   if (result.exitCode === 0) {
     const asNobody = await probeDropRoot(bwrap);
-    const who = process.getuid?.() !== 0 ? '' : asNobody ? ', commands run as nobody (files others may not read stay unread)' : ', commands run as root (setpriv could not drop to nobody here)';
-    return { available: true, message: `sandbox: bubblewrap (read-only filesystem, no network, own PID namespace, no Unix sockets, secret paths hidden${who})` };
+    const who =
+      process.getuid?.() !== 0
+        ? ''
+        : asNobody
+          ? ', commands run as nobody (files others may not read stay unread)'
+          : ', commands run as root (setpriv could not drop to nobody here)';
+    return {
+      available: true,
+      message: `sandbox: bubblewrap (read-only filesystem, no network, own PID namespace, no Unix sockets, secret paths hidden${who})`,
+    };
   }
   if ((result as { code?: string }).code === 'ENOENT') {
-    return { available: false, message: `no sandbox: bubblewrap is not installed (apt-get install bubblewrap): ${FALLBACK}` };
+    return {
+      available: false,
+      message: `no sandbox: bubblewrap is not installed (apt-get install bubblewrap): ${FALLBACK}`,
+    };
   }
-  const reason = String(result.stderr ?? '').trim().split('\n')[0] || String(result.shortMessage ?? `exit code ${result.exitCode}`);
-  return { available: false, message: `no sandbox: bubblewrap cannot create its namespaces here (${reason}): ${FALLBACK}` };
+  const reason =
+    String(result.stderr ?? '')
+      .trim()
+      .split('\n')[0] || String(result.shortMessage ?? `exit code ${result.exitCode}`);
+  return {
+    available: false,
+    message: `no sandbox: bubblewrap cannot create its namespaces here (${reason}): ${FALLBACK}`,
+  };
 }
 
 /** As root: whether a sandboxed command can drop to `nobody` here (sandbox-user.ts). */
@@ -310,11 +365,15 @@ async function probeDropRoot(bwrap: string): Promise<boolean> {
   if (fd === undefined) return false;
   try {
     const user = { uid: NOBODY, gid: NOBODY, bridges: [] };
-    const result = await execa(bwrap, [...bubblewrapArguments({ cwd: '/', user }, []), ...setprivPrefix(user), '/bin/sh', '-c', 'id -u'], {
-      reject: false,
-      timeout: 10_000,
-      stdio: ['ignore', 'pipe', 'pipe', fd as never],
-    });
+    const result = await execa(
+      bwrap,
+      [...bubblewrapArguments({ cwd: '/', user }, []), ...setprivPrefix(user), '/bin/sh', '-c', 'id -u'],
+      {
+        reject: false,
+        timeout: 10_000,
+        stdio: ['ignore', 'pipe', 'pipe', fd as never],
+      },
+    );
     const works = result.exitCode === 0 && String(result.stdout).trim() === String(NOBODY);
     setDropRootWorks(works);
     return works;

@@ -42,9 +42,23 @@ const IO_URING_SETUP = 425;
 
 const TABLES: Record<string, SyscallTable> = {
   // setns 308, keyctl 250, add_key 248, request_key 249, perf_event_open 298, bpf 321, userfaultfd 323
-  x64: { arch: 0xc000003e, socket: 41, connect: 42, clone: 56, unshare: 272, denied: [308, 250, 248, 249, 298, 321, 323, IO_URING_SETUP] },
+  x64: {
+    arch: 0xc000003e,
+    socket: 41,
+    connect: 42,
+    clone: 56,
+    unshare: 272,
+    denied: [308, 250, 248, 249, 298, 321, 323, IO_URING_SETUP],
+  },
   // setns 268, keyctl 219, add_key 217, request_key 218, perf_event_open 241, bpf 280, userfaultfd 282
-  arm64: { arch: 0xc00000b7, socket: 198, connect: 203, clone: 220, unshare: 97, denied: [268, 219, 217, 218, 241, 280, 282, IO_URING_SETUP] },
+  arm64: {
+    arch: 0xc00000b7,
+    socket: 198,
+    connect: 203,
+    clone: 220,
+    unshare: 97,
+    denied: [268, 219, 217, 218, 241, 280, 282, IO_URING_SETUP],
+  },
 };
 
 const AF_INET = 2;
@@ -140,7 +154,9 @@ export function sandboxSeccompProgram(architecture: string = arch, hostReader = 
     { label: 'socket' },
     { load: OFFSET_ARG0 },
     { jump: 'eq', k: AF_NETLINK, to: 'allow' },
-    ...(hostReader ? [{ jump: 'eq', k: AF_INET, to: 'allow' } as Step, { jump: 'eq', k: AF_INET6, to: 'allow' } as Step] : []),
+    ...(hostReader
+      ? [{ jump: 'eq', k: AF_INET, to: 'allow' } as Step, { jump: 'eq', k: AF_INET6, to: 'allow' } as Step]
+      : []),
     { label: 'eacces' },
     { ret: RET_ERRNO | EACCES },
     { label: 'eperm' },

@@ -93,7 +93,13 @@ export function takeZygote(home: CgroupHome): Zygote | undefined {
  */
 export function startZygote(
   zygote: Zygote,
-  command: { readonly file: string; readonly args: readonly string[]; readonly cwd: string; readonly env: Readonly<Record<string, string>>; readonly fds: number },
+  command: {
+    readonly file: string;
+    readonly args: readonly string[];
+    readonly cwd: string;
+    readonly env: Readonly<Record<string, string>>;
+    readonly fds: number;
+  },
 ): void {
   // Only names the shell can export; others (rare: `a-b`, `a.b`) do not reach the command.
   const exports = Object.entries(command.env)
@@ -101,7 +107,12 @@ export function startZygote(
     .map(([name, value]) => `export ${name}=${shellQuote(value)}`);
   // The command's stdin is /dev/null, as for a direct spawn; the script came on the zygote's.
   const close = command.fds < 2 ? ' 4<&-' : '';
-  const script = [`cd ${shellQuote(command.cwd)} || exit 125`, ...exports, `exec ${[command.file, ...command.args].map(shellQuote).join(' ')} </dev/null${close}`, ''].join('\n');
+  const script = [
+    `cd ${shellQuote(command.cwd)} || exit 125`,
+    ...exports,
+    `exec ${[command.file, ...command.args].map(shellQuote).join(' ')} </dev/null${close}`,
+    '',
+  ].join('\n');
   const input = zygote.child.stdio[5 as number] as unknown as Writable;
   // A zygote that died meanwhile: the run then reports its exit (125), not an exception.
   input.on('error', () => {});

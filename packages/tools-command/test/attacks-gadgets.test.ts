@@ -23,12 +23,12 @@ const GADGETS: readonly string[] = [
   "sed 's/x/id/e' README.md",
   "sed -e 's/a/b/' -e '2e whoami' README.md",
   "sed '/demo/e hostname' README.md",
-  "awk 'BEGIN{system(\"id\")}'",
-  "awk --source 'BEGIN{system(\"id\")}'",
+  'awk \'BEGIN{system("id")}\'',
+  'awk --source \'BEGIN{system("id")}\'',
   "awk -e 'BEGIN{print 1}' -e 'BEGIN{system(\"id\")}'",
-  "gawk 'BEGIN{system(\"id\")}'",
-  "awk '{print | \"sh\"}' README.md",
-  "awk 'BEGIN{\"id\" | getline x; print x}'",
+  'gawk \'BEGIN{system("id")}\'',
+  'awk \'{print | "sh"}\' README.md',
+  'awk \'BEGIN{"id" | getline x; print x}\'',
   'find . -exec id \\;',
   "find . -exec sh -c 'id' \\;",
   'find . -execdir id \\;',
@@ -72,18 +72,27 @@ describe('here-documents expand what bash expands, tab-stripped bodies included'
     expect((await gate(fixture, { command })).decision.action).toBe('confirm');
   });
 
-  it.each(['cat <<EOF\nhello $HOME\nEOF', "cat <<'EOF'\n$(< ~/.netrc)\nEOF", 'cat <<-EOF\n\thello\nEOF'])('runs %j unasked', async (command) => {
+  it.each([
+    'cat <<EOF\nhello $HOME\nEOF',
+    "cat <<'EOF'\n$(< ~/.netrc)\nEOF",
+    'cat <<-EOF\n\thello\nEOF',
+  ])('runs %j unasked', async (command) => {
     expect((await gate(fixture, { command })).decision.action).toBe('execute');
   });
 });
 
 describe('declare -p, system network secrets', () => {
-  it.each(['declare -p GITHUB_TOKEN', 'typeset -p AWS_SECRET_ACCESS_KEY', 'export -p', 'cat /etc/wpa_supplicant/wpa_supplicant.conf', 'ls /etc/NetworkManager/system-connections', 'cat /etc/ipsec.secrets', 'cat /etc/mysql/debian.cnf'])(
-    'asks before %j',
-    async (command) => {
-      expect((await gate(fixture, { command })).decision.action).toBe('confirm');
-    },
-  );
+  it.each([
+    'declare -p GITHUB_TOKEN',
+    'typeset -p AWS_SECRET_ACCESS_KEY',
+    'export -p',
+    'cat /etc/wpa_supplicant/wpa_supplicant.conf',
+    'ls /etc/NetworkManager/system-connections',
+    'cat /etc/ipsec.secrets',
+    'cat /etc/mysql/debian.cnf',
+  ])('asks before %j', async (command) => {
+    expect((await gate(fixture, { command })).decision.action).toBe('confirm');
+  });
 });
 
 describe('a repository whose configuration runs programs', () => {
@@ -144,8 +153,14 @@ describe('programs riskgate does not know still have their operands judged', () 
     expect(decision.effects.some((effect) => effect.verdict === 'secret')).toBe(true);
   });
 
-  it.each(['mytool README.md', './tool.sh src', 'init 0'])('leaves %j to the model in guarded mode (unknown, no secret)', async (command) => {
-    expect((await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] })).decision.action).toBe('execute');
+  it.each([
+    'mytool README.md',
+    './tool.sh src',
+    'init 0',
+  ])('leaves %j to the model in guarded mode (unknown, no secret)', async (command) => {
+    expect((await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] })).decision.action).toBe(
+      'execute',
+    );
   });
 });
 
@@ -169,7 +184,9 @@ describe('tracers, debuggers, database clients and word-split command names', ()
     'twine upload dist/*',
     'docker-credential-desktop list',
   ])('guarded mode asks before %j whatever the model says', async (command) => {
-    expect((await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] })).decision.action).toBe('confirm');
+    expect((await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] })).decision.action).toBe(
+      'confirm',
+    );
   });
 
   it.each(['java -version', 'psql --version', 'x=ls; $x'])('runs %j unasked in the sandbox', async (command) => {
@@ -180,7 +197,8 @@ describe('tracers, debuggers, database clients and word-split command names', ()
 describe("secrets in a repository's history and tracked files", () => {
   const repo = join(fixture.root, 'history');
   mkdirSync(repo, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo });
   git('init', '-q');
   writeFileSync(join(repo, '.env'), 'API_KEY=sk-live-1234567890\n');
   git('add', '.env');
@@ -223,7 +241,8 @@ describe("secrets in a repository's history and tracked files", () => {
   // amended away): `git log --all` alone reaches neither.
   const stashed = join(fixture.root, 'stashed');
   mkdirSync(stashed, { recursive: true });
-  const inStashed = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: stashed });
+  const inStashed = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: stashed });
   inStashed('init', '-q');
   writeFileSync(join(stashed, 'README.md'), 'hello\n');
   inStashed('add', 'README.md');
@@ -232,7 +251,8 @@ describe("secrets in a repository's history and tracked files", () => {
   inStashed('stash', 'push', '-q', '-u');
   const amended = join(fixture.root, 'amended');
   mkdirSync(amended, { recursive: true });
-  const inAmended = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: amended });
+  const inAmended = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: amended });
   inAmended('init', '-q');
   writeFileSync(join(amended, 'README.md'), 'hello\n');
   writeFileSync(join(amended, '.env'), 'API_KEY=sk-live-amended-1234567890\n');
@@ -242,20 +262,34 @@ describe("secrets in a repository's history and tracked files", () => {
   inAmended('commit', '-q', '--amend', '-m', 'first, without the secret');
   rmSync(join(amended, '.env'));
 
-  it.each(['git stash show -p', 'git stash show -p -u', 'git stash show --include-untracked', 'git stash show --only-untracked -p stash@{0}', 'git log -p --all'])(
-    'asks before %j when only a stash holds a secret file',
-    async (command) => {
-      const decision = (await gate(fixture, { command, cwd: stashed })).decision;
-      expect(decision.action).toBe('confirm');
-    },
-  );
+  it.each([
+    'git stash show -p',
+    'git stash show -p -u',
+    'git stash show --include-untracked',
+    'git stash show --only-untracked -p stash@{0}',
+    'git log -p --all',
+  ])('asks before %j when only a stash holds a secret file', async (command) => {
+    const decision = (await gate(fixture, { command, cwd: stashed })).decision;
+    expect(decision.action).toBe('confirm');
+  });
 
-  it.each(['git reflog -p', 'git log -p --all', 'git log -p -g', 'git cat-file -p HEAD@{1}'])('asks before %j when only the reflog holds a secret file', async (command) => {
+  it.each([
+    'git reflog -p',
+    'git log -p --all',
+    'git log -p -g',
+    'git cat-file -p HEAD@{1}',
+  ])('asks before %j when only the reflog holds a secret file', async (command) => {
     const decision = (await gate(fixture, { command, cwd: amended })).decision;
     expect(decision.action).toBe('confirm');
   });
 
-  it.each(['git stash show', 'git stash list', 'git reflog', 'git cat-file -t HEAD', 'git cat-file -s HEAD'])('runs %j unasked where only a stash holds a secret: names and sizes only', async (command) => {
+  it.each([
+    'git stash show',
+    'git stash list',
+    'git reflog',
+    'git cat-file -t HEAD',
+    'git cat-file -s HEAD',
+  ])('runs %j unasked where only a stash holds a secret: names and sizes only', async (command) => {
     expect((await gate(fixture, { command, cwd: stashed })).decision.action).toBe('execute');
   });
 
@@ -263,21 +297,32 @@ describe("secrets in a repository's history and tracked files", () => {
   // `git diff` would print its whole committed copy as removed lines.
   const byContent = join(fixture.root, 'by-content');
   mkdirSync(byContent, { recursive: true });
-  const inByContent = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: byContent });
+  const inByContent = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: byContent });
   inByContent('init', '-q');
   writeFileSync(join(byContent, 'settings.py'), `DEBUG = False\nGITHUB = "ghp_${'A1b2C3d4E5'.repeat(3)}Zz9Yy8"\n`);
   writeFileSync(join(byContent, 'README.md'), 'hello\n');
   inByContent('add', '.');
   inByContent('commit', '-qm', 'first');
 
-  it.each(['git diff', 'git diff -- settings.py', 'git log -p', 'git show', 'git show HEAD:settings.py', 'git grep GITHUB', 'git cat-file -p HEAD:settings.py'])(
-    'asks before %j when a tracked file holds a secret by its content',
-    async (command) => {
-      expect((await gate(fixture, { command, cwd: byContent })).decision.action).toBe('confirm');
-    },
-  );
+  it.each([
+    'git diff',
+    'git diff -- settings.py',
+    'git log -p',
+    'git show',
+    'git show HEAD:settings.py',
+    'git grep GITHUB',
+    'git cat-file -p HEAD:settings.py',
+  ])('asks before %j when a tracked file holds a secret by its content', async (command) => {
+    expect((await gate(fixture, { command, cwd: byContent })).decision.action).toBe('confirm');
+  });
 
-  it.each(['git status', 'git diff --stat', 'git diff --name-only', 'git log --oneline'])('runs %j unasked there: names only', async (command) => {
+  it.each([
+    'git status',
+    'git diff --stat',
+    'git diff --name-only',
+    'git log --oneline',
+  ])('runs %j unasked there: names only', async (command) => {
     expect((await gate(fixture, { command, cwd: byContent })).decision.action).toBe('execute');
   });
 
@@ -286,23 +331,47 @@ describe("secrets in a repository's history and tracked files", () => {
   const withCredentials = join(fixture.root, 'with-credentials');
   mkdirSync(withCredentials, { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: withCredentials });
-  execFileSync('git', ['remote', 'add', 'origin', 'https://x-access-token:ghs_Q9w8E7r6T5y4U3i2O1pA0sDfGhJkLz@github.com/o/r.git'], { cwd: withCredentials });
-  execFileSync('git', ['config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX1E5dzhFN3I2VDV5NA=='], { cwd: withCredentials });
+  execFileSync(
+    'git',
+    ['remote', 'add', 'origin', 'https://x-access-token:ghs_Q9w8E7r6T5y4U3i2O1pA0sDfGhJkLz@github.com/o/r.git'],
+    { cwd: withCredentials },
+  );
+  execFileSync(
+    'git',
+    [
+      'config',
+      'http.https://github.com/.extraheader',
+      'AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX1E5dzhFN3I2VDV5NA==',
+    ],
+    { cwd: withCredentials },
+  );
   const plain = join(fixture.root, 'plain-remote');
   mkdirSync(plain, { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: plain });
   execFileSync('git', ['remote', 'add', 'origin', 'https://github.com/o/r.git'], { cwd: plain });
 
-  it.each(['git remote -v', 'git remote', 'git remote get-url origin', 'git remote show -n origin', 'git config --get-regexp extraheader', 'git config -l', 'git config --local --list', 'git config remote.origin.url', 'git config --get http.https://github.com/.extraheader'])(
-    'asks before %j where the configuration holds credentials',
-    async (command) => {
-      const decision = (await gate(fixture, { command, cwd: withCredentials })).decision;
-      expect(decision.action).toBe('confirm');
-      expect(decision.effects.some((effect) => effect.verdict === 'secret')).toBe(true);
-    },
-  );
+  it.each([
+    'git remote -v',
+    'git remote',
+    'git remote get-url origin',
+    'git remote show -n origin',
+    'git config --get-regexp extraheader',
+    'git config -l',
+    'git config --local --list',
+    'git config remote.origin.url',
+    'git config --get http.https://github.com/.extraheader',
+  ])('asks before %j where the configuration holds credentials', async (command) => {
+    const decision = (await gate(fixture, { command, cwd: withCredentials })).decision;
+    expect(decision.action).toBe('confirm');
+    expect(decision.effects.some((effect) => effect.verdict === 'secret')).toBe(true);
+  });
 
-  it.each(['git remote -v', 'git remote get-url origin', 'git config -l', 'git config --get-regexp extraheader'])('runs %j unasked where the configuration holds none', async (command) => {
+  it.each([
+    'git remote -v',
+    'git remote get-url origin',
+    'git config -l',
+    'git config --get-regexp extraheader',
+  ])('runs %j unasked where the configuration holds none', async (command) => {
     expect((await gate(fixture, { command, cwd: plain })).decision.action).toBe('execute');
   });
 
@@ -310,7 +379,12 @@ describe("secrets in a repository's history and tracked files", () => {
     expect((await gate(fixture, { command: 'git grep token', cwd: tracked })).decision.action).toBe('confirm');
   });
 
-  it.each(['git log --oneline', 'git log --stat', 'git status', 'git grep hello'])('runs %j unasked there: it reads no secret content', async (command) => {
+  it.each([
+    'git log --oneline',
+    'git log --stat',
+    'git status',
+    'git grep hello',
+  ])('runs %j unasked there: it reads no secret content', async (command) => {
     expect((await gate(fixture, { command, cwd: repo })).decision.action).toBe('execute');
   });
 });

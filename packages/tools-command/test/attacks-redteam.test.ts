@@ -25,7 +25,8 @@ mkdirSync(loose, { recursive: true });
 execFileSync('git', ['init', '-q'], { cwd: loose });
 writeFileSync(join(loose, '.env'), 'DB_PASSWORD=Sup3rS3cretDbPw_881\n');
 
-const asked = async (command: string, sandbox: boolean) => (await gate(fixture, { command }, { mode: 'smart', rules: [] }, sandbox)).decision.action;
+const asked = async (command: string, sandbox: boolean) =>
+  (await gate(fixture, { command }, { mode: 'smart', rules: [] }, sandbox)).decision.action;
 
 describe('the directory a line moved to is followed, or the line is asked', () => {
   it.each([
@@ -50,7 +51,11 @@ describe('the directory a line moved to is followed, or the line is asked', () =
     expect(await asked(command, false)).toBe('confirm');
   });
 
-  it.each(['cd src; cat a.ts', 'cd src && ls deep', 'f() { cat a.txt; }; f'])('still runs %j unasked', async (command) => {
+  it.each([
+    'cd src; cat a.ts',
+    'cd src && ls deep',
+    'f() { cat a.txt; }; f',
+  ])('still runs %j unasked', async (command) => {
     expect(await asked(command, true)).toBe('execute');
   });
 });
@@ -90,7 +95,14 @@ describe('reads git, binutils, tar and paths would do differently than they look
     expect(await asked(command, false)).toBe('confirm');
   });
 
-  it.each(['git grep pass', 'strings a.txt', 'git log -1', "sed -n '1p' a.txt", 'tar -tf x.tar', 'cat /proc/self/status'])('still runs %j unasked in the sandbox', async (command) => {
+  it.each([
+    'git grep pass',
+    'strings a.txt',
+    'git log -1',
+    "sed -n '1p' a.txt",
+    'tar -tf x.tar',
+    'cat /proc/self/status',
+  ])('still runs %j unasked in the sandbox', async (command) => {
     expect(await asked(command, true)).toBe('execute');
   });
 });
@@ -141,31 +153,49 @@ describe('recursive reads that follow symbolic links are judged where the links 
     expect(await asked(command, true)).toBe('confirm');
   });
 
-  it.each(['grep -r BEGIN sub/links', 'find sub/links -type f', 'grep -R hello sub/safe', 'find -L sub/safe -name "*.txt"', 'du -L sub/safe', 'find sub/safe | xargs cat'])(
-    'still runs %j unasked: it does not follow the links, or they lead nowhere secret',
-    async (command) => {
-      expect(await asked(command, false)).toBe('execute');
-    },
-  );
+  it.each([
+    'grep -r BEGIN sub/links',
+    'find sub/links -type f',
+    'grep -R hello sub/safe',
+    'find -L sub/safe -name "*.txt"',
+    'du -L sub/safe',
+    'find sub/safe | xargs cat',
+  ])('still runs %j unasked: it does not follow the links, or they lead nowhere secret', async (command) => {
+    expect(await asked(command, false)).toBe('execute');
+  });
 
-  it.each(['tar -cf - -C .. home', 'tar -C .. -cf - home/.ssh', 'tar --directory=.. -cf - home', 'tar -cf - -T a.txt', 'tar --files-from=a.txt -cf -'])(
-    'asks before %j, which archives files of another directory or named in a file',
-    async (command) => {
-      expect(await asked(command, true)).toBe('confirm');
-    },
-  );
+  it.each([
+    'tar -cf - -C .. home',
+    'tar -C .. -cf - home/.ssh',
+    'tar --directory=.. -cf - home',
+    'tar -cf - -T a.txt',
+    'tar --files-from=a.txt -cf -',
+  ])('asks before %j, which archives files of another directory or named in a file', async (command) => {
+    expect(await asked(command, true)).toBe('confirm');
+  });
 
   it.runIf(sandboxWorks)('shows nothing behind a link when the same read runs unasked in the sandbox', async () => {
     const result = await tool.execute(
       { command: 'grep -R -h . sub/links; cat sub/links/keys/id_rsa; ls sub/links/notes', cwd: '.', timeout_ms: 5_000 },
-      { cwd: fixture.workspace, home: fixture.home, sandbox: true, readOnly: true, signal: new AbortController().signal },
+      {
+        cwd: fixture.workspace,
+        home: fixture.home,
+        sandbox: true,
+        readOnly: true,
+        signal: new AbortController().signal,
+      },
     );
     expect(JSON.stringify(result)).not.toMatch(/b3BlbnNzaC1rZXktdjEAAAAA|BEGIN OPENSSH|buy milk|todo\.txt/);
   });
 });
 
 describe('login-record readers read the file they are given', () => {
-  it.each(['who ~/.netrc', 'who ../home/.netrc', 'users ~/.netrc', 'users ../home/.aws/credentials'])('asks before %j, with the sandbox and without', async (command) => {
+  it.each([
+    'who ~/.netrc',
+    'who ../home/.netrc',
+    'users ~/.netrc',
+    'users ../home/.aws/credentials',
+  ])('asks before %j, with the sandbox and without', async (command) => {
     expect(await asked(command, false)).toBe('confirm');
     expect(await asked(command, true)).toBe('confirm');
   });
@@ -185,26 +215,43 @@ describe('a repository may track a symbolic link: the readers of git ls-files fo
   writeFileSync(join(plain, 'README.md'), 'hello\n');
   execFileSync('git', ['add', '.'], { cwd: plain });
 
-  it.each(['cat $(git ls-files)', 'git ls-files | xargs cat', 'git ls-files -z | xargs -0 grep -h BEGIN'])('asks before %j in a repository tracking a link to a key', async (command) => {
-    for (const sandbox of [false, true]) expect((await gate(fixture, { command, cwd: 'sub/tracked' }, { mode: 'smart', rules: [] }, sandbox)).decision.action).toBe('confirm');
+  it.each([
+    'cat $(git ls-files)',
+    'git ls-files | xargs cat',
+    'git ls-files -z | xargs -0 grep -h BEGIN',
+  ])('asks before %j in a repository tracking a link to a key', async (command) => {
+    for (const sandbox of [false, true])
+      expect(
+        (await gate(fixture, { command, cwd: 'sub/tracked' }, { mode: 'smart', rules: [] }, sandbox)).decision.action,
+      ).toBe('confirm');
   });
 
-  it.each(['wc -l $(git ls-files)', 'git ls-files | xargs cat'])('still runs %j unasked in a repository without links', async (command) => {
-    expect((await gate(fixture, { command, cwd: 'sub/plain' }, { mode: 'smart', rules: [] }, false)).decision.action).toBe('execute');
+  it.each([
+    'wc -l $(git ls-files)',
+    'git ls-files | xargs cat',
+  ])('still runs %j unasked in a repository without links', async (command) => {
+    expect(
+      (await gate(fixture, { command, cwd: 'sub/plain' }, { mode: 'smart', rules: [] }, false)).decision.action,
+    ).toBe('execute');
   });
 });
 
 describe('a builtin run by a program changes nothing in the shell', () => {
   const keys = join(fixture.workspace, 'sub', 'k');
   mkdirSync(keys, { recursive: true });
-  writeFileSync(join(keys, 'backup.txt'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n');
-
-  it.each(['cd sub/k; env cd /; cat backup.txt', 'cd sub/k && timeout 1 cd / ; cat backup.txt', 'cd sub/k; nice cd /tmp; cat backup.txt', 'cd sub/k; stdbuf -oL cd /; grep -h . backup.txt'])(
-    'asks before %j: the cd ran in another process, the read is of the key',
-    async (command) => {
-      expect(await asked(command, false)).toBe('confirm');
-    },
+  writeFileSync(
+    join(keys, 'backup.txt'),
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n',
   );
+
+  it.each([
+    'cd sub/k; env cd /; cat backup.txt',
+    'cd sub/k && timeout 1 cd / ; cat backup.txt',
+    'cd sub/k; nice cd /tmp; cat backup.txt',
+    'cd sub/k; stdbuf -oL cd /; grep -h . backup.txt',
+  ])('asks before %j: the cd ran in another process, the read is of the key', async (command) => {
+    expect(await asked(command, false)).toBe('confirm');
+  });
 
   it.each(['command cd sub; ls', 'builtin cd sub; ls'])('still runs %j unasked', async (command) => {
     expect(await asked(command, false)).toBe('execute');
@@ -232,7 +279,11 @@ describe('`..` after a symbolic link leaves the link target, and a cd that fails
     expect(await asked(command, false)).toBe('confirm');
   });
 
-  it.each(['cd src && cat ../a.txt', 'cat src/../a.txt', 'cd sub/safe/shared/.. && ls'])('still runs %j unasked', async (command) => {
+  it.each([
+    'cd src && cat ../a.txt',
+    'cat src/../a.txt',
+    'cd sub/safe/shared/.. && ls',
+  ])('still runs %j unasked', async (command) => {
     expect(await asked(command, false)).toBe('execute');
   });
 });

@@ -20,7 +20,11 @@ const marker = join(workspace, 'MARKER');
 const savedHome = process.env.HOME;
 
 function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'ignore' });
+  execFileSync(
+    'git',
+    ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, stdio: 'ignore' },
+  );
 }
 
 /** A script git runs for the setting, which leaves a marker behind. */
@@ -64,9 +68,20 @@ beforeAll(() => {
   // A submodule whose own configuration (.git/modules/sub/config) runs the script: git status recurses.
   repository(join(fixture.root, 'subseed'), '');
   repository(join(workspace, 'super'), '');
-  git(join(workspace, 'super'), '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', join(fixture.root, 'subseed'), 'sub');
+  git(
+    join(workspace, 'super'),
+    '-c',
+    'protocol.file.allow=always',
+    'submodule',
+    'add',
+    '-q',
+    join(fixture.root, 'subseed'),
+    'sub',
+  );
   git(join(workspace, 'super'), 'commit', '-qm', 'sub');
-  writeFileSync(join(workspace, 'super', '.git', 'modules', 'sub', 'config'), `[core]\n\tfsmonitor = ${fsmonitor}\n`, { flag: 'a' });
+  writeFileSync(join(workspace, 'super', '.git', 'modules', 'sub', 'config'), `[core]\n\tfsmonitor = ${fsmonitor}\n`, {
+    flag: 'a',
+  });
   // A bare repository nested in the workspace, found by walking up (safe.bareRepository=all).
   repository(join(fixture.root, 'seed'), '');
   execFileSync('git', ['clone', '-q', '--bare', join(fixture.root, 'seed'), join(workspace, 'evil.git')]);
@@ -129,27 +144,48 @@ describe('another repository named any way gets the repository-configuration che
     rmSync(marker, { force: true });
   });
 
-  it.skipIf(!sandboxWorks).each(OTHER_REPOSITORY)('%j (cwd %s): run as an unasked call, the marker is never written', async (command, cwd) => {
-    rmSync(marker, { force: true });
-    const result = await run(String(command), cwd, true);
-    expect(result.type).toBe('tool-success');
-    expect(existsSync(marker)).toBe(false);
-  });
+  it.skipIf(!sandboxWorks).each(OTHER_REPOSITORY)(
+    '%j (cwd %s): run as an unasked call, the marker is never written',
+    async (command, cwd) => {
+      rmSync(marker, { force: true });
+      const result = await run(String(command), cwd, true);
+      expect(result.type).toBe('tool-success');
+      expect(existsSync(marker)).toBe(false);
+    },
+  );
 
   it.each(OTHER_REPOSITORY)('%j (cwd %s): asked with the sandbox and without it', async (command, cwd) => {
     for (const sandbox of [true, false]) {
-      const evaluation = await gate(fixture, { command, ...(cwd === undefined ? {} : { cwd }) }, { mode: 'smart', rules: [] }, sandbox);
+      const evaluation = await gate(
+        fixture,
+        { command, ...(cwd === undefined ? {} : { cwd }) },
+        { mode: 'smart', rules: [] },
+        sandbox,
+      );
       expect(evaluation.decision.action).toBe('confirm');
       expect(evaluation.decision.reasons.join('\n')).toMatch(/configuration|GIT_DIR|known only at run time/);
-      const guarded = await gate(fixture, { command, risk_level: 'low', ...(cwd === undefined ? {} : { cwd }) }, { mode: 'guarded', rules: [] }, sandbox);
+      const guarded = await gate(
+        fixture,
+        { command, risk_level: 'low', ...(cwd === undefined ? {} : { cwd }) },
+        { mode: 'guarded', rules: [] },
+        sandbox,
+      );
       expect(guarded.decision.action).toBe('confirm');
     }
   });
 
   it('still runs git reads unasked in a repository whose configuration runs nothing', async () => {
-    for (const command of ['git status', 'git log --oneline -1', 'git -C src status', 'git --no-pager log -1', 'git -C . diff --stat']) {
+    for (const command of [
+      'git status',
+      'git log --oneline -1',
+      'git -C src status',
+      'git --no-pager log -1',
+      'git -C . diff --stat',
+    ]) {
       for (const sandbox of [true, false]) {
-        expect((await gate(fixture, { command }, { mode: 'smart', rules: [] }, sandbox)).decision.action).toBe('execute');
+        expect((await gate(fixture, { command }, { mode: 'smart', rules: [] }, sandbox)).decision.action).toBe(
+          'execute',
+        );
       }
     }
   });

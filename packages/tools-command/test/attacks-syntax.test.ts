@@ -52,12 +52,12 @@ const MORE: readonly (readonly [string, string])[] = [
   ['awk with -i', "awk -i inplace '{print}' README.md"],
   ['awk with -l', "awk -l filefuncs 'BEGIN{}'"],
   ['awk with -E', 'awk -E /dev/null'],
-  ['awk close', "awk 'BEGIN{close(\"x\")}'"],
-  ['awk fflush', "awk 'BEGIN{fflush(\"x\")}'"],
+  ['awk close', 'awk \'BEGIN{close("x")}\''],
+  ['awk fflush', 'awk \'BEGIN{fflush("x")}\''],
   ['jq module path', "jq -L . '.' package.json"],
   ['jq from a file', 'jq -f filter.jq package.json'],
   ['jq input_line_number', "jq 'input_line_number' package.json"],
-  ['jq halt_error', "jq -n '\"x\" | halt_error'"],
+  ['jq halt_error', 'jq -n \'"x" | halt_error\''],
   ['jq get_search_list', "jq -n 'get_search_list'"],
   // GNU getopt stops at the first operand under POSIXLY_CORRECT: `-e FILE` is then a file read.
   ['options read another way', 'POSIXLY_CORRECT=1 grep x README.md -e ../home/.ssh/id_rsa'],
@@ -94,11 +94,23 @@ function prepare(line: string): { workspace: string; marker: string; command: st
   const marker = join(workspace, 'pwned-by-payload');
   writeFileSync(join(workspace, '.bin', 'id'), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
   const command = line.replace(/\bpwned\b/g, marker);
-  return { workspace, marker, command, env: { PATH: `${join(workspace, '.bin')}:/usr/local/bin:/usr/bin:/bin`, HOME: workspace } };
+  return {
+    workspace,
+    marker,
+    command,
+    env: { PATH: `${join(workspace, '.bin')}:/usr/local/bin:/usr/bin:/bin`, HOME: workspace },
+  };
 }
 
 const run = (prepared: ReturnType<typeof prepare>, sandbox: boolean) =>
-  runCommand(prepared.command, { cwd: prepared.workspace, env: prepared.env, signal: new AbortController().signal, maxOutputBytes: 4096, timeoutMs: 5_000, sandbox });
+  runCommand(prepared.command, {
+    cwd: prepared.workspace,
+    env: prepared.env,
+    signal: new AbortController().signal,
+    maxOutputBytes: 4096,
+    timeoutMs: 5_000,
+    sandbox,
+  });
 
 describe.runIf(sandboxWorks)('the same lines, run the way an unasked call runs (in the sandbox), cannot write', () => {
   const harmful: string[] = [];
@@ -114,7 +126,9 @@ describe.runIf(sandboxWorks)('the same lines, run the way an unasked call runs (
   });
 
   it('covers lines whose payload really runs outside the sandbox', () => {
-    console.log(`syntax attacks: payload ran outside the sandbox in ${harmful.length} of ${rows.length} lines, inside in none`);
+    console.log(
+      `syntax attacks: payload ran outside the sandbox in ${harmful.length} of ${rows.length} lines, inside in none`,
+    );
     expect(harmful.length).toBeGreaterThan(40);
   });
 });

@@ -66,7 +66,9 @@ describe('childEnvironment', () => {
     ['the key inside a longer value', { OPTS: `--key=${KEY} --verbose` }],
     ['the configured key (from the config file) under any name', { SOMETHING: CONFIG_KEY }],
   ])('drops %s', (_what, env) => {
-    expect(childEnvironment({ ...env, OPENAI_API_KEY: KEY, PATH: '/usr/bin' }, { secretValues: [CONFIG_KEY] })).toEqual({ PATH: '/usr/bin' });
+    expect(childEnvironment({ ...env, OPENAI_API_KEY: KEY, PATH: '/usr/bin' }, { secretValues: [CONFIG_KEY] })).toEqual(
+      { PATH: '/usr/bin' },
+    );
   });
 
   // Innocent names, secret values: connection strings with a password and known token formats
@@ -78,7 +80,10 @@ describe('childEnvironment', () => {
     ['MONGO_CONNECTION', 'mongodb+srv://admin:m0ng0-pw-11@cluster0.example.net/db'],
     ['HTTPS_PROXY', 'http://proxyuser:pr0xy-pw-42@proxy.corp:3128'],
     ['GIT_REMOTE', 'https://x-access-token:gh0-r3mote-pw-5@github.com/org/repo.git'],
-    ['VAULT_ADDR_AND_HVS', 'hvs.CAESIJlU2vNiR4KPpFv1uqD1XQ1Ofk5ZR8RNhwXy4e8mYZIGGh4KHGh2cy5kZWZhdWx0V0xvUXVDZ1BZeXcwSlZQRGw'],
+    [
+      'VAULT_ADDR_AND_HVS',
+      'hvs.CAESIJlU2vNiR4KPpFv1uqD1XQ1Ofk5ZR8RNhwXy4e8mYZIGGh4KHGh2cy5kZWZhdWx0V0xvUXVDZ1BZeXcwSlZQRGw',
+    ],
     ['CI_UPLOADER', 'glpat-Zx9Qw8Er7Ty6Ui5Op4As'],
     ['DEPLOY_HOOK', 'https://hooks.slack.com/services/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'],
     ['LEGACY', 'xoxb-284619375023-5830174629381-Zx9Qw8Er7Ty6Ui5Op4As3Df2'],
@@ -86,7 +91,10 @@ describe('childEnvironment', () => {
     ['MSSQL_CONNECTION', 'Server=db;Database=app;Uid=sa;Pwd=Odbc-pw-12;'],
     ['JDBC_URL', 'jdbc:postgresql://db:5432/app?user=app&password=Jd8c-pw-771'],
     ['PIP_INDEX_URL', 'https://user:s3cr3t-P1p@nexus.corp/simple'],
-    ['KAFKA_SASL_JAAS_CONFIG', 'org.apache.kafka.common.security.plain.PlainLoginModule required username="app" password="k4fka-pw-12";'],
+    [
+      'KAFKA_SASL_JAAS_CONFIG',
+      'org.apache.kafka.common.security.plain.PlainLoginModule required username="app" password="k4fka-pw-12";',
+    ],
     ['GIT_CONFIG_PARAMETERS', "'http.extraheader'='Authorization: Bearer 8f3a9c0d1e2b4a5f6c7d8e9f0a1b2c3d'"],
   ])('drops %s, whose value holds a secret', (name, value) => {
     expect(childEnvironment({ [name]: value, PATH: '/usr/bin' })).toEqual({ PATH: '/usr/bin' });
@@ -178,7 +186,10 @@ describe.each([
   });
   const tool = createExecuteCommandTool({ passEnvironment: ['GITHUB_TOKEN'], secretValues: [CONFIG_KEY] });
   const run = async (command: string) => {
-    const result = await tool.execute({ command }, { cwd: workspace, signal: new AbortController().signal, readOnly, sandbox });
+    const result = await tool.execute(
+      { command },
+      { cwd: workspace, signal: new AbortController().signal, readOnly, sandbox },
+    );
     if (result.type !== 'tool-success') throw new Error(result.message);
     return result.forModel;
   };
@@ -194,7 +205,6 @@ describe.each([
     'set',
     'declare -p',
     'export -p',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash indirect expansion, not a template.
     'compgen -v | while read -r v; do echo "${!v}"; done',
     'python3 -c "import os; print(dict(os.environ))"',
     'bash -lc env',

@@ -48,23 +48,46 @@ describe('spec 000 / 003: execute_command through the gate', () => {
     const evaluation = await gate({ command: 'cat hello.txt' });
     expect(evaluation.decision).toMatchObject({ action: 'execute', source: 'whitelist' });
     if (!evaluation.valid) throw new Error('invalid');
-    const result = await tool.execute(evaluation.args as { command: string }, { cwd: workspace, signal: new AbortController().signal, readOnly: true });
+    const result = await tool.execute(evaluation.args as { command: string }, {
+      cwd: workspace,
+      signal: new AbortController().signal,
+      readOnly: true,
+    });
     expect(result.type === 'tool-success' && result.forModel).toMatch(/^hello riskgate\n\[exit code 0, \d+ ms\]$/);
   });
 
   it('Low-risk commands execute automatically: risk_level "low" runs a command off the whitelist', async () => {
-    expect((await gate({ command: 'make -n', risk_level: 'low' })).decision).toMatchObject({ action: 'execute', source: 'llm' });
+    expect((await gate({ command: 'make -n', risk_level: 'low' })).decision).toMatchObject({
+      action: 'execute',
+      source: 'llm',
+    });
   });
 
   it('High-risk commands require confirmation: risk_level high or medium, or off the whitelist', async () => {
-    expect((await gate({ command: 'ls', risk_level: 'high' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
-    expect((await gate({ command: 'ls', risk_level: 'medium' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
-    expect((await gate({ command: 'rm -rf build' })).decision).toMatchObject({ action: 'confirm', source: 'default', level: 'high' });
+    expect((await gate({ command: 'ls', risk_level: 'high' })).decision).toMatchObject({
+      action: 'confirm',
+      source: 'llm',
+    });
+    expect((await gate({ command: 'ls', risk_level: 'medium' })).decision).toMatchObject({
+      action: 'confirm',
+      source: 'llm',
+    });
+    expect((await gate({ command: 'rm -rf build' })).decision).toMatchObject({
+      action: 'confirm',
+      source: 'default',
+      level: 'high',
+    });
   });
 
   it.each([
-    [{ command: 'sleep 3600', timeout_ms: 3_600_000 }, 'runs up to 60 minutes (timeout_ms), longer than the 2 minutes an unasked command may take'],
-    [{ command: 'ls', timeout_ms: 120_001 }, 'runs up to 2 minutes (timeout_ms), longer than the 2 minutes an unasked command may take'],
+    [
+      { command: 'sleep 3600', timeout_ms: 3_600_000 },
+      'runs up to 60 minutes (timeout_ms), longer than the 2 minutes an unasked command may take',
+    ],
+    [
+      { command: 'ls', timeout_ms: 120_001 },
+      'runs up to 2 minutes (timeout_ms), longer than the 2 minutes an unasked command may take',
+    ],
     [{ command: 'cat hello.txt', timeout_ms: 600_000 }, 'runs up to 10 minutes (timeout_ms)'],
   ])('asks before a read given more time than an unasked command may take: %j', async (args, reason) => {
     const decision = (await gate(args)).decision;
@@ -73,25 +96,45 @@ describe('spec 000 / 003: execute_command through the gate', () => {
   });
 
   it('runs a read unasked within the default time', async () => {
-    expect((await gate({ command: 'ls', timeout_ms: 120_000 })).decision).toMatchObject({ action: 'execute', source: 'whitelist' });
-    expect((await gate({ command: 'ls', timeout_ms: 5_000 })).decision).toMatchObject({ action: 'execute', source: 'whitelist' });
+    expect((await gate({ command: 'ls', timeout_ms: 120_000 })).decision).toMatchObject({
+      action: 'execute',
+      source: 'whitelist',
+    });
+    expect((await gate({ command: 'ls', timeout_ms: 5_000 })).decision).toMatchObject({
+      action: 'execute',
+      source: 'whitelist',
+    });
   });
 
   it('LLM can handle unknown commands: init with risk_level high asks', async () => {
-    expect((await gate({ command: 'init 6', risk_level: 'high' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
+    expect((await gate({ command: 'init 6', risk_level: 'high' })).decision).toMatchObject({
+      action: 'confirm',
+      source: 'llm',
+    });
   });
 
   it('describes the command and where it would run for the panel', async () => {
-    expect(await tool.describe({ command: 'rm x', cwd: 'sub' }, { cwd: workspace })).toEqual({ kind: 'command', command: 'rm x', cwd: join(workspace, 'sub'), details: [] });
+    expect(await tool.describe({ command: 'rm x', cwd: 'sub' }, { cwd: workspace })).toEqual({
+      kind: 'command',
+      command: 'rm x',
+      cwd: join(workspace, 'sub'),
+      details: [],
+    });
   });
 
   it('rejects arguments that fail the schema', async () => {
     expect((await gate({ command: '' })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
-    expect((await gate({ command: 'ls', timeout_ms: -1 })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
+    expect((await gate({ command: 'ls', timeout_ms: -1 })).decision).toMatchObject({
+      action: 'deny',
+      source: 'invalid',
+    });
   });
 
   it('reports a working directory that does not exist as a value', async () => {
-    const result = await tool.execute({ command: 'ls', cwd: 'nope' }, { cwd: workspace, signal: new AbortController().signal, readOnly: false });
+    const result = await tool.execute(
+      { command: 'ls', cwd: 'nope' },
+      { cwd: workspace, signal: new AbortController().signal, readOnly: false },
+    );
     expect(result).toMatchObject({ type: 'tool-error', code: 'command-bad-cwd' });
   });
 });
@@ -156,7 +199,12 @@ describe.each([
     const controller = new AbortController();
     setTimeout(() => controller.abort(), delay);
     const child = uniqueSleep();
-    const result = await runCommand(`${sandbox ? 'setsid ' : ''}sleep ${child} & sleep ${child}`, { ...base, signal: controller.signal, timeoutMs: 60_000, killGraceMs: 300 });
+    const result = await runCommand(`${sandbox ? 'setsid ' : ''}sleep ${child} & sleep ${child}`, {
+      ...base,
+      signal: controller.signal,
+      timeoutMs: 60_000,
+      killGraceMs: 300,
+    });
     expect(result.cancelled).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(processesWith(`sleep\0${child}`)).toEqual([]);
@@ -165,7 +213,10 @@ describe.each([
   it('keeps the head and tail of huge output and says how many lines it left out, to the model and the screen', async () => {
     let streamed = '';
     let events = 0;
-    const result = await runCommand('seq 1 200000', { ...base, timeoutMs: 20_000, onOutput: (chunk) => {
+    const result = await runCommand('seq 1 200000', {
+      ...base,
+      timeoutMs: 20_000,
+      onOutput: (chunk) => {
         streamed += chunk;
         events++;
       },
@@ -188,7 +239,8 @@ describe.each([
     expect(streamed.length).toBeLessThan(256 * 1024);
     const skipped = [...streamed.matchAll(/\n… ([\d,]+) more lines? \([\d,]+ bytes\) not shown …\n/g)];
     expect(skipped.length).toBeGreaterThan(0);
-    const streamedLines = streamed.replace(/\n… [\d,]+ more lines? \([\d,]+ bytes\) not shown …\n/g, '').split('\n').length - 1;
+    const streamedLines =
+      streamed.replace(/\n… [\d,]+ more lines? \([\d,]+ bytes\) not shown …\n/g, '').split('\n').length - 1;
     expect(streamedLines + skipped.reduce((sum, match) => sum + Number(match[1]!.replace(/,/g, '')), 0)).toBe(200000);
     expect(events).toBeLessThan(200);
   });
@@ -198,7 +250,10 @@ describe.each([
     expect(result.binary).toBe(true);
     expect(result.output).toBe('');
     const tool = createExecuteCommandTool();
-    const viaTool = await tool.execute({ command: 'printf "a\\0b"' }, { cwd: workspace, signal: new AbortController().signal, readOnly: sandbox, sandbox });
+    const viaTool = await tool.execute(
+      { command: 'printf "a\\0b"' },
+      { cwd: workspace, signal: new AbortController().signal, readOnly: sandbox, sandbox },
+    );
     expect(viaTool.type === 'tool-success' && viaTool.forModel).toMatch(/binary output, 3 bytes, not shown/);
   });
 

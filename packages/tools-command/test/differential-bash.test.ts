@@ -28,7 +28,8 @@ const hasStrace = (() => {
   }
 })();
 const sandboxWorks = (await probeSandbox()).available && hasStrace;
-if (process.env.CI !== undefined && !sandboxWorks) throw new Error('CI must run the differential bash test: install bubblewrap and strace');
+if (process.env.CI !== undefined && !sandboxWorks)
+  throw new Error('CI must run the differential bash test: install bubblewrap and strace');
 
 // Outside /tmp: the bubblewrap view gives the lines a fresh /tmp.
 const root = mkdtempSync('/var/tmp/riskgate-differential-');
@@ -62,40 +63,38 @@ async function judge(scratch: Scratch, line: string): Promise<Verdict> {
 }
 
 describe.runIf(sandboxWorks)('the walker against real bash (strace inside bubblewrap)', () => {
-  it(
-    `finds no program, write, secret or connection bash runs behind a whitelisted verdict (${GENERATED} generated lines + the tricky ones)`,
-    async () => {
-      const scratch = makeScratch();
-      const generated = generateLines(GENERATED, SEED);
-      const tricky = Object.values(TRICKY_LINES).flat();
-      const lines = [...tricky, ...generated.map((entry) => entry.line)];
-      const verdicts: Verdict[] = [];
-      for (const line of lines) verdicts.push(await judge(scratch, line));
-      const observations = await runLines(scratch, lines);
-      const mismatches: string[] = [];
-      let payloadsRun = 0;
-      observations.forEach((seen, index) => {
-        const verdict = verdicts[index]!;
-        if (seen.executed.some((program) => ['id', 'touch', 'rm', 'sh', 'mkdir'].includes(program))) payloadsRun++;
-        if (!verdict.whitelisted) return;
-        const unnamed = seen.executed.filter((program) => !verdict.programs.has(program));
-        const problems = [
-          ...unnamed.map((program) => `ran ${program}`),
-          ...seen.writes.map((path) => `wrote ${path}`),
-          ...seen.secretReads.map((path) => `opened ${path}`),
-          ...seen.connects.map((target) => `connected ${target}`),
-          ...(seen.leaked ? ['printed the planted secret'] : []),
-        ];
-        if (problems.length > 0) mismatches.push(`${JSON.stringify(verdict.line)}: ${problems.join(', ')}`);
-      });
-      const constructs = new Set(generated.flatMap((entry) => entry.constructs));
-      const whitelisted = verdicts.filter((verdict) => verdict.whitelisted).length;
-      console.log(`differential: ${lines.length} lines (${tricky.length} tricky), ${constructs.size} constructs, ${whitelisted} whitelisted, payload run by bash in ${payloadsRun}, mismatches ${mismatches.length}`);
-      // The test has teeth: bash really ran payloads in many lines, and many lines were whitelisted.
-      expect(payloadsRun).toBeGreaterThan(500);
-      expect(whitelisted).toBeGreaterThan(500);
-      expect(mismatches).toEqual([]);
-    },
-    400_000,
-  );
+  it(`finds no program, write, secret or connection bash runs behind a whitelisted verdict (${GENERATED} generated lines + the tricky ones)`, async () => {
+    const scratch = makeScratch();
+    const generated = generateLines(GENERATED, SEED);
+    const tricky = Object.values(TRICKY_LINES).flat();
+    const lines = [...tricky, ...generated.map((entry) => entry.line)];
+    const verdicts: Verdict[] = [];
+    for (const line of lines) verdicts.push(await judge(scratch, line));
+    const observations = await runLines(scratch, lines);
+    const mismatches: string[] = [];
+    let payloadsRun = 0;
+    observations.forEach((seen, index) => {
+      const verdict = verdicts[index]!;
+      if (seen.executed.some((program) => ['id', 'touch', 'rm', 'sh', 'mkdir'].includes(program))) payloadsRun++;
+      if (!verdict.whitelisted) return;
+      const unnamed = seen.executed.filter((program) => !verdict.programs.has(program));
+      const problems = [
+        ...unnamed.map((program) => `ran ${program}`),
+        ...seen.writes.map((path) => `wrote ${path}`),
+        ...seen.secretReads.map((path) => `opened ${path}`),
+        ...seen.connects.map((target) => `connected ${target}`),
+        ...(seen.leaked ? ['printed the planted secret'] : []),
+      ];
+      if (problems.length > 0) mismatches.push(`${JSON.stringify(verdict.line)}: ${problems.join(', ')}`);
+    });
+    const constructs = new Set(generated.flatMap((entry) => entry.constructs));
+    const whitelisted = verdicts.filter((verdict) => verdict.whitelisted).length;
+    console.log(
+      `differential: ${lines.length} lines (${tricky.length} tricky), ${constructs.size} constructs, ${whitelisted} whitelisted, payload run by bash in ${payloadsRun}, mismatches ${mismatches.length}`,
+    );
+    // The test has teeth: bash really ran payloads in many lines, and many lines were whitelisted.
+    expect(payloadsRun).toBeGreaterThan(500);
+    expect(whitelisted).toBeGreaterThan(500);
+    expect(mismatches).toEqual([]);
+  }, 400_000);
 });

@@ -17,7 +17,8 @@ export interface GateFixture {
   readonly cleanup: () => void;
 }
 
-const PRIVATE_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n';
+const PRIVATE_KEY =
+  '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n';
 
 export function createGateFixture(): GateFixture {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'riskgate-command-')));
@@ -29,7 +30,8 @@ export function createGateFixture(): GateFixture {
     [join(home, '.ssh', 'id_rsa')]: PRIVATE_KEY,
     [join(home, '.ssh', 'id_ed25519')]: PRIVATE_KEY,
     [join(home, '.ssh', 'config')]: 'Host x\n',
-    [join(home, '.aws', 'credentials')]: '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n',
+    [join(home, '.aws', 'credentials')]:
+      '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n',
     [join(home, '.aws', 'config')]: '[default]\nregion = eu-west-1\n',
     [join(home, 'backup.txt')]: PRIVATE_KEY,
     [join(home, '.netrc')]: 'machine example.com login me password hunter2\n',
@@ -80,6 +82,16 @@ export function rules(...texts: [effect: Rule['effect'], text: string][]): Rule[
 }
 
 /** One call through the real gate. */
-export function gate(fixture: GateFixture, args: Record<string, unknown>, policy: GatePolicy = { mode: 'smart', rules: [] }, sandbox?: boolean) {
-  return evaluateToolCall(tool, args, { cwd: fixture.workspace, home: fixture.home, ...(sandbox === undefined ? {} : { sandbox }) }, policy);
+export function gate(
+  fixture: GateFixture,
+  args: Record<string, unknown>,
+  policy: GatePolicy = { mode: 'smart', rules: [] },
+  sandbox?: boolean,
+) {
+  return evaluateToolCall(
+    tool,
+    args,
+    { cwd: fixture.workspace, home: fixture.home, ...(sandbox === undefined ? {} : { sandbox }) },
+    policy,
+  );
 }

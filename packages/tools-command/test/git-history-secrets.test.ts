@@ -18,7 +18,10 @@ const TOKEN = 'ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5';
 const PASSWORD = 'Falcon-xq8-Qa91!zz';
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+    cwd,
+    encoding: 'utf8',
+  }).trim();
 }
 
 function repository(name: string): string {
@@ -34,7 +37,10 @@ mkdirSync(join(cleaned, 'config'));
 writeFileSync(join(cleaned, 'config', 'settings.yml'), `db:\n  password: "${PASSWORD}"\n  github_token: ${TOKEN}\n`);
 git(cleaned, 'add', '.');
 git(cleaned, 'commit', '-qm', 'settings');
-writeFileSync(join(cleaned, 'config', 'settings.yml'), 'db:\n  password: "${DB_PASSWORD}"\n  github_token: ${GITHUB_TOKEN}\n');
+writeFileSync(
+  join(cleaned, 'config', 'settings.yml'),
+  'db:\n  password: "${DB_PASSWORD}"\n  github_token: ${GITHUB_TOKEN}\n',
+);
 git(cleaned, 'commit', '-qam', 'placeholders');
 const oldBlob = git(cleaned, 'rev-parse', 'HEAD~1:config/settings.yml');
 
@@ -52,7 +58,11 @@ const dangling = repository('dangling');
 writeFileSync(join(dangling, 'README.md'), '# app\n');
 git(dangling, 'add', '.');
 git(dangling, 'commit', '-qm', 'readme');
-const danglingBlob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dangling, input: `password = "${PASSWORD}"\ntoken = ${TOKEN}\n`, encoding: 'utf8' }).trim();
+const danglingBlob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+  cwd: dangling,
+  input: `password = "${PASSWORD}"\ntoken = ${TOKEN}\n`,
+  encoding: 'utf8',
+}).trim();
 
 // Only in the stash.
 const stashed = repository('stashed');
@@ -118,11 +128,18 @@ describe('old blobs that hold secrets are asked before git prints them (with the
     expect(await asked(command, cleaned)).toBe(true);
   });
 
-  it.each(['git diff | rev', 'git diff --cached', 'git show :app.env.sample | rev'])('only in the index: %s', async (command) => {
+  it.each([
+    'git diff | rev',
+    'git diff --cached',
+    'git show :app.env.sample | rev',
+  ])('only in the index: %s', async (command) => {
     expect(await asked(command, staged)).toBe(true);
   });
 
-  it.each([`git cat-file -p ${danglingBlob} | rev`, `git cat-file blob ${danglingBlob}`])('only in a dangling blob: %s', async (command) => {
+  it.each([
+    `git cat-file -p ${danglingBlob} | rev`,
+    `git cat-file blob ${danglingBlob}`,
+  ])('only in a dangling blob: %s', async (command) => {
     expect(await asked(command, dangling)).toBe(true);
   });
 
@@ -139,30 +156,50 @@ describe('old blobs that hold secrets are asked before git prints them (with the
     expect(await asked(command, stashed)).toBe(true);
   });
 
-  it.each(['git notes show', 'git notes show HEAD | rev', 'git log -1 | rev', 'git log --notes | rev', 'git log --show-notes=* -1', 'git log -1 --format=%N | rev', 'git show -s HEAD | rev'])(
-    'only in a note: %s',
-    async (command) => {
-      expect(await asked(command, noted)).toBe(true);
-    },
-  );
+  it.each([
+    'git notes show',
+    'git notes show HEAD | rev',
+    'git log -1 | rev',
+    'git log --notes | rev',
+    'git log --show-notes=* -1',
+    'git log -1 --format=%N | rev',
+    'git show -s HEAD | rev',
+  ])('only in a note: %s', async (command) => {
+    expect(await asked(command, noted)).toBe(true);
+  });
 });
 
 describe('the same reads of a clean repository, and metadata reads of any, run unasked', () => {
-  it.each(['git notes show', 'git log -1', 'git log --notes', 'git notes list', 'git stash list'])('clean notes: %s', async (command) => {
+  it.each([
+    'git notes show',
+    'git log -1',
+    'git log --notes',
+    'git notes list',
+    'git stash list',
+  ])('clean notes: %s', async (command) => {
     expect(await asked(command, notedClean)).toBe(false);
   });
 
-  it.each(['git log -p', 'git show HEAD~1:settings.yml', 'git show HEAD', 'git diff HEAD~1', 'git blame HEAD~1 settings.yml', 'git grep host HEAD~1'])(
-    'clean: %s',
-    async (command) => {
-      expect(await asked(command, clean)).toBe(false);
-    },
-  );
+  it.each([
+    'git log -p',
+    'git show HEAD~1:settings.yml',
+    'git show HEAD',
+    'git diff HEAD~1',
+    'git blame HEAD~1 settings.yml',
+    'git grep host HEAD~1',
+  ])('clean: %s', async (command) => {
+    expect(await asked(command, clean)).toBe(false);
+  });
 
-  it.each(['git log --oneline', 'git status', 'git log --stat', 'git branch -a', 'git show --stat HEAD', 'git diff --name-only HEAD~1', 'cat config/settings.yml'])(
-    'metadata or today’s clean files: %s',
-    async (command) => {
-      expect(await asked(command, cleaned)).toBe(false);
-    },
-  );
+  it.each([
+    'git log --oneline',
+    'git status',
+    'git log --stat',
+    'git branch -a',
+    'git show --stat HEAD',
+    'git diff --name-only HEAD~1',
+    'cat config/settings.yml',
+  ])('metadata or today’s clean files: %s', async (command) => {
+    expect(await asked(command, cleaned)).toBe(false);
+  });
 });

@@ -120,7 +120,11 @@ if (process.env.CI !== undefined && !sandboxWorks) throw new Error('CI must run 
 
 const root = mkdtempSync('/var/tmp/riskgate-hostview-');
 const database = `riskgate_hostview_${process.pid}`;
-const psql = (sql: string) => execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-tAc', sql], { encoding: 'utf8', timeout: 10_000 }).trim();
+const psql = (sql: string) =>
+  execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-tAc', sql], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  }).trim();
 const databaseExists = () => psql(`SELECT count(*) FROM pg_database WHERE datname = '${database}'`) === '1';
 const drop = `psql -h 127.0.0.1 -U postgres -c \\"DROP DATABASE ${database}\\"`;
 const victimMark = `300.${process.pid}`;
@@ -161,7 +165,10 @@ const tool = createExecuteCommandTool({ defaultTimeoutMs: 15_000 });
  * with `readOnly` in a working sandbox. Containment must not depend on the assessor.
  */
 async function unasked(command: string): Promise<string> {
-  const result = await tool.execute({ command }, { cwd: root, sandbox: true, readOnly: true, signal: new AbortController().signal });
+  const result = await tool.execute(
+    { command },
+    { cwd: root, sandbox: true, readOnly: true, signal: new AbortController().signal },
+  );
   return result.type === 'tool-success' ? result.forModel : result.message;
 }
 
@@ -174,40 +181,53 @@ const victimAlive = () => {
   }
 };
 
-describe.runIf(sandboxWorks)("the host view hands the rest of the line no secret of another program's arguments", () => {
-  const token = 'ghp_R7sK2mQ9vX4nB8cD1eF6gH3jL5pT0wYzA9bC';
-  const url = 'postgres://etl:Sx9-vQ2-mN7kL4@db.internal:5432/orders';
-  let holder: ChildProcess;
-  beforeAll(() => {
-    // A program whose command line carries credentials, as `worker --github …` or a DSN does.
-    holder = spawn('bash', ['-c', `exec -a "worker-${process.pid} --github ${token} --db ${url}" sleep 300`], { stdio: 'ignore', detached: true });
-  });
-  afterAll(() => holder.kill('SIGKILL'));
-  const reversed = (text: string) => [...text].reverse().join('');
+describe.runIf(sandboxWorks)(
+  "the host view hands the rest of the line no secret of another program's arguments",
+  () => {
+    const token = 'ghp_R7sK2mQ9vX4nB8cD1eF6gH3jL5pT0wYzA9bC';
+    const url = 'postgres://etl:Sx9-vQ2-mN7kL4@db.internal:5432/orders';
+    let holder: ChildProcess;
+    beforeAll(() => {
+      // A program whose command line carries credentials, as `worker --github …` or a DSN does.
+      holder = spawn('bash', ['-c', `exec -a "worker-${process.pid} --github ${token} --db ${url}" sleep 300`], {
+        stdio: 'ignore',
+        detached: true,
+      });
+    });
+    afterAll(() => holder.kill('SIGKILL'));
+    const reversed = (text: string) => [...text].reverse().join('');
 
-  it.each([
-    ['rev', `ps -eo args | grep worker-${process.pid} | rev`],
-    ['xxd', `ps -eo args | grep worker-${process.pid} | xxd -p`],
-    ['base32', `pgrep -af worker-${process.pid} | base32`],
-    ['fold into pieces', `ps auxww | grep worker-${process.pid} | fold -w 5`],
-    ['awk one character a line', `ps -ef | awk '/worker-${process.pid}/{n=split($0,c,""); for(i=n;i>0;i--) printf "%s", c[i]; print ""}'`],
-    ['tr', `ps -eo args | tr a-z A-Z`],
-  ])('%s', async (_name, line) => {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const said = (await unasked(line)).replace(/\s/g, '');
-    for (const secret of [token, 'Sx9-vQ2-mN7kL4']) {
-      expect(said).not.toContain(secret.replace(/\s/g, ''));
-      expect(said).not.toContain(reversed(secret));
-      expect(said.toLowerCase()).not.toContain(Buffer.from(secret).toString('hex'));
-      expect(said.toUpperCase()).not.toContain(secret.toUpperCase());
-    }
-  }, 30_000);
+    it.each([
+      ['rev', `ps -eo args | grep worker-${process.pid} | rev`],
+      ['xxd', `ps -eo args | grep worker-${process.pid} | xxd -p`],
+      ['base32', `pgrep -af worker-${process.pid} | base32`],
+      ['fold into pieces', `ps auxww | grep worker-${process.pid} | fold -w 5`],
+      [
+        'awk one character a line',
+        `ps -ef | awk '/worker-${process.pid}/{n=split($0,c,""); for(i=n;i>0;i--) printf "%s", c[i]; print ""}'`,
+      ],
+      ['tr', `ps -eo args | tr a-z A-Z`],
+    ])(
+      '%s',
+      async (_name, line) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const said = (await unasked(line)).replace(/\s/g, '');
+        for (const secret of [token, 'Sx9-vQ2-mN7kL4']) {
+          expect(said).not.toContain(secret.replace(/\s/g, ''));
+          expect(said).not.toContain(reversed(secret));
+          expect(said.toLowerCase()).not.toContain(Buffer.from(secret).toString('hex'));
+          expect(said.toUpperCase()).not.toContain(secret.toUpperCase());
+        }
+      },
+      30_000,
+    );
 
-  it('the rest still reads the process list (grep, wc)', async () => {
-    const said = await unasked(`ps -eo args | grep -c worker-${process.pid}`);
-    expect(Number(said.split('\n')[0])).toBeGreaterThanOrEqual(1);
-  });
-});
+    it('the rest still reads the process list (grep, wc)', async () => {
+      const said = await unasked(`ps -eo args | grep -c worker-${process.pid}`);
+      expect(Number(said.split('\n')[0])).toBeGreaterThanOrEqual(1);
+    });
+  },
+);
 
 describe.runIf(sandboxWorks)('the host view is no escape (real bubblewrap, real services)', () => {
   it.runIf(psqlWorks).each([
@@ -221,11 +241,15 @@ describe.runIf(sandboxWorks)('the host view is no escape (real bubblewrap, real 
     ['python subprocess', `ps aux | python3 -c 'import os; os.system("${drop}")'`],
     ['bash /dev/tcp to the database port', `ss -tln | bash -c 'exec 3<>/dev/tcp/127.0.0.1/5432 && echo open'`],
     ['the reader alone, then psql', `ps aux && psql -h 127.0.0.1 -U postgres -c "DROP DATABASE ${database}"`],
-  ])('the database survives: %s', async (_name, line) => {
-    const said = await unasked(line);
-    expect(databaseExists()).toBe(true);
-    expect(said).not.toMatch(/DROP DATABASE\n|^open$/m);
-  }, 30_000);
+  ])(
+    'the database survives: %s',
+    async (_name, line) => {
+      const said = await unasked(line);
+      expect(databaseExists()).toBe(true);
+      expect(said).not.toMatch(/DROP DATABASE\n|^open$/m);
+    },
+    30_000,
+  );
 
   it.each([
     ['xargs kill', `ps aux | grep ${victimMark} | awk '{print $2}' | xargs kill -9`],
@@ -236,38 +260,62 @@ describe.runIf(sandboxWorks)('the host view is no escape (real bubblewrap, real 
     ['pkill', `pkill -9 -f ${victimMark}`],
     ['perl kill', `pgrep -f ${victimMark} | perl -ne 'kill 9, $_'`],
     ['the pid from ps, killed by sh', `ps -eo pid,args | awk '/${victimMark}/{print "kill -9", $1}' | sh`],
-  ])('the host process lives: %s', async (_name, line) => {
-    await unasked(line);
-    expect(victimAlive()).toBe(true);
-  }, 30_000);
+  ])(
+    'the host process lives: %s',
+    async (_name, line) => {
+      await unasked(line);
+      expect(victimAlive()).toBe(true);
+    },
+    30_000,
+  );
 
   it.each([
     ['bash /dev/tcp', (p: number) => `ss -tln | bash -c 'echo x > /dev/tcp/127.0.0.1/${p}'`],
     ['curl', (p: number) => `ps aux | curl -s http://127.0.0.1:${p}/`],
-    ['python socket', (p: number) => `ip addr | python3 -c "import socket; socket.create_connection(('127.0.0.1', ${p}))"`],
+    [
+      'python socket',
+      (p: number) => `ip addr | python3 -c "import socket; socket.create_connection(('127.0.0.1', ${p}))"`,
+    ],
     ['socat', (p: number) => `ss -tln | socat - TCP:127.0.0.1:${p}`],
-    ['perl IO::Socket', (p: number) => `ps | perl -MIO::Socket::INET -e 'IO::Socket::INET->new("127.0.0.1:${p}") or die'`],
+    [
+      'perl IO::Socket',
+      (p: number) => `ps | perl -MIO::Socket::INET -e 'IO::Socket::INET->new("127.0.0.1:${p}") or die'`,
+    ],
     ['awk inet (gawk)', (p: number) => `ps | awk 'BEGIN{s="/inet/tcp/0/127.0.0.1/${p}"; print "x" |& s; close(s)}'`],
-  ])('no TCP connection reaches a loopback port: %s', async (_name, line) => {
-    const before = tcpHits;
-    const said = await unasked(line(port()));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(tcpHits).toBe(before);
-    expect(said).not.toContain('reached');
-  }, 30_000);
+  ])(
+    'no TCP connection reaches a loopback port: %s',
+    async (_name, line) => {
+      const before = tcpHits;
+      const said = await unasked(line(port()));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(tcpHits).toBe(before);
+      expect(said).not.toContain('reached');
+    },
+    30_000,
+  );
 
   it.each([
-    ['python AF_UNIX', `ps aux | python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print(s.recv(9))"`],
+    [
+      'python AF_UNIX',
+      `ps aux | python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print(s.recv(9))"`,
+    ],
     ['socat UNIX-CONNECT', `ss -x | socat - UNIX-CONNECT:${socketPath}`],
     ['curl --unix-socket', `ps aux | curl -s --unix-socket ${socketPath} http://x/`],
-    ['perl IO::Socket::UNIX', `pgrep node | perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Peer => "${socketPath}") or die'`],
-  ])('nothing arrives at a Unix socket: %s', async (_name, line) => {
-    const before = unixHits;
-    const said = await unasked(line);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(unixHits).toBe(before);
-    expect(said).not.toContain('reached');
-  }, 30_000);
+    [
+      'perl IO::Socket::UNIX',
+      `pgrep node | perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Peer => "${socketPath}") or die'`,
+    ],
+  ])(
+    'nothing arrives at a Unix socket: %s',
+    async (_name, line) => {
+      const before = unixHits;
+      const said = await unasked(line);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unixHits).toBe(before);
+      expect(said).not.toContain('reached');
+    },
+    30_000,
+  );
 
   it('refuses connect() to the reader itself, should one misbehave (its own seccomp filter)', async () => {
     const before = tcpHits;
@@ -291,10 +339,14 @@ describe.runIf(sandboxWorks)('the host view is no escape (real bubblewrap, real 
     ['ss -tln | grep 5432', /127\.0\.0\.1:5432/],
     ['ip addr | head -20', /eth0|en[ops]\w+|wl\w+/],
     ['pgrep -a node | head -3', /node/],
-  ])('still gives the host view to the reader: %s', async (line, expected) => {
-    // Only where the host has it to show: a PostgreSQL on 5432 and a network card.
-    if (line.includes('5432') && !psqlWorks) return;
-    if (line.startsWith('ip ') && !/eth0|en[ops]|wl/.test(execFileSync('ip', ['addr'], { encoding: 'utf8' }))) return;
-    expect(await unasked(line)).toMatch(expected);
-  }, 30_000);
+  ])(
+    'still gives the host view to the reader: %s',
+    async (line, expected) => {
+      // Only where the host has it to show: a PostgreSQL on 5432 and a network card.
+      if (line.includes('5432') && !psqlWorks) return;
+      if (line.startsWith('ip ') && !/eth0|en[ops]|wl/.test(execFileSync('ip', ['addr'], { encoding: 'utf8' }))) return;
+      expect(await unasked(line)).toMatch(expected);
+    },
+    30_000,
+  );
 });

@@ -87,7 +87,9 @@ describe('the long tail runs unasked in the sandbox and asks without it', () => 
     'ffprobe -v error -show_streams notes.txt',
     'mediainfo --Output=JSON notes.txt',
     'zipinfo -1 notes.txt',
-    'hexyl -n 5 notes.txt', '7z l notes.txt', '7z l -slt -tzip notes.txt',
+    'hexyl -n 5 notes.txt',
+    '7z l notes.txt',
+    '7z l -slt -tzip notes.txt',
     // git reads that git.ts counts as writes of the same subcommand.
     'git bisect log',
     'git notes list',

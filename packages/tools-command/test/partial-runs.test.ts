@@ -15,9 +15,14 @@ const steps = 'for i in $(seq 1 15); do echo "step $i" >> steps.txt; sleep 0.3; 
 describe('a command stopped part-way', { timeout: 30_000 }, () => {
   it('at its timeout: the result says partial, and the steps it took stay done', async () => {
     const tool = createExecuteCommandTool();
-    const result = await tool.execute({ command: steps, timeout_ms: 1_500 }, { cwd: workspace, signal: new AbortController().signal, readOnly: false });
+    const result = await tool.execute(
+      { command: steps, timeout_ms: 1_500 },
+      { cwd: workspace, signal: new AbortController().signal, readOnly: false },
+    );
     expect(result).toMatchObject({ type: 'tool-success', partial: true });
-    expect(result.type === 'tool-success' && result.forModel).toMatch(/stopped: timed out after 1\.5 s[^\n]*\]\npartial: the command was stopped part-way; what it did before it stopped stays done/);
+    expect(result.type === 'tool-success' && result.forModel).toMatch(
+      /stopped: timed out after 1\.5 s[^\n]*\]\npartial: the command was stopped part-way; what it did before it stopped stays done/,
+    );
     const written = readFileSync(join(workspace, 'steps.txt'), 'utf8').trim().split('\n');
     expect(written.length).toBeGreaterThan(0);
     expect(written.length).toBeLessThan(15);
@@ -27,14 +32,20 @@ describe('a command stopped part-way', { timeout: 30_000 }, () => {
     const tool = createExecuteCommandTool();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 800);
-    const result = await tool.execute({ command: steps.replace('steps.txt', 'cancelled.txt') }, { cwd: workspace, signal: controller.signal, readOnly: false });
+    const result = await tool.execute(
+      { command: steps.replace('steps.txt', 'cancelled.txt') },
+      { cwd: workspace, signal: controller.signal, readOnly: false },
+    );
     expect(result).toMatchObject({ type: 'tool-success', partial: true });
     expect(result.type === 'tool-success' && result.forModel).toContain('partial: the command was stopped part-way');
   });
 
   it('a command that ran to its end is not partial, whatever its exit code', async () => {
     const tool = createExecuteCommandTool();
-    const result = await tool.execute({ command: 'echo one; exit 3' }, { cwd: workspace, signal: new AbortController().signal, readOnly: false });
+    const result = await tool.execute(
+      { command: 'echo one; exit 3' },
+      { cwd: workspace, signal: new AbortController().signal, readOnly: false },
+    );
     expect(result).toMatchObject({ type: 'tool-success' });
     expect(result.type === 'tool-success' && result.partial).toBeUndefined();
     expect(result.type === 'tool-success' && result.forModel).not.toContain('partial');

@@ -16,7 +16,14 @@ if (process.env.CI !== undefined && !sandboxWorks) throw new Error('CI must run 
 const workspace = mkdtempSync('/var/tmp/riskgate-kernel-');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
-const run = (command: string) => runCommand(command, { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 8_000, timeoutMs: 10_000, sandbox: true });
+const run = (command: string) =>
+  runCommand(command, {
+    cwd: workspace,
+    signal: new AbortController().signal,
+    maxOutputBytes: 8_000,
+    timeoutMs: 10_000,
+    sandbox: true,
+  });
 
 // A sysctl whose write is harmless: the value it already has.
 const SYSCTL = '/proc/sys/vm/overcommit_ratio';
@@ -66,14 +73,18 @@ describe.runIf(sandboxWorks)('the sandbox closes what its namespaces leave open 
   });
 
   it('still lets programs link two ends inside (socketpair) and read interfaces over netlink', async () => {
-    const pair = await run(`python3 -c 'import socket; a, b = socket.socketpair(); a.send(b"hi"); print(b.recv(2).decode())'`);
+    const pair = await run(
+      `python3 -c 'import socket; a, b = socket.socketpair(); a.send(b"hi"); print(b.recv(2).decode())'`,
+    );
     expect(pair.output.trim()).toBe('hi');
     const links = await run('ip -o link show');
     expect(links.output).toContain('lo');
   });
 
   it('keyrings are closed: keyctl', async () => {
-    const result = await run(`python3 -c 'import ctypes; r = ctypes.CDLL(None, use_errno=True).syscall(250, 0, -3, 0); print("GOT" if r >= 0 else "refused", ctypes.get_errno())'`);
+    const result = await run(
+      `python3 -c 'import ctypes; r = ctypes.CDLL(None, use_errno=True).syscall(250, 0, -3, 0); print("GOT" if r >= 0 else "refused", ctypes.get_errno())'`,
+    );
     expect(result.output).toContain('refused 1');
   });
 
@@ -86,13 +97,34 @@ describe.runIf(sandboxWorks)('the sandbox closes what its namespaces leave open 
   it.each(['sandbox', 'unsandboxed'])('no descriptor riskgate inherited reaches the command (%s)', (mode) => {
     const target = join(workspace, `outside-${mode}.txt`);
     writeFileSync(target, '');
-    for (const command of ['echo ESCAPED >&200', 'echo ESCAPED 1>&200', 'echo ESCAPED > /proc/self/fd/200', 'exec 1>&200; echo ESCAPED']) {
+    for (const command of [
+      'echo ESCAPED >&200',
+      'echo ESCAPED 1>&200',
+      'echo ESCAPED > /proc/self/fd/200',
+      'exec 1>&200; echo ESCAPED',
+    ]) {
       // Opened by a shell without close-on-exec, then inherited across exec, as a terminal or an
       // editor leaks one (Node itself reuses the low numbers).
-      const child = spawnSync('bash', ['-c', 'exec 200>"$1"; shift; exec "$@"', 'bash', target, process.execPath, '--import', 'tsx', join(import.meta.dirname, 'fixtures/run-with-inherited-fd.ts'), command, workspace, mode], {
-        encoding: 'utf8',
-        env: { ...process.env, NODE_OPTIONS: '--conditions=@riskgate/source' },
-      });
+      const child = spawnSync(
+        'bash',
+        [
+          '-c',
+          'exec 200>"$1"; shift; exec "$@"',
+          'bash',
+          target,
+          process.execPath,
+          '--import',
+          'tsx',
+          join(import.meta.dirname, 'fixtures/run-with-inherited-fd.ts'),
+          command,
+          workspace,
+          mode,
+        ],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, NODE_OPTIONS: '--conditions=@riskgate/source' },
+        },
+      );
       expect(child.status, child.stderr).toBe(0);
       expect(JSON.parse(child.stdout).output).toMatch(/Bad file descriptor|No such file/);
     }
@@ -115,28 +147,49 @@ describe('the filter itself', () => {
 describe('a workspace with more secret files than bubblewrap takes arguments', () => {
   it('hides them all by hiding the directories that gather them, and still runs', async () => {
     const { fitArguments } = await import('../src/sandbox.js');
-    const many = Array.from({ length: 6_000 }, (_, index) => ({ path: `/w/keys/k${index}.pem`, kind: 'file' as const }));
-    const spread = Array.from({ length: 2_000 }, (_, index) => ({ path: `/w/svc${index}/.env`, kind: 'file' as const }));
+    const many = Array.from({ length: 6_000 }, (_, index) => ({
+      path: `/w/keys/k${index}.pem`,
+      kind: 'file' as const,
+    }));
+    const spread = Array.from({ length: 2_000 }, (_, index) => ({
+      path: `/w/svc${index}/.env`,
+      kind: 'file' as const,
+    }));
     const fitted = fitArguments([...many, ...spread, { path: '/w/app/.env', kind: 'file' }]);
     expect(fitted.length).toBeLessThanOrEqual(2_500);
     // Everything that was hidden still is: each path lies at or below a fitted one.
-    for (const { path } of [...many, ...spread]) expect(fitted.some((entry) => path === entry.path || path.startsWith(`${entry.path}/`))).toBe(true);
+    for (const { path } of [...many, ...spread])
+      expect(fitted.some((entry) => path === entry.path || path.startsWith(`${entry.path}/`))).toBe(true);
     // The directory that gathered most went first; a lone secret elsewhere stays a file.
     expect(fitted).toContainEqual({ path: '/w/keys', kind: 'directory' });
     expect(fitted.some((entry) => entry.path === '/w')).toBe(false);
   });
 
-  it.runIf(sandboxWorks)('runs with 5,000 secret files in the workspace (bubblewrap refused 9,000 arguments)', async () => {
-    const crowded = mkdtempSync('/var/tmp/riskgate-crowded-');
-    try {
-      mkdirSync(join(crowded, 'keys'));
-      for (let index = 0; index < 5_000; index++) writeFileSync(join(crowded, 'keys', `k${index}.env`), `API_TOKEN=ghp_R7sK2mQ9vX4nB8cD1eF6gH3jL5pT0w${String(index).padStart(6, '0')}\n`);
-      writeFileSync(join(crowded, 'README.md'), 'readme\n');
-      const result = await runCommand('cat README.md; cat keys/k1.env | rev', { cwd: crowded, signal: new AbortController().signal, maxOutputBytes: 8_000, timeoutMs: 30_000, sandbox: true });
-      expect(result.output).toContain('readme');
-      expect(result.output).not.toMatch(/ghp_|_phg/);
-    } finally {
-      rmSync(crowded, { recursive: true, force: true });
-    }
-  }, 120_000);
+  it.runIf(sandboxWorks)(
+    'runs with 5,000 secret files in the workspace (bubblewrap refused 9,000 arguments)',
+    async () => {
+      const crowded = mkdtempSync('/var/tmp/riskgate-crowded-');
+      try {
+        mkdirSync(join(crowded, 'keys'));
+        for (let index = 0; index < 5_000; index++)
+          writeFileSync(
+            join(crowded, 'keys', `k${index}.env`),
+            `API_TOKEN=ghp_R7sK2mQ9vX4nB8cD1eF6gH3jL5pT0w${String(index).padStart(6, '0')}\n`,
+          );
+        writeFileSync(join(crowded, 'README.md'), 'readme\n');
+        const result = await runCommand('cat README.md; cat keys/k1.env | rev', {
+          cwd: crowded,
+          signal: new AbortController().signal,
+          maxOutputBytes: 8_000,
+          timeoutMs: 30_000,
+          sandbox: true,
+        });
+        expect(result.output).toContain('readme');
+        expect(result.output).not.toMatch(/ghp_|_phg/);
+      } finally {
+        rmSync(crowded, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });

@@ -42,62 +42,94 @@ for (const [, mode, path] of stores) {
 chmodSync(join(system, 'private'), 0o700);
 
 const run = (command: string, cwd = workspace) =>
-  runCommand(command, { cwd, workspace, home, signal: new AbortController().signal, maxOutputBytes: 64_000, timeoutMs: 15_000, sandbox: true });
-
-describe.runIf(sandboxWorks && asRoot)('as root, a sandboxed command runs as nobody (real bubblewrap, real kernel checks)', () => {
-  it.each(stores)('cannot read %s, by any road', async (_what, _mode, path) => {
-    for (const command of [`cat ${join(system, path)}`, `grep -r marker ${system}`, `base64 ${join(system, path)}`, `find ${system} -type f -exec cat {} +`, `tar cf - ${system} | strings`]) {
-      const result = await run(`${command} 2>&1`);
-      expect(result.output, command).not.toContain(`marker-${path}`);
-    }
+  runCommand(command, {
+    cwd,
+    workspace,
+    home,
+    signal: new AbortController().signal,
+    maxOutputBytes: 64_000,
+    timeoutMs: 15_000,
+    sandbox: true,
   });
 
-  it('reads what others may read, the workspace through its closed home, and runs git there', async () => {
-    execFileSync('git', ['init', '-q', workspace]);
-    execFileSync('git', ['-C', workspace, 'add', 'README.md']);
-    execFileSync('git', ['-C', workspace, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'first']);
-    const result = await run(`cat README.md ${join(system, 'open', 'settings.conf')}; git log --format=%s; git status --short; id -u`);
-    expect(result.output).toContain('project readme\nworld readable\nfirst\n');
-    expect(result.output).toContain('?? local.conf');
-    expect(result.output.trim().endsWith(String(NOBODY))).toBe(true);
-  });
-
-  it('says who the person is: a lone `id` is read as riskgate, not as the sandbox user', async () => {
-    for (const [line, expected] of [['id -u', '0'], ['whoami', 'root'], ['id -un | tr a-z A-Z', 'ROOT']] as const) {
-      const hostReader = await splitHostReader(line);
-      expect(hostReader, line).toBeDefined();
-      const result = await runCommand(line, { cwd: workspace, workspace, home, signal: new AbortController().signal, maxOutputBytes: 8_000, timeoutMs: 15_000, sandbox: true, hostReader: hostReader! });
-      expect(result.output.trim()).toBe(expected);
-    }
-  });
-
-  it('a file of the workspace its owner keeps from others stays unread too', async () => {
-    const result = await run('cat local.conf 2>&1');
-    expect(result.output).not.toContain('marker-workspace-private');
-    expect(result.output).toContain('Permission denied');
-  });
-
-  it('reaches a workspace below directories others may not enter, and only it', async () => {
-    const closed = join(root, 'closed', 'deeper');
-    const project = join(closed, 'project');
-    mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, 'notes.txt'), 'inside\n');
-    writeFileSync(join(closed, 'sibling.txt'), 'marker-sibling\n');
-    chmodSync(join(root, 'closed'), 0o700);
-    chmodSync(closed, 0o700);
-    const result = await runCommand(`cat notes.txt; cat ${join(closed, 'sibling.txt')} 2>&1`, {
-      cwd: project,
-      workspace: project,
-      home,
-      signal: new AbortController().signal,
-      maxOutputBytes: 8_000,
-      timeoutMs: 15_000,
-      sandbox: true,
+describe.runIf(sandboxWorks && asRoot)(
+  'as root, a sandboxed command runs as nobody (real bubblewrap, real kernel checks)',
+  () => {
+    it.each(stores)('cannot read %s, by any road', async (_what, _mode, path) => {
+      for (const command of [
+        `cat ${join(system, path)}`,
+        `grep -r marker ${system}`,
+        `base64 ${join(system, path)}`,
+        `find ${system} -type f -exec cat {} +`,
+        `tar cf - ${system} | strings`,
+      ]) {
+        const result = await run(`${command} 2>&1`);
+        expect(result.output, command).not.toContain(`marker-${path}`);
+      }
     });
-    expect(result.output).toContain('inside');
-    expect(result.output).not.toContain('marker-sibling');
-  });
-});
+
+    it('reads what others may read, the workspace through its closed home, and runs git there', async () => {
+      execFileSync('git', ['init', '-q', workspace]);
+      execFileSync('git', ['-C', workspace, 'add', 'README.md']);
+      execFileSync('git', ['-C', workspace, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'first']);
+      const result = await run(
+        `cat README.md ${join(system, 'open', 'settings.conf')}; git log --format=%s; git status --short; id -u`,
+      );
+      expect(result.output).toContain('project readme\nworld readable\nfirst\n');
+      expect(result.output).toContain('?? local.conf');
+      expect(result.output.trim().endsWith(String(NOBODY))).toBe(true);
+    });
+
+    it('says who the person is: a lone `id` is read as riskgate, not as the sandbox user', async () => {
+      for (const [line, expected] of [
+        ['id -u', '0'],
+        ['whoami', 'root'],
+        ['id -un | tr a-z A-Z', 'ROOT'],
+      ] as const) {
+        const hostReader = await splitHostReader(line);
+        expect(hostReader, line).toBeDefined();
+        const result = await runCommand(line, {
+          cwd: workspace,
+          workspace,
+          home,
+          signal: new AbortController().signal,
+          maxOutputBytes: 8_000,
+          timeoutMs: 15_000,
+          sandbox: true,
+          hostReader: hostReader!,
+        });
+        expect(result.output.trim()).toBe(expected);
+      }
+    });
+
+    it('a file of the workspace its owner keeps from others stays unread too', async () => {
+      const result = await run('cat local.conf 2>&1');
+      expect(result.output).not.toContain('marker-workspace-private');
+      expect(result.output).toContain('Permission denied');
+    });
+
+    it('reaches a workspace below directories others may not enter, and only it', async () => {
+      const closed = join(root, 'closed', 'deeper');
+      const project = join(closed, 'project');
+      mkdirSync(project, { recursive: true });
+      writeFileSync(join(project, 'notes.txt'), 'inside\n');
+      writeFileSync(join(closed, 'sibling.txt'), 'marker-sibling\n');
+      chmodSync(join(root, 'closed'), 0o700);
+      chmodSync(closed, 0o700);
+      const result = await runCommand(`cat notes.txt; cat ${join(closed, 'sibling.txt')} 2>&1`, {
+        cwd: project,
+        workspace: project,
+        home,
+        signal: new AbortController().signal,
+        maxOutputBytes: 8_000,
+        timeoutMs: 15_000,
+        sandbox: true,
+      });
+      expect(result.output).toContain('inside');
+      expect(result.output).not.toContain('marker-sibling');
+    });
+  },
+);
 
 describe('who the sandbox runs as', () => {
   it('drops to nobody only for root, and not when the workspace itself is closed to others', () => {
@@ -105,7 +137,11 @@ describe('who the sandbox runs as', () => {
     try {
       chmodSync(open, 0o755);
       expect(sandboxUser({ cwd: open, workspace: open, home: '/nonexistent', uid: 1000 })).toBeUndefined();
-      expect(sandboxUser({ cwd: open, workspace: open, home: '/nonexistent', uid: 0 })).toMatchObject({ uid: NOBODY, gid: NOBODY, bridges: [] });
+      expect(sandboxUser({ cwd: open, workspace: open, home: '/nonexistent', uid: 0 })).toMatchObject({
+        uid: NOBODY,
+        gid: NOBODY,
+        bridges: [],
+      });
       chmodSync(open, 0o700);
       expect(sandboxUser({ cwd: open, workspace: open, home: '/nonexistent', uid: 0 })).toBeUndefined();
     } finally {

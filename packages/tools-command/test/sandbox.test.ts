@@ -3,7 +3,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, sta
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bubblewrapArguments, describeBounds, hiddenPaths, probeSandbox, runCommand, splitHostReader } from '../src/index.js';
+import {
+  bubblewrapArguments,
+  describeBounds,
+  hiddenPaths,
+  probeSandbox,
+  runCommand,
+  splitHostReader,
+} from '../src/index.js';
 
 // Outside /tmp on purpose: the sandbox empties /tmp, which would make every "cannot see" pass for free.
 const root = mkdtempSync('/var/tmp/riskgate-sandbox-');
@@ -35,9 +42,15 @@ beforeAll(async () => {
   chmodSync(join(workspace, 'notes.txt'), 0o644);
   mkdirSync(join(workspace, 'deep', 'a', 'b'), { recursive: true });
   writeFileSync(join(workspace, 'deep', 'a', 'b', '.env'), 'API_TOKEN=deep-dotenv-marker-9f2\n');
-  writeFileSync(join(workspace, 'deep', 'a', 'wp-config.php'), "<?php\ndefine( 'DB_PASSWORD', 'deep-wp-marker-77' );\n");
+  writeFileSync(
+    join(workspace, 'deep', 'a', 'wp-config.php'),
+    "<?php\ndefine( 'DB_PASSWORD', 'deep-wp-marker-77' );\n",
+  );
   writeFileSync(join(workspace, 'deep', '.dev.vars'), 'CF_API_TOKEN=deep-devvars-marker-31\n');
-  writeFileSync(join(workspace, 'deep', 'a', 'b', 'kubeconfig.yaml'), 'users:\n- name: admin\n  user:\n    token: deep-kube-marker-4c1\n');
+  writeFileSync(
+    join(workspace, 'deep', 'a', 'b', 'kubeconfig.yaml'),
+    'users:\n- name: admin\n  user:\n    token: deep-kube-marker-4c1\n',
+  );
   writeFileSync(join(workspace, 'deep', 'a', 'b', 'plain.txt'), 'deep plain\n');
   process.env.HOME = home;
   loopback = createServer((socket) => {
@@ -64,7 +77,13 @@ afterAll(async () => {
 
 const port = () => (loopback.address() as { port: number }).port;
 const run = (command: string, timeoutMs = 10_000) =>
-  runCommand(command, { cwd: workspace, signal: new AbortController().signal, maxOutputBytes: 16_384, timeoutMs, sandbox: true });
+  runCommand(command, {
+    cwd: workspace,
+    signal: new AbortController().signal,
+    maxOutputBytes: 16_384,
+    timeoutMs,
+    sandbox: true,
+  });
 
 function snapshot(): string {
   const entries: string[] = [];
@@ -103,7 +122,7 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
     ['dd', 'dd if=/dev/zero of=made.bin count=1'],
     ['tee', 'echo x | tee made.txt'],
     ['python', "python3 -c \"open('made.txt','w').write('x')\""],
-    ['perl', "perl -e 'open(F,\">made.txt\"); print F 1'"],
+    ['perl', 'perl -e \'open(F,">made.txt"); print F 1\''],
     ['git init', 'git init -q .'],
     ['sqlite3 creates a database', 'sqlite3 made.db "create table t(x)"'],
     ['through /proc/self/root', 'echo x > /proc/self/root$PWD/made.txt'],
@@ -121,7 +140,9 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
   });
 
   it('has a private, writable /tmp that is gone afterwards', async () => {
-    const result = await run(`echo kept > /tmp/riskgate-private-${process.pid} && cat /tmp/riskgate-private-${process.pid}`);
+    const result = await run(
+      `echo kept > /tmp/riskgate-private-${process.pid} && cat /tmp/riskgate-private-${process.pid}`,
+    );
     expect(result.output).toBe('kept\n');
     expect(existsSync(`/tmp/riskgate-private-${process.pid}`)).toBe(false);
   });
@@ -131,8 +152,14 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
     ['curl to 127.0.0.1', () => `curl -s --max-time 2 http://127.0.0.1:${port()}/`],
     ['curl to localhost by name', () => `curl -s --max-time 2 http://localhost:${port()}/`],
     ['curl to ::1 (IPv6 loopback)', () => `curl -s --max-time 2 'http://[::1]:${port()}/'`],
-    ['python socket', () => `python3 -c "import socket; socket.create_connection(('127.0.0.1', ${port()}), 2); print('open')"`],
-    ['the Unix socket in the workspace (python)', () => `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('daemon.sock'); print(s.recv(9))"`],
+    [
+      'python socket',
+      () => `python3 -c "import socket; socket.create_connection(('127.0.0.1', ${port()}), 2); print('open')"`,
+    ],
+    [
+      'the Unix socket in the workspace (python)',
+      () => `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('daemon.sock'); print(s.recv(9))"`,
+    ],
     ['the Unix socket in the workspace (curl)', () => 'curl -s --max-time 2 --unix-socket daemon.sock http://x/'],
     ['PostgreSQL over its Unix socket', () => 'psql -h /var/run/postgresql -U postgres -Atc "select 42"'],
     ['PostgreSQL over TCP', () => 'psql -h 127.0.0.1 -U postgres -Atc "select 42"'],
@@ -170,9 +197,16 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
     writeFileSync(join(home, 'readme.txt'), 'home readme\n');
     writeFileSync(join(home, '.ssh', 'id_ed25519.pub'), 'ssh-ed25519 AAAAC3Nza public-key\n');
     writeFileSync(join(home, '.ssh', 'known_hosts'), 'github.com ssh-ed25519 AAAAC3Nza known-host\n');
-    writeFileSync(join(home, '.ssh', 'disguised.pub'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWdisguised\n-----END OPENSSH PRIVATE KEY-----\n');
-    const result = await run('cat notes.txt "$HOME/.ssh/id_ed25519.pub" "$HOME/.ssh/known_hosts"; ls; cat "$HOME/readme.txt"; ls -a "$HOME"');
-    expect(result.output).toContain('plain notes\nssh-ed25519 AAAAC3Nza public-key\ngithub.com ssh-ed25519 AAAAC3Nza known-host\n');
+    writeFileSync(
+      join(home, '.ssh', 'disguised.pub'),
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWdisguised\n-----END OPENSSH PRIVATE KEY-----\n',
+    );
+    const result = await run(
+      'cat notes.txt "$HOME/.ssh/id_ed25519.pub" "$HOME/.ssh/known_hosts"; ls; cat "$HOME/readme.txt"; ls -a "$HOME"',
+    );
+    expect(result.output).toContain(
+      'plain notes\nssh-ed25519 AAAAC3Nza public-key\ngithub.com ssh-ed25519 AAAAC3Nza known-host\n',
+    );
     expect(result.output).toContain('notes.txt');
     expect(result.output).not.toContain('home readme');
     // A private key saved under a public key's name is not bound in.
@@ -216,12 +250,25 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
   });
 
   it('gives the host view to a lone reader only, and the rest of its line runs fully sandboxed', async () => {
-    const options = { cwd: workspace, timeoutMs: 20_000, signal: new AbortController().signal, maxOutputBytes: 1_000_000, sandbox: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } };
+    const options = {
+      cwd: workspace,
+      timeoutMs: 20_000,
+      signal: new AbortController().signal,
+      maxOutputBytes: 1_000_000,
+      sandbox: true,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
+    };
     const line = `ps -e -o comm= | cat - ${join(home, '.ssh', 'id_ed25519')}; touch ${join(workspace, 'host-view-write')}`;
     const reader = await splitHostReader('ps -e -o comm= | sort');
-    const processes = await runCommand('ps -e -o comm= | sort', { ...options, ...(reader === undefined ? {} : { hostReader: reader }) });
+    const processes = await runCommand('ps -e -o comm= | sort', {
+      ...options,
+      ...(reader === undefined ? {} : { hostReader: reader }),
+    });
     expect(processes.output).toMatch(/node/);
-    const mixed = await runCommand(line, { ...options, ...((await splitHostReader(line)) === undefined ? {} : { hostReader: (await splitHostReader(line))! }) });
+    const mixed = await runCommand(line, {
+      ...options,
+      ...((await splitHostReader(line)) === undefined ? {} : { hostReader: (await splitHostReader(line))! }),
+    });
     expect(existsSync(join(workspace, 'host-view-write'))).toBe(false);
     expect(mixed.output).not.toContain('secret-ssh');
     expect(mixed.output).not.toMatch(/node/);
@@ -252,13 +299,27 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
 
   it('reads the path table through the one matcher: brace groups that hold a slash are whole rows', () => {
     // With the workspace holding the home, nothing is private: the named rows must hide what they name.
-    const stores = ['.config/composer/auth.json', '.composer/auth.json', '.config/ngrok/ngrok.yml', '.local/share/fish/fish_history', '.config/.wrangler/config/default.toml'];
+    const stores = [
+      '.config/composer/auth.json',
+      '.composer/auth.json',
+      '.config/ngrok/ngrok.yml',
+      '.local/share/fish/fish_history',
+      '.config/.wrangler/config/default.toml',
+    ];
     for (const store of stores) {
       mkdirSync(join(home, store, '..'), { recursive: true });
       writeFileSync(join(home, store), 'x\n');
     }
     const paths = hiddenPaths({ cwd: home, workspace: home, home }).map((entry) => entry.path);
-    expect(paths).toEqual(expect.arrayContaining([join(home, '.config/composer/auth.json'), join(home, '.composer/auth.json'), join(home, '.config/ngrok'), join(home, '.local/share/fish/fish_history'), join(home, '.config/.wrangler/config')]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        join(home, '.config/composer/auth.json'),
+        join(home, '.composer/auth.json'),
+        join(home, '.config/ngrok'),
+        join(home, '.local/share/fish/fish_history'),
+        join(home, '.config/.wrangler/config'),
+      ]),
+    );
   });
 
   it('does not hide the home directory itself when a secret row holds it (/root when riskgate runs as root)', () => {
@@ -276,22 +337,36 @@ describe('without a working sandbox', () => {
 
   it('says bubblewrap cannot create namespaces, with its own words', async () => {
     const fake = join(root, 'failing-bwrap');
-    writeFileSync(fake, '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(fake, '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
     const status = await probeSandbox({ bwrap: fake });
-    expect(status).toEqual({ available: false, message: expect.stringMatching(/cannot create its namespaces here \(bwrap: No permissions to create new namespace\)/) });
+    expect(status).toEqual({
+      available: false,
+      message: expect.stringMatching(
+        /cannot create its namespaces here \(bwrap: No permissions to create new namespace\)/,
+      ),
+    });
   });
 
-  it.runIf(sandboxWorks)('works with a bubblewrap older than 0.8 (no --size), its tmpfs unsized, and says so', async () => {
-    const old = join(root, 'old-bwrap');
-    // Refuses --size as bubblewrap 0.6 does, else the real one.
-    writeFileSync(old, '#!/bin/sh\nfor a in "$@"; do [ "$a" = --size ] && { echo "bwrap: Unknown option --size" >&2; exit 1; }; done\nexec bwrap "$@"\n', { mode: 0o755 });
-    try {
-      expect((await probeSandbox({ bwrap: old })).available).toBe(true);
-      expect(bubblewrapArguments({ cwd: workspace }, [])).not.toContain('--size');
-      expect(describeBounds()).toMatch(/\/tmp unsized \(bubblewrap before 0\.8 has no --size/);
-    } finally {
-      await probeSandbox({ fresh: true });
-    }
-    expect(bubblewrapArguments({ cwd: workspace }, [])).toContain('--size');
-  });
+  it.runIf(sandboxWorks)(
+    'works with a bubblewrap older than 0.8 (no --size), its tmpfs unsized, and says so',
+    async () => {
+      const old = join(root, 'old-bwrap');
+      // Refuses --size as bubblewrap 0.6 does, else the real one.
+      writeFileSync(
+        old,
+        '#!/bin/sh\nfor a in "$@"; do [ "$a" = --size ] && { echo "bwrap: Unknown option --size" >&2; exit 1; }; done\nexec bwrap "$@"\n',
+        { mode: 0o755 },
+      );
+      try {
+        expect((await probeSandbox({ bwrap: old })).available).toBe(true);
+        expect(bubblewrapArguments({ cwd: workspace }, [])).not.toContain('--size');
+        expect(describeBounds()).toMatch(/\/tmp unsized \(bubblewrap before 0\.8 has no --size/);
+      } finally {
+        await probeSandbox({ fresh: true });
+      }
+      expect(bubblewrapArguments({ cwd: workspace }, [])).toContain('--size');
+    },
+  );
 });

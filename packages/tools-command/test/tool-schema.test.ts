@@ -4,6 +4,8 @@ import { createExecuteCommandTool } from '../src/index.js';
 
 it('execute_command: what the model sees, with the optional risk_level enum', () => {
   const definition = toolFunctionDefinition(createExecuteCommandTool());
-  expect((definition.parameters as { properties: Record<string, { enum?: string[] }> }).properties.risk_level?.enum).toEqual(['low', 'medium', 'high']);
+  expect(
+    (definition.parameters as { properties: Record<string, { enum?: string[] }> }).properties.risk_level?.enum,
+  ).toEqual(['low', 'medium', 'high']);
   expect(definition).toMatchSnapshot();
 });

@@ -14,7 +14,12 @@ mkdirSync(join(fixture.workspace, 'many'), { recursive: true });
 for (let index = 0; index < 40; index++) writeFileSync(join(fixture.workspace, 'many', `f${index}.txt`), 'x\n');
 
 const decide = (tool: ReturnType<typeof createExecuteCommandTool>, command: string) =>
-  evaluateToolCall(tool, { command }, { cwd: fixture.workspace, home: fixture.home, sandbox: true }, { mode: 'smart', rules: [] });
+  evaluateToolCall(
+    tool,
+    { command },
+    { cwd: fixture.workspace, home: fixture.home, sandbox: true },
+    { mode: 'smart', rules: [] },
+  );
 
 describe('a workspace scan cut short makes the sandboxed call asked', () => {
   it.each(['cat README.md', 'ls', 'grep -r TODO src', 'rev file.txt'])('%s', async (command) => {

@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { type AssessContext, defineTool, type EffectReport, judgeEffects, looksBinary, type OperationDescription, report, type ToolResult, toolFailure } from '@riskgate/risk';
+import {
+  type AssessContext,
+  defineTool,
+  type EffectReport,
+  judgeEffects,
+  looksBinary,
+  type OperationDescription,
+  report,
+  type ToolResult,
+  toolFailure,
+} from '@riskgate/risk';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { fileNameText } from './file-names.js';
@@ -14,7 +24,9 @@ export const FILE_OPERATIONS = ['read', 'list', 'exists', 'write'] as const;
 
 export const fileOperationsParameters = z
   .object({
-    operation: z.enum(FILE_OPERATIONS).describe('read a file, list a directory, check that a path exists, or write a file'),
+    operation: z
+      .enum(FILE_OPERATIONS)
+      .describe('read a file, list a directory, check that a path exists, or write a file'),
     path: z.string().min(1).max(4096).describe('Path relative to the workspace, absolute, or starting with ~'),
     content: z.string().max(10_000_000).optional().describe('write: the whole new content of the file'),
     offset: z.number().int().min(1).optional().describe('read: first line to return (1-based)'),
@@ -47,9 +59,28 @@ export interface ListEntry {
 }
 
 export type FileData =
-  | { readonly operation: 'read'; readonly path: string; readonly text: string; readonly totalLines: number; readonly firstLine: number; readonly truncated: boolean; readonly binary: boolean; readonly bytes: number }
-  | { readonly operation: 'list'; readonly path: string; readonly entries: readonly ListEntry[]; readonly truncated: boolean }
-  | { readonly operation: 'exists'; readonly path: string; readonly exists: boolean; readonly type: ListEntry['type'] | null }
+  | {
+      readonly operation: 'read';
+      readonly path: string;
+      readonly text: string;
+      readonly totalLines: number;
+      readonly firstLine: number;
+      readonly truncated: boolean;
+      readonly binary: boolean;
+      readonly bytes: number;
+    }
+  | {
+      readonly operation: 'list';
+      readonly path: string;
+      readonly entries: readonly ListEntry[];
+      readonly truncated: boolean;
+    }
+  | {
+      readonly operation: 'exists';
+      readonly path: string;
+      readonly exists: boolean;
+      readonly type: ListEntry['type'] | null;
+    }
   | { readonly operation: 'write'; readonly path: string; readonly created: boolean; readonly bytes: number };
 
 const SKIPPED = new Set(['.git', 'node_modules']);
@@ -62,7 +93,9 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
   const effectsOf = (args: FileOperationsArgs, context: AssessContext): EffectReport => {
     const path = resolvePath(args.path, context.cwd, context.home);
     const subjects = [`${args.operation} ${path.display}`];
-    const escapes = path.escapesThroughSymlink ? { note: `${args.path} is a symlink to ${path.real}, outside the workspace` } : {};
+    const escapes = path.escapesThroughSymlink
+      ? { note: `${args.path} is a symlink to ${path.real}, outside the workspace` }
+      : {};
     switch (args.operation) {
       case 'exists':
         // Only says whether the path is there: nothing is read.
@@ -70,14 +103,29 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
       case 'read':
         return report([{ kind: 'read-path', path: path.lexical, ...escapes }], subjects);
       case 'list':
-        return report([{ kind: 'list-path', path: path.lexical, ...(args.recursive === true ? { recursive: true } : {}), ...escapes }], subjects);
+        return report(
+          [
+            {
+              kind: 'list-path',
+              path: path.lexical,
+              ...(args.recursive === true ? { recursive: true } : {}),
+              ...escapes,
+            },
+          ],
+          subjects,
+        );
       case 'write':
         return report(
           [
             {
               kind: 'write-path',
               path: path.lexical,
-              ...(path.escapesThroughSymlink ? { note: `${args.path} is a symlink to ${path.real}, outside the workspace: the write will be refused`, severity: 'high' as const } : {}),
+              ...(path.escapesThroughSymlink
+                ? {
+                    note: `${args.path} is a symlink to ${path.real}, outside the workspace: the write will be refused`,
+                    severity: 'high' as const,
+                  }
+                : {}),
             },
           ],
           subjects,
@@ -94,8 +142,15 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
     assess: effectsOf,
     describe: async (args, context): Promise<OperationDescription> => {
       const path = resolvePath(args.path, context.cwd, context.home);
-      if (args.operation !== 'write') return { kind: 'file', operation: args.operation, path: path.display, details: [] };
-      return { kind: 'file', operation: 'write', path: path.display, diff: await writeDiff(path, args.content ?? ''), details: [] };
+      if (args.operation !== 'write')
+        return { kind: 'file', operation: args.operation, path: path.display, details: [] };
+      return {
+        kind: 'file',
+        operation: 'write',
+        path: path.display,
+        diff: await writeDiff(path, args.content ?? ''),
+        details: [],
+      };
     },
     execute: async (args, context): Promise<ToolResult<FileData>> => {
       const path = resolvePath(args.path, context.cwd, context.home);
@@ -103,7 +158,8 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
       // symlink swapped in since the assessment cannot hand over a secret.
       if (context.readOnly) {
         const again = judgeEffects(effectsOf(args, context).effects, context);
-        if (!again.whitelisted) return toolFailure('file-changed-since-assessed', `refused: ${again.reasons.join('; ')}`);
+        if (!again.whitelisted)
+          return toolFailure('file-changed-since-assessed', `refused: ${again.reasons.join('; ')}`);
       }
       try {
         switch (args.operation) {
@@ -148,12 +204,21 @@ async function existsOperation(path: ResolvedPath): Promise<ToolResult<FileData>
     const data = { operation: 'exists', path: path.display, exists: true, type: typeOf(stats) } as const;
     return { type: 'tool-success', forModel: `${path.display} exists (${data.type})`, data };
   } catch {
-    return { type: 'tool-success', forModel: `${path.display} does not exist`, data: { operation: 'exists', path: path.display, exists: false, type: null } };
+    return {
+      type: 'tool-success',
+      forModel: `${path.display} does not exist`,
+      data: { operation: 'exists', path: path.display, exists: false, type: null },
+    };
   }
 }
 
 /** Why a path that is not a regular file is not read: opening or reading it could block or act. */
-function notRegular(stats: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string | undefined {
+function notRegular(stats: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string | undefined {
   if (stats.isFIFO()) return 'a named pipe: reading it waits for a writer';
   if (stats.isSocket()) return 'a socket, not a file';
   if (stats.isCharacterDevice()) return 'a device: reading it may never end';
@@ -161,7 +226,11 @@ function notRegular(stats: { isFIFO(): boolean; isSocket(): boolean; isCharacter
   return undefined;
 }
 
-async function readOperation(path: ResolvedPath, args: FileOperationsArgs, maxBytes: number): Promise<ToolResult<FileData>> {
+async function readOperation(
+  path: ResolvedPath,
+  args: FileOperationsArgs,
+  maxBytes: number,
+): Promise<ToolResult<FileData>> {
   const stats = await stat(path.real);
   if (stats.isDirectory()) return toolFailure('file-is-directory', `${path.display} is a directory; use list`);
   // Special files are refused before they are opened: opening a watchdog arms it, and a read
@@ -187,8 +256,21 @@ async function readOperation(path: ResolvedPath, args: FileOperationsArgs, maxBy
   }
   const size = stats.size === 0 ? buffer.length : stats.size;
   if (looksBinary(buffer)) {
-    const data = { operation: 'read', path: path.display, text: '', totalLines: 0, firstLine: 1, truncated: false, binary: true, bytes: size } as const;
-    return { type: 'tool-success', forModel: `${path.display} is a binary file (${size.toLocaleString('en-US')} bytes); not shown`, data };
+    const data = {
+      operation: 'read',
+      path: path.display,
+      text: '',
+      totalLines: 0,
+      firstLine: 1,
+      truncated: false,
+      binary: true,
+      bytes: size,
+    } as const;
+    return {
+      type: 'tool-success',
+      forModel: `${path.display} is a binary file (${size.toLocaleString('en-US')} bytes); not shown`,
+      data,
+    };
   }
   const capped = buffer.length > maxBytes;
   const text = buffer.subarray(0, maxBytes).toString('utf8');
@@ -196,16 +278,34 @@ async function readOperation(path: ResolvedPath, args: FileOperationsArgs, maxBy
   if (allLines.at(-1) === '') allLines.pop();
   const first = args.offset ?? 1;
   const chosen = allLines.slice(first - 1, args.limit === undefined ? undefined : first - 1 + args.limit);
-  const shown = args.line_numbers === true ? chosen.map((line, index) => `${String(first + index).padStart(6)}\t${line}`) : chosen;
+  const shown =
+    args.line_numbers === true ? chosen.map((line, index) => `${String(first + index).padStart(6)}\t${line}`) : chosen;
   const truncated = capped || first - 1 + chosen.length < allLines.length;
   const notes: string[] = [];
-  if (capped) notes.push(`[the file is ${size.toLocaleString('en-US')} bytes; only the first ${maxBytes.toLocaleString('en-US')} were read]`);
-  else if (truncated) notes.push(`[lines ${first}–${first - 1 + chosen.length} of ${allLines.length}; use offset and limit for more]`);
-  const data = { operation: 'read', path: path.display, text: shown.join('\n'), totalLines: allLines.length, firstLine: first, truncated, binary: false, bytes: size } as const;
+  if (capped)
+    notes.push(
+      `[the file is ${size.toLocaleString('en-US')} bytes; only the first ${maxBytes.toLocaleString('en-US')} were read]`,
+    );
+  else if (truncated)
+    notes.push(`[lines ${first}–${first - 1 + chosen.length} of ${allLines.length}; use offset and limit for more]`);
+  const data = {
+    operation: 'read',
+    path: path.display,
+    text: shown.join('\n'),
+    totalLines: allLines.length,
+    firstLine: first,
+    truncated,
+    binary: false,
+    bytes: size,
+  } as const;
   return { type: 'tool-success', forModel: [shown.join('\n'), ...notes].join('\n'), data };
 }
 
-async function listOperation(path: ResolvedPath, args: FileOperationsArgs, maxEntries: number): Promise<ToolResult<FileData>> {
+async function listOperation(
+  path: ResolvedPath,
+  args: FileOperationsArgs,
+  maxEntries: number,
+): Promise<ToolResult<FileData>> {
   const stats = await stat(path.real);
   if (!stats.isDirectory()) return toolFailure('file-not-directory', `${path.display} is not a directory`);
   const maxDepth = args.recursive === true ? (args.depth ?? 3) : 1;
@@ -227,17 +327,27 @@ async function listOperation(path: ResolvedPath, args: FileOperationsArgs, maxEn
       const type = typeOf(child);
       let size: number | null = null;
       // An entry removed while the walk runs is listed without its size, not the listing's failure.
-      if (type === 'file') size = await lstat(full).then((stats) => stats.size, () => null);
+      if (type === 'file')
+        size = await lstat(full).then(
+          (stats) => stats.size,
+          () => null,
+        );
       entries.push({ path: prefix + name + (type === 'directory' ? '/' : ''), type, size });
       // Symlinked directories are listed, never entered: a link cannot lead the walk outside.
       if (type === 'directory' && depth < maxDepth) await walk(full, `${prefix}${name}/`, depth + 1);
     }
   };
   await walk(Buffer.from(path.real), '', 1);
-  const lines = entries.map((entry) => (entry.size === null ? entry.path : `${entry.path}\t${entry.size.toLocaleString('en-US')} bytes`));
+  const lines = entries.map((entry) =>
+    entry.size === null ? entry.path : `${entry.path}\t${entry.size.toLocaleString('en-US')} bytes`,
+  );
   if (truncated) lines.push(`[stopped at ${maxEntries} entries]`);
   if (entries.length === 0) lines.push('(empty directory)');
-  return { type: 'tool-success', forModel: lines.join('\n'), data: { operation: 'list', path: path.display, entries, truncated } };
+  return {
+    type: 'tool-success',
+    forModel: lines.join('\n'),
+    data: { operation: 'list', path: path.display, entries, truncated },
+  };
 }
 
 /**
@@ -245,9 +355,16 @@ async function listOperation(path: ResolvedPath, args: FileOperationsArgs, maxEn
  * file's mode, and is renamed over it, so a crash leaves the old file or the new one, never
  * half of either. A symlink whose target leaves the workspace is never written through.
  */
-async function writeOperation(path: ResolvedPath, content: string, createParents: boolean): Promise<ToolResult<FileData>> {
+async function writeOperation(
+  path: ResolvedPath,
+  content: string,
+  createParents: boolean,
+): Promise<ToolResult<FileData>> {
   if (path.escapesThroughSymlink) {
-    return toolFailure('file-symlink-escape', `${path.requested} is a symlink to ${path.real}, outside the workspace; refusing to write through it (write to ${path.real} itself if that is meant)`);
+    return toolFailure(
+      'file-symlink-escape',
+      `${path.requested} is a symlink to ${path.real}, outside the workspace; refusing to write through it (write to ${path.real} itself if that is meant)`,
+    );
   }
   const target = path.real;
   const directory = dirname(target);
@@ -262,7 +379,11 @@ async function writeOperation(path: ResolvedPath, content: string, createParents
   try {
     await stat(directory);
   } catch {
-    if (!createParents) return toolFailure('file-no-parent', `the directory ${dirname(path.display)} does not exist; set create_parents to create it`);
+    if (!createParents)
+      return toolFailure(
+        'file-no-parent',
+        `the directory ${dirname(path.display)} does not exist; set create_parents to create it`,
+      );
     await mkdir(directory, { recursive: true });
   }
   const temporary = join(directory, `.${basename(target)}.riskgate-${randomBytes(6).toString('hex')}.tmp`);

@@ -8,7 +8,11 @@ import { createFileOperationsTool } from '../src/index.js';
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'riskgate-names-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const tool = createFileOperationsTool({ maxReadBytes: 1024, maxEntries: 50 });
-const list = (cwd: string, recursive = false) => tool.execute({ operation: 'list', path: '.', recursive }, { cwd, home: root, signal: new AbortController().signal, readOnly: true });
+const list = (cwd: string, recursive = false) =>
+  tool.execute(
+    { operation: 'list', path: '.', recursive },
+    { cwd, home: root, signal: new AbortController().signal, readOnly: true },
+  );
 
 /** A name given as bytes, created in `directory` (Node takes a Buffer path as the bytes). */
 function bytesPath(directory: string, name: readonly number[]): Buffer {
@@ -49,6 +53,7 @@ describe('list: file names that are not UTF-8', () => {
   });
 
   it('valid names, a real U+FFFD among them, stay as they are', () => {
-    for (const name of ['plain.txt', '東京.md', 'emoji 🎉', 'has \uFFFD in it']) expect(fileNameText(Buffer.from(name))).toBe(name);
+    for (const name of ['plain.txt', '東京.md', 'emoji 🎉', 'has \uFFFD in it'])
+      expect(fileNameText(Buffer.from(name))).toBe(name);
   });
 });

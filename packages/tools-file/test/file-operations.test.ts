@@ -1,5 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateToolCall, type GatePolicy, parseRule } from '@riskgate/risk';
@@ -19,7 +31,17 @@ const run = (args: Parameters<typeof tool.execute>[0], readOnly = false) =>
   tool.execute(args, { cwd: workspace, home, signal: new AbortController().signal, readOnly });
 
 beforeAll(() => {
-  for (const directory of [workspace, home, outside, join(workspace, 'src', 'deep'), join(workspace, '.git'), join(workspace, 'node_modules', 'x'), join(home, '.ssh'), join(home, '.aws'), join(home, '.config', 'gcloud')]) {
+  for (const directory of [
+    workspace,
+    home,
+    outside,
+    join(workspace, 'src', 'deep'),
+    join(workspace, '.git'),
+    join(workspace, 'node_modules', 'x'),
+    join(home, '.ssh'),
+    join(home, '.aws'),
+    join(home, '.config', 'gcloud'),
+  ]) {
     mkdirSync(directory, { recursive: true });
   }
   writeFileSync(join(workspace, 'README.md'), '# demo\nline 2\nline 3\n');
@@ -72,17 +94,33 @@ describe('spec 000 / 003: file operations through the gate', () => {
 
   it('High-risk file operations require confirmation: write is never whitelisted', async () => {
     const evaluation = await gate({ operation: 'write', path: 'new.txt', content: 'x\n' });
-    expect(evaluation.decision).toMatchObject({ action: 'confirm', source: 'default', whitelisted: false, level: 'medium' });
+    expect(evaluation.decision).toMatchObject({
+      action: 'confirm',
+      source: 'default',
+      whitelisted: false,
+      level: 'medium',
+    });
   });
 
   it('LLM provides risk level: low runs a write unasked, high asks about a read', async () => {
-    expect((await gate({ operation: 'write', path: 'new.txt', content: 'x', risk_level: 'low' })).decision).toMatchObject({ action: 'execute', source: 'llm' });
-    expect((await gate({ operation: 'read', path: 'README.md', risk_level: 'high' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
+    expect(
+      (await gate({ operation: 'write', path: 'new.txt', content: 'x', risk_level: 'low' })).decision,
+    ).toMatchObject({ action: 'execute', source: 'llm' });
+    expect((await gate({ operation: 'read', path: 'README.md', risk_level: 'high' })).decision).toMatchObject({
+      action: 'confirm',
+      source: 'llm',
+    });
   });
 
   it('rejects a write without content and an unknown operation', async () => {
-    expect((await gate({ operation: 'write', path: 'x' })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
-    expect((await gate({ operation: 'delete', path: 'x' })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
+    expect((await gate({ operation: 'write', path: 'x' })).decision).toMatchObject({
+      action: 'deny',
+      source: 'invalid',
+    });
+    expect((await gate({ operation: 'delete', path: 'x' })).decision).toMatchObject({
+      action: 'deny',
+      source: 'invalid',
+    });
   });
 });
 
@@ -108,14 +146,18 @@ describe('attacks: secrets and escapes are asked about, with the reason', () => 
     expect(evaluation.decision.reasons.join('\n')).toMatch(reason);
   });
 
-  it.each([['~/.msmtprc'], ['~/notes.txt'], [join(home, 'notes.txt')], ['../home/notes.txt']])(
-    'read %s asks: the home outside the workspace is private',
-    async (path) => {
-      const evaluation = await gate({ operation: 'read', path });
-      expect(evaluation.decision.action).toBe('confirm');
-      expect(evaluation.decision.reasons.join('\n')).toMatch(/outside the workspace in your home \(private unless allowlisted\)/);
-    },
-  );
+  it.each([
+    ['~/.msmtprc'],
+    ['~/notes.txt'],
+    [join(home, 'notes.txt')],
+    ['../home/notes.txt'],
+  ])('read %s asks: the home outside the workspace is private', async (path) => {
+    const evaluation = await gate({ operation: 'read', path });
+    expect(evaluation.decision.action).toBe('confirm');
+    expect(evaluation.decision.reasons.join('\n')).toMatch(
+      /outside the workspace in your home \(private unless allowlisted\)/,
+    );
+  });
 
   it.each([
     ['a cookie only its owner reads (0400)', 'store/.erlang.cookie', 0o400],
@@ -151,22 +193,27 @@ describe('attacks: secrets and escapes are asked about, with the reason', () => 
     expect((await gate({ operation: 'list', path: '~/.ssh' })).decision.whitelisted).toBe(false);
   });
 
-  it.each([['escape-link'], ['escape-dir/notes.txt']])(
-    'judges a read through a symlink that leaves the workspace by its real path, and marks its content untrusted: %s',
-    async (path) => {
-      const evaluation = await gate({ operation: 'read', path });
-      expect(evaluation.decision.action).toBe('execute');
-      expect(evaluation.valid && evaluation.assessment.untrusted).toContain(outside);
-      expect(evaluation.decision.reasons.join('\n')).toMatch(/symlink to .*outside the workspace/);
-    },
-  );
+  it.each([
+    ['escape-link'],
+    ['escape-dir/notes.txt'],
+  ])('judges a read through a symlink that leaves the workspace by its real path, and marks its content untrusted: %s', async (path) => {
+    const evaluation = await gate({ operation: 'read', path });
+    expect(evaluation.decision.action).toBe('execute');
+    expect(evaluation.valid && evaluation.assessment.untrusted).toContain(outside);
+    expect(evaluation.decision.reasons.join('\n')).toMatch(/symlink to .*outside the workspace/);
+  });
 
   it('names rule subjects by the real path, so `read src/**` cannot be stretched by a symlink', async () => {
     symlinkSync(join(home, '.aws', 'credentials'), join(workspace, 'src', 'config.ts'));
-    const rules = [parseRule('file_operations(read src/**)', 'allow')].map((parsed) => (parsed.ok ? parsed.rule : undefined)!);
+    const rules = [parseRule('file_operations(read src/**)', 'allow')].map(
+      (parsed) => (parsed.ok ? parsed.rule : undefined)!,
+    );
     const linked = await gate({ operation: 'read', path: 'src/config.ts' }, { mode: 'smart', rules });
     expect(linked.decision.action).toBe('confirm');
-    const plain = await gate({ operation: 'read', path: 'src/deep/b.ts', risk_level: 'high' }, { mode: 'smart', rules });
+    const plain = await gate(
+      { operation: 'read', path: 'src/deep/b.ts', risk_level: 'high' },
+      { mode: 'smart', rules },
+    );
     expect(plain.decision).toMatchObject({ action: 'execute', source: 'rule' });
     unlinkSync(join(workspace, 'src', 'config.ts'));
   });
@@ -196,7 +243,10 @@ describe('attacks: secrets and escapes are asked about, with the reason', () => 
 
 describe('write', () => {
   it('shows a unified diff against what is on disk', async () => {
-    const description = await tool.describe({ operation: 'write', path: 'README.md', content: '# demo\nline two\nline 3\n' }, { cwd: workspace });
+    const description = await tool.describe(
+      { operation: 'write', path: 'README.md', content: '# demo\nline two\nline 3\n' },
+      { cwd: workspace },
+    );
     expect(description).toMatchObject({ kind: 'file', operation: 'write', path: 'README.md' });
     const diff = (description as { diff: string }).diff;
     expect(diff).toContain('-line 2');
@@ -205,7 +255,10 @@ describe('write', () => {
   });
 
   it('says "new file, N lines" for a file that does not exist', async () => {
-    const description = await tool.describe({ operation: 'write', path: 'fresh.txt', content: 'a\nb\nc\n' }, { cwd: workspace });
+    const description = await tool.describe(
+      { operation: 'write', path: 'fresh.txt', content: 'a\nb\nc\n' },
+      { cwd: workspace },
+    );
     expect((description as { diff: string }).diff).toMatch(/^new file, 3 lines\n/);
   });
 
@@ -243,7 +296,9 @@ describe('write', () => {
 describe('read and list', () => {
   it('reads a window of lines with numbers', async () => {
     const result = await run({ operation: 'read', path: 'README.md', offset: 2, limit: 1, line_numbers: true });
-    expect(result.type === 'tool-success' && result.forModel).toBe('     2\tline 2\n[lines 2–2 of 3; use offset and limit for more]');
+    expect(result.type === 'tool-success' && result.forModel).toBe(
+      '     2\tline 2\n[lines 2–2 of 3; use offset and limit for more]',
+    );
   });
 
   it('caps what it reads and says so', async () => {
@@ -252,7 +307,10 @@ describe('read and list', () => {
   });
 
   it('detects binary files', async () => {
-    expect(await run({ operation: 'read', path: 'blob.bin' })).toMatchObject({ type: 'tool-success', data: { binary: true } });
+    expect(await run({ operation: 'read', path: 'blob.bin' })).toMatchObject({
+      type: 'tool-success',
+      data: { binary: true },
+    });
   });
 
   it('lists with types and sizes, skipping .git and node_modules unless asked, recursing to a depth', async () => {
@@ -262,21 +320,40 @@ describe('read and list', () => {
     expect(names).toContain('src/');
     expect(names).not.toContain('.git/');
     expect(names).not.toContain('node_modules/');
-    expect(flat.data.entries.find((entry) => entry.path === 'README.md')).toMatchObject({ type: 'file', size: statSync(join(workspace, 'README.md')).size });
+    expect(flat.data.entries.find((entry) => entry.path === 'README.md')).toMatchObject({
+      type: 'file',
+      size: statSync(join(workspace, 'README.md')).size,
+    });
     expect(flat.data.entries.find((entry) => entry.path === 'escape-dir')).toMatchObject({ type: 'symlink' });
 
     const deep = await run({ operation: 'list', path: 'src', recursive: true, depth: 2 });
-    expect(deep.type === 'tool-success' && deep.data.operation === 'list' && deep.data.entries.map((entry) => entry.path)).toEqual(expect.arrayContaining(['deep/', 'deep/b.ts']));
+    expect(
+      deep.type === 'tool-success' && deep.data.operation === 'list' && deep.data.entries.map((entry) => entry.path),
+    ).toEqual(expect.arrayContaining(['deep/', 'deep/b.ts']));
 
     const all = await run({ operation: 'list', path: '.', include_ignored: true });
-    expect(all.type === 'tool-success' && all.data.operation === 'list' && all.data.entries.map((entry) => entry.path)).toEqual(expect.arrayContaining(['.git/', 'node_modules/']));
+    expect(
+      all.type === 'tool-success' && all.data.operation === 'list' && all.data.entries.map((entry) => entry.path),
+    ).toEqual(expect.arrayContaining(['.git/', 'node_modules/']));
   });
 
   it('reports missing paths and wrong kinds as values', async () => {
-    expect(await run({ operation: 'read', path: 'missing.txt' })).toMatchObject({ type: 'tool-error', code: 'file-not-found' });
-    expect(await run({ operation: 'read', path: 'src' })).toMatchObject({ type: 'tool-error', code: 'file-is-directory' });
-    expect(await run({ operation: 'list', path: 'README.md' })).toMatchObject({ type: 'tool-error', code: 'file-not-directory' });
-    expect(await run({ operation: 'exists', path: 'src' })).toMatchObject({ type: 'tool-success', data: { exists: true, type: 'directory' } });
+    expect(await run({ operation: 'read', path: 'missing.txt' })).toMatchObject({
+      type: 'tool-error',
+      code: 'file-not-found',
+    });
+    expect(await run({ operation: 'read', path: 'src' })).toMatchObject({
+      type: 'tool-error',
+      code: 'file-is-directory',
+    });
+    expect(await run({ operation: 'list', path: 'README.md' })).toMatchObject({
+      type: 'tool-error',
+      code: 'file-not-directory',
+    });
+    expect(await run({ operation: 'exists', path: 'src' })).toMatchObject({
+      type: 'tool-success',
+      data: { exists: true, type: 'directory' },
+    });
   });
 });
 
@@ -287,7 +364,10 @@ describe('attacks: special files never block, and the knowledge base decides eve
     execFileSync('mkfifo', [join(workspace, 'queue.log')]);
     symlinkSync(join(workspace, 'queue.log'), join(workspace, 'queue-link.txt'));
     symlinkSync('/dev/zero', join(workspace, 'zeros.txt'));
-    writeFileSync(join(workspace, 'backup.txt'), `-----BEGIN OPENSSH PRIVATE KEY-----\n${'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz'.repeat(2)}\n-----END OPENSSH PRIVATE KEY-----\n`);
+    writeFileSync(
+      join(workspace, 'backup.txt'),
+      `-----BEGIN OPENSSH PRIVATE KEY-----\n${'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz'.repeat(2)}\n-----END OPENSSH PRIVATE KEY-----\n`,
+    );
     writeFileSync(join(workspace, '.envrc'), 'export TOKEN=x\n');
     writeFileSync(join(home, '.bash_history'), 'mysql -phunter2\n');
   });
@@ -311,30 +391,50 @@ describe('attacks: special files never block, and the knowledge base decides eve
     const smartDecision = (await gate({ operation: 'read', path })).decision;
     expect(smartDecision).toMatchObject({ action: 'confirm', whitelisted: false });
     expect(smartDecision.reasons.join('\n')).toMatch(reason);
-    const guarded = (await gate({ operation: 'read', path, risk_level: 'low' }, { mode: 'guarded', rules: [] })).decision;
+    const guarded = (await gate({ operation: 'read', path, risk_level: 'low' }, { mode: 'guarded', rules: [] }))
+      .decision;
     expect(guarded).toMatchObject({ action: 'confirm', source: 'guard' });
   });
 
-  it.each([['queue.log'], ['queue-link.txt'], ['zeros.txt'], ['/dev/zero'], ['/dev/urandom'], ['/dev/tty']])(
-    'a read of %s that runs anyway (confirmed) is refused at once, without opening it for long',
-    async (path) => {
-      const started = Date.now();
-      const result = await run({ operation: 'read', path });
-      expect(result).toMatchObject({ type: 'tool-error', code: expect.stringMatching(/file-not-regular|file-not-found|file-permission-denied|file-error/) });
-      expect(Date.now() - started).toBeLessThan(1_000);
-    },
-  );
+  it.each([
+    ['queue.log'],
+    ['queue-link.txt'],
+    ['zeros.txt'],
+    ['/dev/zero'],
+    ['/dev/urandom'],
+    ['/dev/tty'],
+  ])('a read of %s that runs anyway (confirmed) is refused at once, without opening it for long', async (path) => {
+    const started = Date.now();
+    const result = await run({ operation: 'read', path });
+    expect(result).toMatchObject({
+      type: 'tool-error',
+      code: expect.stringMatching(/file-not-regular|file-not-found|file-permission-denied|file-error/),
+    });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
 
   it('a whitelisted read of a file swapped for a pipe after the assessment is refused, not blocked', async () => {
     writeFileSync(join(workspace, 'later.txt'), 'plain\n');
     expect((await gate({ operation: 'read', path: 'later.txt' })).decision.action).toBe('execute');
     unlinkSync(join(workspace, 'later.txt'));
     execFileSync('mkfifo', [join(workspace, 'later.txt')]);
-    expect(await run({ operation: 'read', path: 'later.txt' }, true)).toMatchObject({ type: 'tool-error', code: 'file-changed-since-assessed' });
-    expect(await run({ operation: 'read', path: 'later.txt' }, false)).toMatchObject({ type: 'tool-error', code: 'file-not-regular' });
+    expect(await run({ operation: 'read', path: 'later.txt' }, true)).toMatchObject({
+      type: 'tool-error',
+      code: 'file-changed-since-assessed',
+    });
+    expect(await run({ operation: 'read', path: 'later.txt' }, false)).toMatchObject({
+      type: 'tool-error',
+      code: 'file-not-regular',
+    });
   });
 
-  it.each([['~/.ssh'], ['~/.aws'], ['~/.config/gcloud'], ['/run/secrets'], ['/etc/ssl/private']])('list %s asks', async (path) => {
+  it.each([
+    ['~/.ssh'],
+    ['~/.aws'],
+    ['~/.config/gcloud'],
+    ['/run/secrets'],
+    ['/etc/ssl/private'],
+  ])('list %s asks', async (path) => {
     expect((await gate({ operation: 'list', path })).decision).toMatchObject({ action: 'confirm', whitelisted: false });
   });
 
@@ -356,14 +456,30 @@ describe('attacks: special files never block, and the knowledge base decides eve
     ['/proc/sys/kernel/core_pattern', /system path|process/],
     ['.env', /environment file/],
   ])('a write to %s is high, and guarded mode asks whatever the model says', async (path, reason) => {
-    const decision = (await gate({ operation: 'write', path, content: 'x', risk_level: 'low' }, { mode: 'guarded', rules: [] })).decision;
+    const decision = (
+      await gate({ operation: 'write', path, content: 'x', risk_level: 'low' }, { mode: 'guarded', rules: [] })
+    ).decision;
     expect(decision).toMatchObject({ action: 'confirm', codeLevel: 'high' });
     expect(decision.reasons.join('\n')).toMatch(reason);
   });
 
-  it.each([['README.md'], ['src/a.ts'], ['.env.example'], ['~/.ssh/id_rsa.pub'], ['~/.ssh/known_hosts'], ['/etc/hosts'], ['/etc/os-release'], ['/proc/cpuinfo']])('safe: read %s stays whitelisted and returns text', async (path) => {
-    expect((await gate({ operation: 'read', path })).decision).toMatchObject({ action: 'execute', source: 'whitelist' });
+  it.each([
+    ['README.md'],
+    ['src/a.ts'],
+    ['.env.example'],
+    ['~/.ssh/id_rsa.pub'],
+    ['~/.ssh/known_hosts'],
+    ['/etc/hosts'],
+    ['/etc/os-release'],
+    ['/proc/cpuinfo'],
+  ])('safe: read %s stays whitelisted and returns text', async (path) => {
+    expect((await gate({ operation: 'read', path })).decision).toMatchObject({
+      action: 'execute',
+      source: 'whitelist',
+    });
     const result = await run({ operation: 'read', path }, true);
-    expect(result.type === 'tool-success' && result.data.operation === 'read' && result.data.text.length).toBeGreaterThan(0);
+    expect(
+      result.type === 'tool-success' && result.data.operation === 'read' && result.data.text.length,
+    ).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,8 @@ import { lookup } from 'node:dns/promises';
 /** Resolves a host name to every address it has (tests inject their own). */
 export type Resolver = (hostname: string) => Promise<readonly string[]>;
 
-export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+export const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 export interface BoundedResolverOptions {
   /** A lookup that takes longer fails with EAI_AGAIN; it keeps running and fills the cache. Default 1,500 ms. */
@@ -48,7 +49,10 @@ export function boundedResolver(resolve: Resolver, options: BoundedResolverOptio
 function withTimeout<T>(promise: Promise<T>, timeoutMs: number, hostname: string): Promise<T> {
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(
-      () => reject(Object.assign(new Error(`resolving ${hostname} took longer than ${timeoutMs} ms`), { code: 'EAI_AGAIN' })),
+      () =>
+        reject(
+          Object.assign(new Error(`resolving ${hostname} took longer than ${timeoutMs} ms`), { code: 'EAI_AGAIN' }),
+        ),
       timeoutMs,
     );
     timer.unref?.();

@@ -1,6 +1,17 @@
 import type { HttpResponseData } from './http-client.js';
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  mdash: '—',
+  ndash: '–',
+  hellip: '…',
+  copy: '©',
+};
 
 /** HTML reduced to its readable text: scripts, styles and tags out, blocks on their own lines. */
 export function htmlToText(html: string): string {
@@ -12,7 +23,8 @@ export function htmlToText(html: string): string {
     .replace(/<li\b[^>]*>/gi, '- ')
     .replace(/<[^>]+>/g, '')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
-      if (entity.startsWith('#x') || entity.startsWith('#X')) return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
+      if (entity.startsWith('#x') || entity.startsWith('#X'))
+        return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
       if (entity.startsWith('#')) return String.fromCodePoint(Number.parseInt(entity.slice(1), 10));
       return ENTITIES[entity.toLowerCase()] ?? whole;
     })

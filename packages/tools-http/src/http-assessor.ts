@@ -17,7 +17,25 @@ import type { Resolver } from './dns.js';
 import { findRequestSecrets } from './request-secrets.js';
 
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'CONNECT', 'PURGE', 'MOVE', 'COPY', 'MKCOL', 'PROPFIND', 'PROPPATCH', 'LOCK', 'UNLOCK']);
+const KNOWN_METHODS = new Set([
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'TRACE',
+  'CONNECT',
+  'PURGE',
+  'MOVE',
+  'COPY',
+  'MKCOL',
+  'PROPFIND',
+  'PROPPATCH',
+  'LOCK',
+  'UNLOCK',
+]);
 
 export interface HttpRequestShape {
   readonly method: string;
@@ -46,17 +64,25 @@ const ORDER: readonly AddressClass[] = ['public', 'private', 'loopback', 'reserv
 export async function judgeHost(url: URL, policy: NetworkPolicy, resolve: Resolver): Promise<HostVerdict> {
   const host = url.hostname;
   const named = classifyHostName(host);
-  if (named !== 'name') return { kind: named, allowed: addressAllowed(named, policy), reason: describeAddressClass(named, host) };
+  if (named !== 'name')
+    return { kind: named, allowed: addressAllowed(named, policy), reason: describeAddressClass(named, host) };
   let addresses: readonly string[];
   try {
     addresses = await resolve(host);
   } catch (error) {
-    return { kind: 'reserved', allowed: false, unresolved: true, reason: `${host} does not resolve (${(error as { code?: string }).code ?? (error as Error).message})` };
+    return {
+      kind: 'reserved',
+      allowed: false,
+      unresolved: true,
+      reason: `${host} does not resolve (${(error as { code?: string }).code ?? (error as Error).message})`,
+    };
   }
-  if (addresses.length === 0) return { kind: 'reserved', allowed: false, unresolved: true, reason: `${host} does not resolve` };
+  if (addresses.length === 0)
+    return { kind: 'reserved', allowed: false, unresolved: true, reason: `${host} does not resolve` };
   const classes = addresses.map((address) => ({ address, kind: classifyAddress(address) }));
   const worst = classes.reduce((a, b) => (ORDER.indexOf(b.kind) > ORDER.indexOf(a.kind) ? b : a));
-  if (worst.kind === 'public') return { kind: 'public', allowed: true, reason: `${host} resolves to public addresses`, address: worst.address };
+  if (worst.kind === 'public')
+    return { kind: 'public', allowed: true, reason: `${host} resolves to public addresses`, address: worst.address };
   return {
     kind: worst.kind,
     allowed: addressAllowed(worst.kind, policy),
@@ -84,23 +110,33 @@ export function effectivePort(url: URL): number {
  * the request line (`GET /items/1` with `X-HTTP-Method-Override: DELETE` deletes), and a GraphQL
  * mutation sent in a GET query string writes. Returns the method and why, when it differs.
  */
-export function effectiveMethod(request: HttpRequestShape, url: URL): { readonly method: string; readonly why?: string } {
+export function effectiveMethod(
+  request: HttpRequestShape,
+  url: URL,
+): { readonly method: string; readonly why?: string } {
   const method = request.method.toUpperCase();
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     const override = value.trim().toUpperCase();
     if (METHOD_OVERRIDE_HEADERS.has(name.toLowerCase()) && override !== '' && override !== method) {
-      return { method: KNOWN_METHODS.has(override) ? override : 'POST', why: `the ${name} header makes the server treat this ${method} as ${override}` };
+      return {
+        method: KNOWN_METHODS.has(override) ? override : 'POST',
+        why: `the ${name} header makes the server treat this ${method} as ${override}`,
+      };
     }
   }
   for (const [name, value] of url.searchParams) {
     const override = value.trim().toUpperCase();
     if (METHOD_OVERRIDE_QUERY_NAMES.has(name.toLowerCase()) && override !== '' && override !== method) {
-      return { method: KNOWN_METHODS.has(override) ? override : 'POST', why: `the query parameter ${name}=${value} makes the server treat this ${method} as ${override}` };
+      return {
+        method: KNOWN_METHODS.has(override) ? override : 'POST',
+        why: `the query parameter ${name}=${value} makes the server treat this ${method} as ${override}`,
+      };
     }
   }
   if (SAFE_METHODS.has(method)) {
     for (const [name, value] of url.searchParams) {
-      if (/^\s*(#[^\n]*\n\s*)*mutation\b/i.test(value)) return { method: 'POST', why: `the query parameter ${name} holds a GraphQL mutation, which writes` };
+      if (/^\s*(#[^\n]*\n\s*)*mutation\b/i.test(value))
+        return { method: 'POST', why: `the query parameter ${name} holds a GraphQL mutation, which writes` };
     }
   }
   return { method };
@@ -122,12 +158,33 @@ export async function assessHttpRequest(request: HttpRequestShape, resolve: Reso
     try {
       path = fileURLToPath(url);
     } catch (error) {
-      return report([{ kind: 'unknown', detail: `${url.href} is not a local file URL (${(error as Error).message})`, severity: 'high' }], subjects);
+      return report(
+        [
+          {
+            kind: 'unknown',
+            detail: `${url.href} is not a local file URL (${(error as Error).message})`,
+            severity: 'high',
+          },
+        ],
+        subjects,
+      );
     }
-    return report([{ kind: 'read-path', path, via: url.href, note: 'http_request does not read files: use file_operations' }], subjects);
+    return report(
+      [{ kind: 'read-path', path, via: url.href, note: 'http_request does not read files: use file_operations' }],
+      subjects,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return report([{ kind: 'unknown', detail: `${url.protocol} URLs are not HTTP; only http and https are supported`, severity: 'high' }], subjects);
+    return report(
+      [
+        {
+          kind: 'unknown',
+          detail: `${url.protocol} URLs are not HTTP; only http and https are supported`,
+          severity: 'high',
+        },
+      ],
+      subjects,
+    );
   }
   const { method, why } = effectiveMethod(request, url);
   const secrets = findRequestSecrets(url, request.headers ?? {}, request.body);
@@ -159,7 +216,8 @@ export async function assessHttpRequest(request: HttpRequestShape, resolve: Reso
     const reroute = ROUTING_HEADERS.get(name.toLowerCase());
     // `Host: example.com` on a request to example.com changes nothing.
     const same = [url.host, url.hostname].includes(value.trim().toLowerCase().replace(/\.$/, ''));
-    if (reroute !== undefined && !same) effects.push({ kind: 'unknown', detail: `the ${name} header ${reroute}`, severity: 'high', via: name });
+    if (reroute !== undefined && !same)
+      effects.push({ kind: 'unknown', detail: `the ${name} header ${reroute}`, severity: 'high', via: name });
   }
   return report(effects, subjects);
 }

@@ -1,6 +1,14 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIPv6 } from 'node:net';
-import { type AddressClass, addressAllowed, classifyAddress, classifyHostName, describeAddressClass, looksBinary, type NetworkPolicy } from '@riskgate/risk';
+import {
+  type AddressClass,
+  addressAllowed,
+  classifyAddress,
+  classifyHostName,
+  describeAddressClass,
+  looksBinary,
+  type NetworkPolicy,
+} from '@riskgate/risk';
 import got, { type Method, RequestError } from 'got';
 import type { Resolver } from './dns.js';
 import { effectivePort, judgeHost, SAFE_METHODS } from './http-assessor.js';
@@ -58,7 +66,18 @@ export interface HttpFailure {
 /** Sent unless the request names its own User-Agent: a server sees who calls, not the HTTP library. */
 const USER_AGENT = `riskgate (Node.js ${process.version})`;
 
-const KEPT_HEADERS = ['content-type', 'content-length', 'location', 'date', 'last-modified', 'etag', 'cache-control', 'retry-after', 'www-authenticate', 'server'];
+const KEPT_HEADERS = [
+  'content-type',
+  'content-length',
+  'location',
+  'date',
+  'last-modified',
+  'etag',
+  'cache-control',
+  'retry-after',
+  'www-authenticate',
+  'server',
+];
 
 class BlockedAddressError extends Error {
   readonly code = 'ERR_RISKGATE_BLOCKED_ADDRESS';
@@ -82,7 +101,11 @@ function guardedLookup(resolve: Resolver, policy: NetworkPolicy) {
         for (const address of addresses) {
           const kind = classifyAddress(address);
           if (!addressAllowed(kind, policy)) {
-            done(new BlockedAddressError(`${hostname} resolved to ${address}: ${describeAddressClass(kind, address)}`), '', 4);
+            done(
+              new BlockedAddressError(`${hostname} resolved to ${address}: ${describeAddressClass(kind, address)}`),
+              '',
+              4,
+            );
             return;
           }
         }
@@ -90,7 +113,11 @@ function guardedLookup(resolve: Resolver, policy: NetworkPolicy) {
           done(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '', 4);
           return;
         }
-        if (all) done(null, addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 })));
+        if (all)
+          done(
+            null,
+            addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 })),
+          );
         else done(null, addresses[0]!, isIPv6(addresses[0]!) ? 6 : 4);
       },
       (error: NodeJS.ErrnoException) => done(error, '', 4),
@@ -112,7 +139,8 @@ export function networkPolicyFor(kind: AddressClass, base: NetworkPolicy): Netwo
  */
 function redirectRefusal(method: string, from: URL, to: URL): string | undefined {
   if (method !== 'GET') return `a redirect of a ${method} is a new request`;
-  const sameOrigin = to.protocol === from.protocol && to.hostname === from.hostname && effectivePort(to) === effectivePort(from);
+  const sameOrigin =
+    to.protocol === from.protocol && to.hostname === from.hostname && effectivePort(to) === effectivePort(from);
   if (sameOrigin) return undefined;
   const named = classifyHostName(to.hostname);
   const kind = named === 'name' || named === 'public' ? '' : ` (${describeAddressClass(named, to.hostname)})`;
@@ -130,11 +158,20 @@ export async function performHttpRequest(options: HttpCallOptions): Promise<Http
 
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return { type: 'http-error', code: 'http-unsupported-scheme', message: `${url.protocol} URLs are not supported by http_request${url.protocol === 'file:' ? '; use file_operations to read files' : ''}` };
+      return {
+        type: 'http-error',
+        code: 'http-unsupported-scheme',
+        message: `${url.protocol} URLs are not supported by http_request${url.protocol === 'file:' ? '; use file_operations to read files' : ''}`,
+      };
     }
     // Each hop's address is checked before it is requested (and again when connecting).
     const host = await judgeHost(url, options.policy, options.resolve);
-    if (!host.allowed) return { type: 'http-error', code: host.unresolved ? 'http-dns-failed' : 'http-blocked-address', message: host.reason };
+    if (!host.allowed)
+      return {
+        type: 'http-error',
+        code: host.unresolved ? 'http-dns-failed' : 'http-blocked-address',
+        message: host.reason,
+      };
     const response = await requestOnce(url, method, options.headers, options.body, options);
     if ('type' in response) return response;
     const location = response.headers.location;
@@ -145,8 +182,16 @@ export async function performHttpRequest(options: HttpCallOptions): Promise<Http
       } catch {
         return { ...response, redirects, elapsedMs: performance.now() - started };
       }
-      const refusal = redirectRefusal(method, approved, next) ?? (hop >= options.maxRedirects ? `more than ${options.maxRedirects} redirects` : undefined);
-      if (refusal !== undefined) return { ...response, redirects, redirectStopped: { to: next.href, reason: refusal }, elapsedMs: performance.now() - started };
+      const refusal =
+        redirectRefusal(method, approved, next) ??
+        (hop >= options.maxRedirects ? `more than ${options.maxRedirects} redirects` : undefined);
+      if (refusal !== undefined)
+        return {
+          ...response,
+          redirects,
+          redirectStopped: { to: next.href, reason: refusal },
+          elapsedMs: performance.now() - started,
+        };
       redirects.push(next.href);
       url = next;
       continue;
@@ -167,7 +212,9 @@ async function requestOnce(
     const sent = body === undefined || SAFE_METHODS.has(method) ? undefined : body;
     const stream = got.stream(url, {
       method: method as Method,
-      headers: Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent') ? headers : { 'user-agent': USER_AGENT, ...headers },
+      headers: Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent')
+        ? headers
+        : { 'user-agent': USER_AGENT, ...headers },
       // A GET, HEAD or OPTIONS is judged as a read: it never carries a body, whatever the call says.
       ...(sent === undefined ? {} : { body: sent }),
       followRedirect: false,
@@ -192,17 +239,25 @@ async function requestOnce(
     // Whether the request may have reached the server: from the moment the connection is up.
     // A POST, PUT, PATCH or DELETE that fails after that may have been acted on.
     let connected = false;
-    stream.on('request', (request: { once(event: 'socket', listener: (socket: { connecting: boolean; once(event: string, listener: () => void): void }) => void): void }) => {
-      request.once('socket', (socket) => {
-        // A socket already up (kept alive from an earlier request) carries the request at once. On a
-        // new one over TLS nothing of the request leaves before the handshake: one that stalls sent nothing.
-        if (!socket.connecting) connected = true;
-        else
-          socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
-            connected = true;
-          });
-      });
-    });
+    stream.on(
+      'request',
+      (request: {
+        once(
+          event: 'socket',
+          listener: (socket: { connecting: boolean; once(event: string, listener: () => void): void }) => void,
+        ): void;
+      }) => {
+        request.once('socket', (socket) => {
+          // A socket already up (kept alive from an earlier request) carries the request at once. On a
+          // new one over TLS nothing of the request leaves before the handshake: one that stalls sent nothing.
+          if (!socket.connecting) connected = true;
+          else
+            socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+              connected = true;
+            });
+        });
+      },
+    );
     const finish = () => {
       if (settled) return;
       settled = true;
@@ -221,16 +276,23 @@ async function requestOnce(
         elapsedMs: performance.now() - started,
       });
     };
-    stream.on('response', (response: { statusCode: number; statusMessage?: string; headers: Record<string, string | string[] | undefined> }) => {
-      status = response.statusCode;
-      statusText = response.statusMessage ?? '';
-      responseHeaders = Object.fromEntries(
-        KEPT_HEADERS.filter((name) => response.headers[name] !== undefined).map((name) => {
-          const value = response.headers[name]!;
-          return [name, Array.isArray(value) ? value.join(', ') : value];
-        }),
-      );
-    });
+    stream.on(
+      'response',
+      (response: {
+        statusCode: number;
+        statusMessage?: string;
+        headers: Record<string, string | string[] | undefined>;
+      }) => {
+        status = response.statusCode;
+        statusText = response.statusMessage ?? '';
+        responseHeaders = Object.fromEntries(
+          KEPT_HEADERS.filter((name) => response.headers[name] !== undefined).map((name) => {
+            const value = response.headers[name]!;
+            return [name, Array.isArray(value) ? value.join(', ') : value];
+          }),
+        );
+      },
+    );
     stream.on('data', (chunk: Buffer) => {
       total += chunk.length;
       if (kept < options.maxBodyBytes) {
@@ -254,21 +316,36 @@ async function requestOnce(
   });
 }
 
-function httpFailure(error: Error, url: URL, options: HttpCallOptions, state: { readonly sent: boolean; readonly status: number }): HttpFailure {
+function httpFailure(
+  error: Error,
+  url: URL,
+  options: HttpCallOptions,
+  state: { readonly sent: boolean; readonly status: number },
+): HttpFailure {
   const code = (error as { code?: string }).code ?? (error instanceof RequestError ? error.code : undefined);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const anyCode = code === 'ERR_GOT_REQUEST_ERROR' ? (cause?.code ?? code) : code;
   const message = cause?.message && anyCode !== code ? cause.message : error.message;
-  const tls = (anyCode !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL/.test(anyCode)) || (anyCode === 'EPROTO' && /SSL routines|TLS/i.test(message));
+  const tls =
+    (anyCode !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL/.test(anyCode)) ||
+    (anyCode === 'EPROTO' && /SSL routines|TLS/i.test(message));
   const cancelled = options.signal.aborted || anyCode === 'ERR_ABORTED' || error.name === 'AbortError';
   const timedOut = anyCode === 'ETIMEDOUT' || error.name === 'TimeoutError';
   if (state.sent && !tls && anyCode !== 'ERR_RISKGATE_BLOCKED_ADDRESS') {
     // A write that went out and got no answer: never a plain failure, or the model retries a
     // payment, an order, a DELETE that the server already carried out.
     const method = options.method.toUpperCase();
-    const why = cancelled ? 'it was cancelled' : timedOut ? `no answer came within ${options.timeoutMs} ms` : `the connection failed (${message})`;
+    const why = cancelled
+      ? 'it was cancelled'
+      : timedOut
+        ? `no answer came within ${options.timeoutMs} ms`
+        : `the connection failed (${message})`;
     if (state.status !== 0) {
-      return { type: 'http-error', code: 'http-error', message: `the ${method} to ${url.host} was answered ${state.status}, then ${why} before the body ended: the server received it and acted as that status says` };
+      return {
+        type: 'http-error',
+        code: 'http-error',
+        message: `the ${method} to ${url.host} was answered ${state.status}, then ${why} before the body ended: the server received it and acted as that status says`,
+      };
     }
     return {
       type: 'http-error',
@@ -279,14 +356,24 @@ function httpFailure(error: Error, url: URL, options: HttpCallOptions, state: { 
   if (cancelled) {
     return { type: 'http-error', code: 'http-cancelled', message: `the request to ${url.host} was cancelled` };
   }
-  if (anyCode === 'ERR_RISKGATE_BLOCKED_ADDRESS' || error instanceof BlockedAddressError || cause instanceof BlockedAddressError) {
+  if (
+    anyCode === 'ERR_RISKGATE_BLOCKED_ADDRESS' ||
+    error instanceof BlockedAddressError ||
+    cause instanceof BlockedAddressError
+  ) {
     return { type: 'http-error', code: 'http-blocked-address', message: `refused to connect: ${message}` };
   }
   if (timedOut) {
-    return { type: 'http-error', code: 'http-timeout', message: `no complete answer from ${url.host} within ${options.timeoutMs} ms` };
+    return {
+      type: 'http-error',
+      code: 'http-timeout',
+      message: `no complete answer from ${url.host} within ${options.timeoutMs} ms`,
+    };
   }
-  if (anyCode === 'ENOTFOUND' || anyCode === 'EAI_AGAIN') return { type: 'http-error', code: 'http-dns-failed', message: `${url.hostname} does not resolve` };
-  if (anyCode === 'ECONNREFUSED') return { type: 'http-error', code: 'http-connection-refused', message: `${url.host} refused the connection` };
+  if (anyCode === 'ENOTFOUND' || anyCode === 'EAI_AGAIN')
+    return { type: 'http-error', code: 'http-dns-failed', message: `${url.hostname} does not resolve` };
+  if (anyCode === 'ECONNREFUSED')
+    return { type: 'http-error', code: 'http-connection-refused', message: `${url.host} refused the connection` };
   if (tls) {
     return { type: 'http-error', code: 'http-tls-error', message: `TLS with ${url.host} failed: ${message}` };
   }

@@ -10,7 +10,9 @@ export const HTTP_TOOL_NAME = 'http_request';
 export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export const httpRequestParameters = z.object({
-  method: z.preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(HTTP_METHODS)).describe('The HTTP method'),
+  method: z
+    .preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(HTTP_METHODS))
+    .describe('The HTTP method'),
   url: z
     .string()
     .min(1)
@@ -19,7 +21,13 @@ export const httpRequestParameters = z.object({
     .describe('Absolute http or https URL'),
   headers: z.record(z.string(), z.string()).optional().describe('Request headers'),
   body: z.string().max(10_000_000).optional().describe('Request body (for POST, PUT, PATCH)'),
-  timeout_ms: z.number().int().positive().max(600_000).optional().describe('Give up after this many milliseconds (default 30000)'),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(600_000)
+    .optional()
+    .describe('Give up after this many milliseconds (default 30000)'),
 });
 
 export type HttpRequestArgs = z.output<typeof httpRequestParameters>;
@@ -41,7 +49,10 @@ export interface HttpToolOptions {
 
 export function createHttpRequestTool(options: HttpToolOptions = {}) {
   const fallbackNetwork: NetworkPolicy = { ...STRICT_NETWORK, ...options.network };
-  const resolve = boundedResolver(options.resolve ?? systemResolver, options.resolveTimeoutMs === undefined ? {} : { timeoutMs: options.resolveTimeoutMs });
+  const resolve = boundedResolver(
+    options.resolve ?? systemResolver,
+    options.resolveTimeoutMs === undefined ? {} : { timeoutMs: options.resolveTimeoutMs },
+  );
   const maxBodyBytes = options.maxBodyBytes ?? 100 * 1024;
   return defineTool({
     name: HTTP_TOOL_NAME,
@@ -56,7 +67,14 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
         kind: 'http',
         requestLine: `${args.method} ${url.href}`,
         headers: Object.entries(args.headers ?? {}).map(([name, value]) => redactHeader(name, value)),
-        ...(args.body === undefined ? {} : { bodyPreview: args.body.length > 2_000 ? `${args.body.slice(0, 2_000)}… (${args.body.length.toLocaleString('en-US')} characters)` : args.body }),
+        ...(args.body === undefined
+          ? {}
+          : {
+              bodyPreview:
+                args.body.length > 2_000
+                  ? `${args.body.slice(0, 2_000)}… (${args.body.length.toLocaleString('en-US')} characters)`
+                  : args.body,
+            }),
         details: [],
       };
     },
@@ -65,7 +83,10 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
       const target = new URL(args.url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
         const hint = target.protocol === 'file:' ? '; use file_operations to read files' : '';
-        return toolFailure('http-unsupported-scheme', `${target.protocol} URLs are not supported by http_request${hint}`);
+        return toolFailure(
+          'http-unsupported-scheme',
+          `${target.protocol} URLs are not supported by http_request${hint}`,
+        );
       }
       // A whitelisted request keeps to public hosts on every hop and every connection. Any other
       // (confirmed by the person, or rated low by the model, as the specification lets it) may
@@ -84,8 +105,13 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
         resolve,
         policy,
       });
-      if ('type' in result) return toolFailure(result.code, result.message, { outcomeUnknown: result.code === 'http-outcome-unknown' });
-      return { type: 'tool-success', forModel: formatResponseForModel(result), data: result as HttpResponseData } as const;
+      if ('type' in result)
+        return toolFailure(result.code, result.message, { outcomeUnknown: result.code === 'http-outcome-unknown' });
+      return {
+        type: 'tool-success',
+        forModel: formatResponseForModel(result),
+        data: result as HttpResponseData,
+      } as const;
     },
   });
 }

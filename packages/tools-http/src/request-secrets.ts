@@ -7,14 +7,19 @@ export interface RequestSecrets {
 }
 
 /** Every credential the request would send, in plain words. Names come from the risk knowledge base. */
-export function findRequestSecrets(url: URL, headers: Readonly<Record<string, string>>, body: string | undefined): RequestSecrets {
+export function findRequestSecrets(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  body: string | undefined,
+): RequestSecrets {
   const inUrl = [...findSecrets(decodeURIComponentSafe(url.href))];
   for (const [name, value] of url.searchParams) {
     const what = credentialQueryName(name, value);
     if (what !== undefined) inUrl.push(`${what} in the query parameter "${name}"`);
   }
   if (url.password !== '') inUrl.push('a password in the URL');
-  else if (url.username !== '') inUrl.push(`a user name in the URL ("${decodeURIComponentSafe(url.username)}@"), sent as credentials`);
+  else if (url.username !== '')
+    inUrl.push(`a user name in the URL ("${decodeURIComponentSafe(url.username)}@"), sent as credentials`);
   const inHeaders: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
     const what = credentialHeader(name);

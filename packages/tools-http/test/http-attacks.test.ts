@@ -40,7 +40,10 @@ function attackTable(title: string, rows: readonly Row[]) {
 }
 
 const url = (u: string) => ({ url: u });
-const header = (name: string, value: string, u = 'https://example.com/items/1') => ({ url: u, headers: { [name]: value } });
+const header = (name: string, value: string, u = 'https://example.com/items/1') => ({
+  url: u,
+  headers: { [name]: value },
+});
 
 attackTable('attacks: credential headers beyond the usual few', [
   ['Authorization Bearer', header('Authorization', 'Bearer abc.def'), /Authorization/],
@@ -72,7 +75,14 @@ attackTable('attacks: credential headers beyond the usual few', [
   ['X-Session-Token (by its words)', header('X-Session-Token', 't'), /credential/],
   ['X_Api_Password (by its words)', header('X_Api_Password', 't'), /credential/],
   ['a GitHub token in an odd header', header('X-Note', 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB'), /GitHub token/],
-  ['a JWT in an odd header', header('X-Whatever', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'), /JSON Web Token/],
+  [
+    'a JWT in an odd header',
+    header(
+      'X-Whatever',
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+    ),
+    /JSON Web Token/,
+  ],
 ]);
 
 attackTable('attacks: credentials and signatures in the query string and URL', [
@@ -90,36 +100,70 @@ attackTable('attacks: credentials and signatures in the query string and URL', [
   ['?pwd=', url('https://example.com/login?pwd=hunter'), /password/],
   ['?hapikey= (HubSpot)', url('https://example.com/contacts?hapikey=abcdef0123'), /HubSpot/],
   ['?subscription-key= (Azure)', url('https://example.com/?subscription-key=abcdef0123'), /Azure/],
-  ['S3 presigned X-Amz-Signature', url('https://example.com/o?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDEXAMPLE%2F20240101&X-Amz-Signature=abcdef0123456789'), /AWS/],
+  [
+    'S3 presigned X-Amz-Signature',
+    url(
+      'https://example.com/o?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDEXAMPLE%2F20240101&X-Amz-Signature=abcdef0123456789',
+    ),
+    /AWS/,
+  ],
   ['S3 X-Amz-Security-Token', url('https://example.com/o?X-Amz-Security-Token=FwoGZXIvYXdzEabc'), /AWS session token/],
   ['GCS X-Goog-Signature', url('https://example.com/o?X-Goog-Signature=abcdef0123456789'), /Google Cloud Storage/],
   ['Azure SAS sig=', url('https://example.com/c/b?sv=2021-08-06&se=2030-01-01&sp=rw&sig=abc%2Bdef%3D'), /signature/],
-  ['CloudFront Signature=', url('https://example.com/v.mp4?Expires=1&Signature=abcdefghij&Key-Pair-Id=K1'), /signature/],
+  [
+    'CloudFront Signature=',
+    url('https://example.com/v.mp4?Expires=1&Signature=abcdefghij&Key-Pair-Id=K1'),
+    /signature/,
+  ],
   ['?my_api_token= (by its words)', url('https://example.com/?my_api_token=abcdef0123'), /credential/],
   ['?jwt=', url('https://example.com/?jwt=eyJhbGciOi'), /JSON Web Token/],
   ['?sessionid=', url('https://example.com/?sessionid=abcdef0123'), /session/],
   ['user:password@', url('https://user:hunter2@example.com/'), /password in the URL/],
-  ['token@ (user name only)', url('https://ghp_0123456789abcdefghijklmnopqrstuvwxyzAB@example.com/'), /user name in the URL|GitHub token/],
+  [
+    'token@ (user name only)',
+    url('https://ghp_0123456789abcdefghijklmnopqrstuvwxyzAB@example.com/'),
+    /user name in the URL|GitHub token/,
+  ],
   ['an AWS key anywhere in the URL', url('https://example.com/x/AKIAIOSFODNN7EXAMPLE'), /AWS access key/],
 ]);
 
 attackTable('attacks: method overrides make a GET another method', [
-  ['X-HTTP-Method-Override: DELETE', header('X-HTTP-Method-Override', 'DELETE'), /X-HTTP-Method-Override header makes the server treat this GET as DELETE/],
+  [
+    'X-HTTP-Method-Override: DELETE',
+    header('X-HTTP-Method-Override', 'DELETE'),
+    /X-HTTP-Method-Override header makes the server treat this GET as DELETE/,
+  ],
   ['x-http-method-override: delete (lower case)', header('x-http-method-override', 'delete'), /as DELETE/],
   ['X-HTTP-Method: DELETE', header('X-HTTP-Method', 'DELETE'), /as DELETE/],
   ['X-Method-Override: PUT', header('X-Method-Override', 'PUT'), /as PUT/],
   ['X-HTTP-Method-Override: PATCH', header('X-HTTP-Method-Override', 'PATCH'), /as PATCH/],
   ['X-HTTP-Method-Override: POST', header('X-HTTP-Method-Override', 'POST'), /as POST/],
   ['X-HTTP-Method-Override on HEAD', { method: 'HEAD', ...header('X-HTTP-Method-Override', 'DELETE') }, /as DELETE/],
-  ['X-HTTP-Method-Override on OPTIONS', { method: 'OPTIONS', ...header('X-HTTP-Method-Override', 'DELETE') }, /as DELETE/],
-  ['?_method=DELETE', url('https://example.com/items/1?_method=DELETE'), /_method=DELETE makes the server treat this GET as DELETE/],
+  [
+    'X-HTTP-Method-Override on OPTIONS',
+    { method: 'OPTIONS', ...header('X-HTTP-Method-Override', 'DELETE') },
+    /as DELETE/,
+  ],
+  [
+    '?_method=DELETE',
+    url('https://example.com/items/1?_method=DELETE'),
+    /_method=DELETE makes the server treat this GET as DELETE/,
+  ],
   ['?_method=delete', url('https://example.com/items/1?_method=delete'), /as DELETE/],
   ['?_method=PUT', url('https://example.com/items/1?_method=PUT'), /as PUT/],
   ['?_METHOD=PATCH', url('https://example.com/items/1?_METHOD=PATCH'), /as PATCH/],
   ['?__method=DELETE', url('https://example.com/items/1?__method=DELETE'), /as DELETE/],
   ['?x-http-method-override=DELETE', url('https://example.com/items/1?x-http-method-override=DELETE'), /as DELETE/],
-  ['GraphQL mutation in a GET', url('https://example.com/graphql?query=mutation%20%7BdeleteUser(id%3A1)%7D'), /GraphQL mutation/],
-  ['GraphQL mutation with a comment first', url('https://example.com/graphql?query=%23x%0Amutation%20%7Bx%7D'), /GraphQL mutation/],
+  [
+    'GraphQL mutation in a GET',
+    url('https://example.com/graphql?query=mutation%20%7BdeleteUser(id%3A1)%7D'),
+    /GraphQL mutation/,
+  ],
+  [
+    'GraphQL mutation with a comment first',
+    url('https://example.com/graphql?query=%23x%0Amutation%20%7Bx%7D'),
+    /GraphQL mutation/,
+  ],
 ]);
 
 attackTable('attacks: headers that reroute a request or forge its origin', [
@@ -259,9 +303,17 @@ describe('safe: public reads stay whitelisted', () => {
 
   it('loopback and private hosts run unasked only when the context allows them, metadata never', async () => {
     const open: NetworkPolicy = { allowLoopback: true, allowPrivate: true };
-    expect((await gate({ method: 'GET', url: 'http://127.0.0.1:3000/' }, 'smart', open)).decision.action).toBe('execute');
-    expect((await gate({ method: 'GET', url: 'http://internal.example/' }, 'smart', open)).decision.action).toBe('execute');
-    expect((await gate({ method: 'GET', url: 'http://169.254.169.254/' }, 'smart', open)).decision.action).toBe('confirm');
-    expect((await gate({ method: 'GET', url: 'http://[fd00:ec2::254]/' }, 'smart', open)).decision.action).toBe('confirm');
+    expect((await gate({ method: 'GET', url: 'http://127.0.0.1:3000/' }, 'smart', open)).decision.action).toBe(
+      'execute',
+    );
+    expect((await gate({ method: 'GET', url: 'http://internal.example/' }, 'smart', open)).decision.action).toBe(
+      'execute',
+    );
+    expect((await gate({ method: 'GET', url: 'http://169.254.169.254/' }, 'smart', open)).decision.action).toBe(
+      'confirm',
+    );
+    expect((await gate({ method: 'GET', url: 'http://[fd00:ec2::254]/' }, 'smart', open)).decision.action).toBe(
+      'confirm',
+    );
   });
 });

@@ -16,7 +16,9 @@ describe('performHttpRequest sends every method against a real server on 127.0.0
       request.on('end', () => {
         response.writeHead(200, { 'content-type': 'application/json' });
         // HEAD answers carry no body; the status is the evidence there.
-        response.end(JSON.stringify({ method: request.method, body, userAgent: request.headers['user-agent'] ?? null }));
+        response.end(
+          JSON.stringify({ method: request.method, body, userAgent: request.headers['user-agent'] ?? null }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,7 +69,7 @@ describe('performHttpRequest sends every method against a real server on 127.0.0
     expect(await send('HEAD')).toMatchObject({ status: 200, body: '' });
   });
 
-  it("says it is riskgate, not got; a User-Agent the model gave is kept", async () => {
+  it('says it is riskgate, not got; a User-Agent the model gave is kept', async () => {
     const plain = await send('GET');
     if ('type' in plain) throw new Error(plain.message);
     expect(JSON.parse(plain.body).userAgent).toMatch(/^riskgate \(Node.js v/);

@@ -41,7 +41,11 @@ describe('the outcome of a request that was sent and never answered', { timeout:
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const send = (method: string, path: string, options: { timeoutMs?: number; signal?: AbortSignal; url?: string } = {}) =>
+  const send = (
+    method: string,
+    path: string,
+    options: { timeoutMs?: number; signal?: AbortSignal; url?: string } = {},
+  ) =>
     performHttpRequest({
       method,
       url: options.url ?? `${base}${path}`,
@@ -55,12 +59,21 @@ describe('the outcome of a request that was sent and never answered', { timeout:
       policy: { allowLoopback: true, allowPrivate: false },
     });
 
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('a %s whose connection drops after it was sent is "outcome unknown"', async (method) => {
+  it.each([
+    'POST',
+    'PUT',
+    'PATCH',
+    'DELETE',
+  ])('a %s whose connection drops after it was sent is "outcome unknown"', async (method) => {
     const before = received.length;
     const result = await send(method, '/drop');
     expect(received.length).toBe(before + 1);
     expect(result).toMatchObject({ type: 'http-error', code: 'http-outcome-unknown' });
-    expect((result as { message: string }).message).toMatch(new RegExp(`^outcome unknown: the ${method} to 127\\.0\\.0\\.1:\\d+ was sent and the connection failed .*may have acted on it\\. Check before retrying`));
+    expect((result as { message: string }).message).toMatch(
+      new RegExp(
+        `^outcome unknown: the ${method} to 127\\.0\\.0\\.1:\\d+ was sent and the connection failed .*may have acted on it\\. Check before retrying`,
+      ),
+    );
   });
 
   it('a POST that gets no answer within its timeout is "outcome unknown", not a timeout', async () => {
@@ -90,7 +103,9 @@ describe('the outcome of a request that was sent and never answered', { timeout:
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    expect(await send('POST', '/x', { url: `http://127.0.0.1:${port}/x` })).toMatchObject({ code: 'http-connection-refused' });
+    expect(await send('POST', '/x', { url: `http://127.0.0.1:${port}/x` })).toMatchObject({
+      code: 'http-connection-refused',
+    });
   });
 
   it('a POST over TLS whose handshake never completes sent nothing: a plain timeout, not "outcome unknown"', async () => {
@@ -106,8 +121,14 @@ describe('the outcome of a request that was sent and never answered', { timeout:
   });
 
   it('the tool marks the failure outcomeUnknown, so the gate audits it as unknown', async () => {
-    const tool = createHttpRequestTool({ resolve: async () => ['127.0.0.1'], network: { allowLoopback: true, allowPrivate: false } });
-    const result = await tool.execute({ method: 'POST', url: `${base}/drop`, body: '{}' }, { cwd: process.cwd(), signal: new AbortController().signal, readOnly: false });
+    const tool = createHttpRequestTool({
+      resolve: async () => ['127.0.0.1'],
+      network: { allowLoopback: true, allowPrivate: false },
+    });
+    const result = await tool.execute(
+      { method: 'POST', url: `${base}/drop`, body: '{}' },
+      { cwd: process.cwd(), signal: new AbortController().signal, readOnly: false },
+    );
     expect(result).toMatchObject({ type: 'tool-error', code: 'http-outcome-unknown', outcomeUnknown: true });
   });
 });

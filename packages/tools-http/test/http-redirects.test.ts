@@ -17,12 +17,22 @@ describe('DNS never stalls the gate', () => {
       });
     const slowTool = createHttpRequestTool({ resolve: slow, resolveTimeoutMs: 200 });
     const started = Date.now();
-    const first = await evaluateToolCall(slowTool, { method: 'GET', url: 'https://slow.example/' }, { cwd: '.' }, { mode: 'smart', rules: [] });
+    const first = await evaluateToolCall(
+      slowTool,
+      { method: 'GET', url: 'https://slow.example/' },
+      { cwd: '.' },
+      { mode: 'smart', rules: [] },
+    );
     expect(Date.now() - started).toBeLessThan(500);
     expect(first.decision).toMatchObject({ action: 'confirm', whitelisted: false });
     expect(first.decision.reasons.join('\n')).toMatch(/not resolved|took longer/);
     await new Promise((resolve) => setTimeout(resolve, 700));
-    const second = await evaluateToolCall(slowTool, { method: 'GET', url: 'https://slow.example/' }, { cwd: '.' }, { mode: 'smart', rules: [] });
+    const second = await evaluateToolCall(
+      slowTool,
+      { method: 'GET', url: 'https://slow.example/' },
+      { cwd: '.' },
+      { mode: 'smart', rules: [] },
+    );
     expect(second.decision).toMatchObject({ action: 'execute', whitelisted: true });
     expect(calls).toBe(1);
   });
@@ -70,7 +80,8 @@ describe('redirects against real servers on 127.0.0.1: judged against what was a
           response.end();
         };
         if (path === '/to-b') redirect(302, `${baseB}/admin`);
-        else if (path === '/to-localhost-b') redirect(302, `http://localhost:${(b.address() as AddressInfo).port}/admin`);
+        else if (path === '/to-localhost-b')
+          redirect(302, `http://localhost:${(b.address() as AddressInfo).port}/admin`);
         else if (path === '/to-https') redirect(301, `https://127.0.0.1:${(a.address() as AddressInfo).port}/x`);
         else if (path === '/post-307') redirect(307, '/sink');
         else if (path === '/post-308') redirect(308, '/sink');
@@ -103,7 +114,9 @@ describe('redirects against real servers on 127.0.0.1: judged against what was a
     if (result.type !== 'tool-success') throw new Error(result.message);
     expect(result.data.status).toBe(302);
     expect(result.data.redirectStopped?.to).toMatch(/\/admin$/);
-    expect(result.forModel).toMatch(/redirected to .*\/admin, not followed: it leads to another (port|host).*new http_request call/);
+    expect(result.forModel).toMatch(
+      /redirected to .*\/admin, not followed: it leads to another (port|host).*new http_request call/,
+    );
     expect(seenB.length).toBe(before);
   });
 
@@ -122,7 +135,10 @@ describe('redirects against real servers on 127.0.0.1: judged against what was a
     const before = seenA.length;
     const result = await run({ method, url: `${baseA}${path}`, body: 'payload' }, false);
     if (result.type !== 'tool-success') throw new Error(result.message);
-    expect(result.data.redirectStopped).toMatchObject({ to: `${baseA}/sink`, reason: `a redirect of a ${method} is a new request` });
+    expect(result.data.redirectStopped).toMatchObject({
+      to: `${baseA}/sink`,
+      reason: `a redirect of a ${method} is a new request`,
+    });
     expect(seenA.slice(before)).toEqual([`${method} ${path} payload`]);
   });
 
@@ -139,6 +155,9 @@ describe('redirects against real servers on 127.0.0.1: judged against what was a
 
   it('a GET redirected on the same host and port is followed hop by hop', async () => {
     const result = await run({ method: 'GET', url: `${baseA}/same` }, true);
-    expect(result).toMatchObject({ type: 'tool-success', data: { status: 200, body: 'final', redirects: [`${baseA}/final`] } });
+    expect(result).toMatchObject({
+      type: 'tool-success',
+      data: { status: 200, body: 'final', redirects: [`${baseA}/final`] },
+    });
   });
 });

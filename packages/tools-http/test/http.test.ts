@@ -2,7 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { evaluateToolCall, type GatePolicy, judgeEffects, type NetworkPolicy, parseRule } from '@riskgate/risk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assessHttpRequest, createHttpRequestTool, htmlToText, performHttpRequest, type Resolver } from '../src/index.js';
+import {
+  assessHttpRequest,
+  createHttpRequestTool,
+  htmlToText,
+  performHttpRequest,
+  type Resolver,
+} from '../src/index.js';
 
 /** Names tests use, and where they lead; nothing here leaves the machine. */
 const names: Record<string, string[]> = {
@@ -18,7 +24,12 @@ const resolver: Resolver = async (hostname) => {
   return found;
 };
 const strict: NetworkPolicy = { allowLoopback: false, allowPrivate: false };
-const assess = async (method: string, url: string, extra: { headers?: Record<string, string>; body?: string } = {}, network = strict) =>
+const assess = async (
+  method: string,
+  url: string,
+  extra: { headers?: Record<string, string>; body?: string } = {},
+  network = strict,
+) =>
   judgeEffects((await assessHttpRequest({ method, url, ...extra }, resolver)).effects, { cwd: process.cwd(), network });
 
 describe('spec 000 / 003: HTTP request risk assessment', () => {
@@ -42,12 +53,30 @@ describe('spec 000 / 003: HTTP request risk assessment', () => {
   it('goes through the gate: GET runs, POST asks, risk_level low runs a POST, high asks about a GET', async () => {
     const tool = createHttpRequestTool({ resolve: resolver });
     const gate = (args: unknown) => evaluateToolCall(tool, args, { cwd: '.' }, { mode: 'smart', rules: [] });
-    expect((await gate({ method: 'GET', url: 'https://example.com/' })).decision).toMatchObject({ action: 'execute', source: 'whitelist' });
-    expect((await gate({ method: 'POST', url: 'https://example.com/', body: '{}' })).decision).toMatchObject({ action: 'confirm', source: 'default' });
-    expect((await gate({ method: 'POST', url: 'https://example.com/', risk_level: 'low' })).decision).toMatchObject({ action: 'execute', source: 'llm' });
-    expect((await gate({ method: 'GET', url: 'https://example.com/', risk_level: 'high' })).decision).toMatchObject({ action: 'confirm', source: 'llm' });
-    expect((await gate({ method: 'TRACE', url: 'https://example.com/' })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
-    expect((await gate({ method: 'GET', url: 'not a url' })).decision).toMatchObject({ action: 'deny', source: 'invalid' });
+    expect((await gate({ method: 'GET', url: 'https://example.com/' })).decision).toMatchObject({
+      action: 'execute',
+      source: 'whitelist',
+    });
+    expect((await gate({ method: 'POST', url: 'https://example.com/', body: '{}' })).decision).toMatchObject({
+      action: 'confirm',
+      source: 'default',
+    });
+    expect((await gate({ method: 'POST', url: 'https://example.com/', risk_level: 'low' })).decision).toMatchObject({
+      action: 'execute',
+      source: 'llm',
+    });
+    expect((await gate({ method: 'GET', url: 'https://example.com/', risk_level: 'high' })).decision).toMatchObject({
+      action: 'confirm',
+      source: 'llm',
+    });
+    expect((await gate({ method: 'TRACE', url: 'https://example.com/' })).decision).toMatchObject({
+      action: 'deny',
+      source: 'invalid',
+    });
+    expect((await gate({ method: 'GET', url: 'not a url' })).decision).toMatchObject({
+      action: 'deny',
+      source: 'invalid',
+    });
   });
 });
 
@@ -111,15 +140,27 @@ describe('attacks: addresses that are not public, by name and by IP form', () =>
 
 describe('attacks: secrets carried to a host', () => {
   it.each([
-    [{ url: 'https://example.com/?access_token=abcdef0123456789' }, /access token in the query parameter "access_token"/],
+    [
+      { url: 'https://example.com/?access_token=abcdef0123456789' },
+      /access token in the query parameter "access_token"/,
+    ],
     [{ url: 'https://example.com/?key=AKIAIOSFODNN7EXAMPLE' }, /AWS access key/],
     [{ url: 'https://user:hunter2@example.com/' }, /password in the URL/],
-    [{ url: 'https://example.com/', headers: { Authorization: 'Bearer abc' } }, /HTTP authentication in the Authorization header/],
+    [
+      { url: 'https://example.com/', headers: { Authorization: 'Bearer abc' } },
+      /HTTP authentication in the Authorization header/,
+    ],
     [{ url: 'https://example.com/', headers: { Cookie: 'session=1' } }, /session cookies in the Cookie header/],
-    [{ url: 'https://example.com/', headers: { 'X-Note': 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB' } }, /GitHub token in the X-Note header/],
+    [
+      { url: 'https://example.com/', headers: { 'X-Note': 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB' } },
+      /GitHub token in the X-Note header/,
+    ],
     [{ url: 'https://example.com/', body: '-----BEGIN OPENSSH PRIVATE KEY-----\nabc' }, /private key/],
     [{ url: 'https://example.com/?q=-----BEGIN%20RSA%20PRIVATE%20KEY-----' }, /private key/],
-  ] as [{ url: string; headers?: Record<string, string>; body?: string }, RegExp][])('GET %j asks', async (request, reason) => {
+  ] as [
+    { url: string; headers?: Record<string, string>; body?: string },
+    RegExp,
+  ][])('GET %j asks', async (request, reason) => {
     const assessment = await assess('GET', request.url, request);
     expect(assessment.whitelisted).toBe(false);
     expect(assessment.reasons.join('\n')).toMatch(reason);
@@ -129,9 +170,19 @@ describe('attacks: secrets carried to a host', () => {
     const tool = createHttpRequestTool({ resolve: resolver });
     const rule = parseRule('http_request(GET https://example.com/*)', 'allow');
     const policy: GatePolicy = { mode: 'smart', rules: rule.ok ? [rule.rule] : [] };
-    const fooled = await evaluateToolCall(tool, { method: 'POST', url: 'https://example.com@evil.example/' }, { cwd: '.' }, policy);
+    const fooled = await evaluateToolCall(
+      tool,
+      { method: 'POST', url: 'https://example.com@evil.example/' },
+      { cwd: '.' },
+      policy,
+    );
     expect(fooled.decision.action).toBe('confirm');
-    const allowed = await evaluateToolCall(tool, { method: 'GET', url: 'https://example.com/a?b=1', headers: { Authorization: 'Bearer x' } }, { cwd: '.' }, policy);
+    const allowed = await evaluateToolCall(
+      tool,
+      { method: 'GET', url: 'https://example.com/a?b=1', headers: { Authorization: 'Bearer x' } },
+      { cwd: '.' },
+      policy,
+    );
     expect(allowed.decision).toMatchObject({ action: 'execute', source: 'rule' });
   });
 });
@@ -140,13 +191,21 @@ describe('describe: what the panel shows', () => {
   it('shows the request line, headers with credentials hidden, and a body preview', () => {
     const tool = createHttpRequestTool({ resolve: resolver });
     const description = tool.describe(
-      { method: 'POST', url: 'https://example.com/api', headers: { Authorization: 'Bearer sk-secret-token-value', 'Content-Type': 'application/json' }, body: '{"a":1}' },
+      {
+        method: 'POST',
+        url: 'https://example.com/api',
+        headers: { Authorization: 'Bearer sk-secret-token-value', 'Content-Type': 'application/json' },
+        body: '{"a":1}',
+      },
       { cwd: '.' },
     );
     expect(description).toEqual({
       kind: 'http',
       requestLine: 'POST https://example.com/api',
-      headers: [`Authorization: Bearer *** (${'Bearer sk-secret-token-value'.length} characters, hidden)`, 'Content-Type: application/json'],
+      headers: [
+        `Authorization: Bearer *** (${'Bearer sk-secret-token-value'.length} characters, hidden)`,
+        'Content-Type: application/json',
+      ],
       bodyPreview: '{"a":1}',
       details: [],
     });
@@ -166,7 +225,9 @@ describe('requests against a real server on 127.0.0.1', () => {
         response.end('{"name":"riskgate","tools":["sql","command"]}');
       } else if (path === '/html') {
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        response.end('<html><head><title>t</title><style>p{}</style></head><body><h1>Hello &amp; welcome</h1><script>alert(1)</script><p>First<br>second</p><ul><li>one</li><li>two</li></ul></body></html>');
+        response.end(
+          '<html><head><title>t</title><style>p{}</style></head><body><h1>Hello &amp; welcome</h1><script>alert(1)</script><p>First<br>second</p><ul><li>one</li><li>two</li></ul></body></html>',
+        );
       } else if (path === '/huge') {
         response.writeHead(200, { 'content-type': 'text/plain' });
         const chunk = 'x'.repeat(64 * 1024);
@@ -201,7 +262,9 @@ describe('requests against a real server on 127.0.0.1', () => {
         });
         request.on('end', () => {
           response.writeHead(200, { 'content-type': 'application/json' });
-          response.end(JSON.stringify({ method: request.method, body, authorization: request.headers.authorization ?? null }));
+          response.end(
+            JSON.stringify({ method: request.method, body, authorization: request.headers.authorization ?? null }),
+          );
         });
       } else if (path === '/binary') {
         response.writeHead(200, { 'content-type': 'application/octet-stream' });
@@ -219,9 +282,16 @@ describe('requests against a real server on 127.0.0.1', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const loopbackTool = createHttpRequestTool({ resolve: resolver, network: { allowLoopback: true }, maxBodyBytes: 100_000 });
-  const run = (args: Parameters<typeof loopbackTool.execute>[0], readOnly = true, signal = new AbortController().signal) =>
-    loopbackTool.execute(args, { cwd: '.', signal, readOnly });
+  const loopbackTool = createHttpRequestTool({
+    resolve: resolver,
+    network: { allowLoopback: true },
+    maxBodyBytes: 100_000,
+  });
+  const run = (
+    args: Parameters<typeof loopbackTool.execute>[0],
+    readOnly = true,
+    signal = new AbortController().signal,
+  ) => loopbackTool.execute(args, { cwd: '.', signal, readOnly });
 
   it('returns status, selected headers and pretty-printed JSON', async () => {
     const result = await run({ method: 'GET', url: `${base}/json` });
@@ -235,7 +305,9 @@ describe('requests against a real server on 127.0.0.1', () => {
 
   it('reduces HTML to text', async () => {
     const result = await run({ method: 'GET', url: `${base}/html` });
-    expect(result.type === 'tool-success' && result.forModel.split('\n\n').slice(1).join('\n\n')).toBe('Hello & welcome\nFirst\nsecond\n- one\n- two');
+    expect(result.type === 'tool-success' && result.forModel.split('\n\n').slice(1).join('\n\n')).toBe(
+      'Hello & welcome\nFirst\nsecond\n- one\n- two',
+    );
   });
 
   it('stops reading a huge body at the cap', async () => {
@@ -261,7 +333,10 @@ describe('requests against a real server on 127.0.0.1', () => {
     const result = await run({ method: 'GET', url: `${base}/to-metadata` });
     if (result.type !== 'tool-success') throw new Error(result.message);
     expect(result.data.status).toBe(302);
-    expect(result.data.redirectStopped).toMatchObject({ to: 'http://169.254.169.254/latest/meta-data/iam/', reason: expect.stringMatching(/metadata/) });
+    expect(result.data.redirectStopped).toMatchObject({
+      to: 'http://169.254.169.254/latest/meta-data/iam/',
+      reason: expect.stringMatching(/metadata/),
+    });
     expect(result.forModel).toMatch(/not followed: .*metadata/);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
@@ -281,14 +356,24 @@ describe('requests against a real server on 127.0.0.1', () => {
     const result = await run({ method: 'POST', url: `${base}/see-other`, body: 'payload' }, false);
     if (result.type !== 'tool-success') throw new Error(result.message);
     expect(result.data.status).toBe(303);
-    expect(result.data.redirectStopped).toMatchObject({ to: `${base}/echo`, reason: 'a redirect of a POST is a new request' });
+    expect(result.data.redirectStopped).toMatchObject({
+      to: `${base}/echo`,
+      reason: 'a redirect of a POST is a new request',
+    });
     expect(result.forModel).toMatch(/make a new http_request call/);
     expect(seen.slice(before)).toEqual(['POST /see-other']);
   });
 
   it('sends a confirmed POST with its body and headers', async () => {
-    const result = await run({ method: 'POST', url: `${base}/echo`, body: '{"a":1}', headers: { Authorization: 'Bearer t' } }, false);
-    expect(result.type === 'tool-success' && JSON.parse(result.data.body)).toEqual({ method: 'POST', body: '{"a":1}', authorization: 'Bearer t' });
+    const result = await run(
+      { method: 'POST', url: `${base}/echo`, body: '{"a":1}', headers: { Authorization: 'Bearer t' } },
+      false,
+    );
+    expect(result.type === 'tool-success' && JSON.parse(result.data.body)).toEqual({
+      method: 'POST',
+      body: '{"a":1}',
+      authorization: 'Bearer t',
+    });
   });
 
   it('does not follow a redirect to another port of the same host, so credentials never reach it', async () => {
@@ -306,10 +391,22 @@ describe('requests against a real server on 127.0.0.1', () => {
     await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
     const redirectorBase = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
     try {
-      const crossed = await run({ method: 'GET', url: `${redirectorBase}/away`, headers: { Authorization: 'Bearer secret-token' } }, false);
-      expect(crossed).toMatchObject({ type: 'tool-success', data: { status: 302, redirectStopped: { to: `${otherBase}/admin`, reason: expect.stringMatching(/another port/) } } });
+      const crossed = await run(
+        { method: 'GET', url: `${redirectorBase}/away`, headers: { Authorization: 'Bearer secret-token' } },
+        false,
+      );
+      expect(crossed).toMatchObject({
+        type: 'tool-success',
+        data: {
+          status: 302,
+          redirectStopped: { to: `${otherBase}/admin`, reason: expect.stringMatching(/another port/) },
+        },
+      });
       expect(reached).toEqual([]);
-      const same = await run({ method: 'GET', url: `${base}/to-json`, headers: { Authorization: 'Bearer secret-token' } }, false);
+      const same = await run(
+        { method: 'GET', url: `${base}/to-json`, headers: { Authorization: 'Bearer secret-token' } },
+        false,
+      );
       expect(same).toMatchObject({ type: 'tool-success', data: { status: 200 } });
     } finally {
       redirector.closeAllConnections();
@@ -326,9 +423,15 @@ describe('requests against a real server on 127.0.0.1', () => {
 
   it('lets a person-confirmed request reach loopback even when whitelisted requests may not', async () => {
     const strictTool = createHttpRequestTool({ resolve: resolver });
-    const refused = await strictTool.execute({ method: 'GET', url: `${base}/json` }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    const refused = await strictTool.execute(
+      { method: 'GET', url: `${base}/json` },
+      { cwd: '.', signal: new AbortController().signal, readOnly: true },
+    );
     expect(refused).toMatchObject({ type: 'tool-error', code: 'http-blocked-address' });
-    const confirmed = await strictTool.execute({ method: 'GET', url: `${base}/json` }, { cwd: '.', signal: new AbortController().signal, readOnly: false });
+    const confirmed = await strictTool.execute(
+      { method: 'GET', url: `${base}/json` },
+      { cwd: '.', signal: new AbortController().signal, readOnly: false },
+    );
     expect(confirmed).toMatchObject({ type: 'tool-success', data: { status: 200 } });
   });
 
@@ -340,36 +443,64 @@ describe('requests against a real server on 127.0.0.1', () => {
     const before = seen.length;
     const port = (server.address() as AddressInfo).port;
     const result = await performHttpRequest({
-      method: 'GET', url: `http://rebind.example:${port}/json`, headers: {}, timeoutMs: 5_000, signal: new AbortController().signal,
-      maxBodyBytes: 1_000, maxRedirects: 5, resolve: rebinding, policy: { allowLoopback: false, allowPrivate: false },
+      method: 'GET',
+      url: `http://rebind.example:${port}/json`,
+      headers: {},
+      timeoutMs: 5_000,
+      signal: new AbortController().signal,
+      maxBodyBytes: 1_000,
+      maxRedirects: 5,
+      resolve: rebinding,
+      policy: { allowLoopback: false, allowPrivate: false },
     });
-    expect(result).toMatchObject({ type: 'http-error', code: 'http-blocked-address', message: expect.stringMatching(/resolved to 127.0.0.1/) });
+    expect(result).toMatchObject({
+      type: 'http-error',
+      code: 'http-blocked-address',
+      message: expect.stringMatching(/resolved to 127.0.0.1/),
+    });
     expect(lookups).toBe(2);
     expect(seen.length).toBe(before);
   });
 
   it('reports timeouts, cancellation, refused connections, DNS and TLS failures as values', async () => {
-    expect(await run({ method: 'GET', url: `${base}/slow`, timeout_ms: 200 })).toMatchObject({ type: 'tool-error', code: 'http-timeout' });
+    expect(await run({ method: 'GET', url: `${base}/slow`, timeout_ms: 200 })).toMatchObject({
+      type: 'tool-error',
+      code: 'http-timeout',
+    });
 
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
     const started = Date.now();
-    expect(await run({ method: 'GET', url: `${base}/slow` }, true, controller.signal)).toMatchObject({ type: 'tool-error', code: 'http-cancelled' });
+    expect(await run({ method: 'GET', url: `${base}/slow` }, true, controller.signal)).toMatchObject({
+      type: 'tool-error',
+      code: 'http-cancelled',
+    });
     expect(Date.now() - started).toBeLessThan(3_000);
 
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    expect(await run({ method: 'GET', url: `http://127.0.0.1:${closedPort}/` })).toMatchObject({ type: 'tool-error', code: 'http-connection-refused' });
+    expect(await run({ method: 'GET', url: `http://127.0.0.1:${closedPort}/` })).toMatchObject({
+      type: 'tool-error',
+      code: 'http-connection-refused',
+    });
 
-    expect(await run({ method: 'GET', url: 'http://nowhere.invalid/' }, false)).toMatchObject({ type: 'tool-error', code: 'http-dns-failed' });
-    expect(await run({ method: 'GET', url: base.replace('http:', 'https:') })).toMatchObject({ type: 'tool-error', code: 'http-tls-error' });
+    expect(await run({ method: 'GET', url: 'http://nowhere.invalid/' }, false)).toMatchObject({
+      type: 'tool-error',
+      code: 'http-dns-failed',
+    });
+    expect(await run({ method: 'GET', url: base.replace('http:', 'https:') })).toMatchObject({
+      type: 'tool-error',
+      code: 'http-tls-error',
+    });
   });
 });
 
 describe('htmlToText', () => {
   it('decodes entities and drops scripts, styles and comments', () => {
-    expect(htmlToText('<p>a&nbsp;&lt;b&gt; &#x41;&#66;</p><!-- x --><script>evil()</script><style>.a{}</style>')).toBe('a <b> AB');
+    expect(htmlToText('<p>a&nbsp;&lt;b&gt; &#x41;&#66;</p><!-- x --><script>evil()</script><style>.a{}</style>')).toBe(
+      'a <b> AB',
+    );
   });
 });

@@ -4,6 +4,8 @@ import { createHttpRequestTool } from '../src/index.js';
 
 it('http_request: what the model sees, with the optional risk_level enum', () => {
   const definition = toolFunctionDefinition(createHttpRequestTool());
-  expect((definition.parameters as { properties: Record<string, { enum?: string[] }> }).properties.risk_level?.enum).toEqual(['low', 'medium', 'high']);
+  expect(
+    (definition.parameters as { properties: Record<string, { enum?: string[] }> }).properties.risk_level?.enum,
+  ).toEqual(['low', 'medium', 'high']);
   expect(definition).toMatchSnapshot();
 });

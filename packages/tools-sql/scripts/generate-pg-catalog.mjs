@@ -9,7 +9,10 @@ import { writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import pg from 'pg';
 
-const url = process.argv[2] ?? process.env.RISKGATE_TEST_PG_URL ?? `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres`;
+const url =
+  process.argv[2] ??
+  process.env.RISKGATE_TEST_PG_URL ??
+  `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres`;
 const client = new pg.Client({ connectionString: url });
 await client.connect();
 const version = (await client.query('SHOW server_version')).rows[0].server_version;
@@ -55,4 +58,6 @@ export const PG_SNAPSHOT_VERSION = ${JSON.stringify(version)};
 `;
 const target = new URL('../src/data/pg-catalog-snapshot.ts', import.meta.url);
 writeFileSync(target, output);
-console.log(`wrote ${target.pathname}: ${stable.length} stable/immutable, ${volatile.length} volatile functions from PostgreSQL ${version}`);
+console.log(
+  `wrote ${target.pathname}: ${stable.length} stable/immutable, ${volatile.length} volatile functions from PostgreSQL ${version}`,
+);

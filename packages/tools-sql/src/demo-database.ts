@@ -43,9 +43,65 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-const FIRST = ['Ada', 'Ben', 'Chloé', 'Dmitri', 'Elif', 'Farah', 'Goran', 'Hana', 'Ivo', 'Jana', 'Kofi', 'Lena', 'Mateo', 'Nia', 'Omar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tariq', 'Uma', 'Viktor', 'Wen', 'Yusuf', 'Zoe'];
-const LAST = ['Novak', 'Okafor', 'Schmidt', 'Haddad', 'Ivanova', 'Tanaka', 'García', 'Kowalski', 'Nguyen', 'Rossi', 'Larsen', 'Mensah', 'Öztürk', 'Silva', 'Dubois', 'Khan'];
-const CITIES: [string, string][] = [['Berlin', 'DE'], ['Lisbon', 'PT'], ['Lyon', 'FR'], ['Kraków', 'PL'], ['Accra', 'GH'], ['Osaka', 'JP'], ['Austin', 'US'], ['Toronto', 'CA'], ['Milan', 'IT'], ['Izmir', 'TR'], ['Oslo', 'NO'], ['Pune', 'IN']];
+const FIRST = [
+  'Ada',
+  'Ben',
+  'Chloé',
+  'Dmitri',
+  'Elif',
+  'Farah',
+  'Goran',
+  'Hana',
+  'Ivo',
+  'Jana',
+  'Kofi',
+  'Lena',
+  'Mateo',
+  'Nia',
+  'Omar',
+  'Priya',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tariq',
+  'Uma',
+  'Viktor',
+  'Wen',
+  'Yusuf',
+  'Zoe',
+];
+const LAST = [
+  'Novak',
+  'Okafor',
+  'Schmidt',
+  'Haddad',
+  'Ivanova',
+  'Tanaka',
+  'García',
+  'Kowalski',
+  'Nguyen',
+  'Rossi',
+  'Larsen',
+  'Mensah',
+  'Öztürk',
+  'Silva',
+  'Dubois',
+  'Khan',
+];
+const CITIES: [string, string][] = [
+  ['Berlin', 'DE'],
+  ['Lisbon', 'PT'],
+  ['Lyon', 'FR'],
+  ['Kraków', 'PL'],
+  ['Accra', 'GH'],
+  ['Osaka', 'JP'],
+  ['Austin', 'US'],
+  ['Toronto', 'CA'],
+  ['Milan', 'IT'],
+  ['Izmir', 'TR'],
+  ['Oslo', 'NO'],
+  ['Pune', 'IN'],
+];
 const CATEGORIES: Record<string, string[]> = {
   Coffee: ['Espresso beans', 'Filter roast', 'Decaf blend', 'Single-origin Ethiopia', 'Cold brew pack'],
   Tea: ['Sencha', 'Earl Grey', 'Rooibos', 'Chai mix', 'Jasmine pearls'],
@@ -53,7 +109,17 @@ const CATEGORIES: Record<string, string[]> = {
   Cups: ['Ceramic mug', 'Travel tumbler', 'Glass cup', 'Espresso cups (set of 4)'],
   Snacks: ['Almond biscotti', 'Dark chocolate', 'Oat cookies', 'Honey waffles'],
 };
-const STATUSES = ['delivered', 'delivered', 'delivered', 'delivered', 'shipped', 'paid', 'pending', 'cancelled', 'refunded'];
+const STATUSES = [
+  'delivered',
+  'delivered',
+  'delivered',
+  'delivered',
+  'shipped',
+  'paid',
+  'pending',
+  'cancelled',
+  'refunded',
+];
 const METHODS = ['card', 'card', 'card', 'paypal', 'bank_transfer'];
 
 function buildDemoShop(database: BetterSqlite3.Database): void {
@@ -105,11 +171,21 @@ function buildDemoShop(database: BetterSqlite3.Database): void {
     CREATE INDEX payments_order ON payments(order_id);
   `);
 
-  const insertCustomer = database.prepare('INSERT INTO customers (id, name, email, city, country, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-  const insertProduct = database.prepare('INSERT INTO products (id, name, category, price_cents, stock) VALUES (?, ?, ?, ?, ?)');
-  const insertOrder = database.prepare('INSERT INTO orders (id, customer_id, status, ordered_at, total_cents) VALUES (?, ?, ?, ?, ?)');
-  const insertItem = database.prepare('INSERT INTO order_items (order_id, product_id, quantity, unit_price_cents) VALUES (?, ?, ?, ?)');
-  const insertPayment = database.prepare('INSERT INTO payments (order_id, amount_cents, method, paid_at) VALUES (?, ?, ?, ?)');
+  const insertCustomer = database.prepare(
+    'INSERT INTO customers (id, name, email, city, country, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const insertProduct = database.prepare(
+    'INSERT INTO products (id, name, category, price_cents, stock) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertOrder = database.prepare(
+    'INSERT INTO orders (id, customer_id, status, ordered_at, total_cents) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertItem = database.prepare(
+    'INSERT INTO order_items (order_id, product_id, quantity, unit_price_cents) VALUES (?, ?, ?, ?)',
+  );
+  const insertPayment = database.prepare(
+    'INSERT INTO payments (order_id, amount_cents, method, paid_at) VALUES (?, ?, ?, ?)',
+  );
 
   database.transaction(() => {
     const customerCount = 300;
@@ -117,7 +193,10 @@ function buildDemoShop(database: BetterSqlite3.Database): void {
       const first = pick(FIRST);
       const last = pick(LAST);
       const [city, country] = pick(CITIES);
-      const email = `${first}.${last}.${id}@example.com`.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+      const email = `${first}.${last}.${id}@example.com`
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '');
       insertCustomer.run(id, `${first} ${last}`, email, city, country, day(Math.floor(random() * 365)));
     }
     const products: { id: number; price: number }[] = [];

@@ -31,11 +31,15 @@ function isMissingPackage(error: unknown, name: string): boolean {
  * Runs `load` (a dynamic import of the module that uses the driver) and turns "the driver is
  * not installed" into a SqlFailure; any other error is a fault and is thrown on.
  */
-export async function loadWithDriver<Module>(driver: SqlDriverName, load: () => Promise<Module>): Promise<Module | SqlFailure> {
+export async function loadWithDriver<Module>(
+  driver: SqlDriverName,
+  load: () => Promise<Module>,
+): Promise<Module | SqlFailure> {
   try {
     return await load();
   } catch (error) {
-    if (isMissingPackage(error, SQL_DRIVERS[driver].package)) return sqlFailure('sql-driver-missing', missingDriverMessage(driver));
+    if (isMissingPackage(error, SQL_DRIVERS[driver].package))
+      return sqlFailure('sql-driver-missing', missingDriverMessage(driver));
     throw error;
   }
 }

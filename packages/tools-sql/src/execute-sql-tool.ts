@@ -10,7 +10,12 @@ import { withholdSecretColumns } from './withhold-columns.js';
 export const SQL_TOOL_NAME = 'execute_sql';
 
 export const executeSqlParameters = z.object({
-  sql: z.string().trim().min(1, 'the SQL text is empty').max(1_000_000).describe('The SQL to run: one statement, or several separated by semicolons.'),
+  sql: z
+    .string()
+    .trim()
+    .min(1, 'the SQL text is empty')
+    .max(1_000_000)
+    .describe('The SQL to run: one statement, or several separated by semicolons.'),
 });
 
 export type ExecuteSqlArgs = z.output<typeof executeSqlParameters>;
@@ -47,11 +52,20 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
         // Only DML is previewed, and only when a rolled-back run cannot act beyond the transaction.
         if (writes.length > 0 && writes.every((statement) => statement.writeTarget !== undefined)) {
           const blocked = writes.find((statement) => !statement.previewable);
-          const preview = blocked === undefined
-            ? await connection.preview(sql, assessment, { timeoutMs: limits.previewTimeoutMs })
-            : await connection.estimate(sql, assessment, blocked.previewBlocker ?? 'a statement cannot be previewed safely');
+          const preview =
+            blocked === undefined
+              ? await connection.preview(sql, assessment, { timeoutMs: limits.previewTimeoutMs })
+              : await connection.estimate(
+                  sql,
+                  assessment,
+                  blocked.previewBlocker ?? 'a statement cannot be previewed safely',
+                );
           if (isSqlFailure(preview)) {
-            details.push(preview.code === 'sql-constraint-violation' ? `preview: this would fail — ${preview.message}` : `preview unavailable: ${preview.message}`);
+            details.push(
+              preview.code === 'sql-constraint-violation'
+                ? `preview: this would fail — ${preview.message}`
+                : `preview unavailable: ${preview.message}`,
+            );
           } else if (isPreviewSkipped(preview)) {
             details.push(`preview skipped: ${preview.reason}`, ...preview.estimates.map(formatPreviewLine));
           } else details.push(...preview.map(formatPreviewLine));
@@ -67,15 +81,27 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
         timeoutMs: limits.statementTimeoutMs,
         maxRows: limits.maxRows,
       });
-      if (isSqlFailure(result)) return toolFailure(result.code, formatFailureForModel(result), { outcomeUnknown: result.code === 'sql-outcome-unknown' });
+      if (isSqlFailure(result))
+        return toolFailure(result.code, formatFailureForModel(result), {
+          outcomeUnknown: result.code === 'sql-outcome-unknown',
+        });
       // A cancel that came after the last statement (during COMMIT) did not stop it: the change was made.
-      const late = context.signal.aborted ? 'The cancel came too late to stop it: it completed, and its changes were made.\n' : '';
+      const late = context.signal.aborted
+        ? 'The cancel came too late to stop it: it completed, and its changes were made.\n'
+        : '';
       // What the tool knows to be secret (a credential column's values): the gate gives the model this copy when the call ran unasked.
       const withheld = withholdSecretColumns(result);
       return {
         type: 'tool-success',
         forModel: late + formatRunForModel(result, limits.modelRows),
-        ...(withheld === undefined ? {} : { withheldForModel: { text: late + formatRunForModel(withheld.result, limits.modelRows), withheld: withheld.withheld } }),
+        ...(withheld === undefined
+          ? {}
+          : {
+              withheldForModel: {
+                text: late + formatRunForModel(withheld.result, limits.modelRows),
+                withheld: withheld.withheld,
+              },
+            }),
         data: result,
         completed: true,
       } as const;

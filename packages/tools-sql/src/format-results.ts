@@ -32,7 +32,9 @@ export function formatRunForModel(result: SqlRunResult, modelRows: number): stri
 
 function formatStatement(statement: StatementResult, modelRows: number): string {
   if (statement.columns.length === 0) {
-    return statement.affectedRows === null ? 'OK' : `OK, ${statement.affectedRows} ${statement.affectedRows === 1 ? 'row' : 'rows'} affected`;
+    return statement.affectedRows === null
+      ? 'OK'
+      : `OK, ${statement.affectedRows} ${statement.affectedRows === 1 ? 'row' : 'rows'} affected`;
   }
   const columns = statement.columns.slice(0, MAX_MODEL_COLUMNS);
   const lines = [columns.map((column) => clip(column.name.replace(/\s+/g, ' '))).join(' | ')];
@@ -57,13 +59,18 @@ function formatStatement(statement: StatementResult, modelRows: number): string 
   const total = statement.totalRows ?? kept;
   const notes = [
     ...(cut === 0 ? [] : [`${cut} ${cut === 1 ? 'cell' : 'cells'} cut at ${MAX_CELL} characters`]),
-    ...(columns.length < statement.columns.length ? [`${columns.length} of ${statement.columns.length.toLocaleString('en-US')} columns shown; select the columns you need`] : []),
+    ...(columns.length < statement.columns.length
+      ? [
+          `${columns.length} of ${statement.columns.length.toLocaleString('en-US')} columns shown; select the columns you need`,
+        ]
+      : []),
     ...(overBudget ? [`rows stopped at ${MAX_MODEL_TABLE_CHARS.toLocaleString('en-US')} characters`] : []),
   ];
   const cutNote = notes.map((note) => `; ${note}`).join('');
   if (kept === 0) lines.push(`(no rows${cutNote})`);
   else if (shownRows < total || statement.truncated) {
-    const of = statement.totalRows !== undefined ? total.toLocaleString('en-US') : `more than ${kept.toLocaleString('en-US')}`;
+    const of =
+      statement.totalRows !== undefined ? total.toLocaleString('en-US') : `more than ${kept.toLocaleString('en-US')}`;
     lines.push(`(showing ${shownRows} of ${of} rows${cutNote})`);
   } else lines.push(`(${kept} ${kept === 1 ? 'row' : 'rows'}${cutNote})`);
   return lines.join('\n');
@@ -80,9 +87,13 @@ export function formatSchemaForModel(schema: SchemaDescription): string {
     .map((table) => {
       const about = schema.dialect === 'sqlite' ? (table.rowCountCapped ? 'more than ' : '') : '~';
       const rows = table.rowEstimate === null ? '' : `, ${about}${table.rowEstimate.toLocaleString('en-US')} rows`;
-      const columns = table.columns.map((column) => `  ${column.name} ${column.type ?? ''}${column.primaryKey ? ' PRIMARY KEY' : ''}${column.nullable ? '' : ' NOT NULL'}`.trimEnd());
+      const columns = table.columns.map((column) =>
+        `  ${column.name} ${column.type ?? ''}${column.primaryKey ? ' PRIMARY KEY' : ''}${column.nullable ? '' : ' NOT NULL'}`.trimEnd(),
+      );
       const keys = table.foreignKeys.map((key) => `  FOREIGN KEY (${key.column}) REFERENCES ${key.references}`);
-      const indexes = table.indexes.map((index) => `  ${index.unique ? 'UNIQUE ' : ''}INDEX ${index.name} (${index.columns.join(', ')})`);
+      const indexes = table.indexes.map(
+        (index) => `  ${index.unique ? 'UNIQUE ' : ''}INDEX ${index.name} (${index.columns.join(', ')})`,
+      );
       return [`${table.kind} ${table.name}${rows}`, ...columns, ...keys, ...indexes].join('\n');
     })
     .join('\n\n');

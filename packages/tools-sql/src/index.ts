@@ -1,8 +1,24 @@
 export { missingDriverMessage, SQL_DRIVERS, type SqlDriverName } from './drivers.js';
 export { demoDatabasePath, ensureDemoDatabase } from './demo-database.js';
-export { createDescribeSchemaTool, DESCRIBE_SCHEMA_TOOL_NAME, describeSchemaParameters } from './describe-schema-tool.js';
-export { createExecuteSqlTool, type ExecuteSqlArgs, executeSqlParameters, SQL_TOOL_NAME, type SqlToolOptions } from './execute-sql-tool.js';
-export { formatCell, formatRunForModel, formatSchemaForModel, MAX_MODEL_COLUMNS, MAX_MODEL_TABLE_CHARS } from './format-results.js';
+export {
+  createDescribeSchemaTool,
+  DESCRIBE_SCHEMA_TOOL_NAME,
+  describeSchemaParameters,
+} from './describe-schema-tool.js';
+export {
+  createExecuteSqlTool,
+  type ExecuteSqlArgs,
+  executeSqlParameters,
+  SQL_TOOL_NAME,
+  type SqlToolOptions,
+} from './execute-sql-tool.js';
+export {
+  formatCell,
+  formatRunForModel,
+  formatSchemaForModel,
+  MAX_MODEL_COLUMNS,
+  MAX_MODEL_TABLE_CHARS,
+} from './format-results.js';
 export { type AssessSqlOptions, assessSql, loadSqlParser, type SqlAssessment } from './sql-assessor.js';
 export {
   type ColumnDescription,
@@ -28,4 +44,10 @@ export {
 export type { StatementAnalysis } from './statement-analysis.js';
 // Used on its own, a tool needs two parts of the gate as well: its JSON schema for a model's API
 // (with risk_level) and the gate's verdict. Re-exported so an app can install this package alone.
-export { DEFAULT_POLICY, type Decision, evaluateToolCall, type GatePolicy, toolFunctionDefinition } from '@riskgate/risk';
+export {
+  DEFAULT_POLICY,
+  type Decision,
+  evaluateToolCall,
+  type GatePolicy,
+  toolFunctionDefinition,
+} from '@riskgate/risk';

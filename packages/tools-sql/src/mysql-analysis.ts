@@ -12,9 +12,13 @@ export interface MysqlKnowledge {
   /** The connection's current database (`user` there is `mysql.user` when it is `mysql`). */
   readonly database?: string;
   /** With a connection: the definitions of those named tables that are views ('' when hidden). */
-  readonly viewDefinitions?: (tables: readonly { schema?: string; name: string }[]) => Promise<ReadonlyMap<string, string>>;
+  readonly viewDefinitions?: (
+    tables: readonly { schema?: string; name: string }[],
+  ) => Promise<ReadonlyMap<string, string>>;
   /** With a connection: those named base tables that look like key/value tables, by `schema.table` in lower case, with their keys. */
-  readonly keyValueTables?: (tables: readonly { schema?: string; name: string }[]) => Promise<ReadonlyMap<string, { value: string; keys: readonly string[] }>>;
+  readonly keyValueTables?: (
+    tables: readonly { schema?: string; name: string }[],
+  ) => Promise<ReadonlyMap<string, { value: string; keys: readonly string[] }>>;
 }
 
 /**
@@ -30,15 +34,28 @@ async function keyValueEffects(tokens: readonly Token[], knowledge: MysqlKnowled
   try {
     found = await knowledge.keyValueTables(tables);
   } catch (error) {
-    return [unknownEffect(`the keys of a table that looks like a key/value table cannot be read: ${(error as Error).message}`)];
+    return [
+      unknownEffect(
+        `the keys of a table that looks like a key/value table cannot be read: ${(error as Error).message}`,
+      ),
+    ];
   }
-  const words = new Set(tokens.flatMap((token) => (token.kind === 'word' || token.kind === 'quoted-identifier' ? [unquote(token.text).toLowerCase()] : [])));
+  const words = new Set(
+    tokens.flatMap((token) =>
+      token.kind === 'word' || token.kind === 'quoted-identifier' ? [unquote(token.text).toLowerCase()] : [],
+    ),
+  );
   const star = tokens.some((token) => token.text === '*');
   const effects: Effect[] = [];
   for (const [table, { value, keys }] of found) {
     if (!star && !words.has(value.toLowerCase())) continue;
     const secret = keys.filter((key) => isSecretKeyName(key));
-    if (secret.length > 0) effects.push({ kind: 'read-db', object: `${table}.${value}`, secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}): its values are secrets` });
+    if (secret.length > 0)
+      effects.push({
+        kind: 'read-db',
+        object: `${table}.${value}`,
+        secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}): its values are secrets`,
+      });
   }
   return effects;
 }
@@ -68,8 +85,16 @@ async function viewEffects(tokens: readonly Token[], knowledge: MysqlKnowledge, 
     }
     const inner = lexed.statements[0]!;
     // A view built on a credential column hands its values out under the view's column names.
-    const found = [...analyzeMysqlStatement(inner, knowledge).effects, ...secretColumnReads(definition, 'mysql'), ...(await viewEffects(inner.tokens, knowledge, depth + 1))];
-    effects.push(...found.filter((effect) => effect.kind !== 'read-db' || effect.secret !== undefined).map((effect) => ({ ...effect, via: `the view ${view}` })));
+    const found = [
+      ...analyzeMysqlStatement(inner, knowledge).effects,
+      ...secretColumnReads(definition, 'mysql'),
+      ...(await viewEffects(inner.tokens, knowledge, depth + 1)),
+    ];
+    effects.push(
+      ...found
+        .filter((effect) => effect.kind !== 'read-db' || effect.secret !== undefined)
+        .map((effect) => ({ ...effect, via: `the view ${view}` })),
+    );
   }
   return effects;
 }
@@ -83,47 +108,171 @@ export async function analyzeMysqlScript(sql: string, knowledge: MysqlKnowledge 
   const lexed = lexSql(sql, { dialect: 'mysql', backslashEscapes: knowledge.backslashEscapes ?? true });
   if (lexed.error !== undefined) {
     // Text the lexer cannot read safely (a separator hidden in an executable comment) is how injections look.
-    return [statement(sql.trim().replace(/\s+/g, ' '), [unknownEffect(`the SQL cannot be read safely: ${lexed.error}`, 'high')])];
+    return [
+      statement(sql.trim().replace(/\s+/g, ' '), [
+        unknownEffect(`the SQL cannot be read safely: ${lexed.error}`, 'high'),
+      ]),
+    ];
   }
   if (knowledge.backslashEscapes === undefined) {
     const other = lexSql(sql, { dialect: 'mysql', backslashEscapes: false });
-    const shape = (result: typeof lexed) => result.statements.map((text) => text.tokens.map((token) => `${token.kind}:${token.text}`).join(' ')).join(';');
+    const shape = (result: typeof lexed) =>
+      result.statements.map((text) => text.tokens.map((token) => `${token.kind}:${token.text}`).join(' ')).join(';');
     if (other.error !== undefined || shape(other) !== shape(lexed)) {
       // Either reading may be the server's: judge both, so what either would do is known (guarded mode).
-      const readings = [...lexed.statements, ...(other.error === undefined ? other.statements : [])].map((text) => analyzeMysqlStatement(text, knowledge));
+      const readings = [...lexed.statements, ...(other.error === undefined ? other.statements : [])].map((text) =>
+        analyzeMysqlStatement(text, knowledge),
+      );
       const effects = readings.flatMap((analysis) => analysis.effects);
       const writes = effects.some((effect) => effect.kind !== 'read-db' && effect.kind !== 'unknown');
-      return [statement(sql.trim().replace(/\s+/g, ' '), [unknownEffect('the SQL reads differently with and without backslash escapes (sql_mode NO_BACKSLASH_ESCAPES): it cannot be read safely', writes ? 'high' : undefined), ...effects])];
+      return [
+        statement(sql.trim().replace(/\s+/g, ' '), [
+          unknownEffect(
+            'the SQL reads differently with and without backslash escapes (sql_mode NO_BACKSLASH_ESCAPES): it cannot be read safely',
+            writes ? 'high' : undefined,
+          ),
+          ...effects,
+        ]),
+      ];
     }
   }
   const analyses: StatementAnalysis[] = [];
   for (const text of lexed.statements) {
     const analysis = analyzeMysqlStatement(text, knowledge);
     const reading = READ_STARTS.has(leadingKeyword(text)) || text.tokens[0]?.text === '(';
-    const throughViews = [...(await viewEffects(text.tokens, knowledge, 0)), ...(reading ? await keyValueEffects(text.tokens, knowledge) : [])];
-    analyses.push(throughViews.length === 0 ? analysis : { ...analysis, effects: [...analysis.effects, ...throughViews], previewable: false, previewBlocker: 'it reads a view whose definition does more than read' });
+    const throughViews = [
+      ...(await viewEffects(text.tokens, knowledge, 0)),
+      ...(reading ? await keyValueEffects(text.tokens, knowledge) : []),
+    ];
+    analyses.push(
+      throughViews.length === 0
+        ? analysis
+        : {
+            ...analysis,
+            effects: [...analysis.effects, ...throughViews],
+            previewable: false,
+            previewBlocker: 'it reads a view whose definition does more than read',
+          },
+    );
   }
   return analyses;
 }
 
 const READ_STARTS = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE']);
 const WRITE_WORDS = new Set([
-  'INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'CREATE', 'DROP', 'ALTER', 'TRUNCATE', 'GRANT', 'REVOKE', 'RENAME', 'CALL', 'LOAD', 'HANDLER',
-  'LOCK', 'UNLOCK', 'SET', 'DO', 'KILL', 'FLUSH', 'RESET', 'PURGE', 'INSTALL', 'UNINSTALL', 'PROCEDURE', 'SHUTDOWN', 'BINLOG', 'PREPARE', 'EXECUTE',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'REPLACE',
+  'CREATE',
+  'DROP',
+  'ALTER',
+  'TRUNCATE',
+  'GRANT',
+  'REVOKE',
+  'RENAME',
+  'CALL',
+  'LOAD',
+  'HANDLER',
+  'LOCK',
+  'UNLOCK',
+  'SET',
+  'DO',
+  'KILL',
+  'FLUSH',
+  'RESET',
+  'PURGE',
+  'INSTALL',
+  'UNINSTALL',
+  'PROCEDURE',
+  'SHUTDOWN',
+  'BINLOG',
+  'PREPARE',
+  'EXECUTE',
 ]);
 /** Reserved words MySQL's grammar follows with `(`: never a function name unless quoted. */
 const RESERVED_BEFORE_PAREN = new Set([
-  'IN', 'AS', 'VALUES', 'JOIN', 'USING', 'ON', 'FROM', 'WHERE', 'AND', 'OR', 'NOT', 'XOR', 'INTO', 'TABLE', 'SELECT', 'UNION', 'ALL',
-  'DISTINCT', 'INDEX', 'KEY', 'FORCE', 'USE', 'IGNORE', 'PARTITION', 'LATERAL', 'WITH', 'RECURSIVE', 'BY', 'WINDOW', 'VARCHAR', 'DECIMAL',
-  'DEC', 'NUMERIC', 'FLOAT', 'DOUBLE', 'BINARY', 'VARBINARY', 'INT', 'INTEGER', 'UNSIGNED', 'ROWS', 'RANGE', 'ELSE', 'THEN', 'WHEN', 'CASE',
-  'IS', 'LIKE', 'REGEXP', 'RLIKE', 'BETWEEN', 'HAVING', 'LIMIT', 'ORDER', 'GROUP', 'EXCEPT', 'INTERSECT', 'NATURAL', 'INNER', 'OUTER',
-  'CROSS', 'STRAIGHT_JOIN', 'OVER',
+  'IN',
+  'AS',
+  'VALUES',
+  'JOIN',
+  'USING',
+  'ON',
+  'FROM',
+  'WHERE',
+  'AND',
+  'OR',
+  'NOT',
+  'XOR',
+  'INTO',
+  'TABLE',
+  'SELECT',
+  'UNION',
+  'ALL',
+  'DISTINCT',
+  'INDEX',
+  'KEY',
+  'FORCE',
+  'USE',
+  'IGNORE',
+  'PARTITION',
+  'LATERAL',
+  'WITH',
+  'RECURSIVE',
+  'BY',
+  'WINDOW',
+  'VARCHAR',
+  'DECIMAL',
+  'DEC',
+  'NUMERIC',
+  'FLOAT',
+  'DOUBLE',
+  'BINARY',
+  'VARBINARY',
+  'INT',
+  'INTEGER',
+  'UNSIGNED',
+  'ROWS',
+  'RANGE',
+  'ELSE',
+  'THEN',
+  'WHEN',
+  'CASE',
+  'IS',
+  'LIKE',
+  'REGEXP',
+  'RLIKE',
+  'BETWEEN',
+  'HAVING',
+  'LIMIT',
+  'ORDER',
+  'GROUP',
+  'EXCEPT',
+  'INTERSECT',
+  'NATURAL',
+  'INNER',
+  'OUTER',
+  'CROSS',
+  'STRAIGHT_JOIN',
+  'OVER',
 ]);
 /**
  * Non-reserved words that take `(` in some places (a user may name a function so): not a call
  * only where the grammar puts them — a type after AS, a clause after a call's `)`, a subquery.
  */
-const CONTEXTUAL_BEFORE_PAREN = new Set(['DATETIME', 'NCHAR', 'SIGNED', 'AGAINST', 'FILTER', 'ANY', 'SOME', 'VALUE', 'TIME', 'TIMESTAMP', 'CHAR']);
+const CONTEXTUAL_BEFORE_PAREN = new Set([
+  'DATETIME',
+  'NCHAR',
+  'SIGNED',
+  'AGAINST',
+  'FILTER',
+  'ANY',
+  'SOME',
+  'VALUE',
+  'TIME',
+  'TIMESTAMP',
+  'CHAR',
+]);
 
 function isNotACall(tokens: readonly Token[], index: number): boolean {
   const word = tokens[index]!.upper;
@@ -135,7 +284,10 @@ function isNotACall(tokens: readonly Token[], index: number): boolean {
   if (word === 'FILTER') return previous === ')' && inside === 'WHERE';
   if (word === 'AGAINST') return previous === ')';
   // Types: CAST(x AS CHAR(10)), CONVERT(x, DATETIME(6)).
-  return previous === 'AS' || (previous === ',' && ['DATETIME', 'TIME', 'TIMESTAMP', 'CHAR', 'NCHAR', 'SIGNED'].includes(word));
+  return (
+    previous === 'AS' ||
+    (previous === ',' && ['DATETIME', 'TIME', 'TIMESTAMP', 'CHAR', 'NCHAR', 'SIGNED'].includes(word))
+  );
 }
 
 /** The effects of the functions a statement calls. */
@@ -160,7 +312,11 @@ function mysqlFunctionEffects(tokens: readonly Token[]): { effects: Effect[]; na
     } else if (MYSQL_HARMLESS_FUNCTIONS.has(name)) {
       found = [];
     } else {
-      found = [unknownEffect(`calls ${name}, which is not a MySQL/MariaDB built-in riskgate vouches for (a stored function or UDF may do anything)`)];
+      found = [
+        unknownEffect(
+          `calls ${name}, which is not a MySQL/MariaDB built-in riskgate vouches for (a stored function or UDF may do anything)`,
+        ),
+      ];
     }
     if (found.length > 0) {
       effects.push(...found);
@@ -172,22 +328,52 @@ function mysqlFunctionEffects(tokens: readonly Token[]): { effects: Effect[]; na
 
 export function unquoteMysqlString(text: string): string {
   const quote = text[0]!;
-  return text.slice(1, -1).replace(/\\(.)/g, '$1').replaceAll(quote + quote, quote);
+  return text
+    .slice(1, -1)
+    .replace(/\\(.)/g, '$1')
+    .replaceAll(quote + quote, quote);
 }
 
 /** The tables a statement names after FROM, JOIN, UPDATE, INTO or TABLE, with their schema. */
 function tablesOf(tokens: readonly Token[]): { schema?: string; name: string }[] {
   const tables: { schema?: string; name: string }[] = [];
-  const name = (token: Token | undefined) => (token === undefined || (token.kind !== 'word' && token.kind !== 'quoted-identifier') ? undefined : unquote(token.text));
+  const name = (token: Token | undefined) =>
+    token === undefined || (token.kind !== 'word' && token.kind !== 'quoted-identifier')
+      ? undefined
+      : unquote(token.text);
   let inFrom = false;
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index]!;
     if (['FROM', 'JOIN', 'UPDATE', 'INTO', 'TABLE', 'DESCRIBE', 'DESC', 'EXPLAIN'].includes(token.upper)) inFrom = true;
-    else if (['WHERE', 'GROUP', 'ORDER', 'LIMIT', 'HAVING', 'ON', 'USING', 'SET', 'VALUES', 'SELECT', 'UNION', 'WINDOW'].includes(token.upper)) inFrom = false;
+    else if (
+      [
+        'WHERE',
+        'GROUP',
+        'ORDER',
+        'LIMIT',
+        'HAVING',
+        'ON',
+        'USING',
+        'SET',
+        'VALUES',
+        'SELECT',
+        'UNION',
+        'WINDOW',
+      ].includes(token.upper)
+    )
+      inFrom = false;
     if (!inFrom) continue;
     const first = name(tokens[index + 1]);
-    if (!(token.text === ',' || ['FROM', 'JOIN', 'UPDATE', 'INTO', 'TABLE', 'DESCRIBE', 'DESC', 'EXPLAIN'].includes(token.upper)) || first === undefined) continue;
-    if (tokens[index + 2]?.text === '.' && name(tokens[index + 3]) !== undefined) tables.push({ schema: first, name: name(tokens[index + 3])! });
+    if (
+      !(
+        token.text === ',' ||
+        ['FROM', 'JOIN', 'UPDATE', 'INTO', 'TABLE', 'DESCRIBE', 'DESC', 'EXPLAIN'].includes(token.upper)
+      ) ||
+      first === undefined
+    )
+      continue;
+    if (tokens[index + 2]?.text === '.' && name(tokens[index + 3]) !== undefined)
+      tables.push({ schema: first, name: name(tokens[index + 3])! });
     else tables.push({ name: first });
   }
   return tables;
@@ -196,7 +382,9 @@ function tablesOf(tokens: readonly Token[]): { schema?: string; name: string }[]
 function secretReads(tokens: readonly Token[], knowledge: MysqlKnowledge): Effect[] {
   return tablesOf(tokens).flatMap((table) => {
     const secret = mysqlSecretTable(table.schema, table.name, knowledge.database);
-    return secret === undefined ? [] : [{ kind: 'read-db' as const, object: `${table.schema ?? knowledge.database}.${table.name}`, secret }];
+    return secret === undefined
+      ? []
+      : [{ kind: 'read-db' as const, object: `${table.schema ?? knowledge.database}.${table.name}`, secret }];
   });
 }
 
@@ -208,8 +396,14 @@ function readEffects(tokens: readonly Token[], knowledge: MysqlKnowledge): Effec
     const next = tokens[index + 1];
     if (token.upper === 'INTO' && token.kind === 'word') {
       if ((next?.upper === 'OUTFILE' || next?.upper === 'DUMPFILE') && tokens[index + 2]?.kind === 'string') {
-        effects.push({ kind: 'write-path', path: unquoteMysqlString(tokens[index + 2]!.text), via: `INTO ${next.upper}`, note: 'the file is written on the database server' });
-      } else effects.push({ kind: 'change-session', detail: 'SELECT … INTO stores the result in variables (or a file)' });
+        effects.push({
+          kind: 'write-path',
+          path: unquoteMysqlString(tokens[index + 2]!.text),
+          via: `INTO ${next.upper}`,
+          note: 'the file is written on the database server',
+        });
+      } else
+        effects.push({ kind: 'change-session', detail: 'SELECT … INTO stores the result in variables (or a file)' });
     } else if (token.upper === 'FOR' && (next?.upper === 'UPDATE' || next?.upper === 'SHARE')) {
       effects.push({ kind: 'hold-lock', detail: `SELECT … FOR ${next.upper} locks rows` });
       index++;
@@ -218,11 +412,18 @@ function readEffects(tokens: readonly Token[], knowledge: MysqlKnowledge): Effec
       index += 3;
     } else if (token.text === ':' && next?.text === '=') {
       effects.push({ kind: 'change-session', detail: 'assigns a user variable (:=)' });
-    } else if (token.kind === 'word' && WRITE_WORDS.has(token.upper) && next?.text !== '(' && !(token.upper === 'SET' && ['CHARACTER', 'CHARSET'].includes(tokens[index - 1]?.upper ?? ''))) {
+    } else if (
+      token.kind === 'word' &&
+      WRITE_WORDS.has(token.upper) &&
+      next?.text !== '(' &&
+      !(token.upper === 'SET' && ['CHARACTER', 'CHARSET'].includes(tokens[index - 1]?.upper ?? ''))
+    ) {
       effects.push(unknownEffect(`${token.upper} inside a read: it could not be verified as read-only`));
     }
   }
-  const objects = tablesOf(tokens).map((table) => (table.schema === undefined ? table.name : `${table.schema}.${table.name}`));
+  const objects = tablesOf(tokens).map((table) =>
+    table.schema === undefined ? table.name : `${table.schema}.${table.name}`,
+  );
   return [...reads(objects), ...effects, ...secretReads(tokens, knowledge), ...mysqlFunctionEffects(tokens).effects];
 }
 
@@ -233,37 +434,99 @@ function analyzeMysqlStatement(text: SqlStatementText, knowledge: MysqlKnowledge
   const functions = mysqlFunctionEffects(tokens);
   if (READ_STARTS.has(keyword) || tokens[0]?.text === '(') return statement(subject, readEffects(tokens, knowledge));
   if (keyword === 'SHOW') {
-    const what = tokens.slice(1, 3).map((token) => token.upper).join(' ');
+    const what = tokens
+      .slice(1, 3)
+      .map((token) => token.upper)
+      .join(' ');
     if (what === 'CREATE USER' || tokens[1]?.upper === 'GRANTS') {
-      return statement(subject, [{ kind: 'read-db', object: `SHOW ${what}`, secret: 'account password hashes' }, ...functions.effects]);
+      return statement(subject, [
+        { kind: 'read-db', object: `SHOW ${what}`, secret: 'account password hashes' },
+        ...functions.effects,
+      ]);
     }
     // The statements other sessions are running (and InnoDB's status, which quotes them).
     if (tokens[1]?.upper === 'PROCESSLIST' || what === 'FULL PROCESSLIST' || what === 'ENGINE INNODB') {
-      return statement(subject, [{ kind: 'read-db', object: `SHOW ${what}`, secret: "the text of other sessions' statements, where passwords travel" }, ...functions.effects]);
+      return statement(subject, [
+        {
+          kind: 'read-db',
+          object: `SHOW ${what}`,
+          secret: "the text of other sessions' statements, where passwords travel",
+        },
+        ...functions.effects,
+      ]);
     }
     return statement(subject, [...reads([`SHOW ${what}`]), ...functions.effects, ...secretReads(tokens, knowledge)]);
   }
   if (keyword === 'DESCRIBE' || keyword === 'DESC' || keyword === 'EXPLAIN' || keyword === 'ANALYZE') {
     let index = 1;
     const executes = keyword === 'ANALYZE' || tokens[1]?.upper === 'ANALYZE';
-    while (['ANALYZE', 'EXTENDED', 'PARTITIONS', 'FORMAT', '=', 'JSON', 'TRADITIONAL', 'TREE'].includes(tokens[index]?.upper ?? '')) index++;
+    while (
+      ['ANALYZE', 'EXTENDED', 'PARTITIONS', 'FORMAT', '=', 'JSON', 'TRADITIONAL', 'TREE'].includes(
+        tokens[index]?.upper ?? '',
+      )
+    )
+      index++;
     const inner = tokens.slice(index);
     const innerKeyword = inner[0]?.upper ?? '';
-    if ((READ_STARTS.has(innerKeyword) && !(keyword === 'ANALYZE' && innerKeyword === 'TABLE')) || inner[0]?.text === '(') return statement(subject, readEffects(inner, knowledge));
-    if (keyword === 'ANALYZE') return statement(subject, [{ kind: 'write-db', object: 'table statistics', detail: 'ANALYZE TABLE rewrites index statistics' }]);
-    if (inner.length > 0 && inner[0]!.kind !== 'string' && !['INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'FOR'].includes(innerKeyword) && inner.length <= 4) {
-      return statement(subject, [...reads([inner.map((token) => unquote(token.text)).join('')]), ...secretReads(tokens, knowledge)]);
+    if (
+      (READ_STARTS.has(innerKeyword) && !(keyword === 'ANALYZE' && innerKeyword === 'TABLE')) ||
+      inner[0]?.text === '('
+    )
+      return statement(subject, readEffects(inner, knowledge));
+    if (keyword === 'ANALYZE')
+      return statement(subject, [
+        { kind: 'write-db', object: 'table statistics', detail: 'ANALYZE TABLE rewrites index statistics' },
+      ]);
+    if (
+      inner.length > 0 &&
+      inner[0]!.kind !== 'string' &&
+      !['INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'FOR'].includes(innerKeyword) &&
+      inner.length <= 4
+    ) {
+      return statement(subject, [
+        ...reads([inner.map((token) => unquote(token.text)).join('')]),
+        ...secretReads(tokens, knowledge),
+      ]);
     }
-    return statement(subject, [unknownEffect(executes ? 'EXPLAIN ANALYZE executes the statement it explains' : 'EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist'), ...functions.effects]);
+    return statement(subject, [
+      unknownEffect(
+        executes
+          ? 'EXPLAIN ANALYZE executes the statement it explains'
+          : 'EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist',
+      ),
+      ...functions.effects,
+    ]);
   }
-  if (keyword === 'SET' || keyword === 'USE') return statement(subject, [{ kind: 'change-session', detail: `${keyword} changes the session's settings or database` }, ...functions.effects]);
-  if (keyword === 'START' || keyword === 'BEGIN' || keyword === 'COMMIT' || keyword === 'ROLLBACK' || keyword === 'SAVEPOINT' || keyword === 'XA') {
-    return statement(subject, [{ kind: 'change-session', detail: `transaction control (${keyword}) is not on the whitelist` }]);
+  if (keyword === 'SET' || keyword === 'USE')
+    return statement(subject, [
+      { kind: 'change-session', detail: `${keyword} changes the session's settings or database` },
+      ...functions.effects,
+    ]);
+  if (
+    keyword === 'START' ||
+    keyword === 'BEGIN' ||
+    keyword === 'COMMIT' ||
+    keyword === 'ROLLBACK' ||
+    keyword === 'SAVEPOINT' ||
+    keyword === 'XA'
+  ) {
+    return statement(subject, [
+      { kind: 'change-session', detail: `transaction control (${keyword}) is not on the whitelist` },
+    ]);
   }
-  if (keyword === 'KILL' || keyword === 'SHUTDOWN' || keyword === 'FLUSH' || keyword === 'RESET' || keyword === 'PURGE') {
+  if (
+    keyword === 'KILL' ||
+    keyword === 'SHUTDOWN' ||
+    keyword === 'FLUSH' ||
+    keyword === 'RESET' ||
+    keyword === 'PURGE'
+  ) {
     return statement(subject, [{ kind: 'control-process', detail: `${keyword} acts on the server or other sessions` }]);
   }
-  if (keyword === 'INSTALL' || keyword === 'CALL') return statement(subject, [{ kind: 'run-program', program: keyword === 'CALL' ? 'a stored procedure' : 'a server plugin', severity: 'high' }]);
+  if (keyword === 'INSTALL' || keyword === 'CALL')
+    return statement(subject, [
+      { kind: 'run-program', program: keyword === 'CALL' ? 'a stored procedure' : 'a server plugin', severity: 'high' },
+    ]);
   if (keyword === 'LOCK') return statement(subject, [{ kind: 'hold-lock', detail: 'LOCK TABLES takes table locks' }]);
   if (keyword === 'LOAD') {
     const file = tokens.find((token) => token.kind === 'string');
@@ -271,14 +534,22 @@ function analyzeMysqlStatement(text: SqlStatementText, knowledge: MysqlKnowledge
     const effects: Effect[] = [keywordEffect('INSERT', subject, 'a table', false).effect];
     if (file !== undefined) {
       const path = unquoteMysqlString(file.text);
-      effects.push({ kind: 'read-path', path, via: local ? 'LOAD DATA LOCAL' : 'LOAD DATA', note: `LOAD DATA reads ${path}${local ? '' : ' on the database server'}` });
+      effects.push({
+        kind: 'read-path',
+        path,
+        via: local ? 'LOAD DATA LOCAL' : 'LOAD DATA',
+        note: `LOAD DATA reads ${path}${local ? '' : ' on the database server'}`,
+      });
     }
     return statement(subject, effects);
   }
   const table = tableAfterVerb(tokens, keyword);
   const hasWhere = tokens.some((token) => token.upper === 'WHERE');
   const { effect, writeTarget } = keywordEffect(keyword, subject, table, hasWhere);
-  const blocker = functions.names.length === 0 ? undefined : `calls ${[...new Set(functions.names)].join(', ')}, which a rollback cannot undo`;
+  const blocker =
+    functions.names.length === 0
+      ? undefined
+      : `calls ${[...new Set(functions.names)].join(', ')}, which a rollback cannot undo`;
   return statement(subject, [effect, ...secretReads(tokens, knowledge), ...functions.effects], {
     ...(writeTarget === undefined ? {} : { writeTarget, previewable: blocker === undefined }),
     ...(blocker === undefined ? {} : { previewBlocker: blocker }),
@@ -292,8 +563,13 @@ function tableAfterVerb(tokens: readonly Token[], keyword: string): string {
   if (index === -1 && (keyword === 'INSERT' || keyword === 'REPLACE')) index = 0;
   if (index === -1) return 'a table';
   index++;
-  while (['LOW_PRIORITY', 'QUICK', 'IGNORE', 'DELAYED', 'HIGH_PRIORITY', 'INTO', 'FROM'].includes(tokens[index]?.upper ?? '')) index++;
+  while (
+    ['LOW_PRIORITY', 'QUICK', 'IGNORE', 'DELAYED', 'HIGH_PRIORITY', 'INTO', 'FROM'].includes(tokens[index]?.upper ?? '')
+  )
+    index++;
   const first = tokens[index];
   if (first === undefined) return 'a table';
-  return tokens[index + 1]?.text === '.' && tokens[index + 2] !== undefined ? `${unquote(first.text)}.${unquote(tokens[index + 2]!.text)}` : unquote(first.text);
+  return tokens[index + 1]?.text === '.' && tokens[index + 2] !== undefined
+    ? `${unquote(first.text)}.${unquote(tokens[index + 2]!.text)}`
+    : unquote(first.text);
 }

@@ -3,7 +3,16 @@ import type { Connection, FieldPacket, Pool, PoolConnection, ResultSetHeader } f
 import { loadWithDriver } from './drivers.js';
 import type { MysqlKnowledge } from './mysql-analysis.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
-import { isSqlFailure, type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
+import {
+  isSqlFailure,
+  type PreviewLine,
+  type PreviewSkipped,
+  previewSkipped,
+  type RunOptions,
+  type SchemaDescription,
+  type SqlConnection,
+  type TableDescription,
+} from './sql-connection.js';
 import { leadingKeyword, lexSql } from './sql-lexer.js';
 import { isConnectionLoss, mysqlFailure } from './mysql-failures.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
@@ -23,7 +32,6 @@ const SCHEMA_TIMEOUT_MS = 15_000;
 /** How long closing waits for the pool to end before it destroys the connections left. */
 const CLOSE_MS = 5_000;
 
-
 /**
  * MySQL/MariaDB through mysql2 (loaded on first connection). Every statement is sent alone with
  * multi-statements off, so a text the server would split differently than riskgate's lexer is a
@@ -41,7 +49,8 @@ export class MysqlConnection implements SqlConnection {
   private constructor(
     private readonly pool: Pool,
     url: URL,
-    private readonly mariadb: boolean,readonly _database: string | undefined,
+    private readonly mariadb: boolean,
+    readonly _database: string | undefined,
   ) {
     const shown = new URL(url.toString());
     if (shown.password !== '') shown.password = '***';
@@ -53,7 +62,10 @@ export class MysqlConnection implements SqlConnection {
     try {
       url = new URL(target);
     } catch {
-      return sqlFailure('sql-connection-failed', `not a MySQL URL: ${target.replace(/:[^:@/]*@/, ':***@')} (expected mysql://user[:password]@host[:port]/database)`);
+      return sqlFailure(
+        'sql-connection-failed',
+        `not a MySQL URL: ${target.replace(/:[^:@/]*@/, ':***@')} (expected mysql://user[:password]@host[:port]/database)`,
+      );
     }
     const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || undefined;
     const user = decodeURIComponent(url.username) || process.env.USER || safeUser();
@@ -74,22 +86,33 @@ export class MysqlConnection implements SqlConnection {
     });
     const shown = `${url.protocol}//${user ?? ''}@${url.host}/${database ?? ''}`;
     try {
-      const [rows] = await pool.promise().query({ sql: 'SELECT VERSION() AS version', rowsAsArray: true, timeout: CATALOG_TIMEOUT_MS });
+      const [rows] = await pool
+        .promise()
+        .query({ sql: 'SELECT VERSION() AS version', rowsAsArray: true, timeout: CATALOG_TIMEOUT_MS });
       const version = String((rows as unknown[][])[0]?.[0] ?? '');
       return new MysqlConnection(pool, url, /mariadb/i.test(version), database);
     } catch (error) {
-      await pool.promise().end().catch(() => {});
+      await pool
+        .promise()
+        .end()
+        .catch(() => {});
       const code = (error as { code?: string }).code;
-      const why = code === 'ECONNREFUSED' ? 'connection refused (is the server running and listening there?)'
-        : code === 'ENOTFOUND' ? 'no such host'
-        : code === 'ER_BAD_DB_ERROR' ? `there is no database ${database ?? ''}`
-        : (error as Error).message;
+      const why =
+        code === 'ECONNREFUSED'
+          ? 'connection refused (is the server running and listening there?)'
+          : code === 'ENOTFOUND'
+            ? 'no such host'
+            : code === 'ER_BAD_DB_ERROR'
+              ? `there is no database ${database ?? ''}`
+              : (error as Error).message;
       return sqlFailure('sql-connection-failed', `cannot connect to ${shown}: ${why}`);
     }
   }
 
   private async knowledge(): Promise<MysqlKnowledge> {
-    const [rows] = await this.pool.promise().query({ sql: 'SELECT @@SESSION.sql_mode, DATABASE()', rowsAsArray: true, timeout: CATALOG_TIMEOUT_MS });
+    const [rows] = await this.pool
+      .promise()
+      .query({ sql: 'SELECT @@SESSION.sql_mode, DATABASE()', rowsAsArray: true, timeout: CATALOG_TIMEOUT_MS });
     const [mode, database] = (rows as unknown[][])[0] ?? [];
     return {
       backslashEscapes: !String(mode ?? '').includes('NO_BACKSLASH_ESCAPES'),
@@ -100,7 +123,9 @@ export class MysqlConnection implements SqlConnection {
   }
 
   /** Base tables with a text key column (key|k|name) and a value column (value|val|v), with their keys (first 10,000 rows). */
-  private async keyValueTables(tables: readonly { schema?: string; name: string }[]): Promise<ReadonlyMap<string, { value: string; keys: readonly string[] }>> {
+  private async keyValueTables(
+    tables: readonly { schema?: string; name: string }[],
+  ): Promise<ReadonlyMap<string, { value: string; keys: readonly string[] }>> {
     const conditions = tables.map(() => '(c.TABLE_SCHEMA = COALESCE(?, DATABASE()) AND c.TABLE_NAME = ?)').join(' OR ');
     const [rows] = await this.pool.promise().query({
       timeout: CATALOG_TIMEOUT_MS,
@@ -110,7 +135,10 @@ export class MysqlConnection implements SqlConnection {
       values: tables.flatMap((table) => [table.schema ?? null, table.name]),
       rowsAsArray: true,
     });
-    const byTable = new Map<string, { schema: string; table: string; columns: Map<string, { name: string; type: string }> }>();
+    const byTable = new Map<
+      string,
+      { schema: string; table: string; columns: Map<string, { name: string; type: string }> }
+    >();
     for (const [schema, table, column, type] of rows as [string, string, string, string][]) {
       const id = `${schema}.${table}`;
       if (!byTable.has(id)) byTable.set(id, { schema, table, columns: new Map() });
@@ -119,7 +147,9 @@ export class MysqlConnection implements SqlConnection {
     const found = new Map<string, { value: string; keys: readonly string[] }>();
     const quote = (name: string) => `\`${name.replaceAll('`', '``')}\``;
     for (const [id, { schema, table, columns }] of byTable) {
-      const key = ['key', 'k', 'name'].map((name) => columns.get(name)).find((column) => column !== undefined && /char|text/.test(column.type));
+      const key = ['key', 'k', 'name']
+        .map((name) => columns.get(name))
+        .find((column) => column !== undefined && /char|text/.test(column.type));
       const value = ['value', 'val', 'v'].map((name) => columns.get(name)).find((column) => column !== undefined);
       if (key === undefined || value === undefined) continue;
       const [keys] = await this.pool.promise().query({
@@ -132,7 +162,9 @@ export class MysqlConnection implements SqlConnection {
     return found;
   }
 
-  private async viewDefinitions(tables: readonly { schema?: string; name: string }[]): Promise<ReadonlyMap<string, string>> {
+  private async viewDefinitions(
+    tables: readonly { schema?: string; name: string }[],
+  ): Promise<ReadonlyMap<string, string>> {
     const conditions = tables.map(() => '(TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?)').join(' OR ');
     const [rows] = await this.pool.promise().query({
       timeout: CATALOG_TIMEOUT_MS,
@@ -150,12 +182,17 @@ export class MysqlConnection implements SqlConnection {
   }
 
   private connect(): Promise<PoolConnection> {
-    return new Promise((resolve, reject) => this.pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection))));
+    return new Promise((resolve, reject) =>
+      this.pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection))),
+    );
   }
 
   private async timeoutSetting(connection: Connection, timeoutMs: number): Promise<void> {
     const ms = Math.max(1, Math.floor(timeoutMs));
-    await query(connection, this.mariadb ? `SET SESSION max_statement_time = ${ms / 1000}` : `SET SESSION max_execution_time = ${ms}`);
+    await query(
+      connection,
+      this.mariadb ? `SET SESSION max_statement_time = ${ms / 1000}` : `SET SESSION max_execution_time = ${ms}`,
+    );
   }
 
   /** KILL QUERY from another connection: the statement stops on the server, the connection lives. */
@@ -204,7 +241,13 @@ export class MysqlConnection implements SqlConnection {
       this.killQuery(threadId);
       // KILL QUERY travels on another connection; when the run's own connection stays silent
       // after it (a stalled network carries no reply), it is closed and the outcome said plainly.
-      severTimer ??= setTimeout(() => sever(`no reply ${STALL_GRACE_MS} ms after the statement was ${why === 'timeout' ? 'timed out' : 'cancelled'}: the connection stalled`), STALL_GRACE_MS);
+      severTimer ??= setTimeout(
+        () =>
+          sever(
+            `no reply ${STALL_GRACE_MS} ms after the statement was ${why === 'timeout' ? 'timed out' : 'cancelled'}: the connection stalled`,
+          ),
+        STALL_GRACE_MS,
+      );
     };
     // The server's own limit first; KILL QUERY a moment later for what it does not cover.
     const timer = setTimeout(() => stop('timeout'), options.timeoutMs + 250);
@@ -227,7 +270,13 @@ export class MysqlConnection implements SqlConnection {
       if (stopped !== undefined) throw Object.assign(new Error('stopped'), { code: 'ER_QUERY_INTERRUPTED' });
       return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
     } catch (error) {
-      if (lost !== undefined || isConnectionLoss(error)) return this.afterLoss(lost ?? (error as Error), { readOnly: options.readOnly, sent, threadId, statementIndex: statements.length > 1 ? index + 1 : undefined });
+      if (lost !== undefined || isConnectionLoss(error))
+        return this.afterLoss(lost ?? (error as Error), {
+          readOnly: options.readOnly,
+          sent,
+          threadId,
+          statementIndex: statements.length > 1 ? index + 1 : undefined,
+        });
       return mysqlFailure(error, stopped, options.timeoutMs, statements.length > 1 ? index + 1 : undefined);
     } finally {
       clearTimeout(timer);
@@ -248,11 +297,16 @@ export class MysqlConnection implements SqlConnection {
    * record to ask — so it is "outcome unknown", never "failed". A server thread still running
    * it is ended, so it cannot commit later, behind the person's back.
    */
-  private async afterLoss(lost: Error, run: { readOnly: boolean; sent: boolean; threadId: number | null; statementIndex: number | undefined }): Promise<SqlFailure> {
+  private async afterLoss(
+    lost: Error,
+    run: { readOnly: boolean; sent: boolean; threadId: number | null; statementIndex: number | undefined },
+  ): Promise<SqlFailure> {
     const why = `the connection to ${this.label} was lost (${lost.message})`;
     const where = run.statementIndex === undefined ? {} : { statementIndex: run.statementIndex };
-    if (run.readOnly) return sqlFailure('sql-connection-failed', `${why}; it ran read-only, so nothing was changed`, where);
-    if (!run.sent) return sqlFailure('sql-connection-failed', `${why} before the statement was sent; nothing was changed`, where);
+    if (run.readOnly)
+      return sqlFailure('sql-connection-failed', `${why}; it ran read-only, so nothing was changed`, where);
+    if (!run.sent)
+      return sqlFailure('sql-connection-failed', `${why} before the statement was sent; nothing was changed`, where);
     const ended = await this.endThread(run.threadId);
     return sqlFailure(
       'sql-outcome-unknown',
@@ -264,7 +318,11 @@ export class MysqlConnection implements SqlConnection {
   /** KILL CONNECTION of a thread that may still run a write, bounded in time; whether it was done. */
   private async endThread(threadId: number | null): Promise<boolean> {
     if (threadId === null) return false;
-    const killing = new Promise<boolean>((resolve) => this.pool.query(`KILL CONNECTION ${Number(threadId)}`, (error) => resolve(error === null || (error as { errno?: number }).errno === 1094)));
+    const killing = new Promise<boolean>((resolve) =>
+      this.pool.query(`KILL CONNECTION ${Number(threadId)}`, (error) =>
+        resolve(error === null || (error as { errno?: number }).errno === 1094),
+      ),
+    );
     return Promise.race([killing, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STALL_GRACE_MS))]);
   }
 
@@ -272,7 +330,9 @@ export class MysqlConnection implements SqlConnection {
   private async previewBlocker(assessment: SqlAssessment): Promise<string | undefined> {
     for (const analysis of assessment.statements) {
       if (analysis.writeTarget === undefined) continue;
-      const [schema, table] = analysis.writeTarget.includes('.') ? analysis.writeTarget.split('.', 2) : [undefined, analysis.writeTarget];
+      const [schema, table] = analysis.writeTarget.includes('.')
+        ? analysis.writeTarget.split('.', 2)
+        : [undefined, analysis.writeTarget];
       const [rows] = await this.pool.promise().query({
         timeout: CATALOG_TIMEOUT_MS,
         sql: `SELECT (SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?) AS engine,
@@ -281,7 +341,8 @@ export class MysqlConnection implements SqlConnection {
         rowsAsArray: true,
       });
       const [engine, triggers] = (rows as unknown[][])[0] ?? [];
-      if (triggers !== null && triggers !== undefined) return `${analysis.writeTarget} has the trigger ${String(triggers)}, which a preview would run`;
+      if (triggers !== null && triggers !== undefined)
+        return `${analysis.writeTarget} has the trigger ${String(triggers)}, which a preview would run`;
       if (engine !== null && engine !== undefined && String(engine).toLowerCase() !== 'innodb') {
         return `${analysis.writeTarget} uses the ${String(engine)} engine, which cannot roll back`;
       }
@@ -296,9 +357,18 @@ export class MysqlConnection implements SqlConnection {
       for (const [index, statement] of lexSql(sql, { dialect: 'mysql' }).statements.entries()) {
         const analysis = assessment.statements[index];
         if (analysis?.writeTarget === undefined) continue;
-        const [rows] = await this.pool.promise().query({ sql: `EXPLAIN ${statement.text}`, timeout: CATALOG_TIMEOUT_MS });
+        const [rows] = await this.pool
+          .promise()
+          .query({ sql: `EXPLAIN ${statement.text}`, timeout: CATALOG_TIMEOUT_MS });
         const planned = (rows as { rows?: number | string }[])[0]?.rows;
-        if (planned !== undefined && planned !== null) estimates.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: Number(planned), estimate: true });
+        if (planned !== undefined && planned !== null)
+          estimates.push({
+            statementIndex: index + 1,
+            verb: verbOf(leadingKeyword(statement)),
+            table: analysis.writeTarget,
+            rows: Number(planned),
+            estimate: true,
+          });
       }
     } catch {
       return previewSkipped(reason);
@@ -306,8 +376,14 @@ export class MysqlConnection implements SqlConnection {
     return previewSkipped(reason, estimates);
   }
 
-  async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
-    const blocker = await this.previewBlocker(assessment).catch((error: Error) => `the table cannot be checked (${error.message})`);
+  async preview(
+    sql: string,
+    assessment: SqlAssessment,
+    options: { timeoutMs: number },
+  ): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
+    const blocker = await this.previewBlocker(assessment).catch(
+      (error: Error) => `the table cannot be checked (${error.message})`,
+    );
     if (blocker !== undefined) return this.estimate(sql, assessment, blocker);
     const statements = lexSql(sql, { dialect: 'mysql' }).statements;
     let connection: PoolConnection;
@@ -327,20 +403,33 @@ export class MysqlConnection implements SqlConnection {
         severed = true;
         connection.destroy();
         void this.endThread(connection.threadId);
-        resolve(sqlFailure('sql-timeout', `the preview got no reply within ${options.timeoutMs + STALL_GRACE_MS} ms (the connection stalled); it changed nothing`));
+        resolve(
+          sqlFailure(
+            'sql-timeout',
+            `the preview got no reply within ${options.timeoutMs + STALL_GRACE_MS} ms (the connection stalled); it changed nothing`,
+          ),
+        );
       }, options.timeoutMs + STALL_GRACE_MS);
     });
     const work = (async (): Promise<readonly PreviewLine[] | SqlFailure> => {
       try {
         await this.timeoutSetting(connection, options.timeoutMs);
-        await query(connection, `SET SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(options.timeoutMs / 1000))}`);
+        await query(
+          connection,
+          `SET SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(options.timeoutMs / 1000))}`,
+        );
         await query(connection, 'START TRANSACTION');
         for (const [index, statement] of statements.entries()) {
           const result = await query(connection, statement.text);
           const analysis = assessment.statements[index];
           const affected = (result as ResultSetHeader).affectedRows;
           if (analysis?.writeTarget !== undefined && typeof affected === 'number') {
-            lines.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: affected });
+            lines.push({
+              statementIndex: index + 1,
+              verb: verbOf(leadingKeyword(statement)),
+              table: analysis.writeTarget,
+              rows: affected,
+            });
           }
         }
         return lines;
@@ -374,7 +463,12 @@ export class MysqlConnection implements SqlConnection {
       timer = setTimeout(() => {
         severed = true;
         connection.destroy();
-        resolve(sqlFailure('sql-connection-failed', `describing the schema got no reply within ${SCHEMA_TIMEOUT_MS} ms (the connection stalled); it only reads, so nothing was changed`));
+        resolve(
+          sqlFailure(
+            'sql-connection-failed',
+            `describing the schema got no reply within ${SCHEMA_TIMEOUT_MS} ms (the connection stalled); it only reads, so nothing was changed`,
+          ),
+        );
       }, SCHEMA_TIMEOUT_MS);
     });
     try {
@@ -383,14 +477,23 @@ export class MysqlConnection implements SqlConnection {
       clearTimeout(timer);
       if (severed) connection.destroy();
       else {
-        const ended = await Promise.race([query(connection, 'ROLLBACK').then(() => true, () => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STALL_GRACE_MS))]);
+        const ended = await Promise.race([
+          query(connection, 'ROLLBACK').then(
+            () => true,
+            () => false,
+          ),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STALL_GRACE_MS)),
+        ]);
         if (ended) connection.release();
         else connection.destroy();
       }
     }
   }
 
-  private async describeOn(connection: PoolConnection, table: string | undefined): Promise<SchemaDescription | SqlFailure> {
+  private async describeOn(
+    connection: PoolConnection,
+    table: string | undefined,
+  ): Promise<SchemaDescription | SqlFailure> {
     try {
       await query(connection, 'START TRANSACTION READ ONLY');
       const relations = (await query(
@@ -399,7 +502,8 @@ export class MysqlConnection implements SqlConnection {
           WHERE TABLE_SCHEMA = DATABASE() AND (? IS NULL OR LOWER(TABLE_NAME) = LOWER(?)) ORDER BY TABLE_NAME`,
         [table ?? null, table ?? null],
       )) as { name: string; type: string; estimate: number | null }[];
-      if (table !== undefined && relations.length === 0) return sqlFailure('sql-missing-table', `no table or view named ${table}`);
+      if (table !== undefined && relations.length === 0)
+        return sqlFailure('sql-missing-table', `no table or view named ${table}`);
       const tables: TableDescription[] = [];
       for (const relation of relations) {
         const columns = (await query(
@@ -424,9 +528,18 @@ export class MysqlConnection implements SqlConnection {
           name: relation.name,
           kind: relation.type === 'VIEW' ? 'view' : 'table',
           rowEstimate: relation.estimate === null ? null : Number(relation.estimate),
-          columns: columns.map((column) => ({ name: column.name, type: column.type, nullable: Number(column.nullable) === 1, primaryKey: Number(column.pk) === 1 })),
+          columns: columns.map((column) => ({
+            name: column.name,
+            type: column.type,
+            nullable: Number(column.nullable) === 1,
+            primaryKey: Number(column.pk) === 1,
+          })),
           foreignKeys: keys.map((key) => ({ column: key.col, references: `${key.refTable}(${key.refColumn})` })),
-          indexes: indexes.map((index) => ({ name: index.name, unique: Number(index.isUnique) === 1, columns: index.cols.split(',') })),
+          indexes: indexes.map((index) => ({
+            name: index.name,
+            unique: Number(index.isUnique) === 1,
+            columns: index.cols.split(','),
+          })),
         });
       }
       return { dialect: 'mysql', database: this.label, tables };
@@ -446,21 +559,39 @@ export class MysqlConnection implements SqlConnection {
     const bound = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), CLOSE_MS);
     });
-    const ended = await Promise.race([this.pool.promise().end().catch(() => 'ended' as const), bound]);
+    const ended = await Promise.race([
+      this.pool
+        .promise()
+        .end()
+        .catch(() => 'ended' as const),
+      bound,
+    ]);
     clearTimeout(timer);
     if (ended === 'late') {
-      for (const connection of (this.pool as unknown as { _allConnections?: { toArray?(): { destroy(): void }[] } })._allConnections?.toArray?.() ?? []) connection.destroy();
+      for (const connection of (
+        this.pool as unknown as { _allConnections?: { toArray?(): { destroy(): void }[] } }
+      )._allConnections?.toArray?.() ?? [])
+        connection.destroy();
     }
   }
 }
 
 /** One query; mysql2's own `timeout` closes a connection that stays silent (a stalled network). */
 function query(connection: Connection, sql: string, values: unknown[] = []): Promise<unknown> {
-  return new Promise((resolve, reject) => connection.query({ sql, values, timeout: CATALOG_TIMEOUT_MS }, (error, result) => (error ? reject(error) : resolve(result))));
+  return new Promise((resolve, reject) =>
+    connection.query({ sql, values, timeout: CATALOG_TIMEOUT_MS }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    ),
+  );
 }
 
 /** Rows are counted as they arrive; only the first are kept, so memory stays flat. */
-function streamStatement(connection: Connection, sql: string, normalized: string, maxRows: number): Promise<StatementResult> {
+function streamStatement(
+  connection: Connection,
+  sql: string,
+  normalized: string,
+  maxRows: number,
+): Promise<StatementResult> {
   return new Promise((resolve, reject) => {
     let fields: FieldPacket[] | undefined;
     const rows: unknown[][] = [];
@@ -481,9 +612,11 @@ function streamStatement(connection: Connection, sql: string, normalized: string
     running.on('error', reject);
     running.on('end', () => {
       const columns = (fields ?? []).map((field) => ({ name: field.name, type: typeName(field.columnType) }));
-      resolve(fields === undefined
-        ? { statement: normalized, columns: [], rows: [], truncated: false, affectedRows: affected }
-        : { statement: normalized, columns, rows, truncated: total > maxRows, totalRows: total, affectedRows: null });
+      resolve(
+        fields === undefined
+          ? { statement: normalized, columns: [], rows: [], truncated: false, affectedRows: affected }
+          : { statement: normalized, columns, rows, truncated: total > maxRows, totalRows: total, affectedRows: null },
+      );
     });
   });
 }
@@ -492,8 +625,26 @@ function typeName(code: number | undefined): string | null {
   return code === undefined ? null : (MYSQL_TYPES[code] ?? null);
 }
 const MYSQL_TYPES: Record<number, string> = {
-  0: 'decimal', 1: 'tinyint', 2: 'smallint', 3: 'int', 4: 'float', 5: 'double', 7: 'timestamp', 8: 'bigint', 9: 'mediumint', 10: 'date',
-  11: 'time', 12: 'datetime', 13: 'year', 15: 'varchar', 16: 'bit', 245: 'json', 246: 'decimal', 252: 'blob', 253: 'varchar', 254: 'char',
+  0: 'decimal',
+  1: 'tinyint',
+  2: 'smallint',
+  3: 'int',
+  4: 'float',
+  5: 'double',
+  7: 'timestamp',
+  8: 'bigint',
+  9: 'mediumint',
+  10: 'date',
+  11: 'time',
+  12: 'datetime',
+  13: 'year',
+  15: 'varchar',
+  16: 'bit',
+  245: 'json',
+  246: 'decimal',
+  252: 'blob',
+  253: 'varchar',
+  254: 'char',
 };
 
 function verbOf(keyword: string): PreviewLine['verb'] {

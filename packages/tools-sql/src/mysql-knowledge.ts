@@ -36,7 +36,10 @@ COLUMN_ADD COLUMN_DELETE JSON_TABLE BIT_XOR ROW GROUPING REGEXP_LIKE ANY_VALUE B
 STATEMENT_DIGEST STATEMENT_DIGEST_TEXT ST_ASTEXT ST_GEOMFROMTEXT ST_X ST_Y ST_DISTANCE POINT ROUND LAST_VALUE EXISTS`;
 
 const words = (text: string) => new Set(text.split(/\s+/).filter((word) => word !== ''));
-export const MYSQL_HARMLESS_FUNCTIONS: ReadonlySet<string> = new Set([...words(MARIADB_SQL_FUNCTIONS), ...words(GRAMMAR_FUNCTIONS)]);
+export const MYSQL_HARMLESS_FUNCTIONS: ReadonlySet<string> = new Set([
+  ...words(MARIADB_SQL_FUNCTIONS),
+  ...words(GRAMMAR_FUNCTIONS),
+]);
 
 type Maker = (name: string, literal: string | undefined, argumentCount: number) => Effect[];
 
@@ -47,21 +50,38 @@ export const MYSQL_FUNCTION_EFFECTS: Record<string, Maker> = {
     unknownEffect(`calls ${name}, which reads a file on the database server with the server's rights`, 'high'),
   ],
   SLEEP: (name) => [{ kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits` }],
-  BENCHMARK: (name) => [{ kind: 'unbounded', resource: 'time', detail: `calls ${name}, which repeats an expression to burn CPU` }],
-  GET_LOCK: (name) => [{ kind: 'hold-lock', detail: `calls ${name}, which takes a named lock that outlives the statement` }],
+  BENCHMARK: (name) => [
+    { kind: 'unbounded', resource: 'time', detail: `calls ${name}, which repeats an expression to burn CPU` },
+  ],
+  GET_LOCK: (name) => [
+    { kind: 'hold-lock', detail: `calls ${name}, which takes a named lock that outlives the statement` },
+  ],
   RELEASE_LOCK: (name) => [{ kind: 'hold-lock', detail: `calls ${name}, which releases a named lock` }],
   RELEASE_ALL_LOCKS: (name) => [{ kind: 'hold-lock', detail: `calls ${name}, which releases named locks` }],
-  MASTER_POS_WAIT: (name) => [{ kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits for replication` }],
-  MASTER_GTID_WAIT: (name) => [{ kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits for replication` }],
-  SOURCE_POS_WAIT: (name) => [{ kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits for replication` }],
-  WAIT_FOR_EXECUTED_GTID_SET: (name) => [{ kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits for replication` }],
-  WSREP_SYNC_WAIT_UPTO_GTID: (name) => [{ kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits for the cluster` }],
+  MASTER_POS_WAIT: (name) => [
+    { kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits for replication` },
+  ],
+  MASTER_GTID_WAIT: (name) => [
+    { kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits for replication` },
+  ],
+  SOURCE_POS_WAIT: (name) => [
+    { kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits for replication` },
+  ],
+  WAIT_FOR_EXECUTED_GTID_SET: (name) => [
+    { kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits for replication` },
+  ],
+  WSREP_SYNC_WAIT_UPTO_GTID: (name) => [
+    { kind: 'unbounded', resource: 'time', detail: `calls ${name}, which waits for the cluster` },
+  ],
   DES_ENCRYPT: (name) => [unknownEffect(`calls ${name}, which reads the server's DES key file`)],
   DES_DECRYPT: (name) => [unknownEffect(`calls ${name}, which reads the server's DES key file`)],
   NEXTVAL: (name) => [writeDb('a sequence', `calls ${name}, which advances a sequence (a rollback does not undo it)`)],
   SETVAL: (name) => [writeDb('a sequence', `calls ${name}, which sets a sequence`)],
   LASTVAL: () => [],
-  LAST_INSERT_ID: (name, _literal, count) => (count === 0 ? [] : [{ kind: 'change-session', detail: `calls ${name} with a value, which sets the session's last insert id` }]),
+  LAST_INSERT_ID: (name, _literal, count) =>
+    count === 0
+      ? []
+      : [{ kind: 'change-session', detail: `calls ${name} with a value, which sets the session's last insert id` }],
 };
 
 /** Tables whose rows hold secrets (password hashes, replication and federated passwords). */
@@ -73,7 +93,8 @@ const SECRET_TABLES = new Map([
   ['password_history', 'old password hashes'],
 ]);
 
-const STATEMENT_TEXT = "the text of other sessions' statements, where passwords travel (CREATE USER … IDENTIFIED BY '…', a token in a query)";
+const STATEMENT_TEXT =
+  "the text of other sessions' statements, where passwords travel (CREATE USER … IDENTIFIED BY '…', a token in a query)";
 
 /**
  * Tables and views holding other sessions' SQL text. The whole table is a secret read: which
@@ -82,14 +103,26 @@ const STATEMENT_TEXT = "the text of other sessions' statements, where passwords 
 function statementTextTable(database: string, table: string): string | undefined {
   if (database === 'mysql' && (table === 'general_log' || table === 'slow_log')) return STATEMENT_TEXT;
   if (database === 'information_schema' && (table === 'processlist' || table === 'innodb_trx')) return STATEMENT_TEXT;
-  if (database === 'performance_schema' && (/^events_statements_/.test(table) || /^prepared_statements_instances$|^threads$|^processlist$/.test(table))) return STATEMENT_TEXT;
-  if (database === 'sys' && /^(x\$)?(processlist|session|statement_analysis|statements_with_\w+)$/.test(table)) return STATEMENT_TEXT;
+  if (
+    database === 'performance_schema' &&
+    (/^events_statements_/.test(table) || /^prepared_statements_instances$|^threads$|^processlist$/.test(table))
+  )
+    return STATEMENT_TEXT;
+  if (database === 'sys' && /^(x\$)?(processlist|session|statement_analysis|statements_with_\w+)$/.test(table))
+    return STATEMENT_TEXT;
   return undefined;
 }
 
 /** `mysql.user`, or `user` while `mysql` is the current database: a secret read. */
-export function mysqlSecretTable(schema: string | undefined, table: string, currentDatabase: string | undefined): string | undefined {
+export function mysqlSecretTable(
+  schema: string | undefined,
+  table: string,
+  currentDatabase: string | undefined,
+): string | undefined {
   const database = (schema ?? currentDatabase)?.toLowerCase();
   if (database === undefined) return undefined;
-  return (database === 'mysql' ? SECRET_TABLES.get(table.toLowerCase()) : undefined) ?? statementTextTable(database, table.toLowerCase());
+  return (
+    (database === 'mysql' ? SECRET_TABLES.get(table.toLowerCase()) : undefined) ??
+    statementTextTable(database, table.toLowerCase())
+  );
 }

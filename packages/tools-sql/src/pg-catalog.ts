@@ -1,4 +1,10 @@
-import { PG_OPERATORS, PG_SNAPSHOT_VERSION, PG_STABLE_FUNCTIONS, PG_TYPES, PG_VOLATILE_FUNCTIONS } from './data/pg-catalog-snapshot.js';
+import {
+  PG_OPERATORS,
+  PG_SNAPSHOT_VERSION,
+  PG_STABLE_FUNCTIONS,
+  PG_TYPES,
+  PG_VOLATILE_FUNCTIONS,
+} from './data/pg-catalog-snapshot.js';
 
 /**
  * What PostgreSQL's catalog says about names a statement uses. From a live server when there
@@ -88,13 +94,18 @@ export async function liveCatalog(database: Queryable): Promise<PgCatalog> {
     database.query<{ name: string; builtin: boolean; volatile: boolean }>(
       `SELECT proname AS name, oid < 16384 AS builtin, bool_or(provolatile = 'v') AS volatile FROM pg_proc GROUP BY 1, 2`,
     ),
-    database.query<{ name: string; builtin: boolean }>('SELECT DISTINCT oprname AS name, oid < 16384 AS builtin FROM pg_operator'),
+    database.query<{ name: string; builtin: boolean }>(
+      'SELECT DISTINCT oprname AS name, oid < 16384 AS builtin FROM pg_operator',
+    ),
     database.query<{ name: string; builtin: boolean; safe: boolean }>(
       `SELECT DISTINCT typname AS name, oid < 16384 AS builtin, typtype IN ('e', 'c') AS safe FROM pg_type`,
     ),
-    database.query<{ name: string }>('SELECT DISTINCT t.typname AS name FROM pg_cast c JOIN pg_type t ON t.oid = c.casttarget WHERE c.oid >= 16384 AND c.castfunc <> 0'),
+    database.query<{ name: string }>(
+      'SELECT DISTINCT t.typname AS name FROM pg_cast c JOIN pg_type t ON t.oid = c.casttarget WHERE c.oid >= 16384 AND c.castfunc <> 0',
+    ),
   ]);
-  const pick = <Row extends { name: string }>(rows: Row[], test: (row: Row) => boolean) => new Set(rows.filter(test).map((row) => row.name));
+  const pick = <Row extends { name: string }>(rows: Row[], test: (row: Row) => boolean) =>
+    new Set(rows.filter(test).map((row) => row.name));
   return {
     source: `PostgreSQL ${version.rows[0]?.server_version.split(' ')[0] ?? ''}`.trim(),
     stableFunctions: pick(functions.rows, (row) => row.builtin && !row.volatile),
@@ -114,7 +125,15 @@ export async function liveCatalog(database: Queryable): Promise<PgCatalog> {
 /** What each named relation is; views and policies are returned as SQL for the assessor to read. */
 async function inspectRelations(database: Queryable, names: readonly string[]): Promise<readonly RelationFacts[]> {
   if (names.length === 0) return [];
-  const result = await database.query<{ written: string; schema: string; name: string; kind: string; definition: string | null; policies: string[]; server: string | null }>(
+  const result = await database.query<{
+    written: string;
+    schema: string;
+    name: string;
+    kind: string;
+    definition: string | null;
+    policies: string[];
+    server: string | null;
+  }>(
     `SELECT w.written, n.nspname AS schema, c.relname AS name, c.relkind::text AS kind,
             CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid) END AS definition,
             CASE WHEN c.relrowsecurity THEN ARRAY(SELECT coalesce(pg_get_expr(p.polqual, p.polrelid), 'true') FROM pg_policy p WHERE p.polrelid = c.oid)
@@ -137,7 +156,12 @@ async function inspectRelations(database: Queryable, names: readonly string[]): 
 const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** The keys of a key/value table: its text key column only (no user code runs), bounded in rows and time. */
-async function readKeys(database: Queryable, schema: string, table: string, keyColumn: string): Promise<readonly string[] | undefined> {
+async function readKeys(
+  database: Queryable,
+  schema: string,
+  table: string,
+  keyColumn: string,
+): Promise<readonly string[] | undefined> {
   if (database.connect === undefined) return undefined;
   const client = await database.connect();
   let broken = false;

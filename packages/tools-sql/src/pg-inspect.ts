@@ -47,11 +47,21 @@ export interface Findings {
 const DML = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
 
 /** Functions that turn a whole row into JSON with its column names as keys. */
-const JSON_OF_ROWS = new Set(['row_to_json', 'to_json', 'to_jsonb', 'json_agg', 'jsonb_agg', 'json_agg_strict', 'jsonb_agg_strict']);
+const JSON_OF_ROWS = new Set([
+  'row_to_json',
+  'to_json',
+  'to_jsonb',
+  'json_agg',
+  'jsonb_agg',
+  'json_agg_strict',
+  'jsonb_agg_strict',
+]);
 
 function strings(list: unknown): string[] {
   if (!Array.isArray(list)) return [];
-  return list.map((item) => (item as { String?: { sval?: string } }).String?.sval).filter((part): part is string => part !== undefined);
+  return list
+    .map((item) => (item as { String?: { sval?: string } }).String?.sval)
+    .filter((part): part is string => part !== undefined);
 }
 
 function qualified(parts: readonly string[]): { name: string; schema?: string } {
@@ -62,7 +72,21 @@ function qualified(parts: readonly string[]): { name: string; schema?: string } 
 
 /** `nested`: the tree is a view's definition, read by an outer query as a subquery would be. */
 export function inspect(root: unknown, nested = false): Findings {
-  const findings: Findings = { dml: [], functions: [], attributes: [], operators: [], types: [], relations: [], sampleMethods: [], wholeRows: [], sizedCalls: [], columnNames: [], unnamedColumns: false, into: false, locking: false };
+  const findings: Findings = {
+    dml: [],
+    functions: [],
+    attributes: [],
+    operators: [],
+    types: [],
+    relations: [],
+    sampleMethods: [],
+    wholeRows: [],
+    sizedCalls: [],
+    columnNames: [],
+    unnamedColumns: false,
+    into: false,
+    locking: false,
+  };
   // Names a bare column reference may mean a whole row by: relations, their aliases, subqueries and CTEs.
   const rowNames = new Set<string>();
   const bareReferences: string[] = [];
@@ -88,7 +112,10 @@ export function inspect(root: unknown, nested = false): Findings {
         const literal = first?.A_Const?.sval?.sval;
         const called = qualified(strings(node.funcname));
         findings.functions.push({ ...called, ...(literal === undefined ? {} : { literal }) });
-        if (SIZED_FUNCTIONS.has(called.name.toLowerCase()) && (called.schema === undefined || called.schema === 'pg_catalog')) {
+        if (
+          SIZED_FUNCTIONS.has(called.name.toLowerCase()) &&
+          (called.schema === undefined || called.schema === 'pg_catalog')
+        ) {
           findings.sizedCalls.push({ name: called.name.toLowerCase(), args: (node.args as Node[] | undefined) ?? [] });
         }
         // JSON of a whole row keeps each column's name beside its value, where the output guard reads it —
@@ -120,18 +147,21 @@ export function inspect(root: unknown, nested = false): Findings {
       }
       case 'alias':
         // A relation's or subquery's alias names its stored rows; a function's alias its output.
-        if ((outer === 'RangeVar' || outer === 'RangeSubselect') && typeof node.aliasname === 'string') rowNames.add(node.aliasname);
+        if ((outer === 'RangeVar' || outer === 'RangeSubselect') && typeof node.aliasname === 'string')
+          rowNames.add(node.aliasname);
         break;
       case 'CommonTableExpr':
         if (typeof node.ctename === 'string') rowNames.add(node.ctename);
         break;
       case 'A_Indirection': {
         findings.attributes.push(...strings(node.indirection));
-        if (Array.isArray(node.indirection) && (node.indirection as Node[]).some((item) => 'A_Star' in item)) findings.unnamedColumns = true;
+        if (Array.isArray(node.indirection) && (node.indirection as Node[]).some((item) => 'A_Star' in item))
+          findings.unnamedColumns = true;
         // (u).id takes one named column of the row, not the whole row.
         const base = (node.arg as { ColumnRef?: { fields?: unknown } } | undefined)?.ColumnRef;
         const named = Array.isArray(node.indirection) && (node.indirection as Node[]).every((item) => 'String' in item);
-        if (base !== undefined && named && strings(base.fields).length === 1) columnAccesses.push(strings(base.fields)[0]!);
+        if (base !== undefined && named && strings(base.fields).length === 1)
+          columnAccesses.push(strings(base.fields)[0]!);
         break;
       }
       case 'A_Expr':
@@ -149,7 +179,12 @@ export function inspect(root: unknown, nested = false): Findings {
       }
       case 'RangeVar': {
         const relation = node as { schemaname?: string; relname?: string };
-        if (relation.relname !== undefined) findings.relations.push(relation.schemaname === undefined ? { name: relation.relname } : { schema: relation.schemaname, name: relation.relname });
+        if (relation.relname !== undefined)
+          findings.relations.push(
+            relation.schemaname === undefined
+              ? { name: relation.relname }
+              : { schema: relation.schemaname, name: relation.relname },
+          );
         if (relation.relname !== undefined) rowNames.add(relation.relname);
         break;
       }
@@ -175,7 +210,11 @@ export function inspect(root: unknown, nested = false): Findings {
     if (at !== -1) bareReferences.splice(at, 1);
   }
   findings.wholeRows.push(...bareReferences.filter((name) => rowNames.has(name)));
-  findings.wholeRows.splice(0, findings.wholeRows.length, ...findings.wholeRows.filter((name) => !keyedStars.has(name)));
+  findings.wholeRows.splice(
+    0,
+    findings.wholeRows.length,
+    ...findings.wholeRows.filter((name) => !keyedStars.has(name)),
+  );
   return findings;
 }
 

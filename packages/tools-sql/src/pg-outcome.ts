@@ -15,7 +15,12 @@ export const OUTCOME_BUDGET_MS = 5_000;
  * COMMIT never arrived — then the answer is final, not "in progress". Unknown when the server
  * cannot be reached within the budget or no longer knows the transaction.
  */
-export async function transactionOutcome(config: pg.ClientConfig, xid: string, pid: number | undefined, budgetMs = OUTCOME_BUDGET_MS): Promise<PgOutcome> {
+export async function transactionOutcome(
+  config: pg.ClientConfig,
+  xid: string,
+  pid: number | undefined,
+  budgetMs = OUTCOME_BUDGET_MS,
+): Promise<PgOutcome> {
   const deadline = Date.now() + budgetMs;
   const client = new pgDriver.Client({ ...config, connectionTimeoutMillis: budgetMs, query_timeout: budgetMs });
   client.on('error', () => {
@@ -53,7 +58,9 @@ export function isConnectionLoss(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code.startsWith('08') || /^57P0[123]$/.test(code);
   const message = String((error as { message?: unknown }).message ?? error);
-  return /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|terminated|Connection terminated|not queryable|stalled/i.test(message);
+  return /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|terminated|Connection terminated|not queryable|stalled/i.test(
+    message,
+  );
 }
 
 /** How long past its timeout (or its cancellation) a run may go without a reply before its connection is closed. */
@@ -75,7 +82,11 @@ export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
  * closed so every pending query fails at once and the outcome can be looked up. The client's
  * error events are caught here: one reaching the process would crash the session.
  */
-export function watchRun(client: pg.PoolClient, options: RunOptions, cancel: (pid: number) => Promise<unknown>): { lost(): Error | undefined; stop(): void } {
+export function watchRun(
+  client: pg.PoolClient,
+  options: RunOptions,
+  cancel: (pid: number) => Promise<unknown>,
+): { lost(): Error | undefined; stop(): void } {
   let lost: Error | undefined;
   const onError = (error: Error) => {
     lost ??= error;

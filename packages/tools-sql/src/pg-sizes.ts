@@ -26,11 +26,14 @@ export interface SizedCall {
 
 const number = (node: Node | undefined): number | undefined => {
   if (node === undefined) return undefined;
-  const constant = node.A_Const as { ival?: { ival?: number }; fval?: { fval?: string }; sval?: { sval?: string }; isnull?: boolean } | undefined;
+  const constant = node.A_Const as
+    | { ival?: { ival?: number }; fval?: { fval?: string }; sval?: { sval?: string }; isnull?: boolean }
+    | undefined;
   if (constant !== undefined) {
     if (constant.ival !== undefined) return constant.ival.ival ?? 0;
     if (constant.fval !== undefined) return Number(constant.fval.fval);
-    if (constant.sval !== undefined && /^\s*-?\d+(\.\d+)?\s*$/.test(constant.sval.sval ?? '')) return Number(constant.sval.sval);
+    if (constant.sval !== undefined && /^\s*-?\d+(\.\d+)?\s*$/.test(constant.sval.sval ?? ''))
+      return Number(constant.sval.sval);
     return undefined;
   }
   const cast = node.TypeCast as { arg?: Node } | undefined;
@@ -45,13 +48,46 @@ const text = (node: Node | undefined): string | undefined => {
   return cast === undefined ? undefined : text(cast.arg);
 };
 
-const UNIT_MS: Record<string, number> = { microsecond: 0.001, millisecond: 1, second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000, month: 2_592_000_000, year: 31_536_000_000 };
-const UNIT_ALIASES: Record<string, string> = { us: 'microsecond', usec: 'microsecond', ms: 'millisecond', msec: 'millisecond', s: 'second', sec: 'second', min: 'minute', m: 'minute', h: 'hour', hr: 'hour', d: 'day', w: 'week', mon: 'month', y: 'year', yr: 'year' };
+const UNIT_MS: Record<string, number> = {
+  microsecond: 0.001,
+  millisecond: 1,
+  second: 1000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 604_800_000,
+  month: 2_592_000_000,
+  year: 31_536_000_000,
+};
+const UNIT_ALIASES: Record<string, string> = {
+  us: 'microsecond',
+  usec: 'microsecond',
+  ms: 'millisecond',
+  msec: 'millisecond',
+  s: 'second',
+  sec: 'second',
+  min: 'minute',
+  m: 'minute',
+  h: 'hour',
+  hr: 'hour',
+  d: 'day',
+  w: 'week',
+  mon: 'month',
+  y: 'year',
+  yr: 'year',
+};
 
 /** `'1 day'`, `'15 minutes'`, `'2 hours 30 minutes'`: milliseconds (months as 30 days). */
 export function intervalMs(value: string): number | undefined {
   const parts = [...value.toLowerCase().matchAll(/(-?\d+(?:\.\d+)?)\s*([a-z]+)/g)];
-  if (parts.length === 0 || parts.map((part) => part[0]).join(' ').replace(/\s+/g, '') !== value.toLowerCase().replace(/\s+/g, '')) return undefined;
+  if (
+    parts.length === 0 ||
+    parts
+      .map((part) => part[0])
+      .join(' ')
+      .replace(/\s+/g, '') !== value.toLowerCase().replace(/\s+/g, '')
+  )
+    return undefined;
   let total = 0;
   for (const [, amount, word] of parts) {
     const unit = word!.replace(/s$/, '');
@@ -63,7 +99,9 @@ export function intervalMs(value: string): number | undefined {
 }
 
 const isIntervalCast = (node: Node | undefined): boolean => {
-  const names = ((node?.TypeCast as { typeName?: { names?: { String?: { sval?: string } }[] } } | undefined)?.typeName?.names ?? []).map((name) => name.String?.sval);
+  const names = (
+    (node?.TypeCast as { typeName?: { names?: { String?: { sval?: string } }[] } } | undefined)?.typeName?.names ?? []
+  ).map((name) => name.String?.sval);
   return names.at(-1) === 'interval';
 };
 
@@ -73,13 +111,20 @@ function instant(node: Node | undefined): number | undefined {
   const literal = text(node);
   if (literal !== undefined) {
     const parsed = Date.parse(literal.trim().replace(' ', 'T'));
-    return Number.isNaN(parsed) ? (['now', 'today'].includes(literal.trim().toLowerCase()) ? Date.now() : undefined) : parsed;
+    return Number.isNaN(parsed)
+      ? ['now', 'today'].includes(literal.trim().toLowerCase())
+        ? Date.now()
+        : undefined
+      : parsed;
   }
   if (node.SQLValueFunction !== undefined) return Date.now();
   const call = node.FuncCall as { funcname?: { String?: { sval?: string } }[]; args?: Node[] } | undefined;
   if (call !== undefined) {
     const name = call.funcname?.at(-1)?.String?.sval;
-    return ['now', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp'].includes(name ?? '') && (call.args ?? []).length === 0 ? Date.now() : undefined;
+    return ['now', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp'].includes(name ?? '') &&
+      (call.args ?? []).length === 0
+      ? Date.now()
+      : undefined;
   }
   const expression = node.A_Expr as { name?: { String?: { sval?: string } }[]; lexpr?: Node; rexpr?: Node } | undefined;
   const operator = expression?.name?.at(-1)?.String?.sval;
@@ -148,19 +193,36 @@ export function sizeEffects(calls: readonly SizedCall[]): Effect[] {
     if (call.name === 'generate_series') {
       const count = seriesRows(call.args);
       if (count === undefined || count > MAX_ROWS) {
-        effects.push({ kind: 'unbounded', resource: 'memory', detail: `calls generate_series with a range riskgate cannot bound (${count === undefined ? 'not literal' : `${count.toLocaleString('en-US')} rows`}; at most ${MAX_ROWS.toLocaleString('en-US')})` });
+        effects.push({
+          kind: 'unbounded',
+          resource: 'memory',
+          detail: `calls generate_series with a range riskgate cannot bound (${count === undefined ? 'not literal' : `${count.toLocaleString('en-US')} rows`}; at most ${MAX_ROWS.toLocaleString('en-US')})`,
+        });
       } else rows *= Math.max(1, count);
       continue;
     }
     const size = valueSize(call);
     if (size === null) continue;
     if (size === undefined || size > MAX_VALUE) {
-      effects.push({ kind: 'unbounded', resource: 'memory', detail: `calls ${call.name} with a size riskgate cannot bound (${size === undefined ? 'not literal' : size.toLocaleString('en-US')}; at most ${MAX_VALUE.toLocaleString('en-US')}): the server builds it in memory` });
+      effects.push({
+        kind: 'unbounded',
+        resource: 'memory',
+        detail: `calls ${call.name} with a size riskgate cannot bound (${size === undefined ? 'not literal' : size.toLocaleString('en-US')}; at most ${MAX_VALUE.toLocaleString('en-US')}): the server builds it in memory`,
+      });
     } else value = Math.max(value, size);
   }
-  if (effects.length === 0 && rows > MAX_ROWS) effects.push({ kind: 'unbounded', resource: 'memory', detail: `generate_series makes ${rows.toLocaleString('en-US')} rows together (at most ${MAX_ROWS.toLocaleString('en-US')})` });
+  if (effects.length === 0 && rows > MAX_ROWS)
+    effects.push({
+      kind: 'unbounded',
+      resource: 'memory',
+      detail: `generate_series makes ${rows.toLocaleString('en-US')} rows together (at most ${MAX_ROWS.toLocaleString('en-US')})`,
+    });
   else if (effects.length === 0 && rows * value > MAX_PRODUCT) {
-    effects.push({ kind: 'unbounded', resource: 'memory', detail: `builds values of up to ${value.toLocaleString('en-US')} bytes over ${rows.toLocaleString('en-US')} generated rows: an aggregate could gather ${(rows * value).toLocaleString('en-US')} bytes` });
+    effects.push({
+      kind: 'unbounded',
+      resource: 'memory',
+      detail: `builds values of up to ${value.toLocaleString('en-US')} bytes over ${rows.toLocaleString('en-US')} generated rows: an aggregate could gather ${(rows * value).toLocaleString('en-US')} bytes`,
+    });
   }
   return effects;
 }

@@ -27,7 +27,14 @@ export function streamQuery(client: pg.PoolClient | pg.Client, text: string, kee
     const query = new pg.Query(config, (error: Error | undefined, built: unknown) => {
       const result = built as pg.QueryResult;
       if (error !== null && error !== undefined) reject(error);
-      else resolve({ fields: result.fields ?? [], rows: result.rows as unknown[][], total, command: result.command ?? null, rowCount: result.rowCount });
+      else
+        resolve({
+          fields: result.fields ?? [],
+          rows: result.rows as unknown[][],
+          total,
+          command: result.command ?? null,
+          rowCount: result.rowCount,
+        });
     });
     const internals = query as unknown as QueryInternals & { handleDataRow(message: { fields: unknown[] }): void };
     internals.handleDataRow = (message) => {

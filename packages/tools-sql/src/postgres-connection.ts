@@ -4,7 +4,15 @@ import { liveCatalog, type PgCatalog } from './pg-catalog.js';
 import { isConnectionLoss, transactionOutcome, watchRun, withDeadline } from './pg-outcome.js';
 import { streamQuery } from './pg-streaming.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
-import { type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
+import {
+  type PreviewLine,
+  type PreviewSkipped,
+  previewSkipped,
+  type RunOptions,
+  type SchemaDescription,
+  type SqlConnection,
+  type TableDescription,
+} from './sql-connection.js';
 import { leadingKeyword, lexSql } from './sql-lexer.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { isReadOnly } from './statement-analysis.js';
@@ -34,7 +42,11 @@ export class PostgresConnection implements SqlConnection {
 
   private readonly closing = new AbortController();
 
-  private constructor(url: string, pool: pg.Pool, private readonly clientConfig: pg.ClientConfig) {
+  private constructor(
+    url: string,
+    pool: pg.Pool,
+    private readonly clientConfig: pg.ClientConfig,
+  ) {
     this.pool = pool;
     this.label = redactUrl(url);
   }
@@ -85,7 +97,9 @@ export class PostgresConnection implements SqlConnection {
     const options = { ...given, signal: AbortSignal.any([given.signal, this.closing.signal]) };
     const started = performance.now();
     const lexed = lexSql(sql).statements;
-    const ownTransactionControl = lexed.some((statement) => /^(BEGIN|START|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|ABORT|PREPARE)$/.test(leadingKeyword(statement)));
+    const ownTransactionControl = lexed.some((statement) =>
+      /^(BEGIN|START|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|ABORT|PREPARE)$/.test(leadingKeyword(statement)),
+    );
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -107,10 +121,13 @@ export class PostgresConnection implements SqlConnection {
         // Temporary files of a whitelisted read (a sort, a materialized series) stop at 1 GB where the
         // server lets this role say so (temp_file_limit is superuser-only) and sets no limit itself.
         if (options.readOnly) {
-          await client.query("SELECT CASE WHEN current_setting('is_superuser') = 'on' AND current_setting('temp_file_limit') = '-1' THEN set_config('temp_file_limit', '1048576', true) END");
+          await client.query(
+            "SELECT CASE WHEN current_setting('is_superuser') = 'on' AND current_setting('temp_file_limit') = '-1' THEN set_config('temp_file_limit', '1048576', true) END",
+          );
         }
         // The transaction's id, so that after a lost connection the server can say whether it committed.
-        if (!options.readOnly) xid = (await client.query<{ xid: string }>('SELECT txid_current()::text AS xid')).rows[0]?.xid;
+        if (!options.readOnly)
+          xid = (await client.query<{ xid: string }>('SELECT txid_current()::text AS xid')).rows[0]?.xid;
       } else {
         await client.query(`SET statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
       }
@@ -122,7 +139,9 @@ export class PostgresConnection implements SqlConnection {
           if (watch.lost() !== undefined || isConnectionLoss(error)) throw error;
           if (wrap) await client.query('ROLLBACK').catch(() => {});
           const failure = postgresFailure(error, options, lexed.length > 1 ? index + 1 : undefined);
-          return wrap && !options.readOnly ? { ...failure, message: `${failure.message}; nothing was changed` } : failure;
+          return wrap && !options.readOnly
+            ? { ...failure, message: `${failure.message}; nothing was changed` }
+            : failure;
         }
       }
       if (wrap) await client.query(options.readOnly ? 'ROLLBACK' : 'COMMIT');
@@ -148,25 +167,49 @@ export class PostgresConnection implements SqlConnection {
    */
   private async afterLoss(
     lost: Error,
-    run: { readOnly: boolean; wrap: boolean; sent: boolean; xid: string | undefined; pid: number | undefined; results: StatementResult[]; started: number },
+    run: {
+      readOnly: boolean;
+      wrap: boolean;
+      sent: boolean;
+      xid: string | undefined;
+      pid: number | undefined;
+      results: StatementResult[];
+      started: number;
+    },
   ): Promise<SqlRunResult | SqlFailure> {
     const why = `the connection to ${this.label} was lost (${lost.message})`;
     if (run.readOnly) return sqlFailure('sql-connection-failed', `${why}; it ran read-only, so nothing was changed`);
-    if (run.wrap ? run.xid === undefined : !run.sent) return sqlFailure('sql-connection-failed', `${why} before the statement was sent; nothing was changed`);
+    if (run.wrap ? run.xid === undefined : !run.sent)
+      return sqlFailure('sql-connection-failed', `${why} before the statement was sent; nothing was changed`);
     if (!run.wrap) {
-      return sqlFailure('sql-outcome-unknown', `${why} after the statements were sent; they manage their own transactions, so some may have committed. Check the data before retrying`);
+      return sqlFailure(
+        'sql-outcome-unknown',
+        `${why} after the statements were sent; they manage their own transactions, so some may have committed. Check the data before retrying`,
+      );
     }
     const xid = run.xid!;
     const outcome = await transactionOutcome(this.clientConfig, xid, run.pid);
-    if (outcome === 'aborted') return sqlFailure('sql-connection-failed', `${why}; the server confirms transaction ${xid} was rolled back: nothing was changed`);
+    if (outcome === 'aborted')
+      return sqlFailure(
+        'sql-connection-failed',
+        `${why}; the server confirms transaction ${xid} was rolled back: nothing was changed`,
+      );
     if (outcome === 'committed') {
       const notice = `Note: ${why} before the reply came back; the server confirms transaction ${xid} committed, so the change was made (row counts may be missing).`;
       return { statements: run.results, elapsedMs: performance.now() - run.started, readOnly: false, notice };
     }
-    return sqlFailure('sql-outcome-unknown', `${why} after the write was sent, and the server could not say whether transaction ${xid} committed: it may have. Check the data before retrying`);
+    return sqlFailure(
+      'sql-outcome-unknown',
+      `${why} after the write was sent, and the server could not say whether transaction ${xid} committed: it may have. Check the data before retrying`,
+    );
   }
 
-  private async runStatement(client: pg.PoolClient, text: string, normalized: string, maxRows: number): Promise<StatementResult> {
+  private async runStatement(
+    client: pg.PoolClient,
+    text: string,
+    normalized: string,
+    maxRows: number,
+  ): Promise<StatementResult> {
     const result = await streamQuery(client, text, maxRows);
     const changes = /^(INSERT|UPDATE|DELETE|MERGE|COPY)$/.test(result.command ?? '') ? result.rowCount : null;
     return {
@@ -182,7 +225,9 @@ export class PostgresConnection implements SqlConnection {
   private async columnsOf(client: pg.PoolClient, fields: readonly pg.FieldDef[]) {
     if (this.typeNames === undefined) {
       // On the run's own connection, which the stall watchdog bounds.
-      const result = await client.query<{ oid: number; typname: string }>('SELECT oid::int AS oid, typname FROM pg_type');
+      const result = await client.query<{ oid: number; typname: string }>(
+        'SELECT oid::int AS oid, typname FROM pg_type',
+      );
       this.typeNames = new Map(result.rows.map((row) => [row.oid, row.typname]));
     }
     return fields.map((field) => ({ name: field.name, type: this.typeNames?.get(field.dataTypeID) ?? null }));
@@ -191,15 +236,21 @@ export class PostgresConnection implements SqlConnection {
   /** What each write would run besides itself: triggers and rules always, defaults for INSERT. */
   private async previewBlocker(assessment: SqlAssessment): Promise<string | undefined> {
     const catalog = await withDeadline(this.pgCatalog(), CATALOG_TIMEOUT_MS).catch(() => undefined);
-    if (catalog === undefined) return 'the server\'s catalog cannot be read, so what else the write would run is unknown';
+    if (catalog === undefined)
+      return "the server's catalog cannot be read, so what else the write would run is unknown";
     for (const analysis of assessment.statements) {
       if (analysis.writeTarget === undefined || catalog.inspectWriteTarget === undefined) continue;
       const facts = await catalog.inspectWriteTarget(analysis.writeTarget);
-      if (facts.runs.length > 0) return `${analysis.writeTarget} has ${facts.runs.join(', ')}, which a preview would run`;
+      if (facts.runs.length > 0)
+        return `${analysis.writeTarget} has ${facts.runs.join(', ')}, which a preview would run`;
       if (!/^(INSERT|MERGE)\b/i.test(analysis.subject) || facts.defaults.length === 0) continue;
-      const defaults = await assessSql(facts.defaults.map((expression) => `SELECT ${expression}`).join(';\n'), { dialect: 'postgres', pgCatalog: catalog });
+      const defaults = await assessSql(facts.defaults.map((expression) => `SELECT ${expression}`).join(';\n'), {
+        dialect: 'postgres',
+        pgCatalog: catalog,
+      });
       const acting = defaults.statements.find((statement) => !isReadOnly(statement));
-      if (acting !== undefined) return `a column default of ${analysis.writeTarget} (${acting.subject.replace(/^SELECT /, '')}) acts beyond the transaction`;
+      if (acting !== undefined)
+        return `a column default of ${analysis.writeTarget} (${acting.subject.replace(/^SELECT /, '')}) acts beyond the transaction`;
     }
     return undefined;
   }
@@ -217,17 +268,30 @@ export class PostgresConnection implements SqlConnection {
     const estimates: PreviewLine[] = [];
     // Bounded like a preview, its error events caught: a stalled or dropped connection must not
     // hold the confirmation panel forever, nor crash the session.
-    const watch = watchRun(client, { readOnly: true, maxRows: 0, timeoutMs: ESTIMATE_TIMEOUT_MS, signal: new AbortController().signal }, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
+    const watch = watchRun(
+      client,
+      { readOnly: true, maxRows: 0, timeoutMs: ESTIMATE_TIMEOUT_MS, signal: new AbortController().signal },
+      (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]),
+    );
     try {
       await client.query('BEGIN READ ONLY');
       await client.query(`SET LOCAL statement_timeout = ${ESTIMATE_TIMEOUT_MS}`);
       for (const [index, statement] of lexed.entries()) {
         const analysis = assessment.statements[index];
         if (analysis?.writeTarget === undefined) continue;
-        const result = await client.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows'?: number; Plans?: { 'Plan Rows'?: number }[] } }[] }>(`EXPLAIN (FORMAT JSON) ${statement.text}`);
+        const result = await client.query<{
+          'QUERY PLAN': { Plan: { 'Plan Rows'?: number; Plans?: { 'Plan Rows'?: number }[] } }[];
+        }>(`EXPLAIN (FORMAT JSON) ${statement.text}`);
         const plan = result.rows[0]?.['QUERY PLAN'][0]?.Plan;
         const rows = plan?.Plans?.[0]?.['Plan Rows'] ?? plan?.['Plan Rows'];
-        if (rows !== undefined) estimates.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows, estimate: true });
+        if (rows !== undefined)
+          estimates.push({
+            statementIndex: index + 1,
+            verb: verbOf(leadingKeyword(statement)),
+            table: analysis.writeTarget,
+            rows,
+            estimate: true,
+          });
       }
       return previewSkipped(reason, estimates);
     } catch {
@@ -239,8 +303,14 @@ export class PostgresConnection implements SqlConnection {
     }
   }
 
-  async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
-    const blocker = await withDeadline(this.previewBlocker(assessment), CATALOG_TIMEOUT_MS).catch((error: Error) => `the table cannot be checked (${error.message})`);
+  async preview(
+    sql: string,
+    assessment: SqlAssessment,
+    options: { timeoutMs: number },
+  ): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
+    const blocker = await withDeadline(this.previewBlocker(assessment), CATALOG_TIMEOUT_MS).catch(
+      (error: Error) => `the table cannot be checked (${error.message})`,
+    );
     if (blocker !== undefined) return this.estimate(sql, assessment, blocker);
     const lexed = lexSql(sql).statements;
     let client: pg.PoolClient;
@@ -251,7 +321,11 @@ export class PostgresConnection implements SqlConnection {
     }
     const lines: PreviewLine[] = [];
     // Bounded like a run: a stalled connection must not hold the confirmation panel forever.
-    const watch = watchRun(client, { readOnly: true, maxRows: 0, timeoutMs: options.timeoutMs, signal: new AbortController().signal }, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
+    const watch = watchRun(
+      client,
+      { readOnly: true, maxRows: 0, timeoutMs: options.timeoutMs, signal: new AbortController().signal },
+      (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]),
+    );
     try {
       await client.query('BEGIN');
       const ms = Math.max(1, Math.floor(options.timeoutMs));
@@ -261,13 +335,22 @@ export class PostgresConnection implements SqlConnection {
         const result = await client.query(statement.text);
         const analysis = assessment.statements[index];
         if (analysis?.writeTarget !== undefined && result.rowCount !== null) {
-          lines.push({ statementIndex: index + 1, verb: verbOf(leadingKeyword(statement)), table: analysis.writeTarget, rows: result.rowCount });
+          lines.push({
+            statementIndex: index + 1,
+            verb: verbOf(leadingKeyword(statement)),
+            table: analysis.writeTarget,
+            rows: result.rowCount,
+          });
         }
       }
       return lines;
     } catch (error) {
       const lost = watch.lost();
-      if (lost !== undefined) return sqlFailure('sql-connection-failed', `the preview's connection was lost (${lost.message}); a preview changes nothing`);
+      if (lost !== undefined)
+        return sqlFailure(
+          'sql-connection-failed',
+          `the preview's connection was lost (${lost.message}); a preview changes nothing`,
+        );
       return postgresFailure(error, { timeoutMs: options.timeoutMs, signal: new AbortController().signal }, undefined);
     } finally {
       watch.stop();
@@ -283,10 +366,20 @@ export class PostgresConnection implements SqlConnection {
     } catch (error) {
       return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
     }
-    const watch = watchRun(client, { readOnly: true, maxRows: 0, timeoutMs: SCHEMA_TIMEOUT_MS, signal: new AbortController().signal }, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
+    const watch = watchRun(
+      client,
+      { readOnly: true, maxRows: 0, timeoutMs: SCHEMA_TIMEOUT_MS, signal: new AbortController().signal },
+      (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]),
+    );
     try {
       await client.query('BEGIN READ ONLY');
-      const relations = await client.query<{ oid: number; schema: string; name: string; kind: string; estimate: number }>(
+      const relations = await client.query<{
+        oid: number;
+        schema: string;
+        name: string;
+        kind: string;
+        estimate: number;
+      }>(
         `SELECT c.oid::int AS oid, n.nspname AS schema, c.relname AS name, c.relkind AS kind, c.reltuples::float8 AS estimate
            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
           WHERE c.relkind IN ('r', 'p', 'v', 'm')
@@ -323,8 +416,16 @@ export class PostgresConnection implements SqlConnection {
           name: relation.schema === 'public' ? relation.name : `${relation.schema}.${relation.name}`,
           kind: relation.kind === 'v' || relation.kind === 'm' ? 'view' : 'table',
           rowEstimate: relation.estimate < 0 ? null : Math.round(relation.estimate),
-          columns: columns.rows.map((column) => ({ name: column.name, type: column.type, nullable: column.nullable, primaryKey: column.primary })),
-          foreignKeys: foreignKeys.rows.map((key) => ({ column: key.columns, references: key.definition.replace(/^FOREIGN KEY \([^)]*\) REFERENCES /, '') })),
+          columns: columns.rows.map((column) => ({
+            name: column.name,
+            type: column.type,
+            nullable: column.nullable,
+            primaryKey: column.primary,
+          })),
+          foreignKeys: foreignKeys.rows.map((key) => ({
+            column: key.columns,
+            references: key.definition.replace(/^FOREIGN KEY \([^)]*\) REFERENCES /, ''),
+          })),
           indexes: indexes.rows.map((index) => ({ name: index.name, unique: index.unique, columns: index.columns })),
         });
       }
@@ -346,7 +447,9 @@ export class PostgresConnection implements SqlConnection {
   async close(): Promise<void> {
     this.closing.abort();
     await withDeadline(this.pool.end(), CLOSE_MS).catch(() => {
-      for (const client of (this.pool as unknown as { _clients?: { connection?: { stream?: { destroy(): void } } }[] })._clients ?? []) client.connection?.stream?.destroy();
+      for (const client of (this.pool as unknown as { _clients?: { connection?: { stream?: { destroy(): void } } }[] })
+        ._clients ?? [])
+        client.connection?.stream?.destroy();
     });
   }
 }
@@ -381,7 +484,11 @@ export function redactUrl(url: string): string {
   }
 }
 
-function postgresFailure(error: unknown, options: Pick<RunOptions, 'timeoutMs' | 'signal'>, statementIndex: number | undefined): SqlFailure {
+function postgresFailure(
+  error: unknown,
+  options: Pick<RunOptions, 'timeoutMs' | 'signal'>,
+  statementIndex: number | undefined,
+): SqlFailure {
   const database = error as { code?: string; message?: string; position?: string };
   const message = database.message ?? String(error);
   const prefix = statementIndex === undefined ? '' : `statement ${statementIndex}: `;
@@ -393,7 +500,11 @@ function postgresFailure(error: unknown, options: Pick<RunOptions, 'timeoutMs' |
     case '57014':
       return options.signal.aborted
         ? sqlFailure('sql-cancelled', `${prefix}the query was cancelled on the server`, extra)
-        : sqlFailure('sql-timeout', `${prefix}the statement ran longer than ${options.timeoutMs} ms and was cancelled on the server`, extra);
+        : sqlFailure(
+            'sql-timeout',
+            `${prefix}the statement ran longer than ${options.timeoutMs} ms and was cancelled on the server`,
+            extra,
+          );
     case '42601':
       return sqlFailure('sql-syntax-error', prefix + message, extra);
     case '42P01':

@@ -23,5 +23,9 @@ export function secretColumnReads(sql: string, dialect: SqlDialect): Effect[] {
       }
     }
   }
-  return [...names.values()].map((object) => ({ kind: 'read-db', object, secret: 'a credential: its values are secrets' }));
+  return [...names.values()].map((object) => ({
+    kind: 'read-db',
+    object,
+    secret: 'a credential: its values are secrets',
+  }));
 }

@@ -40,7 +40,7 @@ export function loadSqlParser(): Promise<void> {
 }
 
 function parseTrees(sql: string): { stmt: Node; stmt_location?: number; stmt_len?: number }[] {
-  return ((parseSync(sql) as { stmts?: { stmt: Node; stmt_location?: number; stmt_len?: number }[] }).stmts ?? []);
+  return (parseSync(sql) as { stmts?: { stmt: Node; stmt_location?: number; stmt_len?: number }[] }).stmts ?? [];
 }
 
 export async function assessSql(sql: string, options: AssessSqlOptions): Promise<SqlAssessment> {
@@ -56,24 +56,40 @@ async function assessStatements(sql: string, options: AssessSqlOptions): Promise
   const dialect = options.dialect === 'mysql' ? 'mysql' : options.dialect === 'sqlite' ? 'sqlite' : 'postgres';
   if (dialect === 'mysql') {
     const analyses = await analyzeMysqlScript(sql, options.mysql);
-    return analyses.length === 0 ? collect([], [unknownEffect('the text holds no SQL statement')], []) : collect(analyses);
+    return analyses.length === 0
+      ? collect([], [unknownEffect('the text holds no SQL statement')], [])
+      : collect(analyses);
   }
   const lexed = lexSql(sql, { dialect });
-  if (lexed.error !== undefined) return collect([], [unknownEffect(`the SQL cannot be read safely: ${lexed.error}`)], lexed.statements);
+  if (lexed.error !== undefined)
+    return collect([], [unknownEffect(`the SQL cannot be read safely: ${lexed.error}`)], lexed.statements);
   if (lexed.statements.length === 0) return collect([], [unknownEffect('the text holds no SQL statement')], []);
-  const context: PgAnalysisContext = { catalog: options.pgCatalog ?? snapshotCatalog(), parse: (text) => parseTrees(text).map((entry) => entry.stmt) };
+  const context: PgAnalysisContext = {
+    catalog: options.pgCatalog ?? snapshotCatalog(),
+    parse: (text) => parseTrees(text).map((entry) => entry.stmt),
+  };
   if (dialect === 'postgres') return collect(await analyzeWithPostgresGrammar(sql, lexed.statements, context));
   const analyses: StatementAnalysis[] = [];
   for (const text of lexed.statements) analyses.push(await analyzeSqliteStatement(text, options.sqlite, context));
   return collect(analyses);
 }
 
-function collect(statements: readonly StatementAnalysis[], extra: readonly Effect[] = [], texts?: readonly SqlStatementText[]): SqlAssessment {
+function collect(
+  statements: readonly StatementAnalysis[],
+  extra: readonly Effect[] = [],
+  texts?: readonly SqlStatementText[],
+): SqlAssessment {
   const numbered = statements.length > 1;
   const effects = statements.flatMap((analysis, index) =>
-    analysis.effects.map((effect) => (numbered && !isReadOnly(analysis) && effect.kind !== 'read-db' ? numberEffect(effect, index + 1) : effect)),
+    analysis.effects.map((effect) =>
+      numbered && !isReadOnly(analysis) && effect.kind !== 'read-db' ? numberEffect(effect, index + 1) : effect,
+    ),
   );
-  return { effects: [...extra, ...effects], subjects: texts?.map((text) => text.normalized) ?? statements.map((analysis) => analysis.subject), statements };
+  return {
+    effects: [...extra, ...effects],
+    subjects: texts?.map((text) => text.normalized) ?? statements.map((analysis) => analysis.subject),
+    statements,
+  };
 }
 
 /** "statement 2: DROP TABLE removes orders": which statement of a script does what. */
@@ -83,19 +99,36 @@ function numberEffect(effect: Effect, index: number): Effect {
 }
 
 /** Parse the whole text with PostgreSQL's own grammar; a text that does not parse is never safe. */
-async function analyzeWithPostgresGrammar(sql: string, lexed: readonly SqlStatementText[], context: PgAnalysisContext): Promise<StatementAnalysis[]> {
+async function analyzeWithPostgresGrammar(
+  sql: string,
+  lexed: readonly SqlStatementText[],
+  context: PgAnalysisContext,
+): Promise<StatementAnalysis[]> {
   let trees: ReturnType<typeof parseTrees>;
   try {
     trees = parseTrees(sql);
   } catch (error) {
-    return [unparsable(lexed.map((text) => text.normalized).join('; '), lexed[0]!, `does not parse as PostgreSQL: ${(error as Error).message}`)];
+    return [
+      unparsable(
+        lexed.map((text) => text.normalized).join('; '),
+        lexed[0]!,
+        `does not parse as PostgreSQL: ${(error as Error).message}`,
+      ),
+    ];
   }
   const analyses: StatementAnalysis[] = [];
   for (const entry of trees) {
     const start = entry.stmt_location ?? 0;
     const text = entry.stmt_len === undefined ? sql.slice(start) : sql.slice(start, start + entry.stmt_len);
     const piece = lexSql(text).statements[0];
-    analyses.push(await analyzePostgresStatement(entry.stmt, piece?.normalized ?? text.trim(), piece === undefined ? '' : verbOf(piece), context));
+    analyses.push(
+      await analyzePostgresStatement(
+        entry.stmt,
+        piece?.normalized ?? text.trim(),
+        piece === undefined ? '' : verbOf(piece),
+        context,
+      ),
+    );
   }
   return analyses;
 }
@@ -114,7 +147,11 @@ async function analyzeWithPostgresGrammar(sql: string, lexed: readonly SqlStatem
  * guard would know it by (red team, round 3: SQLite tables whose columns are named like secrets).
  * The columns come from the open database itself.
  */
-function sqliteSecretColumns(text: SqlStatementText, tables: readonly string[], database: BetterSqlite3.Database): Effect[] {
+function sqliteSecretColumns(
+  text: SqlStatementText,
+  tables: readonly string[],
+  database: BetterSqlite3.Database,
+): Effect[] {
   const words = new Set(text.tokens.map((token) => token.text.replace(/^["'`[]|["'`\]]$/g, '').toLowerCase()));
   // `*` reads every column too, but under their own names: the SQL tool withholds a credential
   // column's values from the result (withhold-columns.ts), so `SELECT * FROM users` still runs.
@@ -123,25 +160,43 @@ function sqliteSecretColumns(text: SqlStatementText, tables: readonly string[], 
   // PostgreSQL grammar does not parse: `[Password]`).
   let named: string[] = [];
   try {
-    named = (database.prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')").all() as { name: string }[]).map((row) => row.name).filter((name) => words.has(name.toLowerCase()));
+    named = (
+      database.prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')").all() as { name: string }[]
+    )
+      .map((row) => row.name)
+      .filter((name) => words.has(name.toLowerCase()));
   } catch {
     // An old SQLite without sqlite_schema: the parse's tables only.
   }
   for (const table of new Set([...tables, ...named])) {
-    const name = table.split('.').pop()!.replace(/^["'`[]|["'`\]]$/g, '');
+    const name = table
+      .split('.')
+      .pop()!
+      .replace(/^["'`[]|["'`\]]$/g, '');
     let columns: string[];
     try {
-      columns = (database.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]).map((row) => row.name);
+      columns = (database.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]).map(
+        (row) => row.name,
+      );
     } catch {
       continue;
     }
     const secret = columns.find((column) => isSecretColumnName(column) && words.has(column.toLowerCase()));
-    if (secret !== undefined) effects.push({ kind: 'read-db', object: table, secret: `the column ${secret}, whose name says it holds a secret` });
+    if (secret !== undefined)
+      effects.push({
+        kind: 'read-db',
+        object: table,
+        secret: `the column ${secret}, whose name says it holds a secret`,
+      });
   }
   return effects;
 }
 
-async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSqlite3.Database | undefined, context: PgAnalysisContext): Promise<StatementAnalysis> {
+async function analyzeSqliteStatement(
+  text: SqlStatementText,
+  database: BetterSqlite3.Database | undefined,
+  context: PgAnalysisContext,
+): Promise<StatementAnalysis> {
   const byKeyword = sqliteKeywordStatement(text);
   if (byKeyword !== undefined) return byKeyword;
   const keyword = leadingKeyword(text);
@@ -151,13 +206,21 @@ async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSq
   const withFunctions = (analysis: StatementAnalysis): StatementAnalysis => {
     if (functions.effects.length === 0) return analysis;
     const blocker = `calls ${[...new Set(functions.names)].join(', ')}, which riskgate does not vouch for`;
-    return { ...analysis, effects: [...analysis.effects, ...functions.effects], previewable: false, previewBlocker: blocker };
+    return {
+      ...analysis,
+      effects: [...analysis.effects, ...functions.effects],
+      previewable: false,
+      previewBlocker: blocker,
+    };
   };
   const parsed = await analyzeOneWithPostgresGrammar(text, context);
   if (database === undefined) {
-    if ('error' in parsed) return withFunctions(unparsable(subject, text, `cannot be checked without the database (${parsed.error})`));
+    if ('error' in parsed)
+      return withFunctions(unparsable(subject, text, `cannot be checked without the database (${parsed.error})`));
     // PostgreSQL's function verdicts do not apply to SQLite: keep only what is not about functions.
-    const effects = parsed.effects.filter((effect) => effect.kind !== 'unknown' || !/^(calls|uses the operator|casts to) /.test(effect.detail));
+    const effects = parsed.effects.filter(
+      (effect) => effect.kind !== 'unknown' || !/^(calls|uses the operator|casts to) /.test(effect.detail),
+    );
     return withFunctions({ ...parsed, effects, previewable: parsed.writeTarget !== undefined });
   }
   let readonly: boolean;
@@ -167,19 +230,28 @@ async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSq
     return withFunctions(unparsable(subject, text, `SQLite cannot prepare it: ${(error as Error).message}`));
   }
   if (readonly && (keyword === 'SELECT' || keyword === 'WITH' || keyword === 'VALUES')) {
-    const tables = 'error' in parsed ? [] : parsed.effects.flatMap((effect) => (effect.kind === 'read-db' ? [effect.object] : []));
-    const secrets = [...sqliteSecretColumns(text, tables, database), ...sqliteViewSecrets(database, text.tokens), ...sqliteKeyValueSecrets(database, text)];
+    const tables =
+      'error' in parsed ? [] : parsed.effects.flatMap((effect) => (effect.kind === 'read-db' ? [effect.object] : []));
+    const secrets = [
+      ...sqliteSecretColumns(text, tables, database),
+      ...sqliteViewSecrets(database, text.tokens),
+      ...sqliteKeyValueSecrets(database, text),
+    ];
     return withFunctions(statement(subject, [...reads(tables), ...secrets]));
   }
   if (readonly && keyword === 'EXPLAIN') {
     const inner = explainedStatement(text);
     const analysis = inner === undefined ? undefined : await analyzeSqliteStatement(inner, database, context);
     if (analysis !== undefined && isReadOnly(analysis)) return analysis;
-    return statement(subject, [unknownEffect('EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist')]);
+    return statement(subject, [
+      unknownEffect('EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist'),
+    ]);
   }
   // SQLite says it writes (or it is a read-only kind riskgate does not whitelist): say what it does.
   if (!('error' in parsed) && !isReadOnly(parsed)) {
-    const effects = parsed.effects.filter((effect) => effect.kind !== 'unknown' || !/^(calls|uses the operator|casts to) /.test(effect.detail));
+    const effects = parsed.effects.filter(
+      (effect) => effect.kind !== 'unknown' || !/^(calls|uses the operator|casts to) /.test(effect.detail),
+    );
     return withFunctions({ ...parsed, effects, previewable: parsed.writeTarget !== undefined });
   }
   return withFunctions(fallbackAnalysis(text));
@@ -190,10 +262,17 @@ async function analyzeSqliteStatement(text: SqlStatementText, database: BetterSq
  * names a credential column: `CREATE VIEW v AS SELECT pwd AS note FROM accounts` hands the
  * password out as `note`. Followed through views of views (4 levels).
  */
-function sqliteViewSecrets(database: BetterSqlite3.Database, tokens: readonly { kind: string; text: string }[]): Effect[] {
+function sqliteViewSecrets(
+  database: BetterSqlite3.Database,
+  tokens: readonly { kind: string; text: string }[],
+): Effect[] {
   let views: Map<string, string>;
   try {
-    const rows = database.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'view' UNION ALL SELECT name, sql FROM sqlite_temp_master WHERE type = 'view'").all() as { name: string; sql: string | null }[];
+    const rows = database
+      .prepare(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'view' UNION ALL SELECT name, sql FROM sqlite_temp_master WHERE type = 'view'",
+      )
+      .all() as { name: string; sql: string | null }[];
     views = new Map(rows.map((row) => [row.name.toLowerCase(), row.sql ?? '']));
   } catch {
     return [];
@@ -208,8 +287,17 @@ function sqliteViewSecrets(database: BetterSqlite3.Database, tokens: readonly { 
       const definition = views.get(name);
       if (definition === undefined || seen.has(name)) continue;
       seen.add(name);
-      effects.push(...secretColumnReads(definition, 'sqlite').map((effect) => ({ ...effect, via: `the view ${name} (its definition reads it)` })));
-      if (depth < 4) follow(lexSql(definition, { dialect: 'sqlite' }).statements.flatMap((statement) => statement.tokens), depth + 1);
+      effects.push(
+        ...secretColumnReads(definition, 'sqlite').map((effect) => ({
+          ...effect,
+          via: `the view ${name} (its definition reads it)`,
+        })),
+      );
+      if (depth < 4)
+        follow(
+          lexSql(definition, { dialect: 'sqlite' }).statements.flatMap((statement) => statement.tokens),
+          depth + 1,
+        );
     }
   };
   follow(tokens, 0);
@@ -224,7 +312,13 @@ function sqliteViewSecrets(database: BetterSqlite3.Database, tokens: readonly { 
  * result (`SELECT * FROM cfg`), the output guard withholds the value. Keys: the first 10,000 rows.
  */
 function sqliteKeyValueSecrets(database: BetterSqlite3.Database, text: SqlStatementText): Effect[] {
-  const words = new Set(text.tokens.flatMap((token) => (token.kind === 'word' || token.kind === 'quoted-identifier' ? [(token.kind === 'word' ? token.text : unquote(token.text)).toLowerCase()] : [])));
+  const words = new Set(
+    text.tokens.flatMap((token) =>
+      token.kind === 'word' || token.kind === 'quoted-identifier'
+        ? [(token.kind === 'word' ? token.text : unquote(token.text)).toLowerCase()]
+        : [],
+    ),
+  );
   const star = text.tokens.some((token) => token.text === '*');
   let origins: { column: string | null; table: string | null }[];
   try {
@@ -236,31 +330,52 @@ function sqliteKeyValueSecrets(database: BetterSqlite3.Database, text: SqlStatem
   for (const table of words) {
     let columns: { name: string; type: string }[];
     try {
-      columns = database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as { name: string; type: string }[];
+      columns = database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as {
+        name: string;
+        type: string;
+      }[];
     } catch {
       continue;
     }
     const names = new Map(columns.map((column) => [column.name.toLowerCase(), column]));
-    const key = ['key', 'k', 'name'].map((name) => names.get(name)).find((column) => column !== undefined && !/INT|REAL|FLOA|DOUB|BLOB/i.test(column.type));
+    const key = ['key', 'k', 'name']
+      .map((name) => names.get(name))
+      .find((column) => column !== undefined && !/INT|REAL|FLOA|DOUB|BLOB/i.test(column.type));
     const value = ['value', 'val', 'v'].map((name) => names.get(name)).find((column) => column !== undefined);
     if (key === undefined || value === undefined || !(star || words.has(value.name.toLowerCase()))) continue;
-    const keyShown = origins.some((origin) => origin.table?.toLowerCase() === table && origin.column?.toLowerCase() === key.name.toLowerCase());
+    const keyShown = origins.some(
+      (origin) => origin.table?.toLowerCase() === table && origin.column?.toLowerCase() === key.name.toLowerCase(),
+    );
     if (keyShown) continue;
     const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
     let keys: string[];
     try {
-      keys = (database.prepare(`SELECT DISTINCT CAST(${quote(key.name)} AS TEXT) AS key FROM (SELECT ${quote(key.name)} FROM ${quote(table)} LIMIT 10000)`).all() as { key: string | null }[]).flatMap((row) => (row.key === null ? [] : [row.key]));
+      keys = (
+        database
+          .prepare(
+            `SELECT DISTINCT CAST(${quote(key.name)} AS TEXT) AS key FROM (SELECT ${quote(key.name)} FROM ${quote(table)} LIMIT 10000)`,
+          )
+          .all() as { key: string | null }[]
+      ).flatMap((row) => (row.key === null ? [] : [row.key]));
     } catch {
       continue;
     }
     const secret = keys.filter((name) => isSecretKeyName(name));
-    if (secret.length > 0) effects.push({ kind: 'read-db', object: `${table}.${value.name}`, secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}), read without its key column: its values are secrets` });
+    if (secret.length > 0)
+      effects.push({
+        kind: 'read-db',
+        object: `${table}.${value.name}`,
+        secret: `a key/value table whose keys name credentials (${secret.slice(0, 3).join(', ')}), read without its key column: its values are secrets`,
+      });
   }
   return effects;
 }
 
 /** One SQLite statement read by PostgreSQL's grammar, from its tokens alone (no comments left). */
-async function analyzeOneWithPostgresGrammar(text: SqlStatementText, context: PgAnalysisContext): Promise<StatementAnalysis | { error: string }> {
+async function analyzeOneWithPostgresGrammar(
+  text: SqlStatementText,
+  context: PgAnalysisContext,
+): Promise<StatementAnalysis | { error: string }> {
   try {
     const trees = parseTrees(spacedText(text));
     if (trees.length !== 1) return { error: 'expected exactly one statement' };
@@ -272,7 +387,11 @@ async function analyzeOneWithPostgresGrammar(text: SqlStatementText, context: Pg
 
 export function unparsable(subject: string, text: SqlStatementText, why: string): StatementAnalysis {
   const fallback = fallbackAnalysis(text);
-  return { ...fallback, subject, effects: [unknownEffect(why), ...fallback.effects.filter((effect) => effect.kind !== 'unknown')] };
+  return {
+    ...fallback,
+    subject,
+    effects: [unknownEffect(why), ...fallback.effects.filter((effect) => effect.kind !== 'unknown')],
+  };
 }
 
 /** Effects from keywords alone, for statements no parser could read. Never a read. */
@@ -289,10 +408,30 @@ function tableAfter(text: SqlStatementText, keyword: string): string {
   let index = tokens.findIndex((token) => token.upper === keyword);
   if (index === -1) return 'a table';
   index++;
-  while (tokens[index]?.kind === 'word' && ['OR', 'REPLACE', 'ROLLBACK', 'ABORT', 'FAIL', 'IGNORE', 'INTO', 'FROM', 'ONLY', 'LOW_PRIORITY', 'QUICK', 'DELAYED', 'HIGH_PRIORITY'].includes(tokens[index]!.upper)) index++;
+  while (
+    tokens[index]?.kind === 'word' &&
+    [
+      'OR',
+      'REPLACE',
+      'ROLLBACK',
+      'ABORT',
+      'FAIL',
+      'IGNORE',
+      'INTO',
+      'FROM',
+      'ONLY',
+      'LOW_PRIORITY',
+      'QUICK',
+      'DELAYED',
+      'HIGH_PRIORITY',
+    ].includes(tokens[index]!.upper)
+  )
+    index++;
   const name = tokens[index];
   if (name === undefined) return 'a table';
-  return tokens[index + 1]?.text === '.' && tokens[index + 2] !== undefined ? `${name.text}.${tokens[index + 2]!.text}` : name.text;
+  return tokens[index + 1]?.text === '.' && tokens[index + 2] !== undefined
+    ? `${name.text}.${tokens[index + 2]!.text}`
+    : name.text;
 }
 
 export function verbOf(text: SqlStatementText): string {

@@ -68,7 +68,11 @@ export interface SqlConnection {
   assess(sql: string): Promise<SqlAssessment>;
   run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure>;
   /** Run the writes in a transaction that is always rolled back, and count what they would change. */
-  preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure>;
+  preview(
+    sql: string,
+    assessment: SqlAssessment,
+    options: { timeoutMs: number },
+  ): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure>;
   /** No run at all: the planner's estimate of the rows each write would change, where it has one. */
   estimate(sql: string, assessment: SqlAssessment, reason: string): Promise<PreviewSkipped | SqlFailure>;
   describeSchema(table?: string): Promise<SchemaDescription | SqlFailure>;
@@ -93,7 +97,10 @@ export function formatPreviewLine(line: PreviewLine): string {
 }
 
 /** A `postgres://` URL opens PostgreSQL, `mysql://` or `mariadb://` MySQL/MariaDB; anything else is a SQLite file. */
-export async function openSqlConnection(target: string, options: { create?: boolean } = {}): Promise<SqlConnection | SqlFailure> {
+export async function openSqlConnection(
+  target: string,
+  options: { create?: boolean } = {},
+): Promise<SqlConnection | SqlFailure> {
   if (/^(mysql|mariadb):\/\//i.test(target)) {
     // mysql-connection.js only imports mysql2's types: the driver itself is loaded by open().
     const module = await loadWithDriver('mysql', () => import('./mysql-connection.js'));
@@ -123,7 +130,11 @@ export function keywordStringToUrl(text: string): string | SqlFailure {
     pairs.set(match[1]!.toLowerCase(), match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? ''));
     consumed = pattern.lastIndex;
   }
-  if (text.slice(consumed).trim() !== '') return sqlFailure('sql-connection-failed', `cannot read the connection string at "${text.slice(consumed).trim().slice(0, 20)}" (expected key=value pairs, as libpq takes them)`);
+  if (text.slice(consumed).trim() !== '')
+    return sqlFailure(
+      'sql-connection-failed',
+      `cannot read the connection string at "${text.slice(consumed).trim().slice(0, 20)}" (expected key=value pairs, as libpq takes them)`,
+    );
   const url = new URL('postgres://localhost');
   const host = pairs.get('host') ?? pairs.get('hostaddr');
   if (host !== undefined) url.hostname = host.startsWith('/') ? encodeURIComponent(host) : host;
@@ -131,6 +142,7 @@ export function keywordStringToUrl(text: string): string | SqlFailure {
   if (pairs.has('user')) url.username = encodeURIComponent(pairs.get('user')!);
   if (pairs.has('password')) url.password = encodeURIComponent(pairs.get('password')!);
   url.pathname = `/${encodeURIComponent(pairs.get('dbname') ?? '')}`;
-  for (const [key, value] of pairs) if (!['host', 'hostaddr', 'port', 'user', 'password', 'dbname'].includes(key)) url.searchParams.set(key, value);
+  for (const [key, value] of pairs)
+    if (!['host', 'hostaddr', 'port', 'user', 'password', 'dbname'].includes(key)) url.searchParams.set(key, value);
   return url.toString();
 }

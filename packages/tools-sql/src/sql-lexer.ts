@@ -58,7 +58,12 @@ export function lexSql(sql: string, options: LexOptions = {}): LexResult {
 
   const finish = (end: number) => {
     if (tokens.length > 0) {
-      statements.push({ text: sql.slice(statementStart, end).trim(), normalized: normalizedParts.join(''), tokens, start: statementStart });
+      statements.push({
+        text: sql.slice(statementStart, end).trim(),
+        normalized: normalizedParts.join(''),
+        tokens,
+        start: statementStart,
+      });
     }
     tokens = [];
     normalizedParts = [];
@@ -73,7 +78,14 @@ export function lexSql(sql: string, options: LexOptions = {}): LexResult {
     normalizedParts.push(text);
     lastEnd = end;
   };
-  const quoted = (kind: TokenKind, start: number, quoteAt: number, quote: string, escapes: boolean, what: string): number => {
+  const quoted = (
+    kind: TokenKind,
+    start: number,
+    quoteAt: number,
+    quote: string,
+    escapes: boolean,
+    what: string,
+  ): number => {
     const end = scanQuoted(sql, quoteAt, quote, escapes);
     if (end === -1) {
       error ??= `unterminated ${what}`;
@@ -130,13 +142,21 @@ export function lexSql(sql: string, options: LexOptions = {}): LexResult {
       if (insideBody(tokens, dialect)) push('symbol', index, index + 1);
       else finish(index);
       index++;
-    } else if (char === "'" ) {
+    } else if (char === "'") {
       index = quoted('string', index, index, "'", dialect === 'mysql' && mysqlEscapes, 'string literal');
-    } else if (dialect === 'postgres' && (char === 'E' || char === 'e') && next === "'" && !WORD_PART.test(sql[index - 1] ?? ' ')) {
+    } else if (
+      dialect === 'postgres' &&
+      (char === 'E' || char === 'e') &&
+      next === "'" &&
+      !WORD_PART.test(sql[index - 1] ?? ' ')
+    ) {
       index = quoted('string', index, index + 1, "'", true, 'string literal');
     } else if (char === '"') {
       // MySQL reads "…" as a string (with escapes) unless ANSI_QUOTES; either way it is one token.
-      index = dialect === 'mysql' ? quoted('string', index, index, '"', mysqlEscapes, '" string') : quoted('quoted-identifier', index, index, '"', false, '" identifier');
+      index =
+        dialect === 'mysql'
+          ? quoted('string', index, index, '"', mysqlEscapes, '" string')
+          : quoted('quoted-identifier', index, index, '"', false, '" identifier');
     } else if (char === '`' && dialect !== 'postgres') {
       index = quoted('quoted-identifier', index, index, '`', false, '` identifier');
     } else if (char === '[' && dialect === 'sqlite' && isSqliteBracketIdentifier(tokens)) {
@@ -148,7 +168,12 @@ export function lexSql(sql: string, options: LexOptions = {}): LexResult {
         push('quoted-identifier', index, end + 1);
         index = end + 1;
       }
-    } else if (dialect === 'postgres' && char === '$' && /[A-Za-z_$]/.test(next ?? '') && dollarTag(sql, index) !== undefined) {
+    } else if (
+      dialect === 'postgres' &&
+      char === '$' &&
+      /[A-Za-z_$]/.test(next ?? '') &&
+      dollarTag(sql, index) !== undefined
+    ) {
       const tag = dollarTag(sql, index)!;
       const end = sql.indexOf(tag, index + tag.length);
       if (end === -1) {
@@ -159,7 +184,11 @@ export function lexSql(sql: string, options: LexOptions = {}): LexResult {
         push('string', index, end + tag.length);
         index = end + tag.length;
       }
-    } else if ((char === '$' || char === '?' || char === ':' || char === '@') && /[0-9A-Za-z_@]/.test(next ?? '') && (char !== ':' || dialect === 'sqlite')) {
+    } else if (
+      (char === '$' || char === '?' || char === ':' || char === '@') &&
+      /[0-9A-Za-z_@]/.test(next ?? '') &&
+      (char !== ':' || dialect === 'sqlite')
+    ) {
       let end = index + 1;
       while (end < sql.length && /[0-9A-Za-z_@.$]/.test(sql[end]!)) end++;
       push('parameter', index, end);
@@ -317,13 +346,19 @@ export function unquote(identifier: string): string {
  */
 export function isColumnList(tokens: readonly Token[], index: number): boolean {
   const previous = tokens[index - 1]?.upper ?? '';
-  if (['INTO', 'TABLE', 'REFERENCES', 'INDEX', 'VIEW', 'TRIGGER', 'KEY', 'WITH', 'RECURSIVE', 'EXISTS'].includes(previous)) return true;
+  if (
+    ['INTO', 'TABLE', 'REFERENCES', 'INDEX', 'VIEW', 'TRIGGER', 'KEY', 'WITH', 'RECURSIVE', 'EXISTS'].includes(previous)
+  )
+    return true;
   let depth = 0;
   for (let cursor = index + 1; cursor < tokens.length; cursor++) {
     const text = tokens[cursor]!.text;
     if (text === '(') depth++;
     // A CTE's column list: `x (a, b) AS (…)`. A call with an alias (`f() AS x`) is still a call.
-    else if (text === ')' && --depth === 0) return tokens[cursor + 1]?.upper === 'AS' && ['(', 'MATERIALIZED', 'NOT'].includes(tokens[cursor + 2]?.upper ?? '');
+    else if (text === ')' && --depth === 0)
+      return (
+        tokens[cursor + 1]?.upper === 'AS' && ['(', 'MATERIALIZED', 'NOT'].includes(tokens[cursor + 2]?.upper ?? '')
+      );
   }
   return false;
 }

@@ -78,6 +78,10 @@ export const DEFAULT_SQL_LIMITS: SqlLimits = {
   previewTimeoutMs: 2_000,
 };
 
-export function sqlFailure(code: SqlErrorCode, message: string, extra: { position?: number; statementIndex?: number } = {}): SqlFailure {
+export function sqlFailure(
+  code: SqlErrorCode,
+  message: string,
+  extra: { position?: number; statementIndex?: number } = {},
+): SqlFailure {
   return { type: 'sql-error', code, message, ...extra };
 }

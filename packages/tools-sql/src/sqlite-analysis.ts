@@ -23,7 +23,11 @@ export function sqliteBuiltinFunctions(): ReadonlySet<string> {
     }
     const memory = new Database(':memory:');
     try {
-      builtins = new Set((memory.prepare('SELECT DISTINCT name FROM pragma_function_list WHERE builtin = 1').all() as { name: string }[]).map((row) => row.name.toLowerCase()));
+      builtins = new Set(
+        (
+          memory.prepare('SELECT DISTINCT name FROM pragma_function_list WHERE builtin = 1').all() as { name: string }[]
+        ).map((row) => row.name.toLowerCase()),
+      );
     } finally {
       memory.close();
     }
@@ -33,11 +37,22 @@ export function sqliteBuiltinFunctions(): ReadonlySet<string> {
 
 /** Functions of SQLite's shell and extensions that reach files, code or memory: never whitelisted. */
 const SQLITE_NEVER: Record<string, (name: string, literal: string | undefined) => Effect[]> = {
-  load_extension: (name) => [{ kind: 'run-program', program: 'a SQLite extension library', via: name, severity: 'high' }],
+  load_extension: (name) => [
+    { kind: 'run-program', program: 'a SQLite extension library', via: name, severity: 'high' },
+  ],
   // Never whitelisted (the issue's rule for SQLite's file functions); the path effect lets the judge name a secret.
-  readfile: (name, path) => [unknownEffect(`calls ${name}, a SQLite shell function that reads files`, 'high'), ...(path === undefined ? [] : [{ kind: 'read-path' as const, path, via: name }])],
-  writefile: (name, path) => (path === undefined ? [unknownEffect(`calls ${name} on a path riskgate cannot read`, 'high')] : [{ kind: 'write-path', path, via: name }]),
-  fsdir: (name, path) => [unknownEffect(`calls ${name}, a SQLite shell function that lists and reads files`, 'high'), ...(path === undefined ? [] : [{ kind: 'read-path' as const, path, via: name, recursive: true }])],
+  readfile: (name, path) => [
+    unknownEffect(`calls ${name}, a SQLite shell function that reads files`, 'high'),
+    ...(path === undefined ? [] : [{ kind: 'read-path' as const, path, via: name }]),
+  ],
+  writefile: (name, path) =>
+    path === undefined
+      ? [unknownEffect(`calls ${name} on a path riskgate cannot read`, 'high')]
+      : [{ kind: 'write-path', path, via: name }],
+  fsdir: (name, path) => [
+    unknownEffect(`calls ${name}, a SQLite shell function that lists and reads files`, 'high'),
+    ...(path === undefined ? [] : [{ kind: 'read-path' as const, path, via: name, recursive: true }]),
+  ],
   edit: (name) => [{ kind: 'run-program', program: 'an editor', via: name }],
   eval: (name) => [{ kind: 'run-program', program: 'SQL given as text', via: name }],
   fts3_tokenizer: (name) => [unknownEffect(`calls ${name}, which can register native code pointers`, 'high')],
@@ -49,7 +64,10 @@ const SQLAR = /^(sqlar_|zipfile|shell_)/;
 const MAX_LITERAL_BLOB = 1_000_000;
 
 /** Effects of the functions a SQLite statement calls (by the tokens: `name (`). */
-export function sqliteFunctionEffects(statement: SqlStatementText, knownOnly: boolean): { effects: Effect[]; names: string[] } {
+export function sqliteFunctionEffects(
+  statement: SqlStatementText,
+  knownOnly: boolean,
+): { effects: Effect[]; names: string[] } {
   const effects: Effect[] = [];
   const names: string[] = [];
   const functions = sqliteBuiltinFunctions();
@@ -64,17 +82,32 @@ export function sqliteFunctionEffects(statement: SqlStatementText, knownOnly: bo
     const found: Effect[] = [];
     const never = SQLITE_NEVER[name];
     if (never !== undefined) found.push(...never(name, literal));
-    else if (SQLAR.test(name)) found.push(unknownEffect(`calls ${name}, a SQLite shell function that reaches files`, 'high'));
+    else if (SQLAR.test(name))
+      found.push(unknownEffect(`calls ${name}, a SQLite shell function that reaches files`, 'high'));
     else if (name === 'zeroblob' || name === 'randomblob') {
       const size = argument?.kind === 'number' && tokens[index + 3]?.text === ')' ? Number(argument.text) : Number.NaN;
-      if (!(size <= MAX_LITERAL_BLOB)) found.push({ kind: 'unbounded', resource: 'memory', detail: `calls ${name} with a size riskgate cannot bound (up to a gigabyte in riskgate's own process)` });
-    } else if ((name === 'printf' || name === 'format') && tokens.slice(index + 2).some((next) => next.kind === 'string' && /%[-+ 0#,!]*(?:\*|\d{6,}|\d*\.(?:\*|\d{6,}))/.test(next.text))) {
+      if (!(size <= MAX_LITERAL_BLOB))
+        found.push({
+          kind: 'unbounded',
+          resource: 'memory',
+          detail: `calls ${name} with a size riskgate cannot bound (up to a gigabyte in riskgate's own process)`,
+        });
+    } else if (
+      (name === 'printf' || name === 'format') &&
+      tokens
+        .slice(index + 2)
+        .some((next) => next.kind === 'string' && /%[-+ 0#,!]*(?:\*|\d{6,}|\d*\.(?:\*|\d{6,}))/.test(next.text))
+    ) {
       found.push({ kind: 'unbounded', resource: 'memory', detail: `calls ${name} with a width riskgate cannot bound` });
     } else if (knownOnly && !functions.has(name) && !NOT_FUNCTIONS.has(token.upper)) {
       found.push(unknownEffect(`calls ${name}, which is not a built-in SQLite function`));
     }
     if (found.length > 0) {
-      effects.push(...found.map((effect) => ('detail' in effect || effect.note !== undefined ? effect : { ...effect, note: `calls ${name}` })));
+      effects.push(
+        ...found.map((effect) =>
+          'detail' in effect || effect.note !== undefined ? effect : { ...effect, note: `calls ${name}` },
+        ),
+      );
       names.push(name);
     }
   }
@@ -90,20 +123,91 @@ export function sqliteFunctionEffects(statement: SqlStatementText, knownOnly: bo
  * still never whitelisted.
  */
 function endlessRecursion(tokens: SqlStatementText['tokens']): Effect | undefined {
-  if (!tokens.some((token) => token.upper === 'RECURSIVE') || tokens.some((token) => token.upper === 'LIMIT')) return undefined;
+  if (!tokens.some((token) => token.upper === 'RECURSIVE') || tokens.some((token) => token.upper === 'LIMIT'))
+    return undefined;
   const union = tokens.findIndex((token) => token.upper === 'UNION');
   if (union === -1) return undefined;
-  if (tokens.slice(union).some((token) => token.upper === 'WHERE' || token.upper === 'ON' || token.upper === 'USING')) return undefined;
-  return { kind: 'unbounded', resource: 'time', detail: 'a recursive query with no condition that ends it and no LIMIT runs until the timeout' };
+  if (tokens.slice(union).some((token) => token.upper === 'WHERE' || token.upper === 'ON' || token.upper === 'USING'))
+    return undefined;
+  return {
+    kind: 'unbounded',
+    resource: 'time',
+    detail: 'a recursive query with no condition that ends it and no LIMIT runs until the timeout',
+  };
 }
 
 /** Words SQLite's grammar follows with `(` that are not calls. */
 const NOT_FUNCTIONS = new Set([
-  'IN', 'EXISTS', 'VALUES', 'AS', 'OVER', 'FILTER', 'USING', 'ON', 'FROM', 'JOIN', 'SELECT', 'WHERE', 'AND', 'OR', 'NOT', 'INTO', 'TABLE',
-  'KEY', 'UNIQUE', 'CHECK', 'REFERENCES', 'DEFAULT', 'CAST', 'WHEN', 'THEN', 'ELSE', 'CASE', 'BY', 'WITH', 'RECURSIVE', 'ALL', 'DISTINCT', 'UNION',
-  'EXCEPT', 'INTERSECT', 'IS', 'LIKE', 'GLOB', 'BETWEEN', 'SET', 'RETURNING', 'WINDOW', 'PARTITION', 'ORDER', 'GROUP', 'HAVING', 'LIMIT', 'OFFSET',
-  'INTEGER', 'INT', 'TEXT', 'REAL', 'NUMERIC', 'BLOB', 'VARCHAR', 'CHAR', 'DECIMAL', 'CONFLICT', 'DO', 'UPDATE', 'MATERIALIZED', 'ROWS', 'RANGE',
-  'GROUPS', 'INDEXED', 'COLLATE', 'ESCAPE', 'RAISE', 'TO', 'END',
+  'IN',
+  'EXISTS',
+  'VALUES',
+  'AS',
+  'OVER',
+  'FILTER',
+  'USING',
+  'ON',
+  'FROM',
+  'JOIN',
+  'SELECT',
+  'WHERE',
+  'AND',
+  'OR',
+  'NOT',
+  'INTO',
+  'TABLE',
+  'KEY',
+  'UNIQUE',
+  'CHECK',
+  'REFERENCES',
+  'DEFAULT',
+  'CAST',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'CASE',
+  'BY',
+  'WITH',
+  'RECURSIVE',
+  'ALL',
+  'DISTINCT',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'IS',
+  'LIKE',
+  'GLOB',
+  'BETWEEN',
+  'SET',
+  'RETURNING',
+  'WINDOW',
+  'PARTITION',
+  'ORDER',
+  'GROUP',
+  'HAVING',
+  'LIMIT',
+  'OFFSET',
+  'INTEGER',
+  'INT',
+  'TEXT',
+  'REAL',
+  'NUMERIC',
+  'BLOB',
+  'VARCHAR',
+  'CHAR',
+  'DECIMAL',
+  'CONFLICT',
+  'DO',
+  'UPDATE',
+  'MATERIALIZED',
+  'ROWS',
+  'RANGE',
+  'GROUPS',
+  'INDEXED',
+  'COLLATE',
+  'ESCAPE',
+  'RAISE',
+  'TO',
+  'END',
 ]);
 
 const SQLITE_TRANSACTION = new Set(['BEGIN', 'COMMIT', 'END', 'ROLLBACK', 'SAVEPOINT', 'RELEASE']);
@@ -116,37 +220,89 @@ export function sqliteKeywordStatement(text: SqlStatementText): StatementAnalysi
   const keyword = leadingKeyword(text);
   const subject = text.normalized;
   if (keyword === 'PRAGMA') return analyzePragma(text);
-  if (SQLITE_TRANSACTION.has(keyword)) return statement(subject, [{ kind: 'change-session', detail: `transaction control (${keyword}) is not on the whitelist` }]);
+  if (SQLITE_TRANSACTION.has(keyword))
+    return statement(subject, [
+      { kind: 'change-session', detail: `transaction control (${keyword}) is not on the whitelist` },
+    ]);
   if (keyword === 'ATTACH') {
     const file = text.tokens.find((token) => token.kind === 'string');
     const path = file === undefined ? undefined : file.text.slice(1, -1).replaceAll("''", "'");
-    const effects: Effect[] = [{ kind: 'change-session', detail: 'ATTACH opens (or creates) another database file on this connection' }];
-    if (path !== undefined && path !== '' && path !== ':memory:' && !path.startsWith('file:')) effects.unshift({ kind: 'write-path', path, via: 'ATTACH' });
-    else if (path === undefined || path.startsWith('file:')) effects.unshift(unknownEffect('ATTACH of a file riskgate cannot name'));
+    const effects: Effect[] = [
+      { kind: 'change-session', detail: 'ATTACH opens (or creates) another database file on this connection' },
+    ];
+    if (path !== undefined && path !== '' && path !== ':memory:' && !path.startsWith('file:'))
+      effects.unshift({ kind: 'write-path', path, via: 'ATTACH' });
+    else if (path === undefined || path.startsWith('file:'))
+      effects.unshift(unknownEffect('ATTACH of a file riskgate cannot name'));
     return statement(subject, effects);
   }
-  if (keyword === 'DETACH') return statement(subject, [{ kind: 'change-session', detail: 'DETACH changes the databases this connection can see' }]);
+  if (keyword === 'DETACH')
+    return statement(subject, [
+      { kind: 'change-session', detail: 'DETACH changes the databases this connection can see' },
+    ]);
   if (keyword === 'VACUUM') {
     const into = text.tokens.findIndex((token) => token.upper === 'INTO');
     const target = into === -1 ? undefined : text.tokens[into + 1];
-    if (target?.kind === 'string') return statement(subject, [{ kind: 'write-path', path: target.text.slice(1, -1), via: 'VACUUM INTO' }]);
-    return statement(subject, [writeDb('the database file', 'VACUUM rewrites the database file (VACUUM INTO writes a new one)')]);
+    if (target?.kind === 'string')
+      return statement(subject, [{ kind: 'write-path', path: target.text.slice(1, -1), via: 'VACUUM INTO' }]);
+    return statement(subject, [
+      writeDb('the database file', 'VACUUM rewrites the database file (VACUUM INTO writes a new one)'),
+    ]);
   }
   return undefined;
 }
 
 /** Pragmas that only report; with `= value` (or a value argument for a setting) they write. */
 const READ_PRAGMAS = new Set([
-  'table_info', 'table_xinfo', 'table_list', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list',
-  'foreign_key_check', 'database_list', 'collation_list', 'function_list', 'module_list', 'pragma_list',
-  'compile_options', 'integrity_check', 'quick_check', 'page_count', 'freelist_count', 'data_version',
+  'table_info',
+  'table_xinfo',
+  'table_list',
+  'index_list',
+  'index_info',
+  'index_xinfo',
+  'foreign_key_list',
+  'foreign_key_check',
+  'database_list',
+  'collation_list',
+  'function_list',
+  'module_list',
+  'pragma_list',
+  'compile_options',
+  'integrity_check',
+  'quick_check',
+  'page_count',
+  'freelist_count',
+  'data_version',
 ]);
 /** Settings that are read when given no value. */
 const READABLE_SETTINGS = new Set([
-  'user_version', 'schema_version', 'application_id', 'page_size', 'encoding', 'journal_mode', 'foreign_keys',
-  'auto_vacuum', 'cache_size', 'synchronous', 'busy_timeout', 'max_page_count', 'temp_store', 'locking_mode',
+  'user_version',
+  'schema_version',
+  'application_id',
+  'page_size',
+  'encoding',
+  'journal_mode',
+  'foreign_keys',
+  'auto_vacuum',
+  'cache_size',
+  'synchronous',
+  'busy_timeout',
+  'max_page_count',
+  'temp_store',
+  'locking_mode',
 ]);
-const PRAGMAS_WITH_TABLE_ARGUMENT = new Set(['table_info', 'table_xinfo', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list', 'foreign_key_check', 'table_list', 'integrity_check', 'quick_check']);
+const PRAGMAS_WITH_TABLE_ARGUMENT = new Set([
+  'table_info',
+  'table_xinfo',
+  'index_list',
+  'index_info',
+  'index_xinfo',
+  'foreign_key_list',
+  'foreign_key_check',
+  'table_list',
+  'integrity_check',
+  'quick_check',
+]);
 
 function analyzePragma(text: SqlStatementText): StatementAnalysis {
   const tokens = text.tokens;
@@ -158,13 +314,29 @@ function analyzePragma(text: SqlStatementText): StatementAnalysis {
   const subject = text.normalized;
   const assigns = rest.some((token) => token.text === '=');
   const hasArgument = rest[0]?.text === '(';
-  const wellFormed = rest.length === 0 || (hasArgument && rest.at(-1)?.text === ')' && !rest.slice(1, -1).some((token) => token.text === '(' || token.text === ')'));
+  const wellFormed =
+    rest.length === 0 ||
+    (hasArgument &&
+      rest.at(-1)?.text === ')' &&
+      !rest.slice(1, -1).some((token) => token.text === '(' || token.text === ')'));
   if (!assigns && wellFormed) {
-    if (READ_PRAGMAS.has(name) && (!hasArgument || PRAGMAS_WITH_TABLE_ARGUMENT.has(name))) return statement(subject, reads([`PRAGMA ${name}`]));
+    if (READ_PRAGMAS.has(name) && (!hasArgument || PRAGMAS_WITH_TABLE_ARGUMENT.has(name)))
+      return statement(subject, reads([`PRAGMA ${name}`]));
     if (READABLE_SETTINGS.has(name) && !hasArgument) return statement(subject, reads([`PRAGMA ${name}`]));
   }
-  if (name === 'writable_schema') return statement(subject, [{ kind: 'change-session', detail: 'PRAGMA writable_schema lets statements corrupt the schema', severity: 'high' }]);
-  return statement(subject, [{ kind: 'change-session', detail: assigns || hasArgument ? `PRAGMA ${name} changes a setting` : `PRAGMA ${name || '(unknown)'} is not on the read-only pragma list` }]);
+  if (name === 'writable_schema')
+    return statement(subject, [
+      { kind: 'change-session', detail: 'PRAGMA writable_schema lets statements corrupt the schema', severity: 'high' },
+    ]);
+  return statement(subject, [
+    {
+      kind: 'change-session',
+      detail:
+        assigns || hasArgument
+          ? `PRAGMA ${name} changes a setting`
+          : `PRAGMA ${name || '(unknown)'} is not on the read-only pragma list`,
+    },
+  ]);
 }
 
 /** EXPLAIN [QUERY PLAN] …: the statement it explains, as text. */

@@ -2,7 +2,15 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
-import { type PreviewLine, type PreviewSkipped, previewSkipped, type RunOptions, type SchemaDescription, type SqlConnection, type TableDescription } from './sql-connection.js';
+import {
+  type PreviewLine,
+  type PreviewSkipped,
+  previewSkipped,
+  type RunOptions,
+  type SchemaDescription,
+  type SqlConnection,
+  type TableDescription,
+} from './sql-connection.js';
 import { lexSql, type SqlStatementText } from './sql-lexer.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { SqliteReader, SqliteReadError, SqliteReadStopped } from './sqlite-reader.js';
@@ -24,7 +32,11 @@ export class SqliteConnection implements SqlConnection {
   private readonly readable: Database.Database | undefined;
   private readonly reader: SqliteReader | undefined;
 
-  private constructor(readonly path: string, writable: Database.Database, readable: Database.Database | undefined) {
+  private constructor(
+    readonly path: string,
+    writable: Database.Database,
+    readable: Database.Database | undefined,
+  ) {
     this.label = path;
     this.writable = writable;
     this.readable = readable;
@@ -77,7 +89,12 @@ export class SqliteConnection implements SqlConnection {
             ? sqlFailure('sql-timeout', `the statement ran longer than ${options.timeoutMs} ms and was stopped`)
             : sqlFailure('sql-cancelled', 'the query was cancelled');
         }
-        if (error instanceof SqliteReadError) return sqliteFailure(Object.assign(new Error(error.message), { code: error.code }), undefined, statements.length);
+        if (error instanceof SqliteReadError)
+          return sqliteFailure(
+            Object.assign(new Error(error.message), { code: error.code }),
+            undefined,
+            statements.length,
+          );
         throw error;
       }
     }
@@ -85,7 +102,12 @@ export class SqliteConnection implements SqlConnection {
     if (!options.readOnly && this.readable !== undefined) return this.runInWriter(statements, options, started);
     const database = options.readOnly && this.readable !== undefined ? this.readable : this.writable;
     const queryOnly = options.readOnly && this.readable === undefined;
-    const ownTransaction = !options.readOnly && statements.length > 1 && !statements.some((statement) => /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)$/.test(statement.tokens[0]?.upper ?? ''));
+    const ownTransaction =
+      !options.readOnly &&
+      statements.length > 1 &&
+      !statements.some((statement) =>
+        /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)$/.test(statement.tokens[0]?.upper ?? ''),
+      );
     const deadline = Date.now() + options.timeoutMs;
     const results: StatementResult[] = [];
     if (queryOnly) database.pragma('query_only = ON');
@@ -105,7 +127,8 @@ export class SqliteConnection implements SqlConnection {
       if (ownTransaction) database.exec('COMMIT');
     } catch (error) {
       if (ownTransaction && database.inTransaction) database.exec('ROLLBACK');
-      if (error instanceof TimeoutError) return sqlFailure('sql-timeout', `the statement ran longer than ${options.timeoutMs} ms and was stopped`);
+      if (error instanceof TimeoutError)
+        return sqlFailure('sql-timeout', `the statement ran longer than ${options.timeoutMs} ms and was stopped`);
       if (error instanceof CancelledError) return sqlFailure('sql-cancelled', 'the query was cancelled');
       throw error;
     } finally {
@@ -114,54 +137,96 @@ export class SqliteConnection implements SqlConnection {
     return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
   }
 
-  private async runInWriter(statements: readonly SqlStatementText[], options: RunOptions, started: number): Promise<SqlRunResult | SqlFailure> {
+  private async runInWriter(
+    statements: readonly SqlStatementText[],
+    options: RunOptions,
+    started: number,
+  ): Promise<SqlRunResult | SqlFailure> {
     const outcome = await runSqliteWrite(this.path, statements, options);
-    if (outcome.kind === 'done') return { statements: outcome.results, elapsedMs: performance.now() - started, readOnly: false };
+    if (outcome.kind === 'done')
+      return { statements: outcome.results, elapsedMs: performance.now() - started, readOnly: false };
     if (outcome.kind === 'preview') return sqlFailure('sql-error', 'the SQLite writer answered a preview');
     if (outcome.kind === 'error') {
-      const failure = sqliteFailure(Object.assign(new Error(outcome.message), { code: outcome.code }), outcome.statementIndex, statements.length);
-      return outcome.rolledBack && statements.length > 1 ? { ...failure, message: `${failure.message}; nothing was changed` } : failure;
+      const failure = sqliteFailure(
+        Object.assign(new Error(outcome.message), { code: outcome.code }),
+        outcome.statementIndex,
+        statements.length,
+      );
+      return outcome.rolledBack && statements.length > 1
+        ? { ...failure, message: `${failure.message}; nothing was changed` }
+        : failure;
     }
-    const what = outcome.why === 'timeout' ? `the statement ran longer than ${options.timeoutMs} ms and was stopped` : outcome.why === 'cancelled' ? 'the query was cancelled' : '';
+    const what =
+      outcome.why === 'timeout'
+        ? `the statement ran longer than ${options.timeoutMs} ms and was stopped`
+        : outcome.why === 'cancelled'
+          ? 'the query was cancelled'
+          : '';
     const text = what === '' ? outcome.detail : `${what}; ${outcome.detail}`;
     // Never "stopped" for a write that may have committed: a retry would apply it twice.
     if (outcome.changed === 'unknown') return sqlFailure('sql-outcome-unknown', text);
-    return sqlFailure(outcome.why === 'timeout' ? 'sql-timeout' : outcome.why === 'cancelled' ? 'sql-cancelled' : 'sql-error', text);
+    return sqlFailure(
+      outcome.why === 'timeout' ? 'sql-timeout' : outcome.why === 'cancelled' ? 'sql-cancelled' : 'sql-error',
+      text,
+    );
   }
 
   /** SELECT/WITH/VALUES that SQLite itself calls read-only: they can run in the reader process. */
   private onlyReads(statements: readonly SqlStatementText[]): boolean {
-    return statements.length > 0 && statements.every((statement) => {
-      if (!['SELECT', 'WITH', 'VALUES'].includes(statement.tokens[0]?.upper ?? '')) return false;
-      try {
-        const prepared = this.writable.prepare(statement.text);
-        return prepared.readonly && prepared.reader;
-      } catch {
-        return false;
-      }
-    });
+    return (
+      statements.length > 0 &&
+      statements.every((statement) => {
+        if (!['SELECT', 'WITH', 'VALUES'].includes(statement.tokens[0]?.upper ?? '')) return false;
+        try {
+          const prepared = this.writable.prepare(statement.text);
+          return prepared.readonly && prepared.reader;
+        } catch {
+          return false;
+        }
+      })
+    );
   }
 
   async estimate(_sql: string, _assessment: SqlAssessment, reason: string): Promise<PreviewSkipped> {
     return previewSkipped(reason);
   }
 
-  async preview(sql: string, assessment: SqlAssessment, options: { timeoutMs: number } = { timeoutMs: 2_000 }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
+  async preview(
+    sql: string,
+    assessment: SqlAssessment,
+    options: { timeoutMs: number } = { timeoutMs: 2_000 },
+  ): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
     const statements = lexSql(sql, { dialect: 'sqlite' }).statements;
     // On a file, the rolled-back run happens in a writer process stopped at the preview's time
     // limit: in riskgate's thread an endless UPDATE blocked the panel, and riskgate, for good.
     if (this.readable !== undefined) {
       const counts = statements.map((_statement, index) => assessment.statements[index]?.writeTarget !== undefined);
-      const outcome = await runSqliteWrite(this.path, statements, { maxRows: 0, timeoutMs: options.timeoutMs, signal: new AbortController().signal, preview: counts });
-      if (outcome.kind === 'error') return sqliteFailure(Object.assign(new Error(outcome.message), { code: outcome.code }), undefined, statements.length);
+      const outcome = await runSqliteWrite(this.path, statements, {
+        maxRows: 0,
+        timeoutMs: options.timeoutMs,
+        signal: new AbortController().signal,
+        preview: counts,
+      });
+      if (outcome.kind === 'error')
+        return sqliteFailure(
+          Object.assign(new Error(outcome.message), { code: outcome.code }),
+          undefined,
+          statements.length,
+        );
       if (outcome.kind === 'stopped') {
-        return previewSkipped(outcome.why === 'timeout' ? `the rolled-back run took longer than ${options.timeoutMs} ms and was stopped; nothing was changed` : outcome.detail);
+        return previewSkipped(
+          outcome.why === 'timeout'
+            ? `the rolled-back run took longer than ${options.timeoutMs} ms and was stopped; nothing was changed`
+            : outcome.detail,
+        );
       }
       if (outcome.kind !== 'preview') return previewSkipped('the preview did not run');
       return statements.flatMap((statement, index) => {
         const target = assessment.statements[index]?.writeTarget;
         const rows = outcome.changes[index];
-        return target === undefined || rows === null || rows === undefined ? [] : [{ statementIndex: index + 1, verb: leadingVerb(statement.tokens[0]?.upper), table: target, rows }];
+        return target === undefined || rows === null || rows === undefined
+          ? []
+          : [{ statementIndex: index + 1, verb: leadingVerb(statement.tokens[0]?.upper), table: target, rows }];
       });
     }
     const lines: PreviewLine[] = [];
@@ -184,7 +249,13 @@ export class SqliteConnection implements SqlConnection {
         } else {
           changes = prepared.run().changes;
         }
-        if (analysis?.writeTarget !== undefined) lines.push({ statementIndex: index + 1, verb: leadingVerb(statement.tokens[0]?.upper), table: analysis.writeTarget, rows: changes });
+        if (analysis?.writeTarget !== undefined)
+          lines.push({
+            statementIndex: index + 1,
+            verb: leadingVerb(statement.tokens[0]?.upper),
+            table: analysis.writeTarget,
+            rows: changes,
+          });
       }
       return lines;
     } catch (error) {
@@ -198,11 +269,17 @@ export class SqliteConnection implements SqlConnection {
     const database = this.readable ?? this.writable;
     try {
       const names = database
-        .prepare("SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .prepare(
+          "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )
         .all() as { name: string; type: string }[];
-      const chosen = table === undefined ? names : names.filter((entry) => entry.name.toLowerCase() === table.toLowerCase());
+      const chosen =
+        table === undefined ? names : names.filter((entry) => entry.name.toLowerCase() === table.toLowerCase());
       if (table !== undefined && chosen.length === 0) {
-        return sqlFailure('sql-missing-table', `no table or view named ${table}; tables: ${names.map((entry) => entry.name).join(', ') || 'none'}`);
+        return sqlFailure(
+          'sql-missing-table',
+          `no table or view named ${table}; tables: ${names.map((entry) => entry.name).join(', ') || 'none'}`,
+        );
       }
       const tables: TableDescription[] = chosen.map((entry) => describeSqliteTable(database, entry.name, entry.type));
       return { dialect: 'sqlite', database: this.label, tables };
@@ -221,7 +298,12 @@ export class SqliteConnection implements SqlConnection {
 class CancelledError extends Error {}
 class TimeoutError extends Error {}
 
-function runStatement(database: Database.Database, statement: SqlStatementText, maxRows: number, deadline: number): StatementResult {
+function runStatement(
+  database: Database.Database,
+  statement: SqlStatementText,
+  maxRows: number,
+  deadline: number,
+): StatementResult {
   const normalized = statement.normalized;
   const prepared = database.prepare(statement.text);
   if (!prepared.reader) {
@@ -247,27 +329,58 @@ function runStatement(database: Database.Database, statement: SqlStatementText, 
 
 function describeSqliteTable(database: Database.Database, name: string, type: string): TableDescription {
   const quoted = `"${name.replaceAll('"', '""')}"`;
-  const columns = database.prepare('SELECT name, type, "notnull" AS not_null, pk FROM pragma_table_info(?) ORDER BY cid').all(name) as {
-    name: string; type: string; not_null: number; pk: number;
+  const columns = database
+    .prepare('SELECT name, type, "notnull" AS not_null, pk FROM pragma_table_info(?) ORDER BY cid')
+    .all(name) as {
+    name: string;
+    type: string;
+    not_null: number;
+    pk: number;
   }[];
-  const foreignKeys = database.prepare('SELECT "from" AS column, "table" AS refTable, "to" AS refColumn FROM pragma_foreign_key_list(?)').all(name) as {
-    column: string; refTable: string; refColumn: string | null;
+  const foreignKeys = database
+    .prepare('SELECT "from" AS column, "table" AS refTable, "to" AS refColumn FROM pragma_foreign_key_list(?)')
+    .all(name) as {
+    column: string;
+    refTable: string;
+    refColumn: string | null;
   }[];
-  const indexes = database.prepare("SELECT name, \"unique\" AS isUnique FROM pragma_index_list(?) WHERE origin != 'pk'").all(name) as {
-    name: string; isUnique: number;
+  const indexes = database
+    .prepare('SELECT name, "unique" AS isUnique FROM pragma_index_list(?) WHERE origin != \'pk\'')
+    .all(name) as {
+    name: string;
+    isUnique: number;
   }[];
   // A view's rows are not counted: counting runs its query, which may never yield a first row (an
   // endless recursive CTE in a hostile file hung riskgate's thread for good, unasked, at start).
-  const rowCount = type === 'view' ? null : (database.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${quoted} LIMIT ${ROW_COUNT_CAP + 1})`).get() as { n: number }).n;
+  const rowCount =
+    type === 'view'
+      ? null
+      : (
+          database.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${quoted} LIMIT ${ROW_COUNT_CAP + 1})`).get() as {
+            n: number;
+          }
+        ).n;
   return {
     name,
     kind: type === 'view' ? 'view' : 'table',
     rowEstimate: rowCount === null ? null : Math.min(rowCount, ROW_COUNT_CAP),
     ...(rowCount !== null && rowCount > ROW_COUNT_CAP ? { rowCountCapped: true } : {}),
-    columns: columns.map((column) => ({ name: column.name, type: column.type || null, nullable: column.not_null === 0 && column.pk === 0, primaryKey: column.pk > 0 })),
-    foreignKeys: foreignKeys.map((key) => ({ column: key.column, references: `${key.refTable}(${key.refColumn ?? 'rowid'})` })),
+    columns: columns.map((column) => ({
+      name: column.name,
+      type: column.type || null,
+      nullable: column.not_null === 0 && column.pk === 0,
+      primaryKey: column.pk > 0,
+    })),
+    foreignKeys: foreignKeys.map((key) => ({
+      column: key.column,
+      references: `${key.refTable}(${key.refColumn ?? 'rowid'})`,
+    })),
     indexes: indexes.map((index) => {
-      const indexColumns = (database.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(index.name) as { name: string | null }[]).map((column) => column.name ?? '(expression)');
+      const indexColumns = (
+        database.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(index.name) as {
+          name: string | null;
+        }[]
+      ).map((column) => column.name ?? '(expression)');
       return { name: index.name, columns: indexColumns, unique: index.isUnique === 1 };
     }),
   };
@@ -285,11 +398,13 @@ function sqliteFailure(error: unknown, statementIndex: number | undefined, state
   const where = statementIndex !== undefined && statementCount > 1 ? { statementIndex } : {};
   const prefix = statementIndex !== undefined && statementCount > 1 ? `statement ${statementIndex}: ` : '';
   if (/no such table|no such view/i.test(message)) return sqlFailure('sql-missing-table', prefix + message, where);
-  if (/syntax error|incomplete input|unrecognized token/i.test(message)) return sqlFailure('sql-syntax-error', prefix + message, where);
+  if (/syntax error|incomplete input|unrecognized token/i.test(message))
+    return sqlFailure('sql-syntax-error', prefix + message, where);
   if (code === 'SQLITE_READONLY' || /readonly database|query_only|attempt to write a readonly/i.test(message)) {
     return sqlFailure('sql-read-only', `${prefix}refused on the read-only connection: ${message}`, where);
   }
   if (code.startsWith('SQLITE_CONSTRAINT')) return sqlFailure('sql-constraint-violation', prefix + message, where);
-  if (code === 'SQLITE_AUTH' || code === 'SQLITE_PERM') return sqlFailure('sql-permission-denied', prefix + message, where);
+  if (code === 'SQLITE_AUTH' || code === 'SQLITE_PERM')
+    return sqlFailure('sql-permission-denied', prefix + message, where);
   return sqlFailure('sql-error', prefix + message, where);
 }

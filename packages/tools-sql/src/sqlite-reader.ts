@@ -72,7 +72,11 @@ parentPort.on('message', ({ id, statements, maxRows }) => {
 `;
 
 export class SqliteReadError extends Error {
-  constructor(message: string, readonly code: string | undefined, readonly statementIndex: number | undefined) {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly statementIndex: number | undefined,
+  ) {
     super(message);
   }
 }
@@ -83,7 +87,8 @@ export class SqliteReadStopped extends Error {
 }
 
 /** util-linux's setpriv, to tie the reader's life to riskgate's (PR_SET_PDEATHSIG). */
-const PARENT_DEATH_SIGNAL = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path)) : undefined;
+const PARENT_DEATH_SIGNAL =
+  process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path)) : undefined;
 
 /** Readers alive in this process: killed when riskgate exits, however it exits (but SIGKILL, see above). */
 const LIVE_READERS = new Set<ChildProcess>();
@@ -101,11 +106,19 @@ export class SqliteReader {
   private start(): { process: ChildProcess; ready: Promise<void> } {
     if (this.reader !== undefined) return this.reader;
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
-    const settings = JSON.stringify({ module, path: this.path, heapLimit: SQLITE_HEAP_LIMIT_BYTES, maxCell: MAX_CELL_BYTES });
+    const settings = JSON.stringify({
+      module,
+      path: this.path,
+      heapLimit: SQLITE_HEAP_LIMIT_BYTES,
+      maxCell: MAX_CELL_BYTES,
+    });
     // `advanced` serialization carries Buffers and BigInts as they are. Where setpriv exists
     // (Linux), the reader is killed with riskgate even when riskgate is killed with SIGKILL and
     // the reader is deep in SQLite (it could not hear the IPC channel close).
-    const [command, ...prefix] = PARENT_DEATH_SIGNAL === undefined ? [process.execPath] : [PARENT_DEATH_SIGNAL, '--pdeathsig', 'KILL', process.execPath];
+    const [command, ...prefix] =
+      PARENT_DEATH_SIGNAL === undefined
+        ? [process.execPath]
+        : [PARENT_DEATH_SIGNAL, '--pdeathsig', 'KILL', process.execPath];
     const child = spawn(command!, [...prefix, '-e', READER_SOURCE], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
@@ -121,7 +134,9 @@ export class SqliteReader {
     const ready = new Promise<void>((resolve, reject) => {
       child.once('message', () => resolve());
       child.once('error', reject);
-      child.once('exit', (code, signal) => reject(new Error(`the SQLite reader exited (${signal ?? code}) before it started: ${stderr.trim()}`)));
+      child.once('exit', (code, signal) =>
+        reject(new Error(`the SQLite reader exited (${signal ?? code}) before it started: ${stderr.trim()}`)),
+      );
     });
     ready.catch(() => {});
     const started = { process: child, ready };
@@ -135,7 +150,10 @@ export class SqliteReader {
   }
 
   /** Runs the reads; a timeout or an abort kills the process (a new one starts with the next read). */
-  async read(statements: readonly SqlStatementText[], options: { maxRows: number; timeoutMs: number; signal: AbortSignal }): Promise<StatementResult[]> {
+  async read(
+    statements: readonly SqlStatementText[],
+    options: { maxRows: number; timeoutMs: number; signal: AbortSignal },
+  ): Promise<StatementResult[]> {
     const started = this.start();
     try {
       await started.ready;
@@ -154,16 +172,27 @@ export class SqliteReader {
       };
       const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
       const onAbort = () => stop('cancelled');
-      const onMessage = (message: { id?: number; results?: StatementResult[]; error?: { message: string; code?: string } }) => {
+      const onMessage = (message: {
+        id?: number;
+        results?: StatementResult[];
+        error?: { message: string; code?: string };
+      }) => {
         if (message.id !== id) return;
         cleanup();
-        if (message.error !== undefined) reject(new SqliteReadError(message.error.message, message.error.code, undefined));
+        if (message.error !== undefined)
+          reject(new SqliteReadError(message.error.message, message.error.code, undefined));
         else resolve(message.results ?? []);
       };
       const onExit = (code: number | null, signal: string | null) => {
         cleanup();
         // Killed from outside, or out of memory: the read did not finish; it could not write.
-        reject(new SqliteReadError(`the SQLite reader stopped (${signal ?? `exit ${code}`}) before the read finished`, undefined, undefined));
+        reject(
+          new SqliteReadError(
+            `the SQLite reader stopped (${signal ?? `exit ${code}`}) before the read finished`,
+            undefined,
+            undefined,
+          ),
+        );
       };
       const cleanup = () => {
         clearTimeout(timer);
@@ -175,7 +204,11 @@ export class SqliteReader {
       options.signal.addEventListener('abort', onAbort, { once: true });
       child.on('message', onMessage);
       child.on('exit', onExit);
-      child.send({ id, statements: statements.map((statement) => ({ text: statement.text, normalized: statement.normalized })), maxRows: options.maxRows });
+      child.send({
+        id,
+        statements: statements.map((statement) => ({ text: statement.text, normalized: statement.normalized })),
+        maxRows: options.maxRows,
+      });
     });
   }
 

@@ -110,7 +110,8 @@ process.stdin.on('end', () => {
 `;
 
 /** util-linux's setpriv, so a writer dies with riskgate even when riskgate is killed with SIGKILL. */
-const PARENT_DEATH_SIGNAL = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path)) : undefined;
+const PARENT_DEATH_SIGNAL =
+  process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path)) : undefined;
 
 /** Writers alive in this process: killed when riskgate exits however it exits (SIGKILL: see PARENT_DEATH_SIGNAL), so none commits behind its back. */
 const LIVE_WRITERS = new Set<ChildProcess>();
@@ -124,8 +125,19 @@ const OWN_TRANSACTION = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|AT
 export type SqliteWriteOutcome =
   | { readonly kind: 'done'; readonly results: StatementResult[]; readonly late: boolean }
   | { readonly kind: 'preview'; readonly changes: readonly (number | null)[] }
-  | { readonly kind: 'error'; readonly message: string; readonly code: string | undefined; readonly statementIndex: number | undefined; readonly rolledBack: boolean }
-  | { readonly kind: 'stopped'; readonly why: 'timeout' | 'cancelled' | 'exited'; readonly changed: 'nothing' | 'unknown'; readonly detail: string };
+  | {
+      readonly kind: 'error';
+      readonly message: string;
+      readonly code: string | undefined;
+      readonly statementIndex: number | undefined;
+      readonly rolledBack: boolean;
+    }
+  | {
+      readonly kind: 'stopped';
+      readonly why: 'timeout' | 'cancelled' | 'exited';
+      readonly changed: 'nothing' | 'unknown';
+      readonly detail: string;
+    };
 
 interface Marker {
   readonly ready?: true;
@@ -135,7 +147,12 @@ interface Marker {
   readonly committed?: true;
   readonly results?: string;
   readonly preview?: (number | null)[];
-  readonly error?: { readonly message: string; readonly code?: string; readonly statementIndex?: number; readonly rolledBack?: boolean };
+  readonly error?: {
+    readonly message: string;
+    readonly code?: string;
+    readonly statementIndex?: number;
+    readonly rolledBack?: boolean;
+  };
 }
 
 /** Runs confirmed statements on `path` in a child process bounded by `timeoutMs` and `signal`. */
@@ -151,11 +168,19 @@ export function runSqliteWrite(
     readonly preview?: readonly boolean[];
   },
 ): Promise<SqliteWriteOutcome> {
-  const wrap = options.preview === undefined && !statements.some((statement) => OWN_TRANSACTION.test(statement.tokens[0]?.upper ?? ''));
+  const wrap =
+    options.preview === undefined &&
+    !statements.some((statement) => OWN_TRANSACTION.test(statement.tokens[0]?.upper ?? ''));
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
   const settings = JSON.stringify({ module, path, heapLimit: SQLITE_HEAP_LIMIT_BYTES });
-  const [command, ...prefix] = PARENT_DEATH_SIGNAL === undefined ? [process.execPath] : [PARENT_DEATH_SIGNAL, '--pdeathsig', 'KILL', process.execPath];
-  const child = spawn(command!, [...prefix, '-e', WRITER_SOURCE], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, RISKGATE_SQLITE_WRITER: settings } });
+  const [command, ...prefix] =
+    PARENT_DEATH_SIGNAL === undefined
+      ? [process.execPath]
+      : [PARENT_DEATH_SIGNAL, '--pdeathsig', 'KILL', process.execPath];
+  const child = spawn(command!, [...prefix, '-e', WRITER_SOURCE], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, RISKGATE_SQLITE_WRITER: settings },
+  });
   const job = {
     wrap,
     preview: options.preview !== undefined,
@@ -208,7 +233,8 @@ export function runSqliteWrite(
         markers.push(marker);
         if (marker.ready === true) clearTimeout(startup);
         // The deadline counts from when the database is open: the child's start-up is not the statement's time.
-        if (marker.ready === true && stopped === undefined) timer = setTimeout(() => stop('timeout'), options.timeoutMs);
+        if (marker.ready === true && stopped === undefined)
+          timer = setTimeout(() => stop('timeout'), options.timeoutMs);
       }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -227,27 +253,67 @@ export function runSqliteWrite(
       const preview = markers.find((marker) => marker.preview !== undefined)?.preview;
       if (preview !== undefined) return resolve({ kind: 'preview', changes: preview });
       if (options.preview !== undefined && error === undefined) {
-        return resolve({ kind: 'stopped', why: stopped ?? 'exited', changed: 'nothing', detail: 'it ran in a transaction that is always rolled back, so nothing was changed' });
+        return resolve({
+          kind: 'stopped',
+          why: stopped ?? 'exited',
+          changed: 'nothing',
+          detail: 'it ran in a transaction that is always rolled back, so nothing was changed',
+        });
       }
-      if (results !== undefined) return resolve({ kind: 'done', results: deserialize(Buffer.from(results, 'base64')) as StatementResult[], late: stopped !== undefined });
+      if (results !== undefined)
+        return resolve({
+          kind: 'done',
+          results: deserialize(Buffer.from(results, 'base64')) as StatementResult[],
+          late: stopped !== undefined,
+        });
       if (error !== undefined) {
-        return resolve({ kind: 'error', message: error.message, code: error.code, statementIndex: error.statementIndex, rolledBack: error.rolledBack === true });
+        return resolve({
+          kind: 'error',
+          message: error.message,
+          code: error.code,
+          statementIndex: error.statementIndex,
+          rolledBack: error.rolledBack === true,
+        });
       }
       const why = stopped ?? 'exited';
       const last = stderr.trim().split('\n').at(-1) ?? '';
-      const exited = stopped === undefined ? `the SQLite writer stopped (${signal ?? `exit ${code}`}${last === '' ? '' : `: ${last}`}); ` : '';
+      const exited =
+        stopped === undefined
+          ? `the SQLite writer stopped (${signal ?? `exit ${code}`}${last === '' ? '' : `: ${last}`}); `
+          : '';
       if (seen((marker) => marker.committed === true)) {
         // Committed, and killed before its results came out: the change was made.
-        return resolve({ kind: 'stopped', why, changed: 'unknown', detail: `${exited}the transaction had committed before it was stopped, so its changes were made` });
+        return resolve({
+          kind: 'stopped',
+          why,
+          changed: 'unknown',
+          detail: `${exited}the transaction had committed before it was stopped, so its changes were made`,
+        });
       }
       if (wrap) {
         if (seen((marker) => marker.committing === true)) {
-          return resolve({ kind: 'stopped', why, changed: 'unknown', detail: `${exited}it was stopped during its COMMIT, so it may have committed. Check the data before retrying` });
+          return resolve({
+            kind: 'stopped',
+            why,
+            changed: 'unknown',
+            detail: `${exited}it was stopped during its COMMIT, so it may have committed. Check the data before retrying`,
+          });
         }
-        return resolve({ kind: 'stopped', why, changed: 'nothing', detail: `${exited}it ran in one transaction that never committed, so nothing was changed` });
+        return resolve({
+          kind: 'stopped',
+          why,
+          changed: 'nothing',
+          detail: `${exited}it ran in one transaction that never committed, so nothing was changed`,
+        });
       }
       const began = markers.filter((marker) => marker.start !== undefined).length;
-      if (began === 0) return resolve({ kind: 'stopped', why, changed: 'nothing', detail: `${exited}no statement had started, so nothing was changed` });
+      if (began === 0)
+        return resolve({
+          kind: 'stopped',
+          why,
+          changed: 'nothing',
+          detail: `${exited}no statement had started, so nothing was changed`,
+        });
       const finished = markers.filter((marker) => marker.done !== undefined).length;
       return resolve({
         kind: 'stopped',

@@ -23,13 +23,19 @@ export function isReadOnly(analysis: StatementAnalysis): boolean {
   return analysis.effects.every((effect) => effect.kind === 'read-db' && effect.secret === undefined);
 }
 
-export function statement(subject: string, effects: readonly Effect[], extra: Partial<Omit<StatementAnalysis, 'subject' | 'effects'>> = {}): StatementAnalysis {
+export function statement(
+  subject: string,
+  effects: readonly Effect[],
+  extra: Partial<Omit<StatementAnalysis, 'subject' | 'effects'>> = {},
+): StatementAnalysis {
   return { subject, effects, previewable: false, relations: [], ...extra };
 }
 
 /** A read of the objects named (or of "the database" when the statement names none). */
 export function reads(objects: readonly string[]): Effect[] {
-  return objects.length === 0 ? [{ kind: 'read-db', object: 'the database' }] : [...new Set(objects)].map((object) => ({ kind: 'read-db', object }));
+  return objects.length === 0
+    ? [{ kind: 'read-db', object: 'the database' }]
+    : [...new Set(objects)].map((object) => ({ kind: 'read-db', object }));
 }
 
 export function writeDb(object: string, detail: string, severity?: EffectSeverity): Effect {

@@ -15,9 +15,16 @@ afterAll(async () => {
 describe('libpq keyword strings', () => {
   it('opens host=… port=… dbname=… user=…', async () => {
     const url = new URL(database.url);
-    const opened = await openSqlConnection(`host=${url.hostname} port=${url.port} dbname=${url.pathname.slice(1)} user=${url.username}`);
+    const opened = await openSqlConnection(
+      `host=${url.hostname} port=${url.port} dbname=${url.pathname.slice(1)} user=${url.username}`,
+    );
     if (isSqlFailure(opened)) throw new Error(opened.message);
-    const result = await opened.run('SELECT x FROM t', { readOnly: true, signal: new AbortController().signal, timeoutMs: 5_000, maxRows: 10 });
+    const result = await opened.run('SELECT x FROM t', {
+      readOnly: true,
+      signal: new AbortController().signal,
+      timeoutMs: 5_000,
+      maxRows: 10,
+    });
     await opened.close();
     expect(isSqlFailure(result) ? result.message : result.statements[0]!.rows).toEqual([[1]]);
   });

@@ -14,7 +14,8 @@ function fingerprint(path: string): string {
   try {
     const hash = createHash('sha256');
     for (const table of ['customers', 'products', 'orders', 'order_items', 'payments']) {
-      for (const row of database.prepare(`SELECT * FROM ${table} ORDER BY id`).raw().iterate()) hash.update(JSON.stringify(row));
+      for (const row of database.prepare(`SELECT * FROM ${table} ORDER BY id`).raw().iterate())
+        hash.update(JSON.stringify(row));
     }
     return hash.digest('hex');
   } finally {
@@ -37,7 +38,9 @@ describe('the embedded demo database', () => {
     expect(count('order_items')).toBeGreaterThan(4000);
     expect(count('payments')).toBeGreaterThan(1000);
     const mismatched = database
-      .prepare('SELECT count(*) AS n FROM orders o WHERE total_cents != (SELECT sum(quantity * unit_price_cents) FROM order_items WHERE order_id = o.id)')
+      .prepare(
+        'SELECT count(*) AS n FROM orders o WHERE total_cents != (SELECT sum(quantity * unit_price_cents) FROM order_items WHERE order_id = o.id)',
+      )
       .get() as { n: number };
     expect(mismatched.n).toBe(0);
     expect(database.pragma('foreign_key_check')).toEqual([]);
@@ -54,7 +57,9 @@ describe('the embedded demo database', () => {
     const path = join(directory, 'd', 'demo.sqlite');
     ensureDemoDatabase(path);
     const database = new Database(path);
-    database.exec("INSERT INTO customers (id, name, email, city, country, created_at) VALUES (9999, 'marker', 'm@example.com', 'x', 'x', '2025-01-01')");
+    database.exec(
+      "INSERT INTO customers (id, name, email, city, country, created_at) VALUES (9999, 'marker', 'm@example.com', 'x', 'x', '2025-01-01')",
+    );
     database.close();
     ensureDemoDatabase(path);
     const reopened = new Database(path, { readonly: true });

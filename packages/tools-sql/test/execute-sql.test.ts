@@ -21,13 +21,27 @@ const engines: Record<string, () => Promise<Engine>> = {
     const file = createTempSqlite();
     const connection = await openSqlConnection(file.path);
     if (isSqlFailure(connection)) throw new Error(connection.message);
-    return { connection, count: async (table) => file.count(table), cleanup: async () => { await connection.close(); file.cleanup(); } };
+    return {
+      connection,
+      count: async (table) => file.count(table),
+      cleanup: async () => {
+        await connection.close();
+        file.cleanup();
+      },
+    };
   },
   postgres: async () => {
     const database = await createTempPostgres();
     const connection = await openSqlConnection(database.url);
     if (isSqlFailure(connection)) throw new Error(connection.message);
-    return { connection, count: database.count, cleanup: async () => { await connection.close(); await database.cleanup(); } };
+    return {
+      connection,
+      count: database.count,
+      cleanup: async () => {
+        await connection.close();
+        await database.cleanup();
+      },
+    };
   },
 };
 
@@ -104,7 +118,7 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
   describe('previews of writes', () => {
     it.each([
       ['DELETE FROM orders', 'would delete 5 rows of orders'],
-      ["UPDATE orders SET total_cents = 0 WHERE customer_id = 1", 'would change 2 rows of orders'],
+      ['UPDATE orders SET total_cents = 0 WHERE customer_id = 1', 'would change 2 rows of orders'],
       ["INSERT INTO customers (id, name) VALUES (20, 'a'), (21, 'b')", 'would add 2 rows to customers'],
       ['DELETE FROM orders WHERE id = 1', 'would delete 1 row of orders'],
       ["DELETE FROM orders WHERE status = 'paid' RETURNING id", 'would delete 3 rows of orders'],
@@ -117,14 +131,21 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
     });
 
     it('counts each statement of a script after the ones before it', async () => {
-      const description = await tool.describe({ sql: 'DELETE FROM orders WHERE id = 1; DELETE FROM orders' }, { cwd: '.' });
-      expect((description as { details: readonly string[] }).details).toEqual(expect.arrayContaining(['would delete 1 row of orders', 'would delete 4 rows of orders']));
+      const description = await tool.describe(
+        { sql: 'DELETE FROM orders WHERE id = 1; DELETE FROM orders' },
+        { cwd: '.' },
+      );
+      expect((description as { details: readonly string[] }).details).toEqual(
+        expect.arrayContaining(['would delete 1 row of orders', 'would delete 4 rows of orders']),
+      );
       expect(await engine.count('orders')).toBe(5);
     });
 
     it('reports why a preview is unavailable instead of failing', async () => {
       const description = await tool.describe({ sql: 'DELETE FROM no_such_table' }, { cwd: '.' });
-      expect((description as { details: readonly string[] }).details.join('\n')).toMatch(/preview unavailable: .*no_such_table/);
+      expect((description as { details: readonly string[] }).details.join('\n')).toMatch(
+        /preview unavailable: .*no_such_table/,
+      );
     });
   });
 
@@ -147,7 +168,10 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
   describe('results and errors', () => {
     it('keeps only the first rows and flags that there are more', async () => {
       const limited = createExecuteSqlTool({ connection: engine.connection, limits: { maxRows: 2, modelRows: 1 } });
-      const result = await limited.execute({ sql: 'SELECT id FROM orders ORDER BY id' }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+      const result = await limited.execute(
+        { sql: 'SELECT id FROM orders ORDER BY id' },
+        { cwd: '.', signal: new AbortController().signal, readOnly: true },
+      );
       expect(result.type).toBe('tool-success');
       if (result.type !== 'tool-success') return;
       expect(result.data.statements[0]!.rows).toHaveLength(2);
@@ -156,7 +180,10 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
     });
 
     it('types its columns', async () => {
-      const result = await tool.execute({ sql: 'SELECT id, name FROM customers ORDER BY id' }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+      const result = await tool.execute(
+        { sql: 'SELECT id, name FROM customers ORDER BY id' },
+        { cwd: '.', signal: new AbortController().signal, readOnly: true },
+      );
       if (result.type !== 'tool-success') throw new Error(result.message);
       expect(result.data.statements[0]!.columns.map((column) => column.name)).toEqual(['id', 'name']);
       expect(result.data.statements[0]!.columns[0]!.type).toMatch(/int/i);
@@ -199,7 +226,10 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
 
     it('names the tables there are when asked for one that is not', async () => {
       const describeTool = createDescribeSchemaTool({ connection: engine.connection });
-      const result = await describeTool.execute({ table: 'nope' }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+      const result = await describeTool.execute(
+        { table: 'nope' },
+        { cwd: '.', signal: new AbortController().signal, readOnly: true },
+      );
       expect(result).toMatchObject({ type: 'tool-error', code: 'sql-missing-table' });
     });
   });
@@ -225,10 +255,20 @@ describe('connections', () => {
     const connection = await openSqlConnection(':memory:');
     if (isSqlFailure(connection)) throw new Error(connection.message);
     const signal = new AbortController().signal;
-    await connection.run('CREATE TABLE t (x integer); INSERT INTO t VALUES (1)', { readOnly: false, signal, timeoutMs: 1000, maxRows: 10 });
+    await connection.run('CREATE TABLE t (x integer); INSERT INTO t VALUES (1)', {
+      readOnly: false,
+      signal,
+      timeoutMs: 1000,
+      maxRows: 10,
+    });
     const refused = await connection.run('DELETE FROM t', { readOnly: true, signal, timeoutMs: 1000, maxRows: 10 });
     expect(isSqlFailure(refused) && refused.code).toBe('sql-read-only');
-    const read = await connection.run('SELECT count(*) FROM t', { readOnly: true, signal, timeoutMs: 1000, maxRows: 10 });
+    const read = await connection.run('SELECT count(*) FROM t', {
+      readOnly: true,
+      signal,
+      timeoutMs: 1000,
+      maxRows: 10,
+    });
     expect(isSqlFailure(read) ? read.message : read.statements[0]!.rows[0]).toEqual([1]);
     await connection.close();
   });
@@ -250,14 +290,22 @@ describe('PostgreSQL timeouts and cancellation stop the query on the server', ()
 
   /** Queries running in the test database, other than this probe (through a cursor they show as FETCH). */
   async function activeSleeps(): Promise<number> {
-    const result = await database.query("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND datname = current_database() AND pid <> pg_backend_pid()");
+    const result = await database.query(
+      "SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND datname = current_database() AND pid <> pg_backend_pid()",
+    );
     return Number(result.rows[0].n);
   }
 
   it('cancels a running query through the AbortSignal', async () => {
     const controller = new AbortController();
-    const running = connection.run('SELECT pg_sleep(30)', { readOnly: true, signal: controller.signal, timeoutMs: 60_000, maxRows: 10 });
-    for (let attempt = 0; attempt < 50 && (await activeSleeps()) === 0; attempt++) await new Promise((r) => setTimeout(r, 50));
+    const running = connection.run('SELECT pg_sleep(30)', {
+      readOnly: true,
+      signal: controller.signal,
+      timeoutMs: 60_000,
+      maxRows: 10,
+    });
+    for (let attempt = 0; attempt < 50 && (await activeSleeps()) === 0; attempt++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(await activeSleeps()).toBe(1);
     const started = Date.now();
     controller.abort();
@@ -268,7 +316,12 @@ describe('PostgreSQL timeouts and cancellation stop the query on the server', ()
   });
 
   it('stops a statement at the statement timeout', async () => {
-    const result = await connection.run('SELECT pg_sleep(30)', { readOnly: true, signal: new AbortController().signal, timeoutMs: 200, maxRows: 10 });
+    const result = await connection.run('SELECT pg_sleep(30)', {
+      readOnly: true,
+      signal: new AbortController().signal,
+      timeoutMs: 200,
+      maxRows: 10,
+    });
     expect(isSqlFailure(result) && result.code).toBe('sql-timeout');
   });
 });

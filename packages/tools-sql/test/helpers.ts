@@ -7,7 +7,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 
 /** The server the tests create their databases on (trust auth on the loopback). */
-export const ADMIN_URL = process.env.RISKGATE_TEST_PG_URL ?? `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres`;
+export const ADMIN_URL =
+  process.env.RISKGATE_TEST_PG_URL ?? `postgres://${process.env.PGUSER ?? userInfo().username}@127.0.0.1:5432/postgres`;
 
 export const SHOP_SCHEMA = `
   CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
@@ -84,7 +85,12 @@ export const SMART: GatePolicy = { mode: 'smart', rules: [] };
  * One tool call as the agent loop makes it: validate, assess, decide; ask the person when the
  * gate says so (`answer`); run the call read-only when it is whitelisted (defence in depth).
  */
-export async function callTool(tool: AnyTool, args: unknown, answer: 'yes' | 'no' | 'never-asked' = 'never-asked', policy = SMART) {
+export async function callTool(
+  tool: AnyTool,
+  args: unknown,
+  answer: 'yes' | 'no' | 'never-asked' = 'never-asked',
+  policy = SMART,
+) {
   const evaluation = await evaluateToolCall(tool, args, { cwd: process.cwd() }, policy);
   const { decision } = evaluation;
   let asked = false;
@@ -93,7 +99,8 @@ export async function callTool(tool: AnyTool, args: unknown, answer: 'yes' | 'no
   if (decision.action === 'confirm') {
     asked = true;
     description = await tool.describe(evaluation.args, { cwd: process.cwd() });
-    if (answer === 'never-asked') throw new Error(`the gate asked about ${JSON.stringify(args)}: ${decision.reasons.join('; ')}`);
+    if (answer === 'never-asked')
+      throw new Error(`the gate asked about ${JSON.stringify(args)}: ${decision.reasons.join('; ')}`);
     if (answer === 'no') return { decision, asked, ran: false as const, description };
   }
   const result = await tool.execute(evaluation.args, {
@@ -127,7 +134,13 @@ export async function createTempMysql(schema = SHOP_SCHEMA): Promise<TempMysql> 
   const mysql = (await import('mysql2/promise')).default;
   const name = `riskgate_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new URL(MYSQL_ADMIN_URL);
-  const client = await mysql.createConnection({ host: admin.hostname, port: Number(admin.port || 3306), user: decodeURIComponent(admin.username) || 'root', password: decodeURIComponent(admin.password), multipleStatements: true });
+  const client = await mysql.createConnection({
+    host: admin.hostname,
+    port: Number(admin.port || 3306),
+    user: decodeURIComponent(admin.username) || 'root',
+    password: decodeURIComponent(admin.password),
+    multipleStatements: true,
+  });
   await client.query(`CREATE DATABASE ${name}`);
   await client.query(`USE ${name}`);
   if (schema.trim() !== '') await client.query(schema);
@@ -137,7 +150,8 @@ export async function createTempMysql(schema = SHOP_SCHEMA): Promise<TempMysql> 
     url: url.toString(),
     name,
     query: async (sql) => (await client.query(sql))[0],
-    count: async (table) => Number(((await client.query(`SELECT count(*) AS n FROM ${table}`))[0] as { n: number }[])[0]!.n),
+    count: async (table) =>
+      Number(((await client.query(`SELECT count(*) AS n FROM ${table}`))[0] as { n: number }[])[0]!.n),
     cleanup: async () => {
       await client.query(`DROP DATABASE IF EXISTS ${name}`);
       await client.end();

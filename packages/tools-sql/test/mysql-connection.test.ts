@@ -1,6 +1,12 @@
 import { judgeEffects } from '@riskgate/risk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDescribeSchemaTool, createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
+import {
+  createDescribeSchemaTool,
+  createExecuteSqlTool,
+  isSqlFailure,
+  openSqlConnection,
+  type SqlConnection,
+} from '../src/index.js';
 import { MARIADB_SQL_FUNCTIONS, MYSQL_FUNCTION_EFFECTS, MYSQL_HARMLESS_FUNCTIONS } from '../src/mysql-knowledge.js';
 import { callTool, createTempMysql, type TempMysql } from './helpers.js';
 
@@ -50,7 +56,7 @@ describe('MySQL/MariaDB: what is not a plain read', () => {
     ['SELECT * FROM mysql.user', /account password hashes/],
     ['SELECT authentication_string FROM `mysql`.`user`', /account password hashes/],
     ['SELECT * FROM mysql . global_priv', /account password hashes/],
-    ['SELECT Priv FROM mysql.global_priv WHERE User = \'root\'', /account password hashes/],
+    ["SELECT Priv FROM mysql.global_priv WHERE User = 'root'", /account password hashes/],
     ['SELECT * FROM mysql.servers', /federated/],
     ["SHOW CREATE USER 'root'@'localhost'", /password hashes/],
     ['SHOW GRANTS', /password hashes/],
@@ -69,11 +75,11 @@ describe('MySQL/MariaDB: what is not a plain read', () => {
     ['SHOW TABLES WHERE SLEEP(1)', /SLEEP/],
     ['SELECT NEXTVAL(s)', /sequence/],
     ['SELECT LAST_INSERT_ID(5)', /last insert id/],
-    ['SELECT MASTER_POS_WAIT(\'f\', 4)', /waits/],
+    ["SELECT MASTER_POS_WAIT('f', 4)", /waits/],
     ['DELETE FROM orders', /DELETE without WHERE removes every row of orders/],
-    ['UPDATE orders SET status = \'x\' WHERE id = 1', /UPDATE changes the rows of orders/],
+    ["UPDATE orders SET status = 'x' WHERE id = 1", /UPDATE changes the rows of orders/],
     ['SET GLOBAL max_connections = 1', /SET changes/],
-    ['SET @@session.sql_mode = \'NO_BACKSLASH_ESCAPES\'', /SET changes/],
+    ["SET @@session.sql_mode = 'NO_BACKSLASH_ESCAPES'", /SET changes/],
     ['USE mysql', /USE changes/],
     ['KILL 1', /KILL/],
     ['LOCK TABLES orders WRITE', /LOCK TABLES/],
@@ -99,14 +105,20 @@ describe('MySQL/MariaDB: what is not a plain read', () => {
   it('with `mysql` as the current database, `user` is mysql.user', async () => {
     const mysqlDb = await openSqlConnection(server.url.replace(/\/[^/]*$/, '/mysql'));
     if (isSqlFailure(mysqlDb)) throw new Error(mysqlDb.message);
-    const judgement = judgeEffects((await mysqlDb.assess('SELECT User, authentication_string FROM user')).effects, { cwd: '/' });
+    const judgement = judgeEffects((await mysqlDb.assess('SELECT User, authentication_string FROM user')).effects, {
+      cwd: '/',
+    });
     expect(judgement.whitelisted).toBe(false);
     await mysqlDb.close();
   });
 
   it('every function MariaDB lists in information_schema.SQL_FUNCTIONS is classified (vouched for, or an effect)', async () => {
-    const rows = (await server.query('SELECT FUNCTION AS name FROM information_schema.SQL_FUNCTIONS')) as { name: string }[];
-    const unclassified = rows.map((row) => row.name).filter((name) => !MYSQL_HARMLESS_FUNCTIONS.has(name) && MYSQL_FUNCTION_EFFECTS[name] === undefined);
+    const rows = (await server.query('SELECT FUNCTION AS name FROM information_schema.SQL_FUNCTIONS')) as {
+      name: string;
+    }[];
+    const unclassified = rows
+      .map((row) => row.name)
+      .filter((name) => !MYSQL_HARMLESS_FUNCTIONS.has(name) && MYSQL_FUNCTION_EFFECTS[name] === undefined);
     expect(unclassified).toEqual([]);
     const shipped = new Set(MARIADB_SQL_FUNCTIONS.split(/\s+/));
     expect(rows.filter((row) => !shipped.has(row.name) && MYSQL_FUNCTION_EFFECTS[row.name] === undefined)).toEqual([]);
@@ -120,20 +132,20 @@ describe('SHOW and DESCRIBE and plain reads stay whitelisted, and MariaDB agrees
     'SHOW CREATE TABLE orders',
     'SHOW COLUMNS FROM orders',
     'SHOW INDEX FROM orders',
-    'SHOW VARIABLES LIKE \'max_connections\'',
+    "SHOW VARIABLES LIKE 'max_connections'",
     'SHOW DATABASES',
     'DESCRIBE orders',
     'DESC orders',
-    'EXPLAIN SELECT * FROM orders WHERE status = \'paid\'',
+    "EXPLAIN SELECT * FROM orders WHERE status = 'paid'",
     'SELECT * FROM orders',
     'SELECT * FROM fine',
-    'SELECT o.id, c.name FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.status = \'paid\' ORDER BY o.id LIMIT 2',
+    "SELECT o.id, c.name FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.status = 'paid' ORDER BY o.id LIMIT 2",
     'SELECT status, COUNT(*), SUM(total_cents), AVG(total_cents) FROM orders GROUP BY status HAVING COUNT(*) > 0',
     "SELECT CONCAT(name, '!'), UPPER(name), LEFT(name, 1), IF(id > 1, 'a', 'b'), DATE_FORMAT(NOW(), '%Y') FROM customers",
     "SELECT JSON_OBJECT('id', id), JSON_EXTRACT('{\"a\": 1}', '$.a'), COALESCE(NULL, 1), CAST(id AS CHAR(10)) FROM orders",
     'SELECT * FROM orders LIMIT 1, 2',
     'SELECT id FROM orders WHERE id IN (SELECT customer_id FROM orders) AND EXISTS (SELECT 1 FROM customers)',
-    'WITH paid AS (SELECT * FROM orders WHERE status = \'paid\') SELECT COUNT(*) FROM paid',
+    "WITH paid AS (SELECT * FROM orders WHERE status = 'paid') SELECT COUNT(*) FROM paid",
     'SELECT ROW_NUMBER() OVER (PARTITION BY status ORDER BY id) FROM orders',
     'SELECT 1 # a comment',
     'SELECT 1 -- a comment',
@@ -149,15 +161,22 @@ describe('SHOW and DESCRIBE and plain reads stay whitelisted, and MariaDB agrees
     if (result.type !== 'tool-success') throw new Error(result.message);
   });
 
-  it.each(['INSERT INTO customers VALUES (50, \'x\')', 'UPDATE orders SET status = \'x\' WHERE id = 1', 'DELETE FROM orders WHERE id = 1', 'CREATE TEMPORARY TABLE tt (x INT)'])(
-    'MariaDB itself refuses %s in the read-only transaction, and riskgate does not whitelist it',
-    async (sql) => {
-      expect((await judged(sql)).whitelisted).toBe(false);
-      const result = await connection.run(sql, { readOnly: true, signal: new AbortController().signal, timeoutMs: 5_000, maxRows: 10 });
-      expect(isSqlFailure(result) && result.code).toMatch(/sql-read-only|sql-error/);
-      expect(await server.count('orders')).toBe(5);
-    },
-  );
+  it.each([
+    "INSERT INTO customers VALUES (50, 'x')",
+    "UPDATE orders SET status = 'x' WHERE id = 1",
+    'DELETE FROM orders WHERE id = 1',
+    'CREATE TEMPORARY TABLE tt (x INT)',
+  ])('MariaDB itself refuses %s in the read-only transaction, and riskgate does not whitelist it', async (sql) => {
+    expect((await judged(sql)).whitelisted).toBe(false);
+    const result = await connection.run(sql, {
+      readOnly: true,
+      signal: new AbortController().signal,
+      timeoutMs: 5_000,
+      maxRows: 10,
+    });
+    expect(isSqlFailure(result) && result.code).toMatch(/sql-read-only|sql-error/);
+    expect(await server.count('orders')).toBe(5);
+  });
 });
 
 describe('a real connection', () => {
@@ -165,19 +184,28 @@ describe('a real connection', () => {
     const tool = createExecuteSqlTool({ connection });
     const select = await callTool(tool, { sql: "SELECT COUNT(*) FROM orders WHERE status = 'paid'" });
     expect(select.asked).toBe(false);
-    expect(select.ran && select.result.type === 'tool-success' && select.result.data.statements[0]!.rows[0]).toEqual([3]);
+    expect(select.ran && select.result.type === 'tool-success' && select.result.data.statements[0]!.rows[0]).toEqual([
+      3,
+    ]);
     const del = await callTool(tool, { sql: "DELETE FROM orders WHERE status = 'cancelled'" }, 'no');
     expect(del.asked).toBe(true);
-    expect((del.description as { details: readonly string[] }).details.join('\n')).toMatch(/would delete 1 row of orders/);
+    expect((del.description as { details: readonly string[] }).details.join('\n')).toMatch(
+      /would delete 1 row of orders/,
+    );
     expect(await server.count('orders')).toBe(5);
   });
 
   it('previews are rolled back; a MyISAM table or a trigger means no preview run at all', async () => {
     const tool = createExecuteSqlTool({ connection });
-    const details = async (sql: string) => ((await tool.describe({ sql }, { cwd: '.' })) as { details: readonly string[] }).details.join('\n');
-    expect(await details("UPDATE orders SET status = 'x' WHERE status = 'paid'")).toMatch(/would change 3 rows of orders/);
+    const details = async (sql: string) =>
+      ((await tool.describe({ sql }, { cwd: '.' })) as { details: readonly string[] }).details.join('\n');
+    expect(await details("UPDATE orders SET status = 'x' WHERE status = 'paid'")).toMatch(
+      /would change 3 rows of orders/,
+    );
     expect(await server.count("orders WHERE status = 'paid'")).toBe(3);
-    expect(await details('DELETE FROM legacy WHERE id = 1')).toMatch(/preview skipped: legacy uses the MyISAM engine, which cannot roll back/);
+    expect(await details('DELETE FROM legacy WHERE id = 1')).toMatch(
+      /preview skipped: legacy uses the MyISAM engine, which cannot roll back/,
+    );
     expect(await server.count('legacy')).toBe(2);
     expect(await details('DELETE FROM audited WHERE id = 1')).toMatch(/preview skipped: audited has the trigger audit/);
     expect(await server.count('audit_log')).toBe(0);
@@ -186,7 +214,10 @@ describe('a real connection', () => {
 
   it('describe_schema reads tables, columns, keys and indexes', async () => {
     const tool = createDescribeSchemaTool({ connection });
-    const result = await tool.execute({ table: 'orders' }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    const result = await tool.execute(
+      { table: 'orders' },
+      { cwd: '.', signal: new AbortController().signal, readOnly: true },
+    );
     if (result.type !== 'tool-success') throw new Error(result.message);
     expect(result.forModel).toMatch(/table orders/);
     expect(result.forModel).toMatch(/customer_id int.* NOT NULL/);
@@ -196,7 +227,12 @@ describe('a real connection', () => {
 
   it('a statement that runs too long is stopped on the server', async () => {
     const started = performance.now();
-    const result = await connection.run('SELECT SLEEP(5)', { readOnly: false, signal: new AbortController().signal, timeoutMs: 400, maxRows: 10 });
+    const result = await connection.run('SELECT SLEEP(5)', {
+      readOnly: false,
+      signal: new AbortController().signal,
+      timeoutMs: 400,
+      maxRows: 10,
+    });
     expect(isSqlFailure(result) && result.code).toBe('sql-timeout');
     expect(performance.now() - started).toBeLessThan(3_000);
   });
@@ -204,16 +240,33 @@ describe('a real connection', () => {
   it('cancellation sends KILL QUERY: nothing keeps running on the server', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const result = await connection.run('SELECT SLEEP(20), 1 AS riskgate_cancel_probe', { readOnly: false, signal: controller.signal, timeoutMs: 60_000, maxRows: 10 });
+    const result = await connection.run('SELECT SLEEP(20), 1 AS riskgate_cancel_probe', {
+      readOnly: false,
+      signal: controller.signal,
+      timeoutMs: 60_000,
+      maxRows: 10,
+    });
     expect(isSqlFailure(result) && result.code).toBe('sql-cancelled');
-    const running = (await server.query("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%riskgate_cancel_probe%' AND INFO NOT LIKE '%PROCESSLIST%'")) as { n: number }[];
+    const running = (await server.query(
+      "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%riskgate_cancel_probe%' AND INFO NOT LIKE '%PROCESSLIST%'",
+    )) as { n: number }[];
     expect(Number(running[0]!.n)).toBe(0);
   });
 
   it('a SET on a confirmed call does not reach a later whitelisted read', async () => {
     for (let round = 0; round < 6; round++) {
-      await connection.run("SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES,ANSI_QUOTES'; SET @leak = 1", { readOnly: false, signal: new AbortController().signal, timeoutMs: 5_000, maxRows: 10 });
-      const read = await connection.run('SELECT @@SESSION.sql_mode, @leak', { readOnly: true, signal: new AbortController().signal, timeoutMs: 5_000, maxRows: 10 });
+      await connection.run("SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES,ANSI_QUOTES'; SET @leak = 1", {
+        readOnly: false,
+        signal: new AbortController().signal,
+        timeoutMs: 5_000,
+        maxRows: 10,
+      });
+      const read = await connection.run('SELECT @@SESSION.sql_mode, @leak', {
+        readOnly: true,
+        signal: new AbortController().signal,
+        timeoutMs: 5_000,
+        maxRows: 10,
+      });
       if (isSqlFailure(read)) throw new Error(read.message);
       expect(String(read.statements[0]!.rows[0]![0])).not.toMatch(/NO_BACKSLASH_ESCAPES/);
       expect(read.statements[0]!.rows[0]![1]).toBeNull();
@@ -222,7 +275,10 @@ describe('a real connection', () => {
 
   it('tells the model the true row count', async () => {
     const tool = createExecuteSqlTool({ connection, limits: { maxRows: 3, modelRows: 2 } });
-    const result = await tool.execute({ sql: 'SELECT seq FROM seq_1_to_10000' }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    const result = await tool.execute(
+      { sql: 'SELECT seq FROM seq_1_to_10000' },
+      { cwd: '.', signal: new AbortController().signal, readOnly: true },
+    );
     if (result.type !== 'tool-success') throw new Error(result.message);
     expect(result.data.statements[0]!.rows).toHaveLength(3);
     expect(result.forModel).toContain('(showing 2 of 10,000 rows)');

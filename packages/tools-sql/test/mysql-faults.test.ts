@@ -31,14 +31,22 @@ afterEach(async () => {
 });
 
 const run = (sql: string, options: { readOnly?: boolean; timeoutMs?: number; signal?: AbortSignal } = {}) =>
-  connection.run(sql, { readOnly: options.readOnly ?? false, timeoutMs: options.timeoutMs ?? 3_000, maxRows: 50, signal: options.signal ?? new AbortController().signal });
-const total = async () => Number(((await database.query('SELECT sum(total_cents) AS n FROM orders')) as { n: number }[])[0]!.n);
+  connection.run(sql, {
+    readOnly: options.readOnly ?? false,
+    timeoutMs: options.timeoutMs ?? 3_000,
+    maxRows: 50,
+    signal: options.signal ?? new AbortController().signal,
+  });
+const total = async () =>
+  Number(((await database.query('SELECT sum(total_cents) AS n FROM orders')) as { n: number }[])[0]!.n);
 
 // Only this file's database: other test files (and other packages' tests) run SLEEP on the same
 // server at the same time, and killing theirs made both fail under CI's parallel load.
 async function killWhenRunning(text: string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const found = (await database.query(`SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE '%${text}%' AND DB = '${database.name}' AND ID <> CONNECTION_ID()`)) as { ID: number }[];
+    const found = (await database.query(
+      `SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE '%${text}%' AND DB = '${database.name}' AND ID <> CONNECTION_ID()`,
+    )) as { ID: number }[];
     if (found.length > 0) {
       await database.query(`KILL CONNECTION ${found[0]!.ID}`);
       return;
@@ -54,7 +62,10 @@ describe('MariaDB connection faults', { timeout: 20_000 }, () => {
     ['a confirmed read', false],
   ])('KILL CONNECTION during %s ends the call at once', async (_name, readOnly) => {
     const started = Date.now();
-    const [result] = await Promise.all([run('SELECT SLEEP(5)', { readOnly, timeoutMs: 10_000 }), killWhenRunning('SLEEP(5)')]);
+    const [result] = await Promise.all([
+      run('SELECT SLEEP(5)', { readOnly, timeoutMs: 10_000 }),
+      killWhenRunning('SLEEP(5)'),
+    ]);
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(isSqlFailure(result)).toBe(true);
     expect(isSqlFailure(result) && result.code).toMatch(readOnly ? /^sql-connection-failed$/ : /^sql-outcome-unknown$/);
@@ -67,7 +78,10 @@ describe('MariaDB connection faults', { timeout: 20_000 }, () => {
     // SLEEP per row keeps the statement running when the connection drops.
     const result = await run('UPDATE orders SET total_cents = total_cents + 1 WHERE SLEEP(0.2) = 0');
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(result).toMatchObject({ code: 'sql-outcome-unknown', message: expect.stringMatching(/may have been applied.*Check the data before retrying/) });
+    expect(result).toMatchObject({
+      code: 'sql-outcome-unknown',
+      message: expect.stringMatching(/may have been applied.*Check the data before retrying/),
+    });
   });
 
   it('a confirmed UPDATE whose reply stalls is "outcome unknown", never "stopped"', async () => {
@@ -86,7 +100,10 @@ describe('MariaDB connection faults', { timeout: 20_000 }, () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const started = Date.now();
-    const result = await run('UPDATE orders SET total_cents = total_cents + 1', { timeoutMs: 60_000, signal: controller.signal });
+    const result = await run('UPDATE orders SET total_cents = total_cents + 1', {
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(result).toMatchObject({ code: 'sql-outcome-unknown' });
   });
@@ -95,7 +112,10 @@ describe('MariaDB connection faults', { timeout: 20_000 }, () => {
     proxy.whenSent('max_statement_time', 'stall-replies');
     const before = await total();
     const result = await run('UPDATE orders SET total_cents = total_cents + 1', { timeoutMs: 500 });
-    expect(result).toMatchObject({ code: 'sql-connection-failed', message: expect.stringMatching(/before the statement was sent; nothing was changed/) });
+    expect(result).toMatchObject({
+      code: 'sql-connection-failed',
+      message: expect.stringMatching(/before the statement was sent; nothing was changed/),
+    });
     expect(await total()).toBe(before);
   });
 
@@ -161,7 +181,9 @@ describe('MariaDB describe_schema on a stalled connection', { timeout: 90_000 },
 describe('MariaDB ending an idle pooled connection', { timeout: 30_000 }, () => {
   it('is no crash: the error event is caught and the next call gets a fresh connection', async () => {
     expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
-    const idle = (await database.query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND = 'Sleep' AND ID <> CONNECTION_ID() AND DB = DATABASE()")) as { ID: number }[];
+    const idle = (await database.query(
+      "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND = 'Sleep' AND ID <> CONNECTION_ID() AND DB = DATABASE()",
+    )) as { ID: number }[];
     expect(idle.length).toBeGreaterThan(0);
     for (const { ID } of idle) await database.query(`KILL CONNECTION ${ID}`);
     await new Promise((resolve) => setTimeout(resolve, 500));

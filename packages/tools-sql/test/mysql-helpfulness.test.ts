@@ -25,7 +25,7 @@ const READS = [
   'SELECT a, SUM(b) OVER (PARTITION BY a ORDER BY c ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM t',
   'WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) SELECT * FROM n',
   'SELECT `order`, `group` FROM `my table` WHERE `key` = 1',
-  "SELECT * FROM t WHERE s = 'it''s' OR s = \"say \"\"hi\"\"\"",
+  'SELECT * FROM t WHERE s = \'it\'\'s\' OR s = "say ""hi"""',
   'DESCRIBE orders',
   'EXPLAIN FORMAT=JSON SELECT * FROM orders',
   'SHOW INDEX FROM orders',
@@ -64,7 +64,7 @@ describe('a call with an alias is still a call', () => {
     ['mysql', 'WITH c (a) AS (SELECT 1) SELECT * FROM c'],
     ['mysql', 'SELECT CAST(x AS DATETIME(6)), CONVERT(y, DATETIME(3)), CAST(z AS SIGNED) FROM t'],
     ['mysql', 'SELECT x FROM t WHERE a = ANY (SELECT b FROM u) AND c > SOME (SELECT d FROM v)'],
-    ["mysql", "SELECT * FROM t WHERE MATCH(a, b) AGAINST ('x')"],
+    ['mysql', "SELECT * FROM t WHERE MATCH(a, b) AGAINST ('x')"],
     ['sqlite', 'WITH c(a) AS (SELECT 1) SELECT * FROM c'],
     ['sqlite', 'WITH c(a) AS MATERIALIZED (SELECT 1) SELECT * FROM c'],
   ] as const)('a CTE column list is not a call: %s: %s', async (dialect, sql) => {

@@ -22,7 +22,13 @@ async function oracle(sql: string): Promise<{ statements: number | 'error'; tabl
   try {
     const mysql = (await import('mysql2/promise')).default;
     const url = new URL(server.url);
-    const client = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: 'root', database: server.name, multipleStatements: true });
+    const client = await mysql.createConnection({
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: 'root',
+      database: server.name,
+      multipleStatements: true,
+    });
     try {
       const [rows, fields] = await client.query(sql);
       const multi = Array.isArray(fields) && fields.length > 0 && (fields[0] === undefined || Array.isArray(fields[0]));
@@ -33,13 +39,18 @@ async function oracle(sql: string): Promise<{ statements: number | 'error'; tabl
   } catch {
     statements = 'error';
   }
-  const remaining = (await server.query(`SELECT count(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = '${server.name}' AND TABLE_NAME = 't'`)) as { n: number }[];
+  const remaining = (await server.query(
+    `SELECT count(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = '${server.name}' AND TABLE_NAME = 't'`,
+  )) as { n: number }[];
   return { statements, tableSurvived: Number(remaining[0]!.n) === 1 };
 }
 
 async function verdict(sql: string) {
   const assessment = await assessSql(sql, { dialect: 'mysql' });
-  return { statements: assessment.statements.length, whitelisted: judgeEffects(assessment.effects, { cwd: process.cwd() }).whitelisted };
+  return {
+    statements: assessment.statements.length,
+    whitelisted: judgeEffects(assessment.effects, { cwd: process.cwd() }).whitelisted,
+  };
 }
 
 const DROP_PAYLOADS = [
@@ -53,12 +64,12 @@ const DROP_PAYLOADS = [
   'SELECT 1 /* /* */ ; DROP TABLE t; -- */',
   'SELECT 1; DROP TABLE t',
   'SELECT `a;b` FROM (SELECT 1 AS `a;b`) d; DROP TABLE t',
-  "SELECT 1 /*!, 2 */ ; DROP TABLE t",
+  'SELECT 1 /*!, 2 */ ; DROP TABLE t',
   'SELECT 1\n#\\\n; DROP TABLE t',
   "SELECT N'x\\''; DROP TABLE t; -- '",
 ];
 
-describe('the issue\'s payloads and their spellings, against MariaDB', () => {
+describe("the issue's payloads and their spellings, against MariaDB", () => {
   it.each(DROP_PAYLOADS)('%j drops t on MariaDB and is not whitelisted', async (sql) => {
     const server_ = await oracle(sql);
     expect(server_.tableSurvived).toBe(false);
@@ -77,7 +88,7 @@ const ONE_READ = [
   'SELECT `a``b` FROM (SELECT 1 AS `a``b`) d',
   "SELECT _utf8mb4'abc', X'41', B'1', N'n'",
   'SELECT x FROM t WHERE x = 1 /* ; DROP TABLE t */',
-  "SELECT 1/*+ MAX_EXECUTION_TIME(1000) */",
+  'SELECT 1/*+ MAX_EXECUTION_TIME(1000) */',
   'SELECT --1',
 ];
 
@@ -119,12 +130,15 @@ describe('texts MariaDB runs as one read', () => {
     for (const sql of [...DROP_PAYLOADS, ...ONE_READ]) {
       const server_ = await oracle(sql);
       const ours = await verdict(sql);
-      if (ours.whitelisted && (server_.statements !== ours.statements || !server_.tableSurvived)) disagreements.push(sql);
+      if (ours.whitelisted && (server_.statements !== ours.statements || !server_.tableSurvived))
+        disagreements.push(sql);
     }
     expect(disagreements).toEqual([]);
   }, 60_000);
 
-  it.each(ONE_READ.filter((sql) => !sql.includes('99999') && !sql.includes('/*+')))('still whitelisted: %j', async (sql) => {
+  it.each(
+    ONE_READ.filter((sql) => !sql.includes('99999') && !sql.includes('/*+')),
+  )('still whitelisted: %j', async (sql) => {
     expect((await verdict(sql)).whitelisted).toBe(true);
   });
 });
@@ -134,8 +148,11 @@ describe('NO_BACKSLASH_ESCAPES: unknown without a connection, so texts that read
     expect((await verdict(sql)).whitelisted).toBe(false);
   });
 
-  it('with the server\'s sql_mode known, the escape-free reading is used', async () => {
-    const assessment = await assessSql("SELECT 'a\\'; DROP TABLE t; -- '", { dialect: 'mysql', mysql: { backslashEscapes: false } });
+  it("with the server's sql_mode known, the escape-free reading is used", async () => {
+    const assessment = await assessSql("SELECT 'a\\'; DROP TABLE t; -- '", {
+      dialect: 'mysql',
+      mysql: { backslashEscapes: false },
+    });
     expect(judgeEffects(assessment.effects, { cwd: '/' }).reasons.join('\n')).toMatch(/DROP/);
   });
 });

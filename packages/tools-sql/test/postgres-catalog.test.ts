@@ -98,11 +98,11 @@ describe('every function in pg_proc, every call shape', () => {
   }, 120_000);
 });
 
-describe('the issue\'s whitelisted 17, query-text functions, attribute notation', () => {
+describe("the issue's whitelisted 17, query-text functions, attribute notation", () => {
   const never = [
     "SELECT * FROM ts_stat('SELECT to_tsvector(pg_terminate_backend(12345)::text)')",
     "SELECT ts_rewrite('a'::tsquery, 'SELECT pg_advisory_lock(1)::text::tsquery, ''b''::tsquery')",
-    'SELECT lowrite(0, \'x\')',
+    "SELECT lowrite(0, 'x')",
     "SELECT pg_read_file_old('/etc/passwd', 0, 100)",
     'SELECT pg_rotate_logfile_old()',
     'SELECT * FROM pg_hba_file_rules()',
@@ -111,7 +111,7 @@ describe('the issue\'s whitelisted 17, query-text functions, attribute notation'
     'SELECT * FROM pg_ls_tmpdir()',
     'SELECT * FROM pg_ls_archive_statusdir()',
     "SELECT lo_from_bytea(0, 'x')",
-    'SELECT lo_put(1, 0, \'x\')',
+    "SELECT lo_put(1, 0, 'x')",
     'SELECT pg_stat_reset_slru(NULL)',
     'SELECT pg_current_logfile()',
     "SELECT pg_replication_origin_create('x')",
@@ -129,8 +129,8 @@ describe('the issue\'s whitelisted 17, query-text functions, attribute notation'
     "SELECT f.pg_read_file FROM lower('/etc/passwd') f",
     "SELECT f.pg_ls_dir FROM lower('/') f",
     'SELECT (42::bigint).pg_advisory_lock',
-    "SELECT (1234).\"pg_terminate_backend\"",
-    "SELECT x.pg_sleep FROM (SELECT 100) x",
+    'SELECT (1234)."pg_terminate_backend"',
+    'SELECT x.pg_sleep FROM (SELECT 100) x',
     "SELECT o.nextval FROM (SELECT 'orders_id_seq'::regclass) o",
     "SELECT (('x')::text).lo_import",
     'SELECT rolpassword FROM pg_authid',
@@ -183,14 +183,16 @@ describe('the issue\'s whitelisted 17, query-text functions, attribute notation'
   it.each(never)('not whitelisted with the live catalog: %s', async (sql) => {
     expect(await whitelisted(sql, live)).toBe(false);
   });
-  it.each(never.filter((sql) => !/evil|sneaky|lower\(1\)|\+\+\+|killer|passwords|guarded/.test(sql)))('not whitelisted with the snapshot: %s', async (sql) => {
+  it.each(
+    never.filter((sql) => !/evil|sneaky|lower\(1\)|\+\+\+|killer|passwords|guarded/.test(sql)),
+  )('not whitelisted with the snapshot: %s', async (sql) => {
     expect(await whitelisted(sql, snapshotCatalog())).toBe(false);
   });
 
   const safe = [
     'SELECT * FROM orders',
     'SELECT * FROM fine',
-    "SELECT id, initcap(status), upper(status), length(status), now(), random(), clock_timestamp(), gen_random_uuid() FROM orders",
+    'SELECT id, initcap(status), upper(status), length(status), now(), random(), clock_timestamp(), gen_random_uuid() FROM orders',
     "SELECT date_trunc('day', now()), to_char(now(), 'YYYY'), coalesce(NULL, 1), greatest(1, 2), string_agg(status, ',') FROM orders",
     'SELECT count(*), sum(id), avg(id), max(id) FROM orders GROUP BY status HAVING count(*) > 0',
     'SELECT * FROM generate_series(1, 10)',
@@ -202,7 +204,7 @@ describe('the issue\'s whitelisted 17, query-text functions, attribute notation'
     'SELECT rolname FROM pg_roles',
     'SELECT pid, state, wait_event FROM pg_stat_activity', // its query column is a secret read (secret-columns.test.ts)
     "SELECT 'ok'::mood, 1::int, '2024-01-01'::date, 'a'::text, 1.5::numeric(10, 2)",
-    'SELECT o.id, o.status FROM orders o WHERE o.status ~~ \'p%\' ORDER BY o.id USING <',
+    "SELECT o.id, o.status FROM orders o WHERE o.status ~~ 'p%' ORDER BY o.id USING <",
     'SELECT * FROM orders TABLESAMPLE bernoulli(50)',
     'SELECT (o).id FROM orders o',
     'SELECT row_number() OVER (ORDER BY id) FROM orders',
@@ -228,7 +230,11 @@ describe('the issue\'s whitelisted 17, query-text functions, attribute notation'
 
   it('a server file read is a read of that path, judged like a shell read', async () => {
     const assessment = await assessSql("SELECT pg_read_file('/etc/shadow')", { dialect: 'postgres', pgCatalog: live });
-    expect(assessment.effects).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'read-path', path: '/etc/shadow' })]));
-    expect(judgeEffects(assessment.effects, { cwd: '/' }).effects.some((entry) => entry.verdict === 'secret')).toBe(true);
+    expect(assessment.effects).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'read-path', path: '/etc/shadow' })]),
+    );
+    expect(judgeEffects(assessment.effects, { cwd: '/' }).effects.some((entry) => entry.verdict === 'secret')).toBe(
+      true,
+    );
   });
 });

@@ -32,7 +32,12 @@ afterEach(async () => {
 });
 
 const run = (sql: string, options: { readOnly?: boolean; timeoutMs?: number; signal?: AbortSignal } = {}) =>
-  connection.run(sql, { readOnly: options.readOnly ?? false, timeoutMs: options.timeoutMs ?? 3_000, maxRows: 50, signal: options.signal ?? new AbortController().signal });
+  connection.run(sql, {
+    readOnly: options.readOnly ?? false,
+    timeoutMs: options.timeoutMs ?? 3_000,
+    maxRows: 50,
+    signal: options.signal ?? new AbortController().signal,
+  });
 const total = async () => Number((await database.query('SELECT sum(total_cents) AS n FROM orders')).rows[0].n);
 
 // Only this file's database: other test files run pg_sleep on the same server at the same time.
@@ -41,7 +46,10 @@ async function terminateWhenRunning(text: string): Promise<void> {
   await admin.connect();
   try {
     for (let attempt = 0; attempt < 200; attempt++) {
-      const found = await admin.query("SELECT pid FROM pg_stat_activity WHERE query LIKE $1 AND datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'", [`%${text}%`]);
+      const found = await admin.query(
+        "SELECT pid FROM pg_stat_activity WHERE query LIKE $1 AND datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'",
+        [`%${text}%`],
+      );
       if (found.rows.length > 0) {
         await admin.query('SELECT pg_terminate_backend($1)', [found.rows[0].pid]);
         return;
@@ -59,7 +67,10 @@ describe('PostgreSQL connection faults', { timeout: 20_000 }, () => {
     ['a whitelisted read', true],
     ['a confirmed read', false],
   ])('pg_terminate_backend during %s is a connection failure, not a crash', async (_name, readOnly) => {
-    const [result] = await Promise.all([run('SELECT pg_sleep(5)', { readOnly, timeoutMs: 10_000 }), terminateWhenRunning('pg_sleep(5)')]);
+    const [result] = await Promise.all([
+      run('SELECT pg_sleep(5)', { readOnly, timeoutMs: 10_000 }),
+      terminateWhenRunning('pg_sleep(5)'),
+    ]);
     expect(result).toMatchObject({ type: 'sql-error', code: 'sql-connection-failed' });
     expect(isSqlFailure(result) && result.message).toMatch(/nothing was changed|rolled back/);
     // The connection works again afterwards.
@@ -90,7 +101,10 @@ describe('PostgreSQL connection faults', { timeout: 20_000 }, () => {
     const before = await total();
     proxy.whenSent('UPDATE orders', 'stall-replies');
     const result = await run('UPDATE orders SET total_cents = total_cents + 1', { timeoutMs: 1_000 });
-    expect(result).toMatchObject({ code: 'sql-connection-failed', message: expect.stringMatching(/rolled back: nothing was changed/) });
+    expect(result).toMatchObject({
+      code: 'sql-connection-failed',
+      message: expect.stringMatching(/rolled back: nothing was changed/),
+    });
     expect(await total()).toBe(before);
   });
 
@@ -100,13 +114,21 @@ describe('PostgreSQL connection faults', { timeout: 20_000 }, () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const started = Date.now();
-    const result = await run('UPDATE orders SET total_cents = total_cents + 1', { timeoutMs: 60_000, signal: controller.signal });
+    const result = await run('UPDATE orders SET total_cents = total_cents + 1', {
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(result).toMatchObject({ code: 'sql-connection-failed', message: expect.stringMatching(/rolled back: nothing was changed/) });
+    expect(result).toMatchObject({
+      code: 'sql-connection-failed',
+      message: expect.stringMatching(/rolled back: nothing was changed/),
+    });
     expect(await total()).toBe(before);
   });
 
-  it.each([1, 2, 3, 4, 5, 6])('a connection dropped at COMMIT (run %i) is reported as what the database holds', async () => {
+  it.each([
+    1, 2, 3, 4, 5, 6,
+  ])('a connection dropped at COMMIT (run %i) is reported as what the database holds', async () => {
     const before = await total();
     proxy.whenSent('COMMIT', 'drop');
     const result = await run('UPDATE orders SET total_cents = total_cents + 1');
@@ -123,7 +145,10 @@ describe('PostgreSQL connection faults', { timeout: 20_000 }, () => {
   it('a script with its own transactions, stalled after it was sent, is "outcome unknown"', async () => {
     proxy.whenSent('UPDATE orders', 'stall-replies');
     const result = await run('BEGIN; UPDATE orders SET total_cents = total_cents + 1; COMMIT', { timeoutMs: 500 });
-    expect(result).toMatchObject({ code: 'sql-outcome-unknown', message: expect.stringMatching(/Check the data before retrying/) });
+    expect(result).toMatchObject({
+      code: 'sql-outcome-unknown',
+      message: expect.stringMatching(/Check the data before retrying/),
+    });
   });
 });
 
@@ -136,7 +161,10 @@ describe('PostgreSQL previews', { timeout: 20_000 }, () => {
     const started = Date.now();
     const preview = await connection.preview(sql, assessment, { timeoutMs: 500 });
     expect(Date.now() - started).toBeLessThan(6_000);
-    expect(preview).toMatchObject({ code: 'sql-connection-failed', message: expect.stringMatching(/a preview changes nothing/) });
+    expect(preview).toMatchObject({
+      code: 'sql-connection-failed',
+      message: expect.stringMatching(/a preview changes nothing/),
+    });
     expect(await total()).toBe(before);
   });
 });
@@ -181,7 +209,10 @@ describe('PostgreSQL that cannot be asked', { timeout: 30_000 }, () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     proxy.stall('both');
     const result = await running;
-    expect(result).toMatchObject({ code: 'sql-outcome-unknown', message: expect.stringMatching(/it may have\. Check the data before retrying/) });
+    expect(result).toMatchObject({
+      code: 'sql-outcome-unknown',
+      message: expect.stringMatching(/it may have\. Check the data before retrying/),
+    });
   });
 });
 
@@ -212,7 +243,9 @@ describe('closing a PostgreSQL connection', { timeout: 30_000 }, () => {
 describe('PostgreSQL ending an idle pooled connection', { timeout: 30_000 }, () => {
   it('is no crash: the error event is caught and the next call gets a fresh connection', async () => {
     expect(await run('SELECT 1 AS one', { readOnly: true })).toMatchObject({ statements: [{ rows: [[1]] }] });
-    const ended = await database.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'");
+    const ended = await database.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'",
+    );
     expect(ended.rows.length).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await run('SELECT 2 AS two', { readOnly: true })).toMatchObject({ statements: [{ rows: [[2]] }] });

@@ -41,11 +41,14 @@ const describeSql = async (sql: string) => {
 
 describe('the preview of a statement with a function riskgate does not vouch for executes nothing', () => {
   it.each([
-    ['DELETE FROM orders WHERE pg_terminate_backend(%PID%)', /preview skipped: calls pg_terminate_backend, which a rollback cannot undo/],
-    ['UPDATE orders SET status = \'x\' WHERE pg_cancel_backend(%PID%)', /preview skipped: calls pg_cancel_backend/],
+    [
+      'DELETE FROM orders WHERE pg_terminate_backend(%PID%)',
+      /preview skipped: calls pg_terminate_backend, which a rollback cannot undo/,
+    ],
+    ["UPDATE orders SET status = 'x' WHERE pg_cancel_backend(%PID%)", /preview skipped: calls pg_cancel_backend/],
     ['DELETE FROM orders WHERE (%PID%).pg_terminate_backend', /preview skipped: calls pg_terminate_backend/],
     ['DELETE FROM orders WHERE id IN (SELECT 1 WHERE pg_terminate_backend(%PID%))', /preview skipped/],
-    ['INSERT INTO orders SELECT 100, \'x\' WHERE pg_terminate_backend(%PID%)', /preview skipped/],
+    ["INSERT INTO orders SELECT 100, 'x' WHERE pg_terminate_backend(%PID%)", /preview skipped/],
   ])('%s', async (template, expected) => {
     const details = await describeSql(template.replaceAll('%PID%', String(victimPid)));
     expect(details).toMatch(expected);
@@ -56,7 +59,7 @@ describe('the preview of a statement with a function riskgate does not vouch for
 
   it.each([
     ['DELETE FROM orders WHERE pg_advisory_lock(4242) IS NOT NULL'],
-    ['UPDATE orders SET status = \'x\' WHERE pg_try_advisory_lock(4242)'],
+    ["UPDATE orders SET status = 'x' WHERE pg_try_advisory_lock(4242)"],
     ['DELETE FROM orders WHERE (4242::bigint).pg_advisory_lock IS NOT NULL'],
   ])('no advisory lock is held after the preview of %s', async (sql) => {
     const details = await describeSql(sql);
@@ -99,17 +102,24 @@ describe('session state cannot leak into later whitelisted statements', () => {
     for (let round = 0; round < 6; round++) {
       const set = await tool.execute({ sql: 'SET standard_conforming_strings = off' }, { ...context, readOnly: false });
       expect(set.type).toBe('tool-success');
-      const read = await tool.execute({ sql: "SELECT 'a\\b' AS v, current_setting('standard_conforming_strings') AS scs" }, { ...context, readOnly: true });
+      const read = await tool.execute(
+        { sql: "SELECT 'a\\b' AS v, current_setting('standard_conforming_strings') AS scs" },
+        { ...context, readOnly: true },
+      );
       if (read.type !== 'tool-success') throw new Error(read.message);
       expect(read.data.statements[0]!.rows[0]).toEqual(['a\\b', 'on']);
     }
   });
 
   it.each([
-    ["SELECT set_config('search_path', 'pg_catalog', false)", "SELECT current_setting('search_path') AS v", '"$user", public'],
-    ['SET TIME ZONE \'Pacific/Kiritimati\'', "SELECT current_setting('TimeZone') AS v", undefined],
+    [
+      "SELECT set_config('search_path', 'pg_catalog', false)",
+      "SELECT current_setting('search_path') AS v",
+      '"$user", public',
+    ],
+    ["SET TIME ZONE 'Pacific/Kiritimati'", "SELECT current_setting('TimeZone') AS v", undefined],
     ['CREATE TEMP TABLE orders (id int, status text)', 'SELECT count(*)::int AS v FROM orders', 10],
-    ['PREPARE p AS SELECT 1', "SELECT count(*)::int AS v FROM pg_prepared_statements", 0],
+    ['PREPARE p AS SELECT 1', 'SELECT count(*)::int AS v FROM pg_prepared_statements', 0],
   ])('%s does not reach a later read', async (change, probe, expected) => {
     const tool = createExecuteSqlTool({ connection });
     const context = { cwd: '.', signal: new AbortController().signal };
@@ -126,7 +136,10 @@ describe('session state cannot leak into later whitelisted statements', () => {
 describe('honest to the model', () => {
   it('tells the true number of rows when it shows a prefix, and keeps only the prefix', async () => {
     const tool = createExecuteSqlTool({ connection, limits: { maxRows: 5, modelRows: 3 } });
-    const result = await tool.execute({ sql: 'SELECT g FROM generate_series(1, 100000) g' }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    const result = await tool.execute(
+      { sql: 'SELECT g FROM generate_series(1, 100000) g' },
+      { cwd: '.', signal: new AbortController().signal, readOnly: true },
+    );
     if (result.type !== 'tool-success') throw new Error(result.message);
     expect(result.data.statements[0]!.rows).toHaveLength(5);
     expect(result.data.statements[0]!.totalRows).toBe(100_000);

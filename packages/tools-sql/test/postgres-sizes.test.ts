@@ -36,7 +36,9 @@ describe('PostgreSQL sizes riskgate cannot bound are asked', () => {
   it.each(UNBOUNDED)('%s', async (sql) => {
     const verdict = await judgeSql(sql, { dialect: 'postgres' });
     expect(verdict.whitelisted).toBe(false);
-    expect(verdict.effects.some((judged) => judged.effect.kind === 'unbounded' && judged.effect.resource === 'memory')).toBe(true);
+    expect(
+      verdict.effects.some((judged) => judged.effect.kind === 'unbounded' && judged.effect.resource === 'memory'),
+    ).toBe(true);
   });
   it.each(BOUNDED)('small literal sizes stay whitelisted: %s', async (sql) => {
     expect((await judgeSql(sql, { dialect: 'postgres' })).whitelisted).toBe(true);
@@ -54,7 +56,9 @@ describe('whitelisted PostgreSQL reads', () => {
     const connection = await openSqlConnection(database.url);
     try {
       if (isSqlFailure(connection)) throw new Error(connection.message);
-      const outcome = await callTool(createExecuteSqlTool({ connection }), { sql: "SELECT current_setting('temp_file_limit') AS limit_now" });
+      const outcome = await callTool(createExecuteSqlTool({ connection }), {
+        sql: "SELECT current_setting('temp_file_limit') AS limit_now",
+      });
       expect(outcome.asked).toBe(false);
       expect(JSON.stringify(outcome.result)).toContain('1GB');
     } finally {

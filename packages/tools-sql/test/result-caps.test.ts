@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExecuteSqlTool, isSqlFailure, MAX_MODEL_COLUMNS, MAX_MODEL_TABLE_CHARS, openSqlConnection, type SqlConnection } from '../src/index.js';
+import {
+  createExecuteSqlTool,
+  isSqlFailure,
+  MAX_MODEL_COLUMNS,
+  MAX_MODEL_TABLE_CHARS,
+  openSqlConnection,
+  type SqlConnection,
+} from '../src/index.js';
 import { callTool, createTempPostgres, createTempSqlite } from './helpers.js';
 
 // A result as wide as a real query can make (PostgreSQL allows 1,664 columns; SQLite 2,000).

@@ -33,8 +33,8 @@ const SECRET_READS = [
   "SELECT email || ':' || password FROM users",
   'SELECT hex(password) FROM users',
   'SELECT upper(encrypted_password) FROM users',
-  'SELECT id FROM users WHERE password LIKE \'a%\'',
-  'SELECT count(*) FROM users WHERE substr(api_key, 1, 1) = \'s\'',
+  "SELECT id FROM users WHERE password LIKE 'a%'",
+  "SELECT count(*) FROM users WHERE substr(api_key, 1, 1) = 's'",
   'SELECT "refreshToken" FROM users',
   'SELECT u.otp_secret FROM users u',
   'SELECT * FROM (SELECT api_key AS k FROM users) t',
@@ -64,13 +64,20 @@ const WHOLE_ROWS = [
   'WITH w AS (SELECT * FROM users) SELECT w FROM w',
   'SELECT format($$%s$$, u) FROM users u',
 ];
-const POSTGRES_ROW_READS = ['SELECT u.* FROM users u', 'SELECT u.id, u.email FROM users u', 'SELECT (u).id FROM users u', 'SELECT count(*) FROM users u'];
+const POSTGRES_ROW_READS = [
+  'SELECT u.* FROM users u',
+  'SELECT u.id, u.email FROM users u',
+  'SELECT (u).id FROM users u',
+  'SELECT count(*) FROM users u',
+];
 
 describe('PostgreSQL whole rows', () => {
   it.each(WHOLE_ROWS)('%s is a secret read, asked', async (sql) => {
     const verdict = await judgeSql(sql, { dialect: 'postgres' });
     expect(verdict.whitelisted).toBe(false);
-    expect(verdict.effects.some((judged) => judged.verdict === 'secret' && judged.text.includes('whole rows'))).toBe(true);
+    expect(verdict.effects.some((judged) => judged.verdict === 'secret' && judged.text.includes('whole rows'))).toBe(
+      true,
+    );
   });
   it.each(POSTGRES_ROW_READS)('%s names its columns and stays whitelisted', async (sql) => {
     expect((await judgeSql(sql, { dialect: 'postgres' })).whitelisted).toBe(true);
@@ -82,7 +89,9 @@ describe('credential columns', () => {
     it.each(SECRET_READS)(`${dialect}: %s is a secret read, asked`, async (sql) => {
       const verdict = await judge(sql);
       expect(verdict.whitelisted).toBe(false);
-      expect(verdict.effects.some((judged) => judged.verdict === 'secret' && judged.text.includes('a credential'))).toBe(true);
+      expect(
+        verdict.effects.some((judged) => judged.verdict === 'secret' && judged.text.includes('a credential')),
+      ).toBe(true);
     });
   }
   it.each(PLAIN_READS.slice(0, 4))('sqlite (database): %s names no credential and stays whitelisted', async (sql) => {
@@ -106,9 +115,15 @@ describe('JSON of a row taken apart is a whole-row read (PostgreSQL)', () => {
   ])('%s is asked', async (sql) => {
     const verdict = await judgeSql(sql, { dialect: 'postgres' });
     expect(verdict.whitelisted).toBe(false);
-    expect(verdict.effects.some((judged) => judged.verdict === 'secret' && judged.text.includes('whole rows'))).toBe(true);
+    expect(verdict.effects.some((judged) => judged.verdict === 'secret' && judged.text.includes('whole rows'))).toBe(
+      true,
+    );
   });
-  it.each(['SELECT row_to_json(a) FROM users a', 'SELECT json_agg(a) FROM users a', 'SELECT id, to_jsonb(a) AS doc FROM users a'])('%s keeps the keys for the output guard and runs', async (sql) => {
+  it.each([
+    'SELECT row_to_json(a) FROM users a',
+    'SELECT json_agg(a) FROM users a',
+    'SELECT id, to_jsonb(a) AS doc FROM users a',
+  ])('%s keeps the keys for the output guard and runs', async (sql) => {
     expect((await judgeSql(sql, { dialect: 'postgres' })).whitelisted).toBe(true);
   });
 });
@@ -130,7 +145,10 @@ describe("other sessions' SQL text", () => {
     expect(verdict.whitelisted).toBe(false);
     expect(verdict.effects.some((judged) => judged.verdict === 'secret')).toBe(true);
   });
-  it.each(['SELECT pid, state, wait_event, query_start FROM pg_stat_activity', "SELECT count(*) FROM pg_stat_activity WHERE state = 'active'"])('postgres: %s stays whitelisted', async (sql) => {
+  it.each([
+    'SELECT pid, state, wait_event, query_start FROM pg_stat_activity',
+    "SELECT count(*) FROM pg_stat_activity WHERE state = 'active'",
+  ])('postgres: %s stays whitelisted', async (sql) => {
     expect((await judgeSql(sql, { dialect: 'postgres' })).whitelisted).toBe(true);
   });
   it.each([
@@ -151,7 +169,11 @@ describe("other sessions' SQL text", () => {
     expect(verdict.whitelisted).toBe(false);
     expect(verdict.effects.some((judged) => judged.verdict === 'secret')).toBe(true);
   });
-  it.each(['SHOW TABLES', 'SHOW STATUS', 'SELECT * FROM information_schema.TABLES'])('mysql: %s stays whitelisted', async (sql) => {
+  it.each([
+    'SHOW TABLES',
+    'SHOW STATUS',
+    'SELECT * FROM information_schema.TABLES',
+  ])('mysql: %s stays whitelisted', async (sql) => {
     expect((await judgeSql(sql, { dialect: 'mysql' })).whitelisted).toBe(true);
   });
 });
@@ -169,14 +191,44 @@ describe('the key/value rule withholds values, not schema', () => {
   });
   const withheldCells = (statement: StatementResult) => {
     const run = withholdSecretColumns({ statements: [statement], elapsedMs: 1, readOnly: true });
-    return run === undefined ? [] : run.result.statements[0]!.rows.flatMap((row) => row.filter((cell) => typeof cell === 'string' && cell.includes('withheld')));
+    return run === undefined
+      ? []
+      : run.result.statements[0]!.rows.flatMap((row) =>
+          row.filter((cell) => typeof cell === 'string' && cell.includes('withheld')),
+        );
   };
   it.each([
-    result("SELECT * FROM pragma_table_info('users')", ['cid', 'name', 'type', 'notnull', 'dflt_value', 'pk'], [[2, 'password', 'TEXT', 0, null, 0], [3, 'api_key', 'varchar(255)', 1, null, 0]]),
-    result("SELECT * FROM information_schema.columns WHERE table_name = 'users'", ['table_catalog', 'table_schema', 'table_name', 'column_name', 'data_type', 'udt_name'], [['riskgate_test_4821', 'public', 'users', 'password', 'character varying', 'varchar']]),
-    result('DESCRIBE users', ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'], [['password', 'varchar(255)', 'YES', '', null, '']]),
-    result('SHOW COLUMNS FROM users', ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'], [['api_key', 'int(11) unsigned', 'NO', 'MUL', null, 'auto_increment']]),
-    result('SELECT key, value FROM settings', ['key', 'value'], [['smtp_password', 'dark'], ['api_token', 'enabled']]),
+    result(
+      "SELECT * FROM pragma_table_info('users')",
+      ['cid', 'name', 'type', 'notnull', 'dflt_value', 'pk'],
+      [
+        [2, 'password', 'TEXT', 0, null, 0],
+        [3, 'api_key', 'varchar(255)', 1, null, 0],
+      ],
+    ),
+    result(
+      "SELECT * FROM information_schema.columns WHERE table_name = 'users'",
+      ['table_catalog', 'table_schema', 'table_name', 'column_name', 'data_type', 'udt_name'],
+      [['riskgate_test_4821', 'public', 'users', 'password', 'character varying', 'varchar']],
+    ),
+    result(
+      'DESCRIBE users',
+      ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'],
+      [['password', 'varchar(255)', 'YES', '', null, '']],
+    ),
+    result(
+      'SHOW COLUMNS FROM users',
+      ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'],
+      [['api_key', 'int(11) unsigned', 'NO', 'MUL', null, 'auto_increment']],
+    ),
+    result(
+      'SELECT key, value FROM settings',
+      ['key', 'value'],
+      [
+        ['smtp_password', 'dark'],
+        ['api_token', 'enabled'],
+      ],
+    ),
   ])('$statement keeps its cells', (statement) => {
     expect(withheldCells(statement)).toEqual([]);
   });
@@ -184,8 +236,16 @@ describe('the key/value rule withholds values, not schema', () => {
     result('SELECT key, value FROM settings', ['key', 'value'], [['smtp_password', 'Zq7mW2xP9kL4']]),
     result('SELECT key, value FROM settings', ['key', 'value'], [['db_pass', 'correct-horse-battery']]),
     result('SELECT key, value FROM settings', ['key', 'value'], [['stripe_secret', 'abcdefghijklmnop']]),
-    result("SELECT k AS name, v AS type FROM cfg, pragma_table_info('cfg')", ['name', 'type'], [['smtp_password', 'Zq7mW2xP9kL4']]),
-    result("SELECT * FROM pragma_table_info('users')", ['cid', 'name', 'type', 'notnull', 'dflt_value', 'pk'], [[2, 'password', 'TEXT', 0, "'changeme-2024'", 0]]),
+    result(
+      "SELECT k AS name, v AS type FROM cfg, pragma_table_info('cfg')",
+      ['name', 'type'],
+      [['smtp_password', 'Zq7mW2xP9kL4']],
+    ),
+    result(
+      "SELECT * FROM pragma_table_info('users')",
+      ['cid', 'name', 'type', 'notnull', 'dflt_value', 'pk'],
+      [[2, 'password', 'TEXT', 0, "'changeme-2024'", 0]],
+    ),
   ])('$statement withholds the value', (statement) => {
     expect(withheldCells(statement)).toHaveLength(1);
   });

@@ -52,15 +52,25 @@ describe('PostgreSQL views over a credential column', () => {
     await connection?.close();
     await database?.cleanup();
   });
-  it.each(['SELECT * FROM v1', 'SELECT note FROM v1', 'SELECT * FROM v_outer', 'SELECT note FROM mv1', 'SELECT * FROM mv1', 'SELECT remark FROM mv_outer', 'SELECT jsonb_each_text(to_jsonb(a)) FROM accounts a', 'SELECT jsonb_each_text(j) FROM v_json', 'SELECT * FROM v_activity'])(
-    '%s is asked',
-    async (sql) => expectAsked(connection, sql),
-  );
-  it('a view of plain columns still runs unasked', async () => expectRunsWithoutSecret(connection, 'SELECT * FROM v_names', 'ada'));
+  it.each([
+    'SELECT * FROM v1',
+    'SELECT note FROM v1',
+    'SELECT * FROM v_outer',
+    'SELECT note FROM mv1',
+    'SELECT * FROM mv1',
+    'SELECT remark FROM mv_outer',
+    'SELECT jsonb_each_text(to_jsonb(a)) FROM accounts a',
+    'SELECT jsonb_each_text(j) FROM v_json',
+    'SELECT * FROM v_activity',
+  ])('%s is asked', async (sql) => expectAsked(connection, sql));
+  it('a view of plain columns still runs unasked', async () =>
+    expectRunsWithoutSecret(connection, 'SELECT * FROM v_names', 'ada'));
   it("pg_stat_activity's query column is asked; its other columns run", async () => {
     await expectAsked(connection, 'SELECT query FROM pg_stat_activity');
     await expectAsked(connection, 'SELECT * FROM pg_stat_activity');
-    const outcome = await callTool(createExecuteSqlTool({ connection }), { sql: 'SELECT pid, state FROM pg_stat_activity' });
+    const outcome = await callTool(createExecuteSqlTool({ connection }), {
+      sql: 'SELECT pid, state FROM pg_stat_activity',
+    });
     expect(outcome.asked).toBe(false);
   });
 });
@@ -83,7 +93,12 @@ describe('PostgreSQL key/value tables read without their key column', () => {
     await connection?.close();
     await database?.cleanup();
   });
-  it.each(["SELECT v FROM cfg WHERE k LIKE 'smtp%'", "SELECT string_agg(v, ',') FROM cfg", 'SELECT upper(c.v) FROM cfg c', 'SELECT * FROM cfg'])('%s is asked', async (sql) => expectAsked(connection, sql));
+  it.each([
+    "SELECT v FROM cfg WHERE k LIKE 'smtp%'",
+    "SELECT string_agg(v, ',') FROM cfg",
+    'SELECT upper(c.v) FROM cfg c',
+    'SELECT * FROM cfg',
+  ])('%s is asked', async (sql) => expectAsked(connection, sql));
   it.each([
     ['SELECT k FROM cfg', 'smtp_password'],
     ['SELECT count(*) AS n FROM cfg', '3'],
@@ -109,7 +124,11 @@ describe('SQLite key/value tables read without their key column', () => {
     await connection?.close();
     if (directory !== '') rmSync(directory, { recursive: true, force: true });
   });
-  it.each(["SELECT v FROM cfg WHERE k LIKE 'smtp%'", 'SELECT group_concat(v) FROM cfg', "SELECT k || '=' || v FROM cfg"])('%s is asked', async (sql) => expectAsked(connection, sql));
+  it.each([
+    "SELECT v FROM cfg WHERE k LIKE 'smtp%'",
+    'SELECT group_concat(v) FROM cfg',
+    "SELECT k || '=' || v FROM cfg",
+  ])('%s is asked', async (sql) => expectAsked(connection, sql));
   it.each([
     ['SELECT k FROM cfg', 'smtp_password'],
     ['SELECT name, value FROM metrics', 'cpu'],
@@ -149,7 +168,8 @@ describe('MariaDB views over a credential column', () => {
     'SELECT GROUP_CONCAT(v) FROM cfg',
     'SELECT * FROM cfg',
   ])('%s is asked', async (sql) => expectAsked(connection, sql));
-  it('a view of plain columns still runs unasked', async () => expectRunsWithoutSecret(connection, 'SELECT * FROM v_names', 'ada'));
+  it('a view of plain columns still runs unasked', async () =>
+    expectRunsWithoutSecret(connection, 'SELECT * FROM v_names', 'ada'));
   it.each([
     ['SELECT k FROM cfg', 'smtp_password'],
     ['SELECT name, value FROM metrics', 'cpu'],
@@ -171,6 +191,8 @@ describe('SQLite views over a credential column', () => {
     await connection?.close();
     if (directory !== '') rmSync(directory, { recursive: true, force: true });
   });
-  it.each(['SELECT * FROM v1', 'SELECT note FROM v1', 'SELECT * FROM "V_OUTER"'])('%s is asked', async (sql) => expectAsked(connection, sql));
-  it('a view of plain columns still runs unasked', async () => expectRunsWithoutSecret(connection, 'SELECT * FROM v_names', 'ada'));
+  it.each(['SELECT * FROM v1', 'SELECT note FROM v1', 'SELECT * FROM "V_OUTER"'])('%s is asked', async (sql) =>
+    expectAsked(connection, sql));
+  it('a view of plain columns still runs unasked', async () =>
+    expectRunsWithoutSecret(connection, 'SELECT * FROM v_names', 'ada'));
 });

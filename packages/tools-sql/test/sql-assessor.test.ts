@@ -25,15 +25,15 @@ const ALL: Judge[] = ['postgres', 'sqlite (database)', 'sqlite (no database)'];
 describe('the SQL whitelist (SELECT, SHOW, DESCRIBE, EXPLAIN) made sound', () => {
   const reads: [string, Judge[]][] = [
     ['SELECT * FROM orders', ALL],
-    ['select id, total_cents from orders where status = \'paid\' order by id limit 2', ALL],
+    ["select id, total_cents from orders where status = 'paid' order by id limit 2", ALL],
     ['SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.name', ALL],
-    ['WITH paid AS (SELECT * FROM orders WHERE status = \'paid\') SELECT sum(total_cents) FROM paid', ALL],
+    ["WITH paid AS (SELECT * FROM orders WHERE status = 'paid') SELECT sum(total_cents) FROM paid", ALL],
     ['VALUES (1, 2), (3, 4)', ALL],
     ['SELECT 1; SELECT 2', ALL],
     ['/* report */ SELECT -- the total\n sum(total_cents) FROM orders;', ALL],
     ['SeLeCt * FrOm "orders"', ALL],
     ['EXPLAIN SELECT * FROM orders', ALL],
-    ['EXPLAIN QUERY PLAN SELECT * FROM orders WHERE status = \'paid\'', ['sqlite (database)']],
+    ["EXPLAIN QUERY PLAN SELECT * FROM orders WHERE status = 'paid'", ['sqlite (database)']],
     ['EXPLAIN ANALYZE SELECT * FROM orders', ['postgres']],
     ['TABLE orders', ['postgres']],
     ['SHOW search_path', ['postgres']],
@@ -52,7 +52,12 @@ describe('the SQL whitelist (SELECT, SHOW, DESCRIBE, EXPLAIN) made sound', () =>
       expect(assessment.level).toBe('low');
     });
   }
-  it.each([['SHOW TABLES'], ['DESCRIBE orders'], ['DESC orders'], ['SHOW CREATE TABLE orders']])('whitelists MySQL %s', async (sql) => {
+  it.each([
+    ['SHOW TABLES'],
+    ['DESCRIBE orders'],
+    ['DESC orders'],
+    ['SHOW CREATE TABLE orders'],
+  ])('whitelists MySQL %s', async (sql) => {
     expect((await assessSql(sql, { dialect: 'mysql' })).whitelisted).toBe(true);
   });
 });
@@ -61,7 +66,7 @@ describe('attacks: never whitelisted, whatever they start with', () => {
   const attacks: [string, RegExp, Judge[]][] = [
     ['SELECT 1; DROP TABLE orders', /DROP TABLE removes orders/, ALL],
     ['SELECT * FROM orders;DELETE FROM orders', /DELETE without WHERE removes every row of orders/, ALL],
-    ['SELECT 1;\nUPDATE orders SET status = \'x\'', /UPDATE without WHERE changes every row of orders/, ALL],
+    ["SELECT 1;\nUPDATE orders SET status = 'x'", /UPDATE without WHERE changes every row of orders/, ALL],
     ['WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d', /data-modifying WITH/, ['postgres']],
     ['WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d', /./, ['sqlite (database)', 'sqlite (no database)']],
     ['EXPLAIN ANALYZE DELETE FROM orders', /EXPLAIN ANALYZE executes/, ['postgres']],
@@ -84,7 +89,7 @@ describe('attacks: never whitelisted, whatever they start with', () => {
     ["SELECT * FROM dblink('host=evil', 'DELETE FROM t') AS t(x int)", /dblink/, ['postgres']],
     ["SELECT dblink_exec('host=evil', 'DROP TABLE t')", /dblink_exec/, ['postgres']],
     ["SELECT query_to_xml('DELETE FROM orders RETURNING *', true, true, '')", /query_to_xml/, ['postgres']],
-    ['SELECT (SELECT nextval(\'s\')) AS hidden', /nextval/, ['postgres']],
+    ["SELECT (SELECT nextval('s')) AS hidden", /nextval/, ['postgres']],
     ["SELECT load_extension('/tmp/evil.so')", /load_extension/, ['sqlite (database)', 'sqlite (no database)']],
     ["SELECT writefile('/tmp/x', 'y')", /writefile/, ['sqlite (database)', 'sqlite (no database)']],
     ["COPY orders TO '/tmp/orders.csv'", /writes the server file/, ['postgres']],
@@ -109,9 +114,17 @@ describe('attacks: never whitelisted, whatever they start with', () => {
     ['ALTER TABLE orders ADD COLUMN note TEXT', /ALTER/, ALL],
     ['GRANT ALL ON orders TO public', /GRANT changes who may do what/, ['postgres']],
     ['DELETE FROM orders WHERE id = 1', /DELETE removes the rows of orders that match its WHERE/, ALL],
-    ['INSERT INTO orders VALUES (9, 1, \'paid\', 1)', /INSERT adds rows to orders/, ALL],
-    ['INSERT OR REPLACE INTO orders VALUES (9, 1, \'paid\', 1)', /adds or replaces rows of orders/, ['sqlite (database)', 'sqlite (no database)']],
-    ['REPLACE INTO orders VALUES (9, 1, \'paid\', 1)', /adds or replaces rows of orders/, ['sqlite (database)', 'sqlite (no database)']],
+    ["INSERT INTO orders VALUES (9, 1, 'paid', 1)", /INSERT adds rows to orders/, ALL],
+    [
+      "INSERT OR REPLACE INTO orders VALUES (9, 1, 'paid', 1)",
+      /adds or replaces rows of orders/,
+      ['sqlite (database)', 'sqlite (no database)'],
+    ],
+    [
+      "REPLACE INTO orders VALUES (9, 1, 'paid', 1)",
+      /adds or replaces rows of orders/,
+      ['sqlite (database)', 'sqlite (no database)'],
+    ],
     ['CREATE TABLE t (x int)', /creates/, ALL],
     ['DO $$ BEGIN DELETE FROM orders; END $$', /DO runs a block of procedural code/, ['postgres']],
     ['SET statement_timeout = 0', /SET changes a setting/, ['postgres']],
@@ -134,10 +147,10 @@ describe('levels', () => {
     ['ALTER TABLE orders DROP COLUMN status', 'high'],
     ['GRANT SELECT ON orders TO public', 'high'],
     ['DELETE FROM orders', 'high'],
-    ['UPDATE orders SET status = \'x\'', 'high'],
+    ["UPDATE orders SET status = 'x'", 'high'],
     ['DELETE FROM orders WHERE id = 1', 'medium'],
-    ['UPDATE orders SET status = \'x\' WHERE id = 1', 'medium'],
-    ['INSERT INTO orders VALUES (9, 1, \'paid\', 1)', 'medium'],
+    ["UPDATE orders SET status = 'x' WHERE id = 1", 'medium'],
+    ["INSERT INTO orders VALUES (9, 1, 'paid', 1)", 'medium'],
     ['SELECT 1; DROP TABLE orders', 'high'],
     ['SELECT * FROM orders', 'low'],
   ] as const)('%s is %s', async (sql, level) => {
@@ -148,12 +161,16 @@ describe('levels', () => {
 
 describe('subjects for rules', () => {
   it('are one per statement, without comments, with whitespace collapsed', async () => {
-    const assessment = await assessSql('SELECT  id\n FROM orders /* x */ ; -- y\n DELETE FROM orders', { dialect: 'postgres' });
+    const assessment = await assessSql('SELECT  id\n FROM orders /* x */ ; -- y\n DELETE FROM orders', {
+      dialect: 'postgres',
+    });
     expect(assessment.subjects).toEqual(['SELECT id FROM orders', 'DELETE FROM orders']);
   });
 
   it('keep the original spacing of punctuation', async () => {
-    expect((await assessSql('PRAGMA table_info(orders)', { dialect: 'sqlite' })).subjects).toEqual(['PRAGMA table_info(orders)']);
+    expect((await assessSql('PRAGMA table_info(orders)', { dialect: 'sqlite' })).subjects).toEqual([
+      'PRAGMA table_info(orders)',
+    ]);
   });
 });
 
@@ -165,7 +182,10 @@ describe('SQLite own verdict (Statement.readonly)', () => {
   });
 
   it('uses SQLite syntax the PostgreSQL grammar does not know', async () => {
-    const assessment = await assessSql("SELECT * FROM orders WHERE status GLOB 'p*' LIMIT 1, 2", { dialect: 'sqlite', sqlite });
+    const assessment = await assessSql("SELECT * FROM orders WHERE status GLOB 'p*' LIMIT 1, 2", {
+      dialect: 'sqlite',
+      sqlite,
+    });
     expect(assessment.whitelisted).toBe(true);
   });
 });
@@ -176,7 +196,9 @@ describe('SQLite columns whose names say secret (red team, round 3)', () => {
   beforeAll(() => {
     accounts = createTempSqlite();
     database = new Database(accounts.path);
-    database.exec("CREATE TABLE accounts (id INTEGER, email TEXT, password TEXT, api_token TEXT); INSERT INTO accounts VALUES (1, 'bob@example.com', 'Hunter2-Sq1', 'tok-8812ab')");
+    database.exec(
+      "CREATE TABLE accounts (id INTEGER, email TEXT, password TEXT, api_token TEXT); INSERT INTO accounts VALUES (1, 'bob@example.com', 'Hunter2-Sq1', 'tok-8812ab')",
+    );
     database.exec('CREATE TABLE stats (id INTEGER, token_count INTEGER, key_name TEXT)');
   });
   afterAll(() => {
@@ -202,7 +224,14 @@ describe('SQLite columns whose names say secret (red team, round 3)', () => {
 
   // `*` brings the credential columns under their own names: the SQL tool withholds their values
   // from the model's copy (withhold-columns.ts; core's sql-secret-columns e2e test), so it runs.
-  it.each(['SELECT id, email FROM accounts', 'SELECT count(*) FROM accounts', 'SELECT * FROM stats', 'SELECT token_count FROM stats', 'SELECT * FROM accounts', 'SELECT a.* FROM accounts a'])('%s runs unasked', async (sql) => {
+  it.each([
+    'SELECT id, email FROM accounts',
+    'SELECT count(*) FROM accounts',
+    'SELECT * FROM stats',
+    'SELECT token_count FROM stats',
+    'SELECT * FROM accounts',
+    'SELECT a.* FROM accounts a',
+  ])('%s runs unasked', async (sql) => {
     expect((await judge(sql)).whitelisted).toBe(true);
   });
 });

@@ -17,15 +17,29 @@ describe('SQLite database files', () => {
     return readFileSync(path).toString('utf8');
   };
   it.each([
-    ['a users table with a password column', "CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT, password TEXT); INSERT INTO users VALUES (1, 'a@b.c', 'Sq1lL2iI3tT4eE5p')"],
+    [
+      'a users table with a password column',
+      "CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT, password TEXT); INSERT INTO users VALUES (1, 'a@b.c', 'Sq1lL2iI3tT4eE5p')",
+    ],
     ['a quoted token column', 'CREATE TABLE "sessions" ("id" INTEGER, "refreshToken" TEXT)'],
-    ['a key/value table with a credential key', "CREATE TABLE kv (key TEXT, value TEXT); INSERT INTO kv VALUES ('smtp_pass', 'Kv1sS2mM3tT4pP5a')"],
+    [
+      'a key/value table with a credential key',
+      "CREATE TABLE kv (key TEXT, value TEXT); INSERT INTO kv VALUES ('smtp_pass', 'Kv1sS2mM3tT4pP5a')",
+    ],
   ])('%s is secret', (name, sql) => {
-    expect(contentHoldsSecret(file(`${name.replace(/\W+/g, '-')}.db`, sql))).toMatch(/a SQLite database with a credential/);
+    expect(contentHoldsSecret(file(`${name.replace(/\W+/g, '-')}.db`, sql))).toMatch(
+      /a SQLite database with a credential/,
+    );
   });
   it.each([
-    ['a shop', 'CREATE TABLE orders (id INTEGER, total_cents INTEGER, status TEXT); CREATE TABLE customers (id INTEGER, name TEXT, password_changed_at TEXT)'],
-    ['a settings table without credentials', "CREATE TABLE settings (key TEXT, value TEXT); INSERT INTO settings VALUES ('theme', 'dark')"],
+    [
+      'a shop',
+      'CREATE TABLE orders (id INTEGER, total_cents INTEGER, status TEXT); CREATE TABLE customers (id INTEGER, name TEXT, password_changed_at TEXT)',
+    ],
+    [
+      'a settings table without credentials',
+      "CREATE TABLE settings (key TEXT, value TEXT); INSERT INTO settings VALUES ('theme', 'dark')",
+    ],
   ])('%s is not', (name, sql) => {
     expect(contentHoldsSecret(file(`${name.replace(/\W+/g, '-')}.db`, sql))).toBeUndefined();
   });

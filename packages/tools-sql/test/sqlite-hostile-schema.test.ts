@@ -11,7 +11,9 @@ afterAll(() => file.cleanup());
 
 it('describes a database with an endless view at once, without counting the view', { timeout: 30_000 }, async () => {
   const database = new Database(file.path);
-  database.exec('CREATE VIEW forever AS SELECT max(i) AS top FROM (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT i FROM c)');
+  database.exec(
+    'CREATE VIEW forever AS SELECT max(i) AS top FROM (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT i FROM c)',
+  );
   database.close();
   const connection = await openSqlConnection(file.path);
   if (isSqlFailure(connection)) throw new Error(connection.message);
@@ -22,7 +24,10 @@ it('describes a database with an endless view at once, without counting the view
     clearInterval(ticker);
     expect(isSqlFailure(described)).toBe(false);
     if (isSqlFailure(described)) return;
-    expect(described.tables.find((table) => table.name === 'forever')).toMatchObject({ kind: 'view', rowEstimate: null });
+    expect(described.tables.find((table) => table.name === 'forever')).toMatchObject({
+      kind: 'view',
+      rowEstimate: null,
+    });
     expect(described.tables.find((table) => table.name === 'orders')).toMatchObject({ kind: 'table', rowEstimate: 5 });
   } finally {
     await connection.close();

@@ -38,8 +38,12 @@ process.kill(process.pid, 'SIGKILL');`,
     const opened = await openSqlConnection(path);
     if (isSqlFailure(opened)) throw new Error(opened.message);
     try {
-      const outcome = await callTool(createExecuteSqlTool({ connection: opened }), { sql: 'SELECT count(*) AS n, sum(x) AS total FROM t' });
-      expect(outcome.ran && outcome.result.type === 'tool-success' && outcome.result.forModel).toMatch(/20000 \| 20000/);
+      const outcome = await callTool(createExecuteSqlTool({ connection: opened }), {
+        sql: 'SELECT count(*) AS n, sum(x) AS total FROM t',
+      });
+      expect(outcome.ran && outcome.result.type === 'tool-success' && outcome.result.forModel).toMatch(
+        /20000 \| 20000/,
+      );
     } finally {
       await opened.close();
     }

@@ -24,7 +24,10 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 50);
     const started = performance.now();
-    const result = await tool.execute({ sql: ENDLESS }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    const result = await tool.execute(
+      { sql: ENDLESS },
+      { cwd: '.', signal: new AbortController().signal, readOnly: true },
+    );
     clearInterval(ticker);
     const elapsed = performance.now() - started;
     expect(result.type).toBe('tool-error');
@@ -33,7 +36,10 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
     // The event loop kept running while SQLite counted (the read ran on another thread).
     expect(ticks).toBeGreaterThan(3);
     // And the next read works.
-    const next = await tool.execute({ sql: 'SELECT count(*) FROM orders' }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    const next = await tool.execute(
+      { sql: 'SELECT count(*) FROM orders' },
+      { cwd: '.', signal: new AbortController().signal, readOnly: true },
+    );
     expect(next.type).toBe('tool-success');
   });
 
@@ -50,7 +56,9 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
     await tool.execute({ sql: ENDLESS }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
     const writer = new Database(shop.path);
     writer.pragma('busy_timeout = 1000');
-    expect(() => writer.exec("INSERT INTO customers (id, name) VALUES (77, 'w'); DELETE FROM customers WHERE id = 77")).not.toThrow();
+    expect(() =>
+      writer.exec("INSERT INTO customers (id, name) VALUES (77, 'w'); DELETE FROM customers WHERE id = 77"),
+    ).not.toThrow();
     writer.close();
   });
 
@@ -63,7 +71,10 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
     ["SELECT printf('%.*c', 1000000000, 'x')"],
     ["SELECT format('%2000000000d', 1)"],
   ])('%s is an unbounded-memory effect, not whitelisted', async (sql) => {
-    for (const options of [{ dialect: 'sqlite' as const }, { dialect: 'sqlite' as const, sqlite: new Database(shop.path, { readonly: true }) }]) {
+    for (const options of [
+      { dialect: 'sqlite' as const },
+      { dialect: 'sqlite' as const, sqlite: new Database(shop.path, { readonly: true }) },
+    ]) {
       const judged = await judgeSql(sql, options);
       expect(judged.whitelisted).toBe(false);
       expect(judged.effects.some((entry) => entry.effect.kind === 'unbounded')).toBe(true);
@@ -76,7 +87,10 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
     ['with recursive n(i) as (values(1) union all select i + 1 from n) select sum(i) from n'],
     ['WITH RECURSIVE r AS (SELECT 1 AS v UNION SELECT v * 2 FROM r) SELECT * FROM r'],
   ])('a recursive query that nothing ends is unbounded time, never whitelisted: %s', async (sql) => {
-    for (const judged of [await judgeSql(sql, { dialect: 'sqlite' }), await judgeSql(sql, { dialect: 'sqlite', sqlite: new Database(shop.path, { readonly: true }) })]) {
+    for (const judged of [
+      await judgeSql(sql, { dialect: 'sqlite' }),
+      await judgeSql(sql, { dialect: 'sqlite', sqlite: new Database(shop.path, { readonly: true }) }),
+    ]) {
       expect(judged.whitelisted).toBe(false);
       expect(judged.effects.some((entry) => entry.effect.kind === 'unbounded')).toBe(true);
     }
@@ -85,32 +99,41 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
   it.each([
     ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10) SELECT * FROM c'],
     ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT * FROM c LIMIT 5'],
-    ['WITH RECURSIVE t(id) AS (SELECT id FROM customers WHERE id = 1 UNION ALL SELECT o.id FROM orders o JOIN t ON o.customer_id = t.id) SELECT * FROM t'],
+    [
+      'WITH RECURSIVE t(id) AS (SELECT id FROM customers WHERE id = 1 UNION ALL SELECT o.id FROM orders o JOIN t ON o.customer_id = t.id) SELECT * FROM t',
+    ],
   ])('a recursive query with a condition or a LIMIT stays whitelisted: %s', async (sql) => {
     expect((await judgeSql(sql, { dialect: 'sqlite' })).whitelisted).toBe(true);
   });
 
-  it.each([['SELECT zeroblob(16)'], ['SELECT hex(randomblob(16))'], ["SELECT printf('%5.2f', 3.14159)"]])('small literal sizes stay whitelisted: %s', async (sql) => {
+  it.each([
+    ['SELECT zeroblob(16)'],
+    ['SELECT hex(randomblob(16))'],
+    ["SELECT printf('%5.2f', 3.14159)"],
+  ])('small literal sizes stay whitelisted: %s', async (sql) => {
     expect((await judgeSql(sql, { dialect: 'sqlite' })).whitelisted).toBe(true);
   });
 
   it('long cells are cut before they reach riskgate, and the model is told', async () => {
     const tool = createExecuteSqlTool({ connection });
-    const result = await tool.execute({ sql: "SELECT replace(hex(zeroblob(50000)), '0', 'ab') AS big" }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    const result = await tool.execute(
+      { sql: "SELECT replace(hex(zeroblob(50000)), '0', 'ab') AS big" },
+      { cwd: '.', signal: new AbortController().signal, readOnly: true },
+    );
     if (result.type !== 'tool-success') throw new Error(result.message);
     expect(String(result.data.statements[0]!.rows[0]![0]).length).toBeLessThanOrEqual(64 * 1024 + 1);
     expect(result.forModel).toMatch(/1 cell cut at 200 characters/);
   });
 });
 
-describe('without a database, SQLite text is read by SQLite\'s rules', () => {
+describe("without a database, SQLite text is read by SQLite's rules", () => {
   const attacks = [
     '/* /* */ ; DROP TABLE t; -- */',
     'SELECT 1 /* /* */ ; DROP TABLE t; -- */',
     "SELECT 1 /* /* */, load_extension('/tmp/x.so') -- */",
     "SELECT 1 /* /* */, writefile('/tmp/x', 'y') -- */",
     'SELECT 1 /* /* */ ; DELETE FROM orders; /* */',
-    "SELECT $a$; DROP TABLE t; $a$",
+    'SELECT $a$; DROP TABLE t; $a$',
     "SELECT E'\\'; DROP TABLE t; --'",
     'SELECT [a;b]; DROP TABLE t',
   ];
@@ -153,7 +176,7 @@ describe('without a database, SQLite text is read by SQLite\'s rules', () => {
     ["SELECT * FROM fsdir('/')"],
     ["SELECT edit('x', 'vi')"],
     ["SELECT eval('DELETE FROM orders')"],
-    ["SELECT sqlar_uncompress(data, sz) FROM sqlar"],
+    ['SELECT sqlar_uncompress(data, sz) FROM sqlar'],
     ['SELECT my_udf(1)'],
     ["SELECT fts3_tokenizer('simple', x'00')"],
   ])('functions SQLite does not vouch for are never whitelisted: %s', async (sql) => {
@@ -163,7 +186,9 @@ describe('without a database, SQLite text is read by SQLite\'s rules', () => {
 
 describe('describe_schema does not count every row at start-up', () => {
   it('counts up to a cap and says "more than"', async () => {
-    const big = createTempSqlite('CREATE TABLE big (x); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c LIMIT 150000) INSERT INTO big SELECT i FROM c;');
+    const big = createTempSqlite(
+      'CREATE TABLE big (x); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c LIMIT 150000) INSERT INTO big SELECT i FROM c;',
+    );
     const opened = await openSqlConnection(big.path);
     if (isSqlFailure(opened)) throw new Error(opened.message);
     const schema = await opened.describeSchema();
@@ -192,7 +217,10 @@ describe('the model is told the true row count', () => {
 describe('confirmed reads run where they can be stopped too', () => {
   it('a confirmed endless WITH RECURSIVE stops at the timeout', async () => {
     const tool = createExecuteSqlTool({ connection, limits: { statementTimeoutMs: 400 } });
-    const result = await tool.execute({ sql: ENDLESS }, { cwd: '.', signal: new AbortController().signal, readOnly: false });
+    const result = await tool.execute(
+      { sql: ENDLESS },
+      { cwd: '.', signal: new AbortController().signal, readOnly: false },
+    );
     expect(result.type === 'tool-error' && result.code).toBe('sql-timeout');
   });
 
@@ -212,15 +240,23 @@ describe('confirmed reads run where they can be stopped too', () => {
     expect(used.user + used.system).toBeLessThan(150_000);
     const writer = new Database(shop.path);
     writer.pragma('busy_timeout = 0');
-    expect(() => writer.exec("INSERT INTO customers (id, name) VALUES (78, 'w'); DELETE FROM customers WHERE id = 78")).not.toThrow();
+    expect(() =>
+      writer.exec("INSERT INTO customers (id, name) VALUES (78, 'w'); DELETE FROM customers WHERE id = 78"),
+    ).not.toThrow();
     writer.close();
-    const own = await tool.execute({ sql: "UPDATE customers SET name = name WHERE id = 1" }, { cwd: '.', signal: new AbortController().signal, readOnly: false });
+    const own = await tool.execute(
+      { sql: 'UPDATE customers SET name = name WHERE id = 1' },
+      { cwd: '.', signal: new AbortController().signal, readOnly: false },
+    );
     expect(own.type).toBe('tool-success');
   });
 
   it('a confirmed write still writes', async () => {
     const tool = createExecuteSqlTool({ connection });
-    const result = await tool.execute({ sql: "INSERT INTO customers (id, name) VALUES (90, 'w')" }, { cwd: '.', signal: new AbortController().signal, readOnly: false });
+    const result = await tool.execute(
+      { sql: "INSERT INTO customers (id, name) VALUES (90, 'w')" },
+      { cwd: '.', signal: new AbortController().signal, readOnly: false },
+    );
     expect(result.type).toBe('tool-success');
     expect(shop.count('customers WHERE id = 90')).toBe(1);
   });

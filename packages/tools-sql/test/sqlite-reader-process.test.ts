@@ -22,16 +22,31 @@ function readersOf(path: string): number[] {
   return found;
 }
 
-it.skipIf(process.platform !== 'linux')('the reader of an endless read dies with riskgate, even when riskgate is killed with SIGKILL', { timeout: 30_000 }, async () => {
-  // tsx as a loader of this very process (its CLI would put a wrapper process in between).
-  const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
-  const child = spawn(process.execPath, ['--import', loader, '--conditions=@riskgate/source', fileURLToPath(new URL('./fixtures/endless-read.ts', import.meta.url)), shop.path], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve) => child.stdout.once('data', resolve));
-  const readers = readersOf(shop.path).filter((pid) => pid !== child.pid);
-  expect(readers.length).toBeGreaterThan(0);
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.once('exit', resolve));
-  const deadline = Date.now() + 3_000;
-  while (readersOf(shop.path).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(readersOf(shop.path)).toEqual([]);
-});
+it.skipIf(process.platform !== 'linux')(
+  'the reader of an endless read dies with riskgate, even when riskgate is killed with SIGKILL',
+  { timeout: 30_000 },
+  async () => {
+    // tsx as a loader of this very process (its CLI would put a wrapper process in between).
+    const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        loader,
+        '--conditions=@riskgate/source',
+        fileURLToPath(new URL('./fixtures/endless-read.ts', import.meta.url)),
+        shop.path,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    const readers = readersOf(shop.path).filter((pid) => pid !== child.pid);
+    expect(readers.length).toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const deadline = Date.now() + 3_000;
+    while (readersOf(shop.path).length > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readersOf(shop.path)).toEqual([]);
+  },
+);

@@ -9,7 +9,9 @@ describe('what the model sees', () => {
   ])('%s: its JSON schema, with the optional risk_level enum', (name, tool) => {
     const definition = toolFunctionDefinition(tool);
     expect(definition.name).toBe(name);
-    expect((definition.parameters as { properties: Record<string, { enum?: string[] }> }).properties.risk_level?.enum).toEqual(['low', 'medium', 'high']);
+    expect(
+      (definition.parameters as { properties: Record<string, { enum?: string[] }> }).properties.risk_level?.enum,
+    ).toEqual(['low', 'medium', 'high']);
     expect(definition).toMatchSnapshot();
   });
 });

@@ -12,23 +12,39 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * tooling, no workspace links).
  */
 const workspace = fileURLToPath(new URL('../../../', import.meta.url));
-const manifestOf = (directory: string) => JSON.parse(readFileSync(join(workspace, directory, 'package.json'), 'utf8')) as Record<string, unknown>;
+const manifestOf = (directory: string) =>
+  JSON.parse(readFileSync(join(workspace, directory, 'package.json'), 'utf8')) as Record<string, unknown>;
 // Published = every package under packages/ and apps/ that is not private (as scripts/set-version.mjs sees it).
-const PACKAGES = ['packages', 'apps'].flatMap((folder) => readdirSync(join(workspace, folder)).map((name) => `${folder}/${name}`)).filter((directory) => manifestOf(directory).private !== true);
-const LIBRARIES = PACKAGES.filter((directory) => directory.startsWith('packages/')).map((directory) => directory.slice('packages/'.length));
+const PACKAGES = ['packages', 'apps']
+  .flatMap((folder) => readdirSync(join(workspace, folder)).map((name) => `${folder}/${name}`))
+  .filter((directory) => manifestOf(directory).private !== true);
+const LIBRARIES = PACKAGES.filter((directory) => directory.startsWith('packages/')).map((directory) =>
+  directory.slice('packages/'.length),
+);
 const root = mkdtempSync(join(tmpdir(), 'riskgate-packed-'));
 const tarballs = new Map<string, string>();
 const manifests = new Map<string, Record<string, unknown>>();
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const filesIn = (tarball: string) => execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((line) => line.replace(/^package\//, ''));
-const packedManifest = (tarball: string) => JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as Record<string, unknown>;
+const filesIn = (tarball: string) =>
+  execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/^package\//, ''));
+const packedManifest = (tarball: string) =>
+  JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as Record<
+    string,
+    unknown
+  >;
 
 beforeAll(() => {
   const destination = join(root, 'tarballs');
   mkdirSync(destination);
   for (const directory of PACKAGES) {
-    execFileSync('pnpm', ['pack', '--pack-destination', destination], { cwd: join(workspace, directory), stdio: 'pipe' });
+    execFileSync('pnpm', ['pack', '--pack-destination', destination], {
+      cwd: join(workspace, directory),
+      stdio: 'pipe',
+    });
     const { name, version } = manifestOf(directory) as { name: string; version: string };
     // pnpm's tarball name: @scope/name@1.2.3 → scope-name-1.2.3.tgz
     const file = `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
@@ -39,25 +55,48 @@ beforeAll(() => {
 });
 
 /** A new npm project in the temporary directory with these tarballs (and extra packages) installed. */
-function consumerProject(name: string, packages: readonly string[], extra: readonly string[] = [], options: { ignoreScripts?: boolean } = {}): string {
+function consumerProject(
+  name: string,
+  packages: readonly string[],
+  extra: readonly string[] = [],
+  options: { ignoreScripts?: boolean } = {},
+): string {
   const directory = join(root, name);
   mkdirSync(directory);
   writeFileSync(join(directory, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
   const specs = [...packages.map((pkg) => tarballs.get(pkg)!), ...extra];
   const flags = options.ignoreScripts === true ? ['--ignore-scripts'] : [];
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...flags, ...specs], { cwd: directory, stdio: 'pipe', timeout: 480_000 });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...flags, ...specs], {
+    cwd: directory,
+    stdio: 'pipe',
+    timeout: 480_000,
+  });
   return directory;
 }
 
 /** Runs a consumer script with plain Node in the project. */
 function runConsumer(directory: string, script: string, args: readonly string[] = []): string {
   copyFileSync(fileURLToPath(new URL(`./consumers/${script}`, import.meta.url)), join(directory, script));
-  return execFileSync(process.execPath, [script, ...args], { cwd: directory, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NODE_OPTIONS: '' } });
+  return execFileSync(process.execPath, [script, ...args], {
+    cwd: directory,
+    encoding: 'utf8',
+    stdio: 'pipe',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
 }
 
 describe('the packed packages', () => {
   it('are the eight packages we mean to publish (the testing package stays private)', () => {
-    expect([...PACKAGES].sort()).toEqual(['apps/cli', 'packages/core', 'packages/prompt', 'packages/risk', 'packages/tools-command', 'packages/tools-file', 'packages/tools-http', 'packages/tools-sql']);
+    expect([...PACKAGES].sort()).toEqual([
+      'apps/cli',
+      'packages/core',
+      'packages/prompt',
+      'packages/risk',
+      'packages/tools-command',
+      'packages/tools-file',
+      'packages/tools-http',
+      'packages/tools-sql',
+    ]);
   });
 
   it('all carry one version, and pin each other to it', () => {
@@ -71,37 +110,61 @@ describe('the packed packages', () => {
     }
   });
 
-  it.each(LIBRARIES)('@riskgate/%s ships JavaScript, declarations, a README and the licence, and nothing else', (library) => {
+  it.each(
+    LIBRARIES,
+  )('@riskgate/%s ships JavaScript, declarations, a README and the licence, and nothing else', (library) => {
     const name = `@riskgate/${library}`;
     const files = filesIn(tarballs.get(name)!);
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts']),
+    );
     expect(files.filter((file) => /^(src|test)\/|tsconfig|vitest|\.test\./.test(file))).toEqual([]);
     const manifest = manifests.get(name)!;
     expect(manifest.private).toBeUndefined();
     expect(manifest.license).toBe('MIT');
     // Consumers get dist/ only: the workspace's source condition is not published.
-    expect(manifest.exports).toEqual({ '.': { types: './dist/index.d.ts', import: './dist/index.js' }, ...(library === 'core' ? { './config.schema.json': './config.schema.json' } : {}) });
+    expect(manifest.exports).toEqual({
+      '.': { types: './dist/index.d.ts', import: './dist/index.js' },
+      ...(library === 'core' ? { './config.schema.json': './config.schema.json' } : {}),
+    });
     expect(JSON.stringify(manifest)).not.toMatch(/workspace:|@riskgate\/source/);
-    expect(Object.keys((manifest.scripts ?? {}) as object).filter((script) => /install|prepare/.test(script))).toEqual([]);
-    expect(readFileSync(join(workspace, 'packages', library, 'LICENSE'), 'utf8')).toBe(readFileSync(join(workspace, 'LICENSE'), 'utf8'));
+    expect(Object.keys((manifest.scripts ?? {}) as object).filter((script) => /install|prepare/.test(script))).toEqual(
+      [],
+    );
+    expect(readFileSync(join(workspace, 'packages', library, 'LICENSE'), 'utf8')).toBe(
+      readFileSync(join(workspace, 'LICENSE'), 'utf8'),
+    );
   });
 
   it('@riskgate/prompt ships its templates as files', () => {
-    expect(filesIn(tarballs.get('@riskgate/prompt')!)).toEqual(expect.arrayContaining(['templates/system-chat.md', 'templates/system-sql.md', 'templates/risk-guidance.md']));
+    expect(filesIn(tarballs.get('@riskgate/prompt')!)).toEqual(
+      expect.arrayContaining(['templates/system-chat.md', 'templates/system-sql.md', 'templates/risk-guidance.md']),
+    );
   });
 
   it('@riskgate/tools-sql has its drivers as optional peers', () => {
     const manifest = manifests.get('@riskgate/tools-sql')!;
     expect(manifest.dependencies).not.toHaveProperty('better-sqlite3');
     expect(manifest.dependencies).not.toHaveProperty('pg');
-    expect(manifest.peerDependenciesMeta).toMatchObject({ 'better-sqlite3': { optional: true }, pg: { optional: true }, mysql2: { optional: true } });
+    expect(manifest.peerDependenciesMeta).toMatchObject({
+      'better-sqlite3': { optional: true },
+      pg: { optional: true },
+      mysql2: { optional: true },
+    });
   });
 
   it('the CLI ships its bundle with the prompt templates, and depends only on what is not bundled', () => {
     const files = filesIn(tarballs.get('riskgate')!);
-    expect(files).toEqual(expect.arrayContaining(['dist/riskgate.js', 'dist/templates/system-chat.md', 'README.md', 'LICENSE']));
+    expect(files).toEqual(
+      expect.arrayContaining(['dist/riskgate.js', 'dist/templates/system-chat.md', 'README.md', 'LICENSE']),
+    );
     expect(files.filter((file) => file.startsWith('src/'))).toEqual([]);
-    expect(Object.keys(manifests.get('riskgate')!.dependencies as object).sort()).toEqual(['better-sqlite3', 'libpg-query', 'tree-sitter-bash', 'web-tree-sitter']);
+    expect(Object.keys(manifests.get('riskgate')!.dependencies as object).sort()).toEqual([
+      'better-sqlite3',
+      'libpg-query',
+      'tree-sitter-bash',
+      'web-tree-sitter',
+    ]);
   });
 });
 
@@ -114,7 +177,9 @@ describe('installed with npm outside the workspace, run by plain Node', () => {
   const betterSqlite3 = dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'));
 
   it('@riskgate/tools-sql alone: schema, assess, a SELECT on SQLite; pg missing is named', () => {
-    const project = consumerProject('sql-alone', ['@riskgate/risk', '@riskgate/tools-sql'], [betterSqlite3], { ignoreScripts: true });
+    const project = consumerProject('sql-alone', ['@riskgate/risk', '@riskgate/tools-sql'], [betterSqlite3], {
+      ignoreScripts: true,
+    });
     expect(readdirSync(join(project, 'node_modules'))).not.toContain('pg');
     projects.set('sql-alone', project);
     expect(runConsumer(project, 'sql-alone.mjs', [join(project, 'shop.sqlite')])).toMatch(/sql-alone ok/);
@@ -127,7 +192,13 @@ describe('installed with npm outside the workspace, run by plain Node', () => {
   });
 
   it('@riskgate/core: the gated executor and prompt templates from the installed files', () => {
-    const project = consumerProject('core-gate', ['@riskgate/risk', '@riskgate/prompt', '@riskgate/core', '@riskgate/tools-file', '@riskgate/tools-http']);
+    const project = consumerProject('core-gate', [
+      '@riskgate/risk',
+      '@riskgate/prompt',
+      '@riskgate/core',
+      '@riskgate/tools-file',
+      '@riskgate/tools-http',
+    ]);
     projects.set('core-gate', project);
     expect(runConsumer(project, 'core-gate.mjs')).toMatch(/core-gate ok/);
   });
@@ -148,6 +219,8 @@ describe('installed with npm outside the workspace, run by plain Node', () => {
     const examples = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!);
     expect(examples).toHaveLength(1);
     writeFileSync(join(directory, `readme-${library}.mjs`), examples[0]!);
-    expect(() => execFileSync(process.execPath, [`readme-${library}.mjs`], { cwd: directory, encoding: 'utf8', stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync(process.execPath, [`readme-${library}.mjs`], { cwd: directory, encoding: 'utf8', stdio: 'pipe' }),
+    ).not.toThrow();
   });
 });

@@ -1,9 +1,22 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AuditLog, ConfigError, type ConfigFile, loadConfig, type ResolvedConfig, stateDirectory } from '@riskgate/core';
+import {
+  AuditLog,
+  ConfigError,
+  type ConfigFile,
+  loadConfig,
+  type ResolvedConfig,
+  stateDirectory,
+} from '@riskgate/core';
 import type { AnyTool } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
-import { assessContextFromConfig, type ChatToolKind, createChatTools, createSqlTools, sandboxFromConfig } from '../session/tools-from-config.js';
+import {
+  assessContextFromConfig,
+  type ChatToolKind,
+  createChatTools,
+  createSqlTools,
+  sandboxFromConfig,
+} from '../session/tools-from-config.js';
 import { VERSION } from '../version.js';
 import { modeFromFlags } from '../mode-flag.js';
 
@@ -87,7 +100,10 @@ function parse(args: string[]) {
 }
 
 /** `riskgate mcp`: serves until the client closes stdin. */
-export async function runMcp(argv: readonly string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<number> {
+export async function runMcp(
+  argv: readonly string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): Promise<number> {
   const args = parseMcpArgs(argv);
   if ('help' in args) {
     io.stdout.write(MCP_HELP);
@@ -137,24 +153,33 @@ export async function runMcp(argv: readonly string[], io: { stdout: NodeJS.Writa
   const sandbox = args.chatTools.includes('commands') ? await sandboxFromConfig(config) : { available: false };
   if (sandbox.notice !== undefined) io.stderr.write(`riskgate mcp: ${sandbox.notice}\n`);
 
-  const [{ BoundedStdioTransport }, { createMcpServer }] = await Promise.all([import('./bounded-stdio.js'), import('./mcp-server.js')]);
+  const [{ BoundedStdioTransport }, { createMcpServer }] = await Promise.all([
+    import('./bounded-stdio.js'),
+    import('./mcp-server.js'),
+  ]);
   const server = createMcpServer({
     tools,
     policy: config.policy,
     assess: assessContextFromConfig(config, args.cwd, connection, sandbox.available),
     // A full or read-only disk is said once on stderr; the server goes on serving.
-    audit: new AuditLog(join(stateDirectory(), 'audit.jsonl'), { onFault: (message) => io.stderr.write(`riskgate mcp: ${message}\n`) }),
+    audit: new AuditLog(join(stateDirectory(), 'audit.jsonl'), {
+      onFault: (message) => io.stderr.write(`riskgate mcp: ${message}\n`),
+    }),
     version: VERSION,
   });
   const closed = new Promise<void>((resolveClosed) => {
     server.onclose = () => resolveClosed();
   });
   // Requests are bounded (MAX_MCP_REQUEST_BYTES): an oversized one is answered with an error and said on stderr.
-  const transport = new BoundedStdioTransport(process.stdin, process.stdout, (message) => io.stderr.write(`riskgate mcp: ${message}\n`));
+  const transport = new BoundedStdioTransport(process.stdin, process.stdout, (message) =>
+    io.stderr.write(`riskgate mcp: ${message}\n`),
+  );
   // The transport does not notice the end of stdin by itself: the client hanging up ends the server.
   process.stdin.once('end', () => void server.close());
   await server.connect(transport);
-  io.stderr.write(`riskgate mcp ${VERSION}: serving ${tools.map((tool) => tool.name).join(', ')} in ${config.policy.mode} mode\n`);
+  io.stderr.write(
+    `riskgate mcp ${VERSION}: serving ${tools.map((tool) => tool.name).join(', ')} in ${config.policy.mode} mode\n`,
+  );
   await closed;
   await connection?.close();
   return 0;

@@ -1,7 +1,18 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type ClientCapabilities, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type ClientCapabilities,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { type ApprovalAnswer, type ApprovalRequest, type AuditLog, createGatedExecutor } from '@riskgate/core';
-import { type AnyTool, type AssessContext, type GatePolicy, type OperationDescription, toolFunctionDefinition } from '@riskgate/risk';
+import {
+  type AnyTool,
+  type AssessContext,
+  type GatePolicy,
+  type OperationDescription,
+  toolFunctionDefinition,
+} from '@riskgate/risk';
 import { confirmationQuestion } from '../operation-text.js';
 
 export interface McpServerOptions {
@@ -46,7 +57,12 @@ export function createMcpServer(options: McpServerOptions): Server {
       { id: `mcp-${String(extra.requestId)}`, name: request.params.name, arguments: request.params.arguments ?? {} },
       {
         signal: extra.signal,
-        ...(canAsk ? { confirm: (approval: ApprovalRequest, signal: AbortSignal) => askThroughElicitation(server, approval, signal) } : {}),
+        ...(canAsk
+          ? {
+              confirm: (approval: ApprovalRequest, signal: AbortSignal) =>
+                askThroughElicitation(server, approval, signal),
+            }
+          : {}),
       },
     );
     return {
@@ -56,7 +72,14 @@ export function createMcpServer(options: McpServerOptions): Server {
         'riskgate/state': outcome.state,
         ...(outcome.decision === undefined
           ? {}
-          : { 'riskgate/decision': { action: outcome.decision.action, source: outcome.decision.source, level: outcome.decision.level, reasons: outcome.decision.reasons } }),
+          : {
+              'riskgate/decision': {
+                action: outcome.decision.action,
+                source: outcome.decision.source,
+                level: outcome.decision.level,
+                reasons: outcome.decision.reasons,
+              },
+            }),
       },
     };
   });
@@ -65,7 +88,11 @@ export function createMcpServer(options: McpServerOptions): Server {
 
 function toMcpTool(tool: AnyTool): Tool {
   const definition = toolFunctionDefinition(tool);
-  return { name: definition.name, description: definition.description, inputSchema: definition.parameters as Tool['inputSchema'] };
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema: definition.parameters as Tool['inputSchema'],
+  };
 }
 
 /** As the SDK's client decides it: an empty elicitation capability means form mode. */
@@ -75,7 +102,11 @@ function supportsFormElicitation(capabilities: ClientCapabilities | undefined): 
   return elicitation.form !== undefined || elicitation.url === undefined;
 }
 
-async function askThroughElicitation(server: Server, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+async function askThroughElicitation(
+  server: Server,
+  request: ApprovalRequest,
+  signal: AbortSignal,
+): Promise<ApprovalAnswer> {
   const question = confirmationQuestion(request.toolName).replace(/\s*\[y\/N\]$/, '');
   const result = await server.elicitInput(
     {
@@ -83,19 +114,37 @@ async function askThroughElicitation(server: Server, request: ApprovalRequest, s
       message: elicitationMessage(request),
       requestedSchema: {
         type: 'object',
-        properties: { approve: { type: 'boolean', title: question, description: 'Yes runs it as shown; no refuses it.', default: false } },
+        properties: {
+          approve: {
+            type: 'boolean',
+            title: question,
+            description: 'Yes runs it as shown; no refuses it.',
+            default: false,
+          },
+        },
         required: ['approve'],
       },
     },
     { signal, timeout: CONFIRMATION_TIMEOUT_MS },
   );
   if (result.action === 'accept' && result.content?.approve === true) return { type: 'approve' };
-  return { type: 'deny', note: result.action === 'accept' ? 'the person answered no' : `the person ${result.action === 'decline' ? 'declined' : 'cancelled'} the confirmation` };
+  return {
+    type: 'deny',
+    note:
+      result.action === 'accept'
+        ? 'the person answered no'
+        : `the person ${result.action === 'decline' ? 'declined' : 'cancelled'} the confirmation`,
+  };
 }
 
 /** What the person reads before answering: the operation in full, then why riskgate asks. */
 export function elicitationMessage(request: ApprovalRequest): string {
-  const lines = [`riskgate: ${request.toolName} wants to run this, and it needs your confirmation.`, '', ...operationLines(request.description), ''];
+  const lines = [
+    `riskgate: ${request.toolName} wants to run this, and it needs your confirmation.`,
+    '',
+    ...operationLines(request.description),
+    '',
+  ];
   lines.push('Why it asks:', ...request.decision.reasons.map((reason) => `  - ${reason}`));
   return lines.join('\n');
 }
@@ -108,9 +157,18 @@ function operationLines(description: OperationDescription): string[] {
     case 'command':
       return [`$ ${description.command}`, `  (in ${description.cwd})`, ...details];
     case 'file':
-      return [`${description.operation} ${description.path}`, ...(description.diff === undefined ? [] : [description.diff]), ...details];
+      return [
+        `${description.operation} ${description.path}`,
+        ...(description.diff === undefined ? [] : [description.diff]),
+        ...details,
+      ];
     case 'http':
-      return [description.requestLine, ...description.headers.map((header) => `  ${header}`), ...(description.bodyPreview === undefined ? [] : [description.bodyPreview]), ...details];
+      return [
+        description.requestLine,
+        ...description.headers.map((header) => `  ${header}`),
+        ...(description.bodyPreview === undefined ? [] : [description.bodyPreview]),
+        ...details,
+      ];
     case 'generic':
       return [description.summary, ...details];
     default: {

@@ -104,7 +104,9 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
   const { config } = options;
   if (config.model === undefined) {
     if (config.baseURL === undefined && config.apiKey !== undefined) {
-      throw new SetupError(`No model is set. Set RISKGATE_MODEL (for example gpt-4.1-mini) or "model" in the config.\n\n${noModelMessage()}`);
+      throw new SetupError(
+        `No model is set. Set RISKGATE_MODEL (for example gpt-4.1-mini) or "model" in the config.\n\n${noModelMessage()}`,
+      );
     }
     throw new SetupError(noModelMessage());
   }
@@ -147,17 +149,35 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     const schema = await connection.describeSchema();
     systemPrompt = loadPrompt(
       'system-sql',
-      { dialect: { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' }[connection.dialect], database: connection.label, schema: sql.isSqlFailure(schema) ? `(the schema could not be read: ${schema.message})` : sql.formatSchemaForModel(schema) },
+      {
+        dialect: { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' }[connection.dialect],
+        database: connection.label,
+        schema: sql.isSqlFailure(schema)
+          ? `(the schema could not be read: ${schema.message})`
+          : sql.formatSchemaForModel(schema),
+      },
       promptSources,
     );
   } else {
-    systemPrompt = loadPrompt('system-chat', { tools: registry.names.join(', '), workspace: options.cwd, os: `${platform()} ${release()}` }, promptSources);
+    systemPrompt = loadPrompt(
+      'system-chat',
+      { tools: registry.names.join(', '), workspace: options.cwd, os: `${platform()} ${release()}` },
+      promptSources,
+    );
   }
 
-  const meta: Omit<SessionMeta, 'id' | 'startedAt'> = { cwd: options.cwd, kind, model: config.model, mode: config.policy.mode, ...(connection === undefined ? {} : { database: database! }) };
+  const meta: Omit<SessionMeta, 'id' | 'startedAt'> = {
+    cwd: options.cwd,
+    kind,
+    model: config.model,
+    mode: config.policy.mode,
+    ...(connection === undefined ? {} : { database: database! }),
+  };
   const storage = new StorageFaults();
   const transcript =
-    resumed !== undefined && resumedPath !== undefined ? TranscriptWriter.reopen(resumedPath, resumed.session, storage.report) : TranscriptWriter.create(sessionsDirectory, meta, storage.report);
+    resumed !== undefined && resumedPath !== undefined
+      ? TranscriptWriter.reopen(resumedPath, resumed.session, storage.report)
+      : TranscriptWriter.create(sessionsDirectory, meta, storage.report);
   const auditPath = join(stateDirectory(), 'audit.jsonl');
   // The model's window, when it is smaller (a local model) or larger than the default.
   const contextTokens = contextTokensFromEnvironment();
@@ -181,7 +201,10 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     policy: config.policy,
     confirmer: options.confirmer,
     context: assessContextFromConfig(config, options.cwd, connection, sandboxAvailable),
-    outputGuard: createOutputGuard({ env: process.env, secretValues: config.apiKey === undefined ? [] : [config.apiKey] }),
+    outputGuard: createOutputGuard({
+      env: process.env,
+      secretValues: config.apiKey === undefined ? [] : [config.apiKey],
+    }),
     systemPrompt,
     maxSteps: config.maxSteps,
     transcript,
@@ -223,7 +246,15 @@ function resolveResume(resume: string | true, directory: string): string {
   }
   if (resume.endsWith('.jsonl')) return resume;
   const found = sessions.find((session) => session.id === resume || session.id.startsWith(resume));
-  if (found === undefined) throw new SetupError(`no session "${resume}" in ${directory}; sessions: ${sessions.slice(0, 5).map((session) => session.id).join(', ') || 'none'}`);
+  if (found === undefined)
+    throw new SetupError(
+      `no session "${resume}" in ${directory}; sessions: ${
+        sessions
+          .slice(0, 5)
+          .map((session) => session.id)
+          .join(', ') || 'none'
+      }`,
+    );
   return found.path;
 }
 
@@ -232,6 +263,7 @@ function contextTokensFromEnvironment(): number | undefined {
   const value = process.env.RISKGATE_CONTEXT_TOKENS;
   if (value === undefined || value === '') return undefined;
   const tokens = Number(value);
-  if (!Number.isInteger(tokens) || tokens < 1_000) throw new SetupError(`RISKGATE_CONTEXT_TOKENS must be a whole number of tokens, at least 1000 (got "${value}")`);
+  if (!Number.isInteger(tokens) || tokens < 1_000)
+    throw new SetupError(`RISKGATE_CONTEXT_TOKENS must be a whole number of tokens, at least 1000 (got "${value}")`);
   return tokens;
 }

@@ -23,7 +23,10 @@ export async function createSqlTools(config: ResolvedConfig, connection: SqlConn
 }
 
 /** The chosen chat tools with the config's settings, each package loaded only when chosen. */
-export async function createChatTools(config: ResolvedConfig, kinds: readonly ChatToolKind[] = CHAT_TOOL_KINDS): Promise<AnyTool[]> {
+export async function createChatTools(
+  config: ResolvedConfig,
+  kinds: readonly ChatToolKind[] = CHAT_TOOL_KINDS,
+): Promise<AnyTool[]> {
   const tools: AnyTool[] = [];
   if (kinds.includes('commands')) {
     const { createExecuteCommandTool } = await import('@riskgate/tools-command');
@@ -59,8 +62,11 @@ export async function createChatTools(config: ResolvedConfig, kinds: readonly Ch
  * Whether whitelisted commands can run in the bubblewrap sandbox here (checked once per
  * process), and the one line to tell the person when they cannot.
  */
-export async function sandboxFromConfig(config: ResolvedConfig): Promise<{ readonly available: boolean; readonly notice?: string }> {
-  if (config.commands.sandbox === 'off') return { available: false, notice: 'sandbox off (commands.sandbox): only commands safe without it run unasked' };
+export async function sandboxFromConfig(
+  config: ResolvedConfig,
+): Promise<{ readonly available: boolean; readonly notice?: string }> {
+  if (config.commands.sandbox === 'off')
+    return { available: false, notice: 'sandbox off (commands.sandbox): only commands safe without it run unasked' };
   const { probeSandbox } = await import('@riskgate/tools-command');
   const status = await probeSandbox();
   return status.available ? { available: true } : { available: false, notice: status.message };
@@ -70,7 +76,12 @@ export async function sandboxFromConfig(config: ResolvedConfig): Promise<{ reado
  * What assessors and tools know of where calls run, from the config: one place for every host.
  * `sandbox` (from sandboxFromConfig) lets command rows marked sandboxOnly be whitelisted.
  */
-export function assessContextFromConfig(config: ResolvedConfig, cwd: string, connection?: SqlConnection, sandbox = false): AssessContext {
+export function assessContextFromConfig(
+  config: ResolvedConfig,
+  cwd: string,
+  connection?: SqlConnection,
+  sandbox = false,
+): AssessContext {
   return {
     cwd,
     sandbox,

@@ -1,5 +1,11 @@
 import { basename, join } from 'node:path';
-import { type ApprovalAnswer, type ApprovalRequest, listSessions, type SessionSummary, stateDirectory } from '@riskgate/core';
+import {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  listSessions,
+  type SessionSummary,
+  stateDirectory,
+} from '@riskgate/core';
 import type { Rule } from '@riskgate/risk';
 import { Box, Static, Text, useApp, useInput, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
@@ -77,13 +83,24 @@ interface Pending {
   readonly answer: (reply: ApprovalAnswer) => void;
 }
 
-export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, guardMs, configNotice, history, stop }: AppProps) {
+export function App({
+  initial,
+  confirmer,
+  openSession,
+  exitWindowMs = 2_000,
+  guardMs,
+  configNotice,
+  history,
+  stop,
+}: AppProps) {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const width = stdout.columns ?? 100;
   const [session, setSession] = useState(initial);
   const [conversation, dispatch] = useReducer(conversationReducer, INITIAL_CONVERSATION, (initialState) =>
-    configNotice === undefined ? initialState : conversationReducer(initialState, { type: 'notice', tone: 'warning', text: `riskgate: ${configNotice}` }),
+    configNotice === undefined
+      ? initialState
+      : conversationReducer(initialState, { type: 'notice', tone: 'warning', text: `riskgate: ${configNotice}` }),
   );
   const [input, setInput] = useState('');
   const [pending, setPending] = useState<Pending | undefined>(undefined);
@@ -120,17 +137,25 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
     if (shownSession.current === session.id) return;
     const switched = shownSession.current !== undefined;
     shownSession.current = session.id;
-    if (!switched && session.info.sandboxNotice !== undefined) dispatch({ type: 'notice', tone: 'info', text: session.info.sandboxNotice });
+    if (!switched && session.info.sandboxNotice !== undefined)
+      dispatch({ type: 'notice', tone: 'info', text: session.info.sandboxNotice });
     session.storage.listen((text) => dispatch({ type: 'notice', tone: 'warning', text: `riskgate: ${text}` }));
     if (session.restored.length > 0) {
       // Switching to it mid-sitting replaces what is on screen; at start-up the shell's screen stays.
       if (switched) clearScreen();
       dispatch({ type: 'restore', items: itemsFromMessages(session.restored, session.restoredEvents) });
-      dispatch({ type: 'notice', tone: 'info', text: `resumed ${basename(session.info.transcriptPath)}: ${session.restored.length} messages` });
+      dispatch({
+        type: 'notice',
+        tone: 'info',
+        text: `resumed ${basename(session.info.transcriptPath)}: ${session.restored.length} messages`,
+      });
     }
   }, [session, clearScreen]);
 
-  const notice = useCallback((text: string, tone: 'info' | 'error' = 'info') => dispatch({ type: 'notice', tone, text }), []);
+  const notice = useCallback(
+    (text: string, tone: 'info' | 'error' = 'info') => dispatch({ type: 'notice', tone, text }),
+    [],
+  );
 
   const runTurn = useCallback(
     async (text: string) => {
@@ -138,12 +163,23 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
       controller.current = abort;
       dispatch({ type: 'user', text });
       try {
-        await session.agent.runTurn(text, { signal: abort.signal, onEvent: (event) => {
-          if (event.type === 'rule-added') setGrants((current) => [...current, ...session.agent.currentPolicy.rules.filter((rule) => rule.text === event.rule).slice(-1)]);
-          dispatch({ type: 'event', event, now: Date.now() });
-        } });
+        await session.agent.runTurn(text, {
+          signal: abort.signal,
+          onEvent: (event) => {
+            if (event.type === 'rule-added')
+              setGrants((current) => [
+                ...current,
+                ...session.agent.currentPolicy.rules.filter((rule) => rule.text === event.rule).slice(-1),
+              ]);
+            dispatch({ type: 'event', event, now: Date.now() });
+          },
+        });
       } catch (error) {
-        dispatch({ type: 'event', event: { type: 'error', kind: 'internal', message: (error as Error).message }, now: Date.now() });
+        dispatch({
+          type: 'event',
+          event: { type: 'error', kind: 'internal', message: (error as Error).message },
+          now: Date.now(),
+        });
         dispatch({ type: 'event', event: { type: 'turn-end', reason: 'error', text: '' }, now: Date.now() });
       } finally {
         controller.current = undefined;
@@ -184,7 +220,9 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
         clearScreen,
         switchTo,
         openPicker: () => {
-          const sessions = listSessions(join(stateDirectory(), 'sessions')).filter((candidate) => candidate.id !== session.id);
+          const sessions = listSessions(join(stateDirectory(), 'sessions')).filter(
+            (candidate) => candidate.id !== session.id,
+          );
           if (sessions.length === 0) notice('no earlier conversation to resume', 'error');
           else setPicker(sessions);
         },
@@ -238,9 +276,16 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
     setPending(undefined);
   };
   // Strict mode asks about everything, rules or not: offering "always allow" there would be a lie.
-  const suggested = pending === undefined || session.agent.currentPolicy.mode === 'strict' ? undefined : narrowestRule(pending.request.toolName, pending.request.ruleStyle, pending.request.subjects);
+  const suggested =
+    pending === undefined || session.agent.currentPolicy.mode === 'strict'
+      ? undefined
+      : narrowestRule(pending.request.toolName, pending.request.ruleStyle, pending.request.subjects);
   const lastLive = conversation.live.at(-1);
-  const thinking = conversation.busy && pending === undefined && !(lastLive?.kind === 'tool' && lastLive.state === 'executing') && lastLive?.kind !== 'assistant';
+  const thinking =
+    conversation.busy &&
+    pending === undefined &&
+    !(lastLive?.kind === 'tool' && lastLive.state === 'executing') &&
+    lastLive?.kind !== 'assistant';
   const { info } = session;
   // The conversation's size as the model will see it, counted when a turn ends.
   // biome-ignore lint/correctness/useExhaustiveDependencies: recounted when a turn ends (busy flips).
@@ -259,7 +304,15 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
         <ItemView key={item.id} item={item} width={width} />
       ))}
       {thinking ? <Spinner since={Date.now()} label="thinking" /> : null}
-      {pending === undefined ? null : <ConfirmPanel key={pending.request.toolCallId} request={pending.request} {...(suggested === undefined ? {} : { suggestedRule: suggested })} onAnswer={answer} {...(guardMs === undefined ? {} : { guardMs })} />}
+      {pending === undefined ? null : (
+        <ConfirmPanel
+          key={pending.request.toolCallId}
+          request={pending.request}
+          {...(suggested === undefined ? {} : { suggestedRule: suggested })}
+          onAnswer={answer}
+          {...(guardMs === undefined ? {} : { guardMs })}
+        />
+      )}
       {picker === undefined ? null : (
         <SessionPicker
           sessions={picker}
@@ -287,7 +340,10 @@ export function App({ initial, confirmer, openSession, exitWindowMs = 2_000, gua
       </Box>
       <Text dimColor>
         {info.kind === 'sql' ? 'SQL' : 'chat'} · {info.mode}
-        {info.database === undefined ? '' : ` · ${info.database.startsWith('postgres') ? info.database : basename(info.database)}`} · {info.model} · {context}
+        {info.database === undefined
+          ? ''
+          : ` · ${info.database.startsWith('postgres') ? info.database : basename(info.database)}`}{' '}
+        · {info.model} · {context}
         {configNotice === undefined ? '' : ' · project settings ignored until "riskgate trust"'}
       </Text>
     </Box>

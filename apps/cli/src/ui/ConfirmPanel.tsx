@@ -48,7 +48,10 @@ export function decidedBy(decision: Decision): string {
   }
 }
 
-type Stage = { readonly kind: 'choose' } | { readonly kind: 'edit'; readonly value: string } | { readonly kind: 'note'; readonly value: string };
+type Stage =
+  | { readonly kind: 'choose' }
+  | { readonly kind: 'edit'; readonly value: string }
+  | { readonly kind: 'note'; readonly value: string };
 
 /** Rows the panel keeps for itself and the prompt beneath it: borders, status, level, question, keys. */
 const RESERVED_ROWS = 12;
@@ -56,7 +59,13 @@ const RESERVED_ROWS = 12;
 const number = (value: number) => value.toLocaleString('en-US');
 
 /** The confirmation panel: one per tool kind, with the specification's question. */
-export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_AHEAD_GUARD_MS, pager = openInPager }: ConfirmPanelProps) {
+export function ConfirmPanel({
+  request,
+  suggestedRule,
+  onAnswer,
+  guardMs = TYPE_AHEAD_GUARD_MS,
+  pager = openInPager,
+}: ConfirmPanelProps) {
   const { stdout } = useStdout();
   const columns = stdout.columns ?? 100;
   const height = Math.max(5, (stdout.rows ?? 40) - RESERVED_ROWS);
@@ -68,7 +77,8 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
   const body = useMemo(() => panelBody(description, decision, columns - 4), [description, decision, columns]);
   const [scroll, dispatch] = useReducer(scrollReducer, initialScroll(height, body.lines.length));
   useEffect(() => {
-    if (scroll.height !== height || scroll.total !== body.lines.length) dispatch({ type: 'resize', height, total: body.lines.length });
+    if (scroll.height !== height || scroll.total !== body.lines.length)
+      dispatch({ type: 'resize', height, total: body.lines.length });
   }, [height, body.lines.length, scroll.height, scroll.total]);
   useEffect(() => {
     if (guardMs <= 0) return undefined;
@@ -95,12 +105,15 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
       } else if (!armed) return;
       else if (input === 'y' || input === 'Y' || ((input === 'a' || input === 'A') && suggestedRule !== undefined)) {
         if (unseen > 0) {
-          setWarning(`${number(unseen)} ${unseen === 1 ? 'line' : 'lines'} of this operation have not been on screen: scroll (↓, PgDn) or press v to read it all, then answer.`);
+          setWarning(
+            `${number(unseen)} ${unseen === 1 ? 'line' : 'lines'} of this operation have not been on screen: scroll (↓, PgDn) or press v to read it all, then answer.`,
+          );
           return;
         }
         onAnswer(input === 'y' || input === 'Y' ? { type: 'approve' } : { type: 'always', rule: suggestedRule! });
       } else if (input === 'n' || input === 'N' || key.return || key.escape) onAnswer({ type: 'deny' });
-      else if ((input === 'e' || input === 'E') && typeof current === 'string') setStage({ kind: 'edit', value: current });
+      else if ((input === 'e' || input === 'E') && typeof current === 'string')
+        setStage({ kind: 'edit', value: current });
       else if (input === 'm' || input === 'M') setStage({ kind: 'note', value: '' });
     },
     { isActive: stage.kind === 'choose' },
@@ -109,7 +122,12 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
   const visible = body.lines.slice(scroll.offset, scroll.offset + scroll.height);
   const below = Math.max(0, body.lines.length - scroll.offset - scroll.height);
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={decision.level === 'high' ? 'red' : 'yellow'} paddingX={1}>
+    <Box
+      flexDirection="column"
+      borderStyle="round"
+      borderColor={decision.level === 'high' ? 'red' : 'yellow'}
+      paddingX={1}
+    >
       {fits(scroll) ? null : (
         <Text color="cyan">
           lines {number(scroll.offset + 1)}–{number(scroll.offset + visible.length)} of {number(body.lines.length)}
@@ -131,7 +149,8 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
         <Box flexDirection="column" marginTop={1}>
           <Text bold>{confirmationQuestion(request.toolName)}</Text>
           <Text dimColor>
-            y yes · n no (Enter, Esc) · m no, with a note{suggestedRule === undefined ? '' : ` · a always allow ${terminalText(suggestedRule)}`}
+            y yes · n no (Enter, Esc) · m no, with a note
+            {suggestedRule === undefined ? '' : ` · a always allow ${terminalText(suggestedRule)}`}
             {typeof current === 'string' ? ' · e edit' : ''}
             {fits(scroll) ? ' · v view in $PAGER' : ''}
           </Text>
@@ -144,7 +163,9 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
             value={stage.value}
             isActive
             onChange={(value) => setStage({ kind: 'edit', value })}
-            onSubmit={(value) => onAnswer({ type: 'edit', args: { ...(request.args as Record<string, unknown>), [editable!]: value } })}
+            onSubmit={(value) =>
+              onAnswer({ type: 'edit', args: { ...(request.args as Record<string, unknown>), [editable!]: value } })
+            }
             onCancel={() => setStage({ kind: 'choose' })}
           />
         </Box>
@@ -155,7 +176,9 @@ export function ConfirmPanel({ request, suggestedRule, onAnswer, guardMs = TYPE_
             value={stage.value}
             isActive
             onChange={(value) => setStage({ kind: 'note', value })}
-            onSubmit={(value) => onAnswer(value.trim() === '' ? { type: 'deny' } : { type: 'deny', note: value.trim() })}
+            onSubmit={(value) =>
+              onAnswer(value.trim() === '' ? { type: 'deny' } : { type: 'deny', note: value.trim() })
+            }
             onCancel={() => setStage({ kind: 'choose' })}
           />
         </Box>

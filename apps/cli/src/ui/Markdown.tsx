@@ -25,7 +25,9 @@ function plainOne(token: Token): string {
     case 'image':
       return `[image: ${(token as Tokens.Image).text}]`;
     default:
-      return 'tokens' in token && Array.isArray(token.tokens) && token.tokens.length > 0 ? plain(token.tokens as Token[], '') : (token as { text?: string }).text ?? token.raw;
+      return 'tokens' in token && Array.isArray(token.tokens) && token.tokens.length > 0
+        ? plain(token.tokens as Token[], '')
+        : ((token as { text?: string }).text ?? token.raw);
   }
 }
 
@@ -37,20 +39,38 @@ function inline(tokens: readonly Token[] | undefined, fallback: string, key: str
 function inlineOne(token: Token, key: string): ReactNode {
   switch (token.type) {
     case 'strong':
-      return <Text key={key} bold>{inline((token as Tokens.Strong).tokens, token.text, key)}</Text>;
+      return (
+        <Text key={key} bold>
+          {inline((token as Tokens.Strong).tokens, token.text, key)}
+        </Text>
+      );
     case 'em':
-      return <Text key={key} italic>{inline((token as Tokens.Em).tokens, token.text, key)}</Text>;
+      return (
+        <Text key={key} italic>
+          {inline((token as Tokens.Em).tokens, token.text, key)}
+        </Text>
+      );
     case 'del':
-      return <Text key={key} strikethrough>{inline((token as Tokens.Del).tokens, token.text, key)}</Text>;
+      return (
+        <Text key={key} strikethrough>
+          {inline((token as Tokens.Del).tokens, token.text, key)}
+        </Text>
+      );
     case 'codespan':
-      return <Text key={key} color="cyan">{(token as Tokens.Codespan).text}</Text>;
+      return (
+        <Text key={key} color="cyan">
+          {(token as Tokens.Codespan).text}
+        </Text>
+      );
     case 'link': {
       const link = token as Tokens.Link;
       const text = plain(link.tokens, link.text);
       // The address is printed: a terminal cannot be trusted to show where a styled link goes.
       return (
         <Text key={key}>
-          <Text color="blue" underline>{inline(link.tokens, link.text, key)}</Text>
+          <Text color="blue" underline>
+            {inline(link.tokens, link.text, key)}
+          </Text>
           {text === link.href ? '' : <Text dimColor>{` (${link.href})`}</Text>}
         </Text>
       );
@@ -61,7 +81,11 @@ function inlineOne(token: Token, key: string): ReactNode {
     case 'escape':
     case 'html':
     case 'image':
-      return 'tokens' in token && Array.isArray(token.tokens) && token.tokens.length > 0 ? <Text key={key}>{inline(token.tokens as Token[], '', key)}</Text> : <Text key={key}>{plainOne(token)}</Text>;
+      return 'tokens' in token && Array.isArray(token.tokens) && token.tokens.length > 0 ? (
+        <Text key={key}>{inline(token.tokens as Token[], '', key)}</Text>
+      ) : (
+        <Text key={key}>{plainOne(token)}</Text>
+      );
     default:
       return <Text key={key}>{token.raw}</Text>;
   }
@@ -71,7 +95,9 @@ function Table({ table }: { readonly table: Tokens.Table }) {
   const header = table.header.map((cell) => plain(cell.tokens, cell.text));
   const rows = table.rows.map((row) => row.map((cell) => plain(cell.tokens, cell.text)));
   // Terminal cells, not characters: CJK and emoji take two columns.
-  const widths = header.map((text, column) => Math.max(stringWidth(text), ...rows.map((row) => stringWidth(row[column] ?? '')), 1));
+  const widths = header.map((text, column) =>
+    Math.max(stringWidth(text), ...rows.map((row) => stringWidth(row[column] ?? '')), 1),
+  );
   const pad = (text: string, column: number) => {
     const space = widths[column]! - stringWidth(text);
     const align = table.align[column];
@@ -115,7 +141,12 @@ function List({ list }: { readonly list: Tokens.List }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: an item is its place.
           <Box key={index}>
             <Text>{marker}</Text>
-            <Box flexDirection="column">{blocks(item.tokens.filter((token) => token.type !== 'checkbox' && token.type !== 'space'), `i${index}`)}</Box>
+            <Box flexDirection="column">
+              {blocks(
+                item.tokens.filter((token) => token.type !== 'checkbox' && token.type !== 'space'),
+                `i${index}`,
+              )}
+            </Box>
           </Box>
         );
       })}
@@ -148,13 +179,28 @@ function block(token: Token, key: string): ReactNode {
       const language = code.lang?.toLowerCase();
       return (
         <Box key={key} paddingLeft={2}>
-          {language === 'sql' ? <Highlighted text={code.text} language="sql" /> : language === 'sh' || language === 'bash' || language === 'shell' ? <Highlighted text={code.text} language="shell" /> : <Text color="yellow">{code.text}</Text>}
+          {language === 'sql' ? (
+            <Highlighted text={code.text} language="sql" />
+          ) : language === 'sh' || language === 'bash' || language === 'shell' ? (
+            <Highlighted text={code.text} language="shell" />
+          ) : (
+            <Text color="yellow">{code.text}</Text>
+          )}
         </Box>
       );
     }
     case 'blockquote':
       return (
-        <Box key={key} borderStyle="bold" borderColor="gray" borderTop={false} borderRight={false} borderBottom={false} paddingLeft={1} flexDirection="column">
+        <Box
+          key={key}
+          borderStyle="bold"
+          borderColor="gray"
+          borderTop={false}
+          borderRight={false}
+          borderBottom={false}
+          paddingLeft={1}
+          flexDirection="column"
+        >
           {blocks((token as Tokens.Blockquote).tokens, key)}
         </Box>
       );
@@ -163,7 +209,11 @@ function block(token: Token, key: string): ReactNode {
     case 'table':
       return <Table key={key} table={token as Tokens.Table} />;
     case 'hr':
-      return <Text key={key} dimColor>{'─'.repeat(40)}</Text>;
+      return (
+        <Text key={key} dimColor>
+          {'─'.repeat(40)}
+        </Text>
+      );
     default:
       // html, def and what marked may add later: as written.
       return <Text key={key}>{token.raw.replace(/\n+$/, '')}</Text>;

@@ -16,13 +16,24 @@ function when(date: Date, now = new Date()): string {
 
 /** One conversation in the picker: when, where, in which mode, and how it began. */
 export function sessionLine(session: SessionSummary, now = new Date()): string {
-  const where = session.kind === 'sql' ? `SQL ${session.database === undefined ? '' : session.database.startsWith('postgres') ? session.database : basename(session.database)}`.trim() : 'chat';
+  const where =
+    session.kind === 'sql'
+      ? `SQL ${session.database === undefined ? '' : session.database.startsWith('postgres') ? session.database : basename(session.database)}`.trim()
+      : 'chat';
   const first = session.firstQuestion.replace(/\s+/g, ' ').trim();
   return `${when(session.modifiedAt, now).padEnd(11)} ${where}${session.mode === undefined ? '' : ` · ${session.mode}`} · ${session.messages} messages · ${first.length > 60 ? `${first.slice(0, 59)}…` : first || '(no question)'}`;
 }
 
 /** /resume: earlier conversations, newest first; ↑/↓ choose, Enter resumes, Esc goes back. */
-export function SessionPicker({ sessions, onPick, onCancel }: { readonly sessions: readonly SessionSummary[]; readonly onPick: (session: SessionSummary) => void; readonly onCancel: () => void }) {
+export function SessionPicker({
+  sessions,
+  onPick,
+  onCancel,
+}: {
+  readonly sessions: readonly SessionSummary[];
+  readonly onPick: (session: SessionSummary) => void;
+  readonly onCancel: () => void;
+}) {
   const [selected, setSelected] = useState(0);
   useInput((_input, key) => {
     if (key.upArrow) setSelected((index) => Math.max(0, index - 1));

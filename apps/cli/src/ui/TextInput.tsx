@@ -1,7 +1,14 @@
 import { Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import { terminalText } from '../terminal-text.js';
-import { type EditorAction, type EditorState, editorReducer, isOnFirstLine, isOnLastLine, normaliseNewlines } from './editor.js';
+import {
+  type EditorAction,
+  type EditorState,
+  editorReducer,
+  isOnFirstLine,
+  isOnLastLine,
+  normaliseNewlines,
+} from './editor.js';
 import type { InputHistory } from './input-history.js';
 
 export interface TextInputProps {
@@ -43,7 +50,17 @@ const CONTROL_KEYS: Record<string, EditorAction> = {
  * then the history. State is read through a ref, so keys arriving before React re-renders are
  * never applied to a stale value.
  */
-export function TextInput({ value, onChange, onSubmit, onCancel, onEndOfInput, isActive, canSubmit = true, placeholder, history }: TextInputProps) {
+export function TextInput({
+  value,
+  onChange,
+  onSubmit,
+  onCancel,
+  onEndOfInput,
+  isActive,
+  canSubmit = true,
+  placeholder,
+  history,
+}: TextInputProps) {
   const state = useRef<EditorState>({ text: value, cursor: value.length });
   const pasting = useRef(false);
   // The parent owns the text (it clears it after a submit): follow it when it changes.
@@ -141,7 +158,8 @@ export function TextInput({ value, onChange, onSubmit, onCancel, onEndOfInput, i
           if (current.text === '') onEndOfInput?.();
           else apply({ type: 'delete-forward' });
         } else if (actions[input] !== undefined) apply(actions[input]);
-      } else if (key.meta && (input === 'b' || input === 'f')) apply({ type: input === 'b' ? 'word-left' : 'word-right' });
+      } else if (key.meta && (input === 'b' || input === 'f'))
+        apply({ type: input === 'b' ? 'word-left' : 'word-right' });
       else if (!key.meta && !key.tab && input !== '') typedChunk(normaliseNewlines(input));
     },
     { isActive },

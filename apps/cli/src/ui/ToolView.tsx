@@ -18,11 +18,22 @@ const summary = (item: ToolItem): string => terminalText(argumentsSummary(item.a
 function Unasked({ item }: { readonly item: ToolItem }) {
   const note = ranUnasked(item.decision);
   if (note === undefined) return null;
-  return <Text color={note.warning ? 'yellow' : 'gray'}>{note.warning ? '⚠ ' : ''}{terminalText(note.text)}</Text>;
+  return (
+    <Text color={note.warning ? 'yellow' : 'gray'}>
+      {note.warning ? '⚠ ' : ''}
+      {terminalText(note.text)}
+    </Text>
+  );
 }
 
 interface SqlData {
-  readonly statements: readonly { statement: string; columns: readonly { name: string }[]; rows: readonly (readonly unknown[])[]; truncated: boolean; affectedRows: number | null }[];
+  readonly statements: readonly {
+    statement: string;
+    columns: readonly { name: string }[];
+    rows: readonly (readonly unknown[])[];
+    truncated: boolean;
+    affectedRows: number | null;
+  }[];
 }
 
 /** A result in the history: head and tail, and how many lines between are not shown. */
@@ -35,7 +46,8 @@ function FoldedText({ text, id, colour }: { readonly text: string; readonly id: 
       <Text {...style}>{folded.head.join('\n')}</Text>
       {folded.hidden === 0 ? null : (
         <Text color="cyan">
-          … {folded.hidden.toLocaleString('en-US')} more {folded.hidden === 1 ? 'line' : 'lines'} not shown · /view {id} shows all
+          … {folded.hidden.toLocaleString('en-US')} more {folded.hidden === 1 ? 'line' : 'lines'} not shown · /view {id}{' '}
+          shows all
         </Text>
       )}
       {folded.tail.length === 0 ? null : <Text {...style}>{folded.tail.join('\n')}</Text>}
@@ -52,7 +64,10 @@ function SqlResult({ data, width, id }: { readonly data: SqlData; readonly width
             // biome-ignore lint/suspicious/noArrayIndexKey: statements are in script order.
             <Box key={index} flexDirection="column">
               <Text color="green">
-                ✓ {statement.affectedRows === null ? 'done' : `${statement.affectedRows.toLocaleString('en-US')} ${statement.affectedRows === 1 ? 'row' : 'rows'} changed`}
+                ✓{' '}
+                {statement.affectedRows === null
+                  ? 'done'
+                  : `${statement.affectedRows.toLocaleString('en-US')} ${statement.affectedRows === 1 ? 'row' : 'rows'} changed`}
               </Text>
               <Text dimColor>{statement.statement}</Text>
             </Box>
@@ -97,7 +112,10 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
     case 'executing':
       return (
         <Box flexDirection="column">
-          <Spinner since={item.startedAt} label={`${item.toolName}: ${text.replace(/\s+/g, ' ').slice(0, Math.max(10, width - 30))}`} />
+          <Spinner
+            since={item.startedAt}
+            label={`${item.toolName}: ${text.replace(/\s+/g, ' ').slice(0, Math.max(10, width - 30))}`}
+          />
           {item.output !== '' ? <Text dimColor>{item.output.split('\n').slice(-12).join('\n')}</Text> : null}
         </Box>
       );
@@ -115,7 +133,11 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
         <Box flexDirection="column">
           <Text>
             <Text color="green">✓ </Text>
-            {item.toolName === 'execute_command' ? <Highlighted text={text} language={language} /> : <Text>{`${item.toolName}: ${text}`}</Text>}
+            {item.toolName === 'execute_command' ? (
+              <Highlighted text={text} language={language} />
+            ) : (
+              <Text>{`${item.toolName}: ${text}`}</Text>
+            )}
             <Text dimColor> ({Math.round(item.result?.durationMs ?? 0)} ms)</Text>
           </Text>
           <Unasked item={item} />
@@ -126,13 +148,19 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
     case 'failed':
       return (
         <Box flexDirection="column">
-          <Text color="red">✗ {item.toolName}: {text}</Text>
+          <Text color="red">
+            ✗ {item.toolName}: {text}
+          </Text>
           <Unasked item={item} />
           <FoldedText text={item.result?.forModel ?? ''} id={item.id} colour="red" />
         </Box>
       );
     case 'denied':
-      return <Text color="yellow">⊘ {item.toolName} not run: {text.replace(/\s+/g, ' ')}</Text>;
+      return (
+        <Text color="yellow">
+          ⊘ {item.toolName} not run: {text.replace(/\s+/g, ' ')}
+        </Text>
+      );
     case 'cancelled':
       return <Text color="yellow">⊘ {item.toolName} cancelled</Text>;
     default: {

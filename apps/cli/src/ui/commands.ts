@@ -56,14 +56,27 @@ type ToolItem = Extract<ConversationState['done'][number], { kind: 'tool' }>;
  * from: `/send` (the last such result) or `/send N`. The person chose to; like an approval, what
  * they send is not guarded. Undefined with the reason when there is nothing to send.
  */
-export function sendWithheldText(conversation: ConversationState, argument: string): { text: string } | { error: string } {
-  const items = [...conversation.archive, ...conversation.done, ...conversation.live].filter((item): item is ToolItem => item.kind === 'tool');
+export function sendWithheldText(
+  conversation: ConversationState,
+  argument: string,
+): { text: string } | { error: string } {
+  const items = [...conversation.archive, ...conversation.done, ...conversation.live].filter(
+    (item): item is ToolItem => item.kind === 'tool',
+  );
   const withheld = (item: ToolItem) => (item.result === undefined ? undefined : withheldOriginal(item.result.forModel));
-  const wanted = argument === '' ? items.findLast((item) => withheld(item) !== undefined) : items.find((item) => item.id === Number(argument));
-  if (wanted === undefined) return { error: argument === '' ? 'no result had anything withheld from the model' : `no tool result number ${argument}` };
+  const wanted =
+    argument === ''
+      ? items.findLast((item) => withheld(item) !== undefined)
+      : items.find((item) => item.id === Number(argument));
+  if (wanted === undefined)
+    return {
+      error: argument === '' ? 'no result had anything withheld from the model' : `no tool result number ${argument}`,
+    };
   const found = withheld(wanted);
   if (found === undefined) return { error: `nothing of result ${wanted.id} was withheld from the model` };
-  return { text: `Here is the whole result of ${wanted.toolName} (#${wanted.id}), with what was withheld from you (${found.withheld}):\n\n${found.original}` };
+  return {
+    text: `Here is the whole result of ${wanted.toolName} (#${wanted.id}), with what was withheld from you (${found.withheld}):\n\n${found.original}`,
+  };
 }
 
 /** The operation of an audit line in a few words. */
@@ -95,7 +108,12 @@ function auditText(path: string): string {
     .map((entry) => {
       const edited = entry.proposedArgs === undefined ? '' : ` (edited from: ${auditSubject(entry.proposedArgs)})`;
       const note = entry.note === undefined ? '' : ` · note: ${entry.note}`;
-      const outcome = (entry.outcome === 'started' ? 'interrupted (may have partly run)' : entry.outcome === 'unknown' ? 'outcome unknown (may have run)' : entry.outcome) + (entry.partial === true ? ' (stopped part-way: partly ran)' : '');
+      const outcome =
+        (entry.outcome === 'started'
+          ? 'interrupted (may have partly run)'
+          : entry.outcome === 'unknown'
+            ? 'outcome unknown (may have run)'
+            : entry.outcome) + (entry.partial === true ? ' (stopped part-way: partly ran)' : '');
       return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry.args)}${edited} · ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${outcome}${note}: ${entry.decision.reasons.join('; ')}`;
     })
     .join('\n');
@@ -125,11 +143,17 @@ export function runSlashCommand(line: string, context: CommandContext): void {
       return;
     case 'clear':
       context.clearScreen();
-      void context.switchTo({ kind: session.info.kind, ...(session.info.database === undefined ? {} : { database: session.info.database }) });
+      void context.switchTo({
+        kind: session.info.kind,
+        ...(session.info.database === undefined ? {} : { database: session.info.database }),
+      });
       return;
     case 'mode': {
       if (!(SAFETY_MODES as readonly string[]).includes(argument) || argument === 'yolo') {
-        notice(`/mode takes strict, smart or guarded (yolo only with --yolo at start); now ${session.agent.currentPolicy.mode}`, 'error');
+        notice(
+          `/mode takes strict, smart or guarded (yolo only with --yolo at start); now ${session.agent.currentPolicy.mode}`,
+          'error',
+        );
         return;
       }
       session.agent.setPolicy({ ...session.agent.currentPolicy, mode: argument as SafetyMode });
@@ -157,7 +181,10 @@ export function runSlashCommand(line: string, context: CommandContext): void {
         notice(`no grant number ${index ?? ''}; /rules lists them`, 'error');
         return;
       }
-      session.agent.setPolicy({ ...session.agent.currentPolicy, rules: session.agent.currentPolicy.rules.filter((rule) => rule !== grant) });
+      session.agent.setPolicy({
+        ...session.agent.currentPolicy,
+        rules: session.agent.currentPolicy.rules.filter((rule) => rule !== grant),
+      });
       context.setGrants(grants.filter((rule) => rule !== grant));
       notice(`revoked: ${grant.text}`);
       return;
@@ -169,7 +196,8 @@ export function runSlashCommand(line: string, context: CommandContext): void {
       void context.switchTo({ kind: 'sql', ...(argument === '' ? {} : { database: argument }) });
       return;
     case 'db':
-      if (argument === '') notice(`database: ${session.info.database ?? 'none (chat mode)'}; /db <file or postgres:// URL> to switch`);
+      if (argument === '')
+        notice(`database: ${session.info.database ?? 'none (chat mode)'}; /db <file or postgres:// URL> to switch`);
       else void context.switchTo({ kind: 'sql', database: argument });
       return;
     case 'chat':
@@ -177,9 +205,17 @@ export function runSlashCommand(line: string, context: CommandContext): void {
       return;
     case 'view': {
       const items = [...context.conversation.archive, ...context.conversation.done, ...context.conversation.live];
-      const wanted = argument === '' ? items.findLast((item) => item.kind === 'tool') : items.find((item) => item.id === Number(argument));
+      const wanted =
+        argument === ''
+          ? items.findLast((item) => item.kind === 'tool')
+          : items.find((item) => item.id === Number(argument));
       if (wanted?.kind !== 'tool') {
-        notice(argument === '' ? 'no tool result yet' : `no tool result number ${argument} (the last ${ARCHIVED_TOOL_CALLS} are kept)`, 'error');
+        notice(
+          argument === ''
+            ? 'no tool result yet'
+            : `no tool result number ${argument} (the last ${ARCHIVED_TOOL_CALLS} are kept)`,
+          'error',
+        );
         return;
       }
       const failure = openInPager(fullText(wanted));

@@ -41,7 +41,14 @@ type ToolItem = Extract<Item, { kind: 'tool' }>;
 /** Tool calls /view can still open once they scrolled by. */
 export const ARCHIVED_TOOL_CALLS = 50;
 
-export const INITIAL_CONVERSATION: ConversationState = { done: [], live: [], busy: false, nextId: 1, generation: 0, archive: [] };
+export const INITIAL_CONVERSATION: ConversationState = {
+  done: [],
+  live: [],
+  busy: false,
+  nextId: 1,
+  generation: 0,
+  archive: [],
+};
 
 export type ConversationAction =
   | { readonly type: 'user'; readonly text: string }
@@ -73,13 +80,25 @@ export function conversationReducer(state: ConversationState, action: Conversati
     }
     case 'notice': {
       const notice: Item = { kind: 'notice', id: state.nextId, tone: action.tone, text: action.text };
-      return state.busy ? { ...state, live: [...state.live, notice], nextId: state.nextId + 1 } : { ...state, done: [...state.done, notice], nextId: state.nextId + 1 };
+      return state.busy
+        ? { ...state, live: [...state.live, notice], nextId: state.nextId + 1 }
+        : { ...state, done: [...state.done, notice], nextId: state.nextId + 1 };
     }
     case 'clear':
-      return { ...INITIAL_CONVERSATION, nextId: state.nextId, generation: state.generation + 1, archive: state.archive };
+      return {
+        ...INITIAL_CONVERSATION,
+        nextId: state.nextId,
+        generation: state.generation + 1,
+        archive: state.archive,
+      };
     case 'restore': {
       const items = action.items.map((item, index) => ({ ...item, id: state.nextId + index }));
-      return { ...INITIAL_CONVERSATION, done: items, nextId: state.nextId + items.length, generation: state.generation + 1 };
+      return {
+        ...INITIAL_CONVERSATION,
+        done: items,
+        nextId: state.nextId + items.length,
+        generation: state.generation + 1,
+      };
     }
     case 'event':
       return applyEvent(state, action.event, action.now);
@@ -90,8 +109,15 @@ export function conversationReducer(state: ConversationState, action: Conversati
   }
 }
 
-function updateTool(state: ConversationState, toolCallId: string, update: (item: Extract<Item, { kind: 'tool' }>) => Item): ConversationState {
-  return { ...state, live: state.live.map((item) => (item.kind === 'tool' && item.toolCallId === toolCallId ? update(item) : item)) };
+function updateTool(
+  state: ConversationState,
+  toolCallId: string,
+  update: (item: Extract<Item, { kind: 'tool' }>) => Item,
+): ConversationState {
+  return {
+    ...state,
+    live: state.live.map((item) => (item.kind === 'tool' && item.toolCallId === toolCallId ? update(item) : item)),
+  };
 }
 
 /**
@@ -106,44 +132,107 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       if (last?.kind === 'assistant') {
         return { ...state, live: [...state.live.slice(0, -1), { ...last, text: last.text + text }] };
       }
-      return { ...state, live: [...state.live, { kind: 'assistant', id: state.nextId, text, question: false }], nextId: state.nextId + 1 };
+      return {
+        ...state,
+        live: [...state.live, { kind: 'assistant', id: state.nextId, text, question: false }],
+        nextId: state.nextId + 1,
+      };
     }
     case 'tool-call':
       return {
         ...state,
-        live: [...state.live, { kind: 'tool', id: state.nextId, toolCallId: event.toolCallId, toolName: event.toolName, argumentsText: event.argumentsText, state: 'validating', output: '', startedAt: now }],
+        live: [
+          ...state.live,
+          {
+            kind: 'tool',
+            id: state.nextId,
+            toolCallId: event.toolCallId,
+            toolName: event.toolName,
+            argumentsText: event.argumentsText,
+            state: 'validating',
+            output: '',
+            startedAt: now,
+          },
+        ],
         nextId: state.nextId + 1,
       };
     case 'tool-state':
-      return updateTool(state, event.toolCallId, (item) => ({ ...item, state: event.state, ...(event.state === 'executing' ? { startedAt: now } : {}) }));
+      return updateTool(state, event.toolCallId, (item) => ({
+        ...item,
+        state: event.state,
+        ...(event.state === 'executing' ? { startedAt: now } : {}),
+      }));
     case 'decision':
       return updateTool(state, event.toolCallId, (item) => ({ ...item, decision: event.decision }));
     case 'tool-output':
-      return updateTool(state, event.toolCallId, (item) => ({ ...item, output: (item.output + terminalText(event.chunk)).slice(-OUTPUT_KEPT) }));
+      return updateTool(state, event.toolCallId, (item) => ({
+        ...item,
+        output: (item.output + terminalText(event.chunk)).slice(-OUTPUT_KEPT),
+      }));
     case 'tool-result':
       return updateTool(state, event.toolCallId, (item) => ({
         ...item,
         state: event.state,
         // Kept as it came (/send hands it to the model); ToolView and /view show it through terminalText.
-        result: { forModel: event.forPerson ?? event.forModel, ...(event.data === undefined ? {} : { data: event.data }), durationMs: event.durationMs },
+        result: {
+          forModel: event.forPerson ?? event.forModel,
+          ...(event.data === undefined ? {} : { data: event.data }),
+          durationMs: event.durationMs,
+        },
       }));
     case 'error':
-      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'error', text: terminalText(event.message) }], nextId: state.nextId + 1 };
+      return {
+        ...state,
+        live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'error', text: terminalText(event.message) }],
+        nextId: state.nextId + 1,
+      };
     case 'retry':
-      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text: terminalText(`${retryText(event)} — Esc to stop`) }], nextId: state.nextId + 1 };
+      return {
+        ...state,
+        live: [
+          ...state.live,
+          { kind: 'notice', id: state.nextId, tone: 'info', text: terminalText(`${retryText(event)} — Esc to stop`) },
+        ],
+        nextId: state.nextId + 1,
+      };
     case 'context-trimmed': {
       const text = `kept the conversation within the model's context (≈${Math.round(event.budget / 1000)}k tokens): ${event.results} old tool ${event.results === 1 ? 'result' : 'results'} replaced by a note (≈${event.tokensSaved.toLocaleString('en-US')} tokens)`;
-      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text }], nextId: state.nextId + 1 };
+      return {
+        ...state,
+        live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text }],
+        nextId: state.nextId + 1,
+      };
     }
     case 'rule-added':
-      return { ...state, live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text: `always allowed from now on: ${terminalText(event.rule)}` }], nextId: state.nextId + 1 };
+      return {
+        ...state,
+        live: [
+          ...state.live,
+          {
+            kind: 'notice',
+            id: state.nextId,
+            tone: 'info',
+            text: `always allowed from now on: ${terminalText(event.rule)}`,
+          },
+        ],
+        nextId: state.nextId + 1,
+      };
     case 'turn-end': {
       // A reply that ends in a question is shown as one: the person's answer continues the turn.
       const live = state.live.map((item, index) =>
-        item.kind === 'assistant' && index === state.live.length - 1 && event.reason === 'answered' ? { ...item, question: /\?\s*$/.test(item.text) } : item,
+        item.kind === 'assistant' && index === state.live.length - 1 && event.reason === 'answered'
+          ? { ...item, question: /\?\s*$/.test(item.text) }
+          : item,
       );
-      const cancelled: Item[] = event.reason === 'cancelled' ? [{ kind: 'notice', id: state.nextId, tone: 'info', text: 'cancelled' }] : [];
-      return { ...state, done: [...state.done, ...live, ...cancelled], live: [], busy: false, nextId: state.nextId + cancelled.length };
+      const cancelled: Item[] =
+        event.reason === 'cancelled' ? [{ kind: 'notice', id: state.nextId, tone: 'info', text: 'cancelled' }] : [];
+      return {
+        ...state,
+        done: [...state.done, ...live, ...cancelled],
+        live: [],
+        busy: false,
+        nextId: state.nextId + cancelled.length,
+      };
     }
     case 'tool-approval-request':
     case 'tool-approval-answer':

@@ -80,7 +80,10 @@ export function isOnLastLine(state: EditorState): boolean {
 
 export function editorReducer(state: EditorState, action: EditorAction): EditorState {
   const { text, cursor } = state;
-  const splice = (from: number, to: number, insert = ''): EditorState => ({ text: text.slice(0, from) + insert + text.slice(to), cursor: from + insert.length });
+  const splice = (from: number, to: number, insert = ''): EditorState => ({
+    text: text.slice(0, from) + insert + text.slice(to),
+    cursor: from + insert.length,
+  });
   switch (action.type) {
     case 'insert':
       return splice(cursor, cursor, normaliseNewlines(action.text));

@@ -7,7 +7,13 @@ export { foldLines, HISTORY_LINES } from '../fold.js';
 type ToolItem = Extract<Item, { kind: 'tool' }>;
 
 interface SqlData {
-  readonly statements: readonly { statement: string; columns: readonly { name: string }[]; rows: readonly (readonly unknown[])[]; truncated: boolean; affectedRows: number | null }[];
+  readonly statements: readonly {
+    statement: string;
+    columns: readonly { name: string }[];
+    rows: readonly (readonly unknown[])[];
+    truncated: boolean;
+    affectedRows: number | null;
+  }[];
 }
 
 /** The whole of a tool call and its result as plain text, for `/view N` in $PAGER. */
@@ -17,7 +23,8 @@ export function fullText(item: ToolItem): string {
     item.toolName === 'execute_sql' && data?.statements !== undefined
       ? data.statements
           .map((statement) => {
-            if (statement.columns.length === 0) return `${statement.statement}\n${statement.affectedRows ?? 0} rows changed`;
+            if (statement.columns.length === 0)
+              return `${statement.statement}\n${statement.affectedRows ?? 0} rows changed`;
             const table = layoutTable(
               statement.columns.map((column) => column.name),
               statement.rows,

@@ -18,7 +18,10 @@ export function openInPager(text: string, stdin: NodeJS.ReadStream = process.std
   try {
     // The pager reads keys from the terminal itself: give the terminal back its line discipline.
     if (stdin.isTTY) stdin.setRawMode(false);
-    const result = spawnSync('/bin/sh', ['-c', `${pager} "$1"`, 'riskgate-pager', file], { stdio: 'inherit', env: { LESS: 'R', ...process.env } });
+    const result = spawnSync('/bin/sh', ['-c', `${pager} "$1"`, 'riskgate-pager', file], {
+      stdio: 'inherit',
+      env: { LESS: 'R', ...process.env },
+    });
     if (result.error !== undefined) return `could not run ${pager}: ${result.error.message}`;
     if (result.status === 127) return `could not run ${pager} (set $PAGER)`;
     return undefined;

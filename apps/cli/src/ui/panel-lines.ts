@@ -6,7 +6,22 @@ import { highlightShell, highlightSql, type Token } from './highlight.js';
 /** A piece of a screen line with its style; `visible` marks text riskgate made visible (a control character). */
 export interface Segment {
   readonly text: string;
-  readonly style?: 'keyword' | 'string' | 'number' | 'command' | 'option' | 'operator' | 'added' | 'removed' | 'hunk' | 'dim' | 'bold' | 'detail' | 'escaped' | 'warn' | 'danger';
+  readonly style?:
+    | 'keyword'
+    | 'string'
+    | 'number'
+    | 'command'
+    | 'option'
+    | 'operator'
+    | 'added'
+    | 'removed'
+    | 'hunk'
+    | 'dim'
+    | 'bold'
+    | 'detail'
+    | 'escaped'
+    | 'warn'
+    | 'danger';
 }
 export type ScreenLine = readonly Segment[];
 
@@ -39,7 +54,11 @@ const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
 /** Hard-wraps one logical line to `width` terminal columns (CJK and emoji count double). */
 export function wrapLine(segments: readonly Segment[], width: number): ScreenLine[] {
   // Most lines are short printable ASCII: one column per character, nothing to reveal.
-  if (segments.every((segment) => PRINTABLE_ASCII.test(segment.text)) && segments.reduce((sum, segment) => sum + segment.text.length, 0) <= width) return [segments];
+  if (
+    segments.every((segment) => PRINTABLE_ASCII.test(segment.text)) &&
+    segments.reduce((sum, segment) => sum + segment.text.length, 0) <= width
+  )
+    return [segments];
   const lines: Segment[][] = [[]];
   let used = 0;
   for (const segment of segments.flatMap(revealSegment)) {
@@ -88,12 +107,17 @@ function operationLines(description: OperationDescription): Segment[][] {
     case 'command':
       return [...splitTokens(highlightShell(description.command)), [{ text: `in ${description.cwd}`, style: 'dim' }]];
     case 'file':
-      return [[{ text: `${description.operation} ${description.path}`, style: 'bold' }], ...(description.diff === undefined ? [] : description.diff.split('\n').map(diffLine))];
+      return [
+        [{ text: `${description.operation} ${description.path}`, style: 'bold' }],
+        ...(description.diff === undefined ? [] : description.diff.split('\n').map(diffLine)),
+      ];
     case 'http':
       return [
         [{ text: description.requestLine, style: 'bold' }],
         ...description.headers.map((header): Segment[] => [{ text: header, style: 'dim' }]),
-        ...(description.bodyPreview === undefined ? [] : description.bodyPreview.split('\n').map((line): Segment[] => [{ text: line }])),
+        ...(description.bodyPreview === undefined
+          ? []
+          : description.bodyPreview.split('\n').map((line): Segment[] => [{ text: line }])),
       ];
     case 'generic':
       return description.summary.split('\n').map((line) => [{ text: line }]);
@@ -119,26 +143,49 @@ export interface PanelBody {
  * other reasons, and the code's previews (details). The panel scrolls through these; it never
  * cuts.
  */
-export function panelBody(description: OperationDescription, decision: Pick<Decision, 'reasons' | 'effects'>, width: number): PanelBody {
+export function panelBody(
+  description: OperationDescription,
+  decision: Pick<Decision, 'reasons' | 'effects'>,
+  width: number,
+): PanelBody {
   const operation = operationLines(description);
   const effects = decision.effects.map((effect): Segment[] =>
-    effect.verdict === 'read' ? [{ text: `· ${effect.text}` }] : [{ text: `! ${effect.text}`, style: effect.level === 'high' ? 'danger' : 'warn' }],
+    effect.verdict === 'read'
+      ? [{ text: `· ${effect.text}` }]
+      : [{ text: `! ${effect.text}`, style: effect.level === 'high' ? 'danger' : 'warn' }],
   );
   // An effect that is also a reason is said once.
   const reasons = decision.reasons
     .slice(1)
     .filter((reason) => !decision.effects.some((effect) => effect.text === reason))
     .map((reason): Segment[] => [{ text: `- ${reason}` }]);
-  const logical: Segment[][] = [...operation, ...effects, ...reasons, ...description.details.map((detail): Segment[] => [{ text: detail, style: 'detail' }])];
+  const logical: Segment[][] = [
+    ...operation,
+    ...effects,
+    ...reasons,
+    ...description.details.map((detail): Segment[] => [{ text: detail, style: 'detail' }]),
+  ];
   const columns = Math.max(10, width);
   return {
     lines: logical.flatMap((line) => (line.length === 0 ? [[]] : wrapLine(line, columns))),
-    text: logical.map((line) => line.map((segment) => revealSegment(segment).map((part) => part.text).join('')).join('')).join('\n'),
+    text: logical
+      .map((line) =>
+        line
+          .map((segment) =>
+            revealSegment(segment)
+              .map((part) => part.text)
+              .join(''),
+          )
+          .join(''),
+      )
+      .join('\n'),
     operationLineCount: operation.length,
   };
 }
 
 /** A text with every character a terminal would not print as itself shown as its code (one line). */
 export function revealText(text: string): string {
-  return revealSegment({ text }).map((part) => part.text).join('');
+  return revealSegment({ text })
+    .map((part) => part.text)
+    .join('');
 }

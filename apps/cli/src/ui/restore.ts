@@ -10,7 +10,12 @@ function textOf(content: unknown): string {
 
 function rawTextOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part !== null && 'text' in part ? String((part as { text: unknown }).text) : '')).join('');
+  if (Array.isArray(content))
+    return content
+      .map((part) =>
+        typeof part === 'object' && part !== null && 'text' in part ? String((part as { text: unknown }).text) : '',
+      )
+      .join('');
   return '';
 }
 
@@ -36,7 +41,8 @@ function stateOf(result: string | undefined): Extract<Item, { kind: 'tool' }>['s
  */
 export function itemsFromMessages(messages: readonly Message[], events: readonly AgentEvent[] = []): Item[] {
   const results = new Map<string, string>();
-  for (const message of messages) if (message.role === 'tool') results.set(message.tool_call_id, rawTextOf(message.content));
+  for (const message of messages)
+    if (message.role === 'tool') results.set(message.tool_call_id, rawTextOf(message.content));
   const ended = new Map<string, Extract<AgentEvent, { type: 'tool-result' }>>();
   const decisions = new Map<string, Decision>();
   for (const event of events) {

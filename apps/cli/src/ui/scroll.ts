@@ -20,7 +20,11 @@ export type ScrollAction =
   | { readonly type: 'paged' }
   | { readonly type: 'resize'; readonly height: number; readonly total: number };
 
-function addRange(seen: readonly (readonly [number, number])[], start: number, end: number): (readonly [number, number])[] {
+function addRange(
+  seen: readonly (readonly [number, number])[],
+  start: number,
+  end: number,
+): (readonly [number, number])[] {
   const ranges = [...seen, [start, end] as const].sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];
   for (const [from, to] of ranges) {
@@ -34,7 +38,11 @@ function addRange(seen: readonly (readonly [number, number])[], start: number, e
 function show(state: Omit<ScrollState, 'seen'> & { seen: ScrollState['seen'] }, offset: number): ScrollState {
   const maxOffset = Math.max(0, state.total - state.height);
   const clamped = Math.min(Math.max(0, offset), maxOffset);
-  return { ...state, offset: clamped, seen: addRange(state.seen, clamped, Math.min(state.total, clamped + state.height)) };
+  return {
+    ...state,
+    offset: clamped,
+    seen: addRange(state.seen, clamped, Math.min(state.total, clamped + state.height)),
+  };
 }
 
 export function initialScroll(height: number, total: number): ScrollState {
@@ -66,7 +74,10 @@ export function scrollReducer(state: ScrollState, action: ScrollAction): ScrollS
 /** Lines never shown, for the "not seen yet" notice; 0 when the whole operation was seen. */
 export function unseenLines(state: ScrollState): number {
   if (state.paged) return 0;
-  const seen = state.seen.reduce((sum, [from, to]) => sum + (Math.min(to, state.total) - Math.min(from, state.total)), 0);
+  const seen = state.seen.reduce(
+    (sum, [from, to]) => sum + (Math.min(to, state.total) - Math.min(from, state.total)),
+    0,
+  );
   return Math.max(0, state.total - seen);
 }
 

@@ -50,12 +50,18 @@ const RECORD_VIEW_MIN_COLUMNS = 4;
  * A result table that fits the terminal: columns share the width in proportion to what they
  * hold, long cells are cut with …, and the footer says how much is shown.
  */
-export function layoutTable(allColumns: readonly string[], rows: readonly (readonly unknown[])[], options: { width: number; maxRows: number; truncated: boolean }): TableLayout {
+export function layoutTable(
+  allColumns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  options: { width: number; maxRows: number; truncated: boolean },
+): TableLayout {
   const shown = rows.slice(0, options.maxRows);
   const columns = allColumns.slice(0, MAX_SCREEN_COLUMNS);
   const cells = shown.map((row) => row.slice(0, MAX_SCREEN_COLUMNS).map((value) => cellText(formatCell(value))));
   const names = columns.map(cellText);
-  const natural = names.map((name, index) => Math.max(stringWidth(name), ...cells.map((row) => stringWidth(row[index] ?? '')), 1));
+  const natural = names.map((name, index) =>
+    Math.max(stringWidth(name), ...cells.map((row) => stringWidth(row[index] ?? '')), 1),
+  );
   const separators = Math.max(0, columns.length - 1) * 3;
   const available = Math.max(columns.length * 3, options.width - separators);
   const total = rows.length;
@@ -63,9 +69,12 @@ export function layoutTable(allColumns: readonly string[], rows: readonly (reado
     (shown.length < total || options.truncated
       ? `showing ${shown.length.toLocaleString('en-US')} of ${options.truncated ? 'more than ' : ''}${total.toLocaleString('en-US')} rows`
       : `${total.toLocaleString('en-US')} ${total === 1 ? 'row' : 'rows'}`) +
-    (columns.length < allColumns.length ? ` · ${columns.length} of ${allColumns.length.toLocaleString('en-US')} columns shown` : '');
+    (columns.length < allColumns.length
+      ? ` · ${columns.length} of ${allColumns.length.toLocaleString('en-US')} columns shown`
+      : '');
   // A wide row would be cut to slivers: show each row as a record instead, as psql's \\x does.
-  if (columns.length >= RECORD_VIEW_MIN_COLUMNS && natural.reduce((a, b) => a + b, 0) > available) return layoutRecords(names, cells, options.width, footer);
+  if (columns.length >= RECORD_VIEW_MIN_COLUMNS && natural.reduce((a, b) => a + b, 0) > available)
+    return layoutRecords(names, cells, options.width, footer);
   let widths = natural;
   if (natural.reduce((a, b) => a + b, 0) > available) {
     // Narrow the widest columns first, never below 3 characters.
@@ -76,16 +85,34 @@ export function layoutTable(allColumns: readonly string[], rows: readonly (reado
       widths[widest] = widths[widest]! - 1;
     }
   }
-  const line = (values: readonly string[]) => values.map((value, index) => cut(value, widths[index]!)).join(' │ ').trimEnd();
-  return { kind: 'table', header: line(names), rule: widths.map((width) => '─'.repeat(width)).join('─┼─'), rows: cells.map(line), footer };
+  const line = (values: readonly string[]) =>
+    values
+      .map((value, index) => cut(value, widths[index]!))
+      .join(' │ ')
+      .trimEnd();
+  return {
+    kind: 'table',
+    header: line(names),
+    rule: widths.map((width) => '─'.repeat(width)).join('─┼─'),
+    rows: cells.map(line),
+    footer,
+  };
 }
 
-function layoutRecords(names: readonly string[], cells: readonly (readonly string[])[], width: number, footer: string): TableLayout {
+function layoutRecords(
+  names: readonly string[],
+  cells: readonly (readonly string[])[],
+  width: number,
+  footer: string,
+): TableLayout {
   const nameWidth = Math.max(...names.map((name) => stringWidth(name)));
   const valueWidth = Math.max(10, width - nameWidth - 3);
   const lines = cells.flatMap((row, index) => {
     const title = `─[ RECORD ${index + 1} ]`;
-    return [title + '─'.repeat(Math.max(0, Math.min(width, 40) - stringWidth(title))), ...names.map((name, column) => `${cut(name, nameWidth)} │ ${cut(row[column] ?? '', valueWidth)}`.trimEnd())];
+    return [
+      title + '─'.repeat(Math.max(0, Math.min(width, 40) - stringWidth(title))),
+      ...names.map((name, column) => `${cut(name, nameWidth)} │ ${cut(row[column] ?? '', valueWidth)}`.trimEnd()),
+    ];
   });
   return { kind: 'records', header: '', rule: '', rows: lines, footer };
 }

@@ -59,8 +59,14 @@ function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   if (address.isIPv4MappedAddress()) return address.toIPv4Address();
   const range = address.range();
   // ::a.b.c.d (IPv4-compatible, deprecated but still routed by some stacks), but not :: or ::1.
-  if (bytes.slice(0, 12).every((byte) => byte === 0) && !(range === 'unspecified' || range === 'loopback')) return v4(12);
-  if (range === 'rfc6052' || range === 'rfc6145' || bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b) return v4(12); // NAT64 64:ff9b::/96 (and /48 local use)
+  if (bytes.slice(0, 12).every((byte) => byte === 0) && !(range === 'unspecified' || range === 'loopback'))
+    return v4(12);
+  if (
+    range === 'rfc6052' ||
+    range === 'rfc6145' ||
+    (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b)
+  )
+    return v4(12); // NAT64 64:ff9b::/96 (and /48 local use)
   if (range === '6to4') return v4(2);
   if (range === 'teredo') {
     // Teredo carries the client's address inverted in the last four bytes.
@@ -72,7 +78,8 @@ function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
 export function classifyAddress(address: string): AddressClass {
   const parsed = parse(address);
   if (parsed === undefined) return 'reserved';
-  if (METADATA_ADDRESSES.has(parsed.toNormalizedString()) || METADATA_ADDRESSES.has(parsed.toString())) return 'metadata';
+  if (METADATA_ADDRESSES.has(parsed.toNormalizedString()) || METADATA_ADDRESSES.has(parsed.toString()))
+    return 'metadata';
   if (parsed.kind() === 'ipv6') {
     const inner = embeddedIPv4(parsed as ipaddr.IPv6);
     if (inner !== undefined) {
@@ -105,7 +112,14 @@ export function classifyHostName(hostname: string): AddressClass | 'name' {
   const host = hostname.toLowerCase().replace(/\.+$/, '');
   if (ipaddr.isValid(host.replace(/^\[|\]$/g, '').replace(/%.*$/, ''))) return classifyAddress(host);
   if (METADATA_NAMES.has(host)) return 'metadata';
-  if (host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.localdomain' || host === 'ip6-localhost' || host === 'ip6-loopback') return 'loopback';
+  if (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === 'localhost.localdomain' ||
+    host === 'ip6-localhost' ||
+    host === 'ip6-loopback'
+  )
+    return 'loopback';
   return 'name';
 }
 

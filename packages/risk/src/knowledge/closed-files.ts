@@ -60,7 +60,10 @@ export function closedToOthers(path: string, options: ClosedOptions): PathFact |
   for (let directory = dirname(real); directory !== '/'; directory = dirname(directory)) {
     const above = statOf(directory);
     if (above !== undefined && (above.mode & 0o001) === 0) {
-      return { class: 'secret', what: `inside ${directory}, which its owner keeps from other users (mode ${octal(above.mode)})` };
+      return {
+        class: 'secret',
+        what: `inside ${directory}, which its owner keeps from other users (mode ${octal(above.mode)})`,
+      };
     }
   }
   return undefined;

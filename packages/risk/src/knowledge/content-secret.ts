@@ -78,7 +78,8 @@ function sqliteCredentialColumn(text: string): string | undefined {
   // A key/value table whose keys name credentials: each key is stored as text beside its value.
   if (/CREATE\s+TABLE[^(]{1,200}\(\s*["`[]?(?:key|name|k)\b[^\u0000]{0,400}?\b(?:value|val|v)\b/i.test(text)) {
     for (const word of text.matchAll(/[A-Za-z][\w.-]{2,63}/g)) {
-      if (/pass|secret|token|api.?key|private.?key|credential/i.test(word[0]) && isSecretColumnName(word[0])) return `a SQLite database with a credential setting (${word[0]})`;
+      if (/pass|secret|token|api.?key|private.?key|credential/i.test(word[0]) && isSecretColumnName(word[0]))
+        return `a SQLite database with a credential setting (${word[0]})`;
     }
   }
   return undefined;
@@ -88,7 +89,8 @@ function sqliteCredentialColumn(text: string): string | undefined {
 const PLACEHOLDER =
   /^(?:true|false|yes|no|on|off|null|none|nil|undefined|required|optional|string|number|boolean|secret|password|passwd|token|example|sample|dummy|test|todo|tbd|placeholder|redacted|hidden|changeme|change_?me|replace_?me\S*|your\S*|my[-_]?(?:password|secret|token|key)\S*|x{3,}|\*+)$/i;
 /** References, templates, URIs and elisions: `${DB_PASS}`, `{{ .Values.pw }}`, `urn:…`, `sk-…`. */
-const INDIRECT = /\$\{|\{\{|%\(|\$\(|process\.env|os\.environ|getenv|ENV\[|^\$[A-Za-z_]|^@|^!|[[\]<>]|^\{[A-Za-z_]+\}$|\.\.\.|\u2026|\\u2026|^[a-z][a-z0-9+.-]*:/i;
+const INDIRECT =
+  /\$\{|\{\{|%\(|\$\(|process\.env|os\.environ|getenv|ENV\[|^\$[A-Za-z_]|^@|^!|[[\]<>]|^\{[A-Za-z_]+\}$|\.\.\.|\u2026|\\u2026|^[a-z][a-z0-9+.-]*:/i;
 const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 
 /**
@@ -97,7 +99,8 @@ const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
  * number alone is a setting unless it is long (`AUTH = 524288` is a flag).
  */
 function credentialValue(value: string, minLength = 6): boolean {
-  if (value.length < minLength || PLACEHOLDER.test(value) || INDIRECT.test(value) || DOTTED_IDENTIFIER.test(value)) return false;
+  if (value.length < minLength || PLACEHOLDER.test(value) || INDIRECT.test(value) || DOTTED_IDENTIFIER.test(value))
+    return false;
   // The engine's placeholders (`<your-token>`, `xxxx`, `changeme`, documentation examples) — but
   // Jenkins keeps its encrypted secrets as `{base64}`, which reads as a template to the engine.
   if (!/^\{[A-Za-z0-9+/=]{16,}\}$/.test(value) && isPlaceholderValue(value)) return false;
@@ -110,7 +113,19 @@ function credentialValue(value: string, minLength = 6): boolean {
 }
 
 /** Names alone too vague to call secret (`key: name`, `session: 3`): they need a long value. */
-const AMBIGUOUS = new Set(['KEY', 'KEYS', 'AUTH', 'SESSION', 'SIG', 'SIGNATURE', 'CERT', 'PRIVATE', 'SALT', 'OTP', 'PASS']);
+const AMBIGUOUS = new Set([
+  'KEY',
+  'KEYS',
+  'AUTH',
+  'SESSION',
+  'SIG',
+  'SIGNATURE',
+  'CERT',
+  'PRIVATE',
+  'SALT',
+  'OTP',
+  'PASS',
+]);
 
 function secretName(name: string): 'no' | 'yes' | 'ambiguous' {
   const normal = name.replace(/[.-]/g, '_').replace(/^_+|_+$/g, '');
@@ -171,7 +186,10 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   // A bare value to the end of the line (env, ini, properties, YAML and its lists, TOML,
   // mutt/Makefile `set`, `:=`, `?=`): `DB_PASSWORD=s3cr3t`, `password: hunter22`, `- PASS=…`.
   {
-    pattern: new RegExp(String.raw`^[ \t]*(?:-[ \t]+)?(?:export[ \t]+|set[ \t]+|setenv[ \t]+)?(${NAME})[ \t]*(?:[:?.+]?=|:(?=[ \t]))[ \t]*([^\s"'\`,;(){}\[\]<>]+)[ \t]*(?:[#;].*)?$`, 'gm'),
+    pattern: new RegExp(
+      String.raw`^[ \t]*(?:-[ \t]+)?(?:export[ \t]+|set[ \t]+|setenv[ \t]+)?(${NAME})[ \t]*(?:[:?.+]?=|:(?=[ \t]))[ \t]*([^\s"'\`,;(){}\[\]<>]+)[ \t]*(?:[#;].*)?$`,
+      'gm',
+    ),
     judge: (match) => assigned(match[1]!, match[2]!),
   },
   // A quoted value anywhere (JSON, YAML, code, XML attributes, PHP arrays): `"password": "…"`,

@@ -21,7 +21,8 @@ export function decodedContent(text: string): string | undefined {
   const compact = text.replace(/\s+/g, '');
   if (compact.length < 64) return undefined;
   if (/^[0-9a-fA-F]+$/.test(compact) && compact.length % 2 === 0) return printable(Buffer.from(compact, 'hex'));
-  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact) && /[A-Z]/.test(compact) && /[a-z]/.test(compact)) return printable(Buffer.from(compact, 'base64'));
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact) && /[A-Z]/.test(compact) && /[a-z]/.test(compact))
+    return printable(Buffer.from(compact, 'base64'));
   return undefined;
 }
 

@@ -52,12 +52,19 @@ const SECRET_WORDS =
  * `ORACLEPWD`), bundler's per-host credentials (`BUNDLE_GITHUB__COM=user:token`, the host's dots
  * written `__`), Airflow connections (`AIRFLOW_CONN_MY_DB=postgres://user:pass@…`).
  */
-const SECRET_SHAPES = /(?:SSH|PG|DB|SQL|SMTP|ROOT|ADMIN|USER|FTP|LDAP|REDIS|MAIL|IMAP|VNC|SUDO|BIND|ORACLE|SA)(?:PASS|PASSWD|PWD|PW)$|^BUNDLE_[A-Z0-9_]*__[A-Z0-9_]+$|^AIRFLOW_CONN_/;
-const SECRET_FRAGMENTS = /(TOKEN|SECRET|PASSW|APIKEY|API_KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|CONN_?STR|CONNECTION_STRING)/;
+const SECRET_SHAPES =
+  /(?:SSH|PG|DB|SQL|SMTP|ROOT|ADMIN|USER|FTP|LDAP|REDIS|MAIL|IMAP|VNC|SUDO|BIND|ORACLE|SA)(?:PASS|PASSWD|PWD|PW)$|^BUNDLE_[A-Z0-9_]*__[A-Z0-9_]+$|^AIRFLOW_CONN_/;
+const SECRET_FRAGMENTS =
+  /(TOKEN|SECRET|PASSW|APIKEY|API_KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|CONN_?STR|CONNECTION_STRING)/;
 
 export function isSecretEnvironmentName(name: string): boolean {
   const upper = name.toUpperCase();
   if (upper === 'PWD' || upper === 'OLDPWD') return false; // the working directory, not a password
   if (PUBLIC_ENVIRONMENT_NAMES.has(upper)) return false;
-  return SECRET_ENVIRONMENT_NAMES.has(upper) || SECRET_WORDS.test(upper) || SECRET_FRAGMENTS.test(upper) || SECRET_SHAPES.test(upper);
+  return (
+    SECRET_ENVIRONMENT_NAMES.has(upper) ||
+    SECRET_WORDS.test(upper) ||
+    SECRET_FRAGMENTS.test(upper) ||
+    SECRET_SHAPES.test(upper)
+  );
 }

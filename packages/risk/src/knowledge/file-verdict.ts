@@ -65,7 +65,10 @@ export function fileVerdict(path: string, stats: Stats): FileVerdict | undefined
 }
 
 function judge(path: string, stats: Stats): FileVerdict | undefined {
-  if (stats.size > MAX_FILE_BYTES) return { unchecked: `a file too large to check for secrets (${mebibytes(stats.size)}, over ${mebibytes(MAX_FILE_BYTES)})` };
+  if (stats.size > MAX_FILE_BYTES)
+    return {
+      unchecked: `a file too large to check for secrets (${mebibytes(stats.size)}, over ${mebibytes(MAX_FILE_BYTES)})`,
+    };
   const bytes = readWhole(path, stats.size);
   if (bytes === undefined) return undefined;
   return verdictOf(bytes, 0);
@@ -93,7 +96,11 @@ function readWhole(path: string, size: number): Buffer | undefined {
 }
 
 /** Compressions by their magic bytes, with the program that unpacks those Node cannot. */
-const PACKED: readonly { readonly what: string; readonly magic: readonly number[]; readonly program?: readonly [string, ...string[]] }[] = [
+const PACKED: readonly {
+  readonly what: string;
+  readonly magic: readonly number[];
+  readonly program?: readonly [string, ...string[]];
+}[] = [
   { what: 'gzip', magic: [0x1f, 0x8b] },
   { what: 'zip', magic: [0x50, 0x4b, 0x03, 0x04] },
   { what: 'bzip2', magic: [0x42, 0x5a, 0x68], program: ['bzip2', '-dc'] },
@@ -113,17 +120,28 @@ function verdictOf(bytes: Buffer, depth: number): FileVerdict {
   if (packed.what === 'zip') return zipVerdict(bytes, depth);
   let unpacked: Buffer | undefined;
   try {
-    unpacked = packed.program === undefined ? gunzipSync(bytes, { maxOutputLength: MAX_FILE_BYTES }) : unpackWith(packed.program, bytes);
+    unpacked =
+      packed.program === undefined
+        ? gunzipSync(bytes, { maxOutputLength: MAX_FILE_BYTES })
+        : unpackWith(packed.program, bytes);
   } catch {
     unpacked = undefined;
   }
-  if (unpacked === undefined) return { unchecked: `${packed.what}-compressed data that could not be unpacked within ${mebibytes(MAX_FILE_BYTES)}` };
+  if (unpacked === undefined)
+    return {
+      unchecked: `${packed.what}-compressed data that could not be unpacked within ${mebibytes(MAX_FILE_BYTES)}`,
+    };
   const inner = verdictOf(unpacked, depth + 1);
   return inner.secret === undefined ? inner : { secret: `${inner.secret} (${packed.what}-compressed)` };
 }
 
 function unpackWith([program, ...args]: readonly [string, ...string[]], bytes: Buffer): Buffer | undefined {
-  const result = spawnSync(program, args, { input: bytes, maxBuffer: MAX_FILE_BYTES, timeout: UNPACK_MS, stdio: ['pipe', 'pipe', 'ignore'] });
+  const result = spawnSync(program, args, {
+    input: bytes,
+    maxBuffer: MAX_FILE_BYTES,
+    timeout: UNPACK_MS,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   if (result.error !== undefined || result.status !== 0 || result.stdout === null) return undefined;
   return result.stdout;
 }
@@ -136,7 +154,8 @@ function zipVerdict(bytes: Buffer, depth: number): FileVerdict {
   let at = bytes.readUInt32LE(end + 16);
   let total = 0;
   for (let member = 0; member < count; member++) {
-    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== 0x02014b50) return { unchecked: 'a zip archive whose directory could not be read' };
+    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== 0x02014b50)
+      return { unchecked: 'a zip archive whose directory could not be read' };
     const flags = bytes.readUInt16LE(at + 8);
     const method = bytes.readUInt16LE(at + 10);
     const compressed = bytes.readUInt32LE(at + 20);
@@ -150,7 +169,8 @@ function zipVerdict(bytes: Buffer, depth: number): FileVerdict {
     if (name.endsWith('/')) continue;
     if (flags & 1) return { unchecked: `an encrypted member of a zip archive (${name})` };
     total += size;
-    if (total > MAX_FILE_BYTES || compressed === 0xffffffff) return { unchecked: `a zip archive larger than ${mebibytes(MAX_FILE_BYTES)} unpacked` };
+    if (total > MAX_FILE_BYTES || compressed === 0xffffffff)
+      return { unchecked: `a zip archive larger than ${mebibytes(MAX_FILE_BYTES)} unpacked` };
     if (local + 30 > bytes.length) return { unchecked: 'a zip archive whose members could not be read' };
     const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
     const data = bytes.subarray(start, start + compressed);

@@ -36,10 +36,19 @@ export const HOME_ALLOWLIST: readonly HomeAllowRow[] = [
   //     (which hold registry tokens) nor their caches.
   { glob: '{.local/bin,bin}', why: 'programs on the PATH (pip --user, pipx, personal scripts)' },
   { glob: '.local/lib/python*', why: 'Python packages installed with pip --user' },
-  { glob: '.local/share/{pipx,uv/tools,uv/python,pnpm,fnm,mise/installs,mise/shims}', why: 'programs installed by pipx, uv, pnpm, fnm, mise' },
+  {
+    glob: '.local/share/{pipx,uv/tools,uv/python,pnpm,fnm,mise/installs,mise/shims}',
+    why: 'programs installed by pipx, uv, pnpm, fnm, mise',
+  },
   { glob: '.local/pipx', why: 'programs installed by pipx (older layout)' },
-  { glob: '.nvm/{nvm.sh,alias,versions/node/*/{bin,lib,include,share}}', why: 'Node.js versions installed by nvm (not etc/npmrc)' },
-  { glob: '.{pyenv,rbenv,nodenv,goenv}/{bin,libexec,shims,versions,plugins,version}', why: 'interpreters installed by a version manager' },
+  {
+    glob: '.nvm/{nvm.sh,alias,versions/node/*/{bin,lib,include,share}}',
+    why: 'Node.js versions installed by nvm (not etc/npmrc)',
+  },
+  {
+    glob: '.{pyenv,rbenv,nodenv,goenv}/{bin,libexec,shims,versions,plugins,version}',
+    why: 'interpreters installed by a version manager',
+  },
   { glob: '.asdf/{bin,lib,shims,installs,plugins}', why: 'tools installed by asdf' },
   { glob: '.volta/{bin,tools/image}', why: 'Node.js tools installed by Volta' },
   { glob: '.cargo/{bin,registry,git}', why: 'Rust programs and downloaded crate sources (not credentials.toml)' },
@@ -50,7 +59,10 @@ export const HOME_ALLOWLIST: readonly HomeAllowRow[] = [
   { glob: '.dotnet/{dotnet,sdk,shared,host,packs,tools}', why: 'the .NET SDK and tools' },
   { glob: '.ghcup/{bin,ghc}', why: 'Haskell toolchains installed by GHCup' },
   { glob: '.{elan,juliaup}/bin', why: 'Lean and Julia toolchains' },
-  { glob: '{miniconda3,anaconda3,miniforge3,mambaforge}/{bin,lib,envs,include,share}', why: 'conda interpreters and environments' },
+  {
+    glob: '{miniconda3,anaconda3,miniforge3,mambaforge}/{bin,lib,envs,include,share}',
+    why: 'conda interpreters and environments',
+  },
   { glob: '.m2/repository', why: 'downloaded Maven artifacts (not settings.xml)' },
   { glob: '.gradle/{caches,wrapper}', why: 'downloaded Gradle distributions and artifacts (not gradle.properties)' },
 ];
@@ -79,7 +91,8 @@ export function isPrivateHomePath(path: string, options: HomePrivacyOptions): bo
   const homes = [...new Set([written, realPathOf(written)])].filter((home) => home !== '/');
   const workspaces = [...new Set([options.workspace, realPathOf(options.workspace)])];
   // The workspace is the home itself or holds it: everything there is the person's work.
-  if (homes.length === 0 || homes.some((home) => workspaces.some((workspace) => isInside(home, workspace)))) return false;
+  if (homes.length === 0 || homes.some((home) => workspaces.some((workspace) => isInside(home, workspace))))
+    return false;
   for (const candidate of new Set([path, realPathOf(path)])) {
     const home = homes.find((inner) => isInside(candidate, inner));
     if (home === undefined || workspaces.some((workspace) => isInside(candidate, workspace))) continue;

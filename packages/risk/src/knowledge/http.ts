@@ -48,12 +48,15 @@ export const CREDENTIAL_HEADERS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Header names whose words say credential: X-Client-Secret, X-Session-Token, X-Api-Password. */
-const CREDENTIAL_HEADER_WORDS = /(^|[-_])(auth|authorization|token|secret|password|passwd|passphrase|apikey|api-key|key|session|sessionid|cookie|signature|credential|credentials|jwt|bearer)([-_]|$)/;
+const CREDENTIAL_HEADER_WORDS =
+  /(^|[-_])(auth|authorization|token|secret|password|passwd|passphrase|apikey|api-key|key|session|sessionid|cookie|signature|credential|credentials|jwt|bearer)([-_]|$)/;
 
 /** The credential a header carries, or undefined. */
 export function credentialHeader(name: string): string | undefined {
   const lower = name.trim().toLowerCase();
-  return CREDENTIAL_HEADERS.get(lower) ?? (CREDENTIAL_HEADER_WORDS.test(lower) ? 'a credential (by its name)' : undefined);
+  return (
+    CREDENTIAL_HEADERS.get(lower) ?? (CREDENTIAL_HEADER_WORDS.test(lower) ? 'a credential (by its name)' : undefined)
+  );
 }
 
 /**
@@ -114,15 +117,28 @@ const ANY_LENGTH = new Set(['password', 'passwd', 'pwd', 'pass', 'secret', 'clie
 export function credentialQueryName(name: string, value: string): string | undefined {
   const key = name.toLowerCase().replace(/[-_.]/g, '');
   if (value.length === 0 || (value.length < SHORT_VALUE && !ANY_LENGTH.has(key))) return undefined;
-  return CREDENTIAL_QUERY_NAMES.get(key) ?? (CREDENTIAL_QUERY_WORDS.test(key) ? 'a credential (by its name)' : undefined);
+  return (
+    CREDENTIAL_QUERY_NAMES.get(key) ?? (CREDENTIAL_QUERY_WORDS.test(key) ? 'a credential (by its name)' : undefined)
+  );
 }
 
 /**
  * Headers and query parameters that make a server treat the request as another method
  * (Rails, Laravel, Symfony, ASP.NET, Google APIs): a GET carrying one is judged as that method.
  */
-export const METHOD_OVERRIDE_HEADERS: ReadonlySet<string> = new Set(['x-http-method-override', 'x-http-method', 'x-method-override', 'x-original-method']);
-export const METHOD_OVERRIDE_QUERY_NAMES: ReadonlySet<string> = new Set(['_method', '__method', 'x-http-method-override', 'x-method-override', '$method']);
+export const METHOD_OVERRIDE_HEADERS: ReadonlySet<string> = new Set([
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+  'x-original-method',
+]);
+export const METHOD_OVERRIDE_QUERY_NAMES: ReadonlySet<string> = new Set([
+  '_method',
+  '__method',
+  'x-http-method-override',
+  'x-method-override',
+  '$method',
+]);
 
 /**
  * Headers that reroute a request or forge where it comes from: a public proxy asked for

@@ -1,4 +1,15 @@
-import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import picomatch from 'picomatch';
@@ -47,20 +58,25 @@ export function compiledRows(home: string): readonly CompiledRow[] {
         // A row that holds the home itself (`/root` when riskgate runs as root) would make every
         // path in the home secret, the allowlist's public keys and programs too: the home is
         // private by its own rule (home-allowlist.ts), which leaves those out.
-        .filter((alternative) => !(alternative.startsWith('/') && !GLOB_CHARS.test(alternative) && isInside(home, alternative)))
+        .filter(
+          (alternative) =>
+            !(alternative.startsWith('/') && !GLOB_CHARS.test(alternative) && isInside(home, alternative)),
+        )
         .map((alternative) => {
-        const glob = anchored(alternative, home);
-        // A row covers the path itself and, when it is a directory, everything below it.
-        const test = picomatch(row.fileOnly === true ? [glob] : [glob, `${glob}/**`], PICO);
-        return {
-          class: row.class,
-          what: row.what,
-          test,
-          segments: glob.split('/').filter((part) => part !== ''),
-          anchored: alternative.startsWith('/') || alternative.startsWith('~/'),
-          fileOnly: row.fileOnly === true,
-          ...(alternative.startsWith('/') || alternative.startsWith('~/') || alternative.includes('/') ? {} : { name: picomatch(alternative, PICO) }),
-        };
+          const glob = anchored(alternative, home);
+          // A row covers the path itself and, when it is a directory, everything below it.
+          const test = picomatch(row.fileOnly === true ? [glob] : [glob, `${glob}/**`], PICO);
+          return {
+            class: row.class,
+            what: row.what,
+            test,
+            segments: glob.split('/').filter((part) => part !== ''),
+            anchored: alternative.startsWith('/') || alternative.startsWith('~/'),
+            fileOnly: row.fileOnly === true,
+            ...(alternative.startsWith('/') || alternative.startsWith('~/') || alternative.includes('/')
+              ? {}
+              : { name: picomatch(alternative, PICO) }),
+          };
         }),
     );
     compiledFor.set(home, rows);
@@ -83,7 +99,8 @@ export function realPathOf(path: string, hops = 0): string {
       return join(realpathSync(cursor), ...missing.reverse());
     } catch {
       const target = hops < 40 ? linkTarget(cursor) : undefined;
-      if (target !== undefined) return realPathOf(join(resolvePath(dirname(cursor), target), ...[...missing].reverse()), hops + 1);
+      if (target !== undefined)
+        return realPathOf(join(resolvePath(dirname(cursor), target), ...[...missing].reverse()), hops + 1);
       const parent = dirname(cursor);
       if (parent === cursor) return path;
       missing.push(basename(cursor));
@@ -108,7 +125,8 @@ export function isInside(child: string, parent: string): boolean {
 /** Relative inside the workspace, `~/…` in the home directory, as people write them. */
 export function displayPath(path: string, options: PathLookupOptions & { readonly cwd?: string } = {}): string {
   const home = options.home ?? homedir();
-  if (options.cwd !== undefined && path !== options.cwd && isInside(path, options.cwd)) return relative(options.cwd, path);
+  if (options.cwd !== undefined && path !== options.cwd && isInside(path, options.cwd))
+    return relative(options.cwd, path);
   if (path === home) return '~';
   if (home !== '/' && isInside(path, home)) return `~/${relative(home, path)}`;
   return path;
@@ -180,11 +198,13 @@ export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF
   if (verdict === undefined) return [];
   const facts: PathFact[] = [];
   if (verdict.secret !== undefined) facts.push({ class: 'secret', what: `${verdict.secret} (by its content)` });
-  if (verdict.unchecked !== undefined) facts.push({ class: 'secret', what: `${verdict.unchecked}: unchecked, so treated as secret` });
+  if (verdict.unchecked !== undefined)
+    facts.push({ class: 'secret', what: `${verdict.unchecked}: unchecked, so treated as secret` });
   const head = sniff(path, stats.size, sniffBytes);
   if (head === undefined) return facts;
   // Kerberos keytabs are binary: version bytes 0x05 0x02.
-  if (head[0] === 0x05 && head[1] === 0x02 && /\.keytab$|keytab/i.test(path)) facts.push({ class: 'secret', what: 'a Kerberos keytab' });
+  if (head[0] === 0x05 && head[1] === 0x02 && /\.keytab$|keytab/i.test(path))
+    facts.push({ class: 'secret', what: 'a Kerberos keytab' });
   const text = head.toString('latin1');
   for (const row of contentRows) {
     if (row.test(path) && row.content.test(text)) facts.push({ class: 'secret', what: row.what });
@@ -239,7 +259,9 @@ export function expandBraces(glob: string): string[] {
   const bounds = [open, ...commas, close];
   const head = glob.slice(0, open);
   const tail = glob.slice(close + 1);
-  return bounds.slice(0, -1).flatMap((start, index) => expandBraces(`${head}${glob.slice(start + 1, bounds[index + 1])}${tail}`));
+  return bounds
+    .slice(0, -1)
+    .flatMap((start, index) => expandBraces(`${head}${glob.slice(start + 1, bounds[index + 1])}${tail}`));
 }
 
 function segmentsOverlap(pattern: readonly string[], p: number, row: readonly string[], r: number): boolean {
@@ -284,7 +306,10 @@ function segmentOverlaps(patternSegment: string, rowSegment: string): boolean {
   if (!patternGlob) return picomatch.isMatch(patternSegment, rowSegment, PICO);
   // bash: `*x` does not match `.ssh`; only a segment starting with `.` reaches dotfiles.
   const patternDot = patternSegment.startsWith('.');
-  if (!rowGlob) return (patternDot || !rowSegment.startsWith('.')) && picomatch.isMatch(rowSegment, patternSegment, { dot: patternDot });
+  if (!rowGlob)
+    return (
+      (patternDot || !rowSegment.startsWith('.')) && picomatch.isMatch(rowSegment, patternSegment, { dot: patternDot })
+    );
   // Both are globs: a safe over-approximation from the literal text around the wildcards.
   const pattern = literalEnds(patternSegment, GLOB_CHARS);
   const row = literalEnds(rowSegment, ROW_GLOB_CHARS);
@@ -302,7 +327,10 @@ export function hasGlob(path: string): boolean {
  * Expand a bash glob against the filesystem, as bash would (no dotfiles unless the segment
  * starts with `.`), up to `limit` matches. `complete` is false when the limit cut it short.
  */
-export function expandPattern(pattern: string, limit = 2_000): { readonly paths: string[]; readonly complete: boolean } {
+export function expandPattern(
+  pattern: string,
+  limit = 2_000,
+): { readonly paths: string[]; readonly complete: boolean } {
   const segments = pattern.split('/').filter((part) => part !== '');
   let current = ['/'];
   let complete = true;
@@ -362,7 +390,11 @@ export function existingPaths(segments: readonly string[]): string[] {
       continue;
     }
     const matches = picomatch(segment, PICO);
-    current = current.flatMap((base) => namesIn(base).filter((name) => matches(name)).map((name) => join(base, name)));
+    current = current.flatMap((base) =>
+      namesIn(base)
+        .filter((name) => matches(name))
+        .map((name) => join(base, name)),
+    );
     if (current.length === 0) return [];
   }
   return current.filter((path) => lstatOk(path));

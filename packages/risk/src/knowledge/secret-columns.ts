@@ -129,7 +129,21 @@ const ABOUT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Leading words that make a name a flag: `is_secret`, `has_password`. */
-const FLAG_WORDS: ReadonlySet<string> = new Set(['is', 'has', 'needs', 'requires', 'num', 'n', 'max', 'min', 'total', 'input', 'output', 'prompt', 'completion']);
+const FLAG_WORDS: ReadonlySet<string> = new Set([
+  'is',
+  'has',
+  'needs',
+  'requires',
+  'num',
+  'n',
+  'max',
+  'min',
+  'total',
+  'input',
+  'output',
+  'prompt',
+  'completion',
+]);
 
 /** The name's words, lower-case: `refreshToken` → refresh, token; `"API-Key"` → api, key. */
 function wordsOf(name: string): string[] {
@@ -154,11 +168,14 @@ export function isSecretColumnName(name: string): boolean {
     if (index + 1 < words.length && SECRET_PAIRS.has(`${word} ${words[index + 1]}`)) return true;
     if (SECRET_PAIRS.has(word)) return true;
     if (!SECRET_WORDS.has(word)) continue;
-    if ((word === 'pass' || word === 'seed' || word === 'pin' || word === 'salt') && words.length === 1) return word !== 'seed';
+    if ((word === 'pass' || word === 'seed' || word === 'pin' || word === 'salt') && words.length === 1)
+      return word !== 'seed';
     return true;
   }
   // passwordhash, apitoken, authtoken, secretkey: one word made of a secret one.
-  return /passw|passphrase|secret|apikey|apitoken|authtoken|accesstoken|refreshtoken|privatekey|accesskey|secretkey/.test(words.join(''));
+  return /passw|passphrase|secret|apikey|apitoken|authtoken|accesstoken|refreshtoken|privatekey|accesskey|secretkey/.test(
+    words.join(''),
+  );
 }
 
 /**

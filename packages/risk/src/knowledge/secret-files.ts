@@ -97,7 +97,12 @@ function listing(directory: string, stats: Stats): readonly Dirent[] | undefined
 }
 
 /** A directory's entries as the name rows read them, cached with its listing. */
-function classified(directory: string, stats: Stats, home: string, rows: readonly CompiledRow[]): readonly ClassifiedEntry[] | undefined {
+function classified(
+  directory: string,
+  stats: Stats,
+  home: string,
+  rows: readonly CompiledRow[],
+): readonly ClassifiedEntry[] | undefined {
   const entries = listing(directory, stats);
   if (entries === undefined) return undefined;
   const cached = directories.get(directory);
@@ -109,7 +114,9 @@ function classified(directory: string, stats: Stats, home: string, rows: readonl
     if (entry.isSymbolicLink()) continue;
     const path = join(directory, entry.name);
     const isDirectory = entry.isDirectory();
-    const named = rows.find((row) => !(row.fileOnly && isDirectory) && (row.name === undefined ? row.test(path) : row.name(entry.name)));
+    const named = rows.find(
+      (row) => !(row.fileOnly && isDirectory) && (row.name === undefined ? row.test(path) : row.name(entry.name)),
+    );
     items.push({
       path,
       kind: isDirectory ? 'directory' : entry.isFile() ? 'file' : 'other',
@@ -159,7 +166,8 @@ export function secretFilesBelow(directory: string, options: SecretFileOptions =
         continue;
       }
       if (item.kind !== 'file') continue;
-      if (item.dependencyCode || (DEPENDENCY_DIRECTORY.test(path) && (lstatOf(path)?.size ?? 0) > DEPENDENCY_MAX_BYTES)) continue;
+      if (item.dependencyCode || (DEPENDENCY_DIRECTORY.test(path) && (lstatOf(path)?.size ?? 0) > DEPENDENCY_MAX_BYTES))
+        continue;
       const what = contentVerdict(path, sniffBytes);
       if (what !== undefined) files.push({ path, kind: 'file', what });
     }

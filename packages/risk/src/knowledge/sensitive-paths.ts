@@ -63,9 +63,17 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: 'clouds.yaml', what: 'OpenStack credentials', class: 'secret' },
   { glob: '~/.config/heroku', what: 'Heroku credentials', class: 'secret' },
   { glob: '~/.config/containers/auth.json', what: 'container registry credentials (podman, buildah)', class: 'secret' },
-  { glob: '/run/{user/*/,}containers/auth.json', what: 'container registry credentials (podman, buildah)', class: 'secret' },
+  {
+    glob: '/run/{user/*/,}containers/auth.json',
+    what: 'container registry credentials (podman, buildah)',
+    class: 'secret',
+  },
   { glob: '~/.{composer,config/composer}/auth.json', what: 'Composer repository tokens', class: 'secret' },
-  { glob: '~/.gradle/gradle.properties', what: 'Gradle properties (signing and repository passwords)', class: 'secret' },
+  {
+    glob: '~/.gradle/gradle.properties',
+    what: 'Gradle properties (signing and repository passwords)',
+    class: 'secret',
+  },
   { glob: '~/.config/sops/age/keys.txt', what: 'age secret keys (sops)', class: 'secret' },
   { glob: '~/.{ngrok2,config/ngrok}', what: 'an ngrok auth token', class: 'secret' },
   { glob: '~/.fly', what: 'a Fly.io access token', class: 'secret' },
@@ -107,7 +115,11 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: '~/.mozilla/firefox/*/logins.json', what: 'saved browser passwords', class: 'secret' },
   { glob: '~/.mozilla/firefox/*/key4.db', what: 'the browser password key', class: 'secret' },
   { glob: '~/.mozilla/firefox/*/cookies.sqlite', what: 'browser cookies', class: 'secret' },
-  { glob: '~/.config/{google-chrome,chromium,BraveSoftware}/**/{Login Data,Cookies}', what: 'browser passwords and cookies', class: 'secret' },
+  {
+    glob: '~/.config/{google-chrome,chromium,BraveSoftware}/**/{Login Data,Cookies}',
+    what: 'browser passwords and cookies',
+    class: 'secret',
+  },
   // riskgate's own configuration holds the person's API key.
   { glob: '~/.config/riskgate', what: "riskgate's own configuration (API key)", class: 'secret' },
   // --- secrets: shell and client histories (typed passwords, tokens on command lines)
@@ -133,7 +145,11 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: '.mongosh', what: 'MongoDB shell history', class: 'secret' },
   // --- secrets: files that hold them by convention, in any directory
   { glob: '.env', what: 'an environment file (usually secrets)', class: 'secret' },
-  { glob: '.env.!(example|sample|template|dist|defaults)', what: 'an environment file (usually secrets)', class: 'secret' },
+  {
+    glob: '.env.!(example|sample|template|dist|defaults)',
+    what: 'an environment file (usually secrets)',
+    class: 'secret',
+  },
   { glob: '*.env', what: 'an environment file (usually secrets)', class: 'secret' },
   { glob: '.envrc', what: 'a direnv file (usually secrets)', class: 'secret' },
   { glob: 'id_{rsa,dsa,ecdsa,ed25519,xmss}{,_sk}', what: 'a private SSH key', class: 'secret' },
@@ -187,7 +203,11 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: '/etc/letsencrypt/{live,archive,accounts}', what: "Let's Encrypt private keys", class: 'secret' },
   { glob: '/etc/kubernetes/{*.conf,pki}', what: 'Kubernetes cluster credentials', class: 'secret' },
   { glob: '/etc/rancher', what: 'Kubernetes (k3s, rke2) cluster credentials', class: 'secret' },
-  { glob: '/var/lib/rancher/{k3s,rke2}/server/{token,cred,tls}', what: 'Kubernetes (k3s) cluster credentials', class: 'secret' },
+  {
+    glob: '/var/lib/rancher/{k3s,rke2}/server/{token,cred,tls}',
+    what: 'Kubernetes (k3s) cluster credentials',
+    class: 'secret',
+  },
   { glob: '/var/lib/kubelet/pki', what: 'Kubernetes node credentials', class: 'secret' },
   { glob: '/etc/ssh/ssh_host_*', what: "the machine's SSH host keys", class: 'secret' },
   { glob: '/etc/ssl/private', what: 'TLS private keys', class: 'secret' },
@@ -199,7 +219,11 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: '/etc/wireguard', what: 'WireGuard keys', class: 'secret' },
   { glob: '/etc/openvpn/**/*.{key,conf,ovpn}', what: 'OpenVPN keys and credentials', class: 'secret' },
   { glob: '/etc/mysql/debian.cnf', what: "the MySQL maintenance user's password", class: 'secret' },
-  { glob: '/etc/kubernetes/{admin,kubelet,controller-manager,scheduler}.conf', what: 'Kubernetes cluster credentials', class: 'secret' },
+  {
+    glob: '/etc/kubernetes/{admin,kubelet,controller-manager,scheduler}.conf',
+    what: 'Kubernetes cluster credentials',
+    class: 'secret',
+  },
   { glob: '/etc/rancher/k3s/k3s.yaml', what: 'Kubernetes cluster credentials', class: 'secret' },
   { glob: '/etc/letsencrypt/{live,archive,keys}', what: 'TLS private keys', class: 'secret' },
   { glob: '/etc/sudoers', what: 'sudo configuration', class: 'secret' },
@@ -215,8 +239,16 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   { glob: '/proc/*/{mem,cmdline,auxv}', what: "another process's memory or arguments", class: 'secret' },
   { glob: '/proc/*/task/*/{mem,cmdline}', what: "another process's memory or arguments", class: 'secret' },
   // Another view of the whole filesystem, or of a process's open files: reaches every secret.
-  { glob: '/proc/*/{root,cwd,fd,map_files}', what: "a process's root, working directory or open files (reaches secrets)", class: 'secret' },
-  { glob: '/proc/*/task/*/{root,cwd,fd}', what: "a process's root, working directory or open files (reaches secrets)", class: 'secret' },
+  {
+    glob: '/proc/*/{root,cwd,fd,map_files}',
+    what: "a process's root, working directory or open files (reaches secrets)",
+    class: 'secret',
+  },
+  {
+    glob: '/proc/*/task/*/{root,cwd,fd}',
+    what: "a process's root, working directory or open files (reaches secrets)",
+    class: 'secret',
+  },
   // Keystrokes, camera and microphone: what the person types or says.
   { glob: '/dev/{input,hidraw*,uhid}', what: 'keyboard and mouse input (keystrokes)', class: 'secret' },
   { glob: '/dev/{video*,media*}', what: 'a camera', class: 'secret' },
@@ -229,15 +261,27 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
   // Opening it arms the hardware watchdog: unless fed, the machine reboots.
   { glob: '/dev/watchdog*', what: 'the hardware watchdog (opening it can reboot the machine)', class: 'raw' },
   // --- reads that never end or wait for input
-  { glob: '/dev/{zero,random,urandom,full,tty,console,ptmx,stdin}', what: 'a device that never ends or waits for input', class: 'endless' },
+  {
+    glob: '/dev/{zero,random,urandom,full,tty,console,ptmx,stdin}',
+    what: 'a device that never ends or waits for input',
+    class: 'endless',
+  },
   { glob: '/dev/{tty,pts/,vcs}*', what: 'a terminal device', class: 'endless' },
   { glob: '/dev/fd/0', what: 'standard input', class: 'endless' },
   { glob: '/proc/*/fd/0', what: 'standard input', class: 'endless' },
   { glob: '/{proc,dev}/kmsg', what: 'the kernel log stream, which waits for new lines', class: 'endless' },
   // --- writes that change how the machine, the shell or a tool behaves
-  { glob: '/{etc,usr,bin,sbin,lib,lib32,lib64,libx32,boot,sys,proc,opt,srv,var/spool,var/lib}', what: 'a system path', class: 'machine' },
+  {
+    glob: '/{etc,usr,bin,sbin,lib,lib32,lib64,libx32,boot,sys,proc,opt,srv,var/spool,var/lib}',
+    what: 'a system path',
+    class: 'machine',
+  },
   { glob: '/dev/!(null|stdout|stderr)', what: 'a device', class: 'machine' },
-  { glob: '~/.{bashrc,bash_profile,bash_login,bash_logout,profile,zshrc,zprofile,zshenv,zlogin,zlogout,kshrc,cshrc,tcshrc,inputrc}', what: 'a shell start-up file (runs in every new shell)', class: 'machine' },
+  {
+    glob: '~/.{bashrc,bash_profile,bash_login,bash_logout,profile,zshrc,zprofile,zshenv,zlogin,zlogout,kshrc,cshrc,tcshrc,inputrc}',
+    what: 'a shell start-up file (runs in every new shell)',
+    class: 'machine',
+  },
   { glob: '~/.config/fish', what: 'fish start-up files (run in every new shell)', class: 'machine' },
   { glob: '~/.config/autostart', what: 'programs started at login', class: 'machine' },
   { glob: '~/.config/systemd', what: 'user services', class: 'machine' },
@@ -259,7 +303,11 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
 ];
 
 /** Files that are secret only when their content says so (a registry token inside). */
-export const SECRET_WHEN_CONTENT: readonly { readonly glob: string; readonly content: RegExp; readonly what: string }[] = [
+export const SECRET_WHEN_CONTENT: readonly {
+  readonly glob: string;
+  readonly content: RegExp;
+  readonly what: string;
+}[] = [
   { glob: '.npmrc', content: /(_authToken|_auth\b|_password|password|token)\s*[=:]/i, what: 'a registry token' },
   { glob: '.pypirc', content: /password\s*[=:]/i, what: 'a registry password' },
   { glob: '.yarnrc{,.yml}', content: /(npmAuthToken|npmAuthIdent|_authToken)/i, what: 'a registry token' },
@@ -277,7 +325,10 @@ export const SECRET_WHEN_CONTENT: readonly { readonly glob: string; readonly con
 export const SECRET_CONTENT: readonly (readonly [RegExp, string])[] = [
   // The header alone is prose or an example; a key has encoded lines after it (maybe after
   // `Proc-Type:`/`Version:` headers): a long one, or short ones up to the END line.
-  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----\r?\n(?:[A-Za-z-]+: .*\r?\n)*\s*(?:[A-Za-z0-9+/=]{40,}|[A-Za-z0-9+/=\s]*-----END )/, 'a private key'],
+  [
+    /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----\r?\n(?:[A-Za-z-]+: .*\r?\n)*\s*(?:[A-Za-z0-9+/=]{40,}|[A-Za-z0-9+/=\s]*-----END )/,
+    'a private key',
+  ],
   [/AGE-SECRET-KEY-1[0-9A-Z]{50,}/, 'an age secret key'],
   [/PuTTY-User-Key-File-\d/, 'a private key (PuTTY)'],
   [/"private_key"\s*:\s*"-----BEGIN/, 'a service-account private key'],

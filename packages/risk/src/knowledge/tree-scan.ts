@@ -3,7 +3,16 @@ import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { closedToOthers, entryClosedToOthers } from './closed-files.js';
 import { isPrivateHomePath } from './home-allowlist.js';
-import { compiledRows, fileFacts, isInside, type PathFact, type PathLookupOptions, pathFacts, realPathOf, TREE_SNIFF_BYTES } from './path-lookup.js';
+import {
+  compiledRows,
+  fileFacts,
+  isInside,
+  type PathFact,
+  type PathLookupOptions,
+  pathFacts,
+  realPathOf,
+  TREE_SNIFF_BYTES,
+} from './path-lookup.js';
 
 /** Recursive reads (grep -r, rg, find, du): what they would reach, by a bounded walk. */
 
@@ -68,7 +77,15 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
   for (const row of compiledRows(home)) {
     if (!row.anchored || row.class === 'machine') continue;
     const path = literalPrefix(row.segments);
-    if (isInside(path, root) && !(options.skipsHidden && relative(root, path).split(sep).some((part) => part.startsWith('.')))) {
+    if (
+      isInside(path, root) &&
+      !(
+        options.skipsHidden &&
+        relative(root, path)
+          .split(sep)
+          .some((part) => part.startsWith('.'))
+      )
+    ) {
       facts.push({ class: row.class, what: row.what, path });
     }
   }
@@ -78,13 +95,18 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
   // reported above without looking.
   const rows = compiledRows(home).filter((row) => row.class !== 'machine');
   const byName = rows.filter((row) => row.name !== undefined);
-  const byPath = rows.filter((row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))));
+  const byPath = rows.filter(
+    (row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))),
+  );
   let visited = 0;
   const shared = options.shared ?? { entries: maxEntries, scanned: new Set<string>([root]) };
   const queue = [root];
   // Modes are looked at only outside the workspace and the home: an lstat per entry of a system tree.
   const realHome = realPathOf(home);
-  const modes = options.workspace !== undefined && !isInside(root, realPathOf(options.workspace)) && !(realHome !== '/' && isInside(root, realHome));
+  const modes =
+    options.workspace !== undefined &&
+    !isInside(root, realPathOf(options.workspace)) &&
+    !(realHome !== '/' && isInside(root, realHome));
   if (modes) {
     const closed = closedToOthers(root, { home, workspace: options.workspace! });
     if (closed !== undefined) return { facts: [...facts, { ...closed, path: root }], complete: true };
@@ -98,7 +120,12 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
       continue;
     }
     for (const entry of entries) {
-      if (++visited > maxEntries || performance.now() > deadline || (options.followsLinks === true && --shared.entries < 0)) return { facts, complete: false };
+      if (
+        ++visited > maxEntries ||
+        performance.now() > deadline ||
+        (options.followsLinks === true && --shared.entries < 0)
+      )
+        return { facts, complete: false };
       if (options.skipsHidden && entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
       if (options.followsLinks === true && entry.isSymbolicLink()) {
@@ -145,7 +172,12 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
 }
 
 /** What a followed link below the scanned root leads to (nothing for a link inside the root: walked already). */
-function followLink(path: string, root: string, options: TreeScanOptions, home: string): (PathFact & { path: string })[] | 'incomplete' {
+function followLink(
+  path: string,
+  root: string,
+  options: TreeScanOptions,
+  home: string,
+): (PathFact & { path: string })[] | 'incomplete' {
   const target = realPathOf(path);
   if (isInside(target, root)) return [];
   let directory: boolean;
@@ -156,10 +188,15 @@ function followLink(path: string, root: string, options: TreeScanOptions, home: 
   }
   const facts: (PathFact & { path: string })[] = [];
   if (options.workspace !== undefined && isPrivateHomePath(target, { home, workspace: options.workspace })) {
-    facts.push({ class: 'secret', what: `a symbolic link to ${target}, in your home outside the workspace (private unless allowlisted)`, path });
+    facts.push({
+      class: 'secret',
+      what: `a symbolic link to ${target}, in your home outside the workspace (private unless allowlisted)`,
+      path,
+    });
     return facts;
   }
-  for (const fact of pathFacts(target, { home })) facts.push({ ...fact, what: `${fact.what}, through the symbolic link`, path });
+  for (const fact of pathFacts(target, { home }))
+    facts.push({ ...fact, what: `${fact.what}, through the symbolic link`, path });
   if (facts.length > 0 || !directory) return facts;
   // A tree already scanned (a link back up, two links to one place) adds nothing.
   if (options.shared!.scanned.has(target)) return facts;

@@ -19,14 +19,24 @@ export interface AppFormat {
 
 export const APP_FORMATS: readonly AppFormat[] = [
   // Redis: `requirepass …`, `masterauth …` (redis.conf), `sentinel auth-pass mymaster …`, ACL `user bob on >pw`.
-  { pattern: /^[ \t]*(?:requirepass|masterauth|masteruser-password)[ \t]+["']?(?<value>[^\s"'#]+)/gim, what: 'a Redis password' },
+  {
+    pattern: /^[ \t]*(?:requirepass|masterauth|masteruser-password)[ \t]+["']?(?<value>[^\s"'#]+)/gim,
+    what: 'a Redis password',
+  },
   { pattern: /^[ \t]*sentinel[ \t]+auth-pass[ \t]+\S+[ \t]+["']?(?<value>[^\s"'#]+)/gim, what: 'a Redis password' },
   { pattern: /^[ \t]*user[ \t]+\S+(?:[ \t]+\S+)*?[ \t]+>(?<value>[^\s]{4,})/gim, what: 'a Redis ACL password' },
   // PostgreSQL's password file, whatever its name: `host:port:database:user:password` lines.
   // Host, database and user are plain words (no `/`, `=`: URLs, paths and `grep -n` prefixes are not lines of it).
-  { pattern: /^(?![#\s])[\w.*-]+:(?:\d{1,5}|\*):[\w.*$-]+:[\w.*@$-]+:(?<value>\S+)$/gm, what: 'a password in a .pgpass line' },
+  {
+    pattern: /^(?![#\s])[\w.*-]+:(?:\d{1,5}|\*):[\w.*$-]+:[\w.*@$-]+:(?<value>\S+)$/gm,
+    what: 'a password in a .pgpass line',
+  },
   // Wi-Fi: NetworkManager keyfiles `psk=…`, `wep-key0=…`, wpa_supplicant `psk="…"`, hostapd `wpa_passphrase=…`.
-  { pattern: /^[ \t]*(?:psk|wep-key\d|wpa_passphrase|sae_password|leap-password|password-raw)[ \t]*=[ \t]*["']?(?<value>[^\s"']{4,})/gim, what: 'a Wi-Fi key' },
+  {
+    pattern:
+      /^[ \t]*(?:psk|wep-key\d|wpa_passphrase|sae_password|leap-password|password-raw)[ \t]*=[ \t]*["']?(?<value>[^\s"']{4,})/gim,
+    what: 'a Wi-Fi key',
+  },
   // `password "…"` after any words (fetchmailrc `poll … user "bob" password "…"`, lftp bookmarks): quoted, so prose passes.
   {
     pattern: /(?<![\w-])(?:password|passwd|pass|passphrase)[ \t]+(?<q>["'])(?<value>[^"'\s]{4,})\k<q>/gi,
@@ -35,26 +45,62 @@ export const APP_FORMATS: readonly AppFormat[] = [
     accept: (groups) => /[\d\W_]/.test(groups.value ?? '') || (groups.value ?? '').length >= 12,
   },
   // Command lines of clients that take a password as an option letter.
-  { pattern: /(?<![\w-])sshpass\b[^\n]*?[ \t]-p[ \t]*["']?(?<value>[^\s"']{3,})/g, what: 'a password in a command line' },
-  { pattern: /(?<![\w-])(?:redis-cli|keydb-cli|valkey-cli)\b[^\n]*?[ \t](?:-a|--pass)[ \t]+["']?(?<value>[^\s"']{3,})/g, what: 'a password in a command line' },
-  { pattern: /(?<![\w-])(?:zip|unzip|7z|7za|rar|unrar)\b[^\n]*?[ \t](?:-P[ \t]*|-p)["']?(?<value>[^\s"'-][^\s"']{2,})/g, what: 'an archive password in a command line' },
-  { pattern: /(?<![\w-])-(?:pass|passin|passout|password|k)[ \t]+["']?(?:pass:)(?<value>[^\s"']{3,})/g, what: 'a password in an openssl command line' },
-  { pattern: /(?<![\w-])(?:sqlcmd|bcp|osql|isql)\b[^\n]*?[ \t]-P[ \t]*["']?(?<value>[^\s"'-][^\s"']{2,})/g, what: 'a password in a command line' },
-  { pattern: /(?<![\w-])(?:ldapsearch|ldapmodify|ldapadd|ldapdelete|ldappasswd|ldapwhoami)\b[^\n]*?[ \t]-w[ \t]*["']?(?<value>[^\s"'-][^\s"']{2,})/g, what: 'a password in a command line' },
-  { pattern: /(?<![\w-])smbclient\b[^\n]*?(?:-U|--user)[ \t=]*["']?[^\s%"']+%(?<value>[^\s"']{3,})/g, what: 'a password in a command line' },
-  { pattern: /(?<![\w-])lftp\b[^\n]*?[ \t]-u[ \t]*["']?[^\s,"']+,(?<value>[^\s"']{3,})/g, what: 'a password in a command line' },
-  { pattern: /(?<![\w-])htpasswd\b[^\n]*?[ \t]-\w*b\w*[ \t]+\S+[ \t]+\S+[ \t]+["']?(?<value>[^\s"']{3,})/g, what: 'a password in a command line' },
+  {
+    pattern: /(?<![\w-])sshpass\b[^\n]*?[ \t]-p[ \t]*["']?(?<value>[^\s"']{3,})/g,
+    what: 'a password in a command line',
+  },
+  {
+    pattern: /(?<![\w-])(?:redis-cli|keydb-cli|valkey-cli)\b[^\n]*?[ \t](?:-a|--pass)[ \t]+["']?(?<value>[^\s"']{3,})/g,
+    what: 'a password in a command line',
+  },
+  {
+    pattern: /(?<![\w-])(?:zip|unzip|7z|7za|rar|unrar)\b[^\n]*?[ \t](?:-P[ \t]*|-p)["']?(?<value>[^\s"'-][^\s"']{2,})/g,
+    what: 'an archive password in a command line',
+  },
+  {
+    pattern: /(?<![\w-])-(?:pass|passin|passout|password|k)[ \t]+["']?(?:pass:)(?<value>[^\s"']{3,})/g,
+    what: 'a password in an openssl command line',
+  },
+  {
+    pattern: /(?<![\w-])(?:sqlcmd|bcp|osql|isql)\b[^\n]*?[ \t]-P[ \t]*["']?(?<value>[^\s"'-][^\s"']{2,})/g,
+    what: 'a password in a command line',
+  },
+  {
+    pattern:
+      /(?<![\w-])(?:ldapsearch|ldapmodify|ldapadd|ldapdelete|ldappasswd|ldapwhoami)\b[^\n]*?[ \t]-w[ \t]*["']?(?<value>[^\s"'-][^\s"']{2,})/g,
+    what: 'a password in a command line',
+  },
+  {
+    pattern: /(?<![\w-])smbclient\b[^\n]*?(?:-U|--user)[ \t=]*["']?[^\s%"']+%(?<value>[^\s"']{3,})/g,
+    what: 'a password in a command line',
+  },
+  {
+    pattern: /(?<![\w-])lftp\b[^\n]*?[ \t]-u[ \t]*["']?[^\s,"']+,(?<value>[^\s"']{3,})/g,
+    what: 'a password in a command line',
+  },
+  {
+    pattern: /(?<![\w-])htpasswd\b[^\n]*?[ \t]-\w*b\w*[ \t]+\S+[ \t]+\S+[ \t]+["']?(?<value>[^\s"']{3,})/g,
+    what: 'a password in a command line',
+  },
   // Oracle: `sqlplus scott/tiger@ORCL`, `userid=scott/tiger`.
-  { pattern: /(?<![\w-])(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl)\b[^\n]*?[ \t][\w$#]+\/(?<value>[^\s/@"']{3,})(?:@|\s|$)/gm, what: 'an Oracle password' },
+  {
+    pattern:
+      /(?<![\w-])(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl)\b[^\n]*?[ \t][\w$#]+\/(?<value>[^\s/@"']{3,})(?:@|\s|$)/gm,
+    what: 'an Oracle password',
+  },
   { pattern: /\buserid[ \t]*=[ \t]*["']?[\w$#]+\/(?<value>[^\s/@"']{3,})/gi, what: 'an Oracle password' },
   // `{"name": "DB_PASS", "value": "…"}`: ECS task definitions, Kubernetes env lists, SSM exports.
   {
-    pattern: /"(?:name|Name|key|Key|ParameterKey)"[ \t]*:[ \t]*"(?<name>[^"\n]{1,100})"[ \t]*,[ \t\r\n]*"(?:value|Value|ParameterValue)"[ \t]*:[ \t]*"(?<value>[^"\n]{3,})"/g,
+    pattern:
+      /"(?:name|Name|key|Key|ParameterKey)"[ \t]*:[ \t]*"(?<name>[^"\n]{1,100})"[ \t]*,[ \t\r\n]*"(?:value|Value|ParameterValue)"[ \t]*:[ \t]*"(?<value>[^"\n]{3,})"/g,
     what: 'the value of a secret-named entry',
     accept: (groups) => namesSecret(groups.name ?? ''),
   },
   // crypt(3) password hashes (shadow files, htpasswd): md5, bcrypt, sha256, sha512, yescrypt, argon2.
-  { pattern: /(?<value>\$(?:1|2[abxy]|5|6|y|gy|7|argon2(?:id|i|d))\$[^\s:$]*\$[./A-Za-z0-9$=,+]{16,})/g, what: 'a password hash' },
+  {
+    pattern: /(?<value>\$(?:1|2[abxy]|5|6|y|gy|7|argon2(?:id|i|d))\$[^\s:$]*\$[./A-Za-z0-9$=,+]{16,})/g,
+    what: 'a password hash',
+  },
 ];
 
 const HINT =

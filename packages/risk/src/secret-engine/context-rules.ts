@@ -77,17 +77,45 @@ function fetchesSecret(text: string, open: string, value: string, end: number, o
   const lineEnd = text.indexOf('\n', end);
   const after = text.slice(end, lineEnd < 0 ? text.length : lineEnd);
   // A word of code: `tokens = language === 'sql'`, `const session = useRef<…>`, `tokens: readonly Token[]`.
-  if (/^[A-Za-z_$][A-Za-z_$]*$/.test(value) && (CODE_WORDS.has(value) || /^\s*(?:[<(.[?,;})\]]|===?|!==?|&&|\|\||\?\?)/.test(after))) return true;
+  if (
+    /^[A-Za-z_$][A-Za-z_$]*$/.test(value) &&
+    (CODE_WORDS.has(value) || /^\s*(?:[<(.[?,;})\]]|===?|!==?|&&|\|\||\?\?)/.test(after))
+  )
+    return true;
   if (op !== ':') return false;
   // `password: Forgot your password?`, `tokens: command names, operators`: a sentence, not a value.
   const rest = `${value}${after}`.trim();
-  return rest !== value && (isPlaceholderValue(rest) || (/^[A-Za-z]+$/.test(value) && /^\s+[A-Za-z]+[\s,.]/.test(after)));
+  return (
+    rest !== value && (isPlaceholderValue(rest) || (/^[A-Za-z]+$/.test(value) && /^\s+[A-Za-z]+[\s,.]/.test(after)))
+  );
 }
 
 /** Words that stand where a value would in typed code: `token: string`, `password: readonly …`. */
 const CODE_WORDS: ReadonlySet<string> = new Set([
-  'string', 'number', 'boolean', 'any', 'unknown', 'never', 'void', 'object', 'readonly', 'typeof', 'keyof', 'new',
-  'await', 'async', 'function', 'this', 'self', 'str', 'int', 'bytes', 'bool', 'Optional', 'String', 'Promise',
+  'string',
+  'number',
+  'boolean',
+  'any',
+  'unknown',
+  'never',
+  'void',
+  'object',
+  'readonly',
+  'typeof',
+  'keyof',
+  'new',
+  'await',
+  'async',
+  'function',
+  'this',
+  'self',
+  'str',
+  'int',
+  'bytes',
+  'bool',
+  'Optional',
+  'String',
+  'Promise',
 ]);
 
 function assignments(text: string, found: Found): void {
@@ -119,18 +147,21 @@ function callArguments(text: string, found: Found): void {
     const { name = '', open = '' } = match.groups ?? {};
     const start = match.index + match[0].length;
     const end = quotedEnd(text, start, open);
-    if (end > start && secretValue(name, text.slice(start, end))) found(start, end, `the value of ${name}`, 'call-argument');
+    if (end > start && secretValue(name, text.slice(start, end)))
+      found(start, end, `the value of ${name}`, 'call-argument');
   }
 }
 
 /** `scheme://user:password@host`: the password (a connection string, a git remote, a proxy). */
 const URL_USERINFO = /\b[A-Za-z][\w+.-]*:\/\/[^\s/:@'"<>]*:(?<password>[^\s/@'"<>[\]]+)@/g;
 /** `curl -u user:password`, `--user`, `--proxy-user`, `-U`; `mysql -pSECRET`, `--password=…`. */
-const USER_OPTION = /(?<![\w-])(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)?(?<q>["']?)[^\s"':<>]*:(?<password>[^\s"'<>]+)\k<q>/g;
+const USER_OPTION =
+  /(?<![\w-])(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)?(?<q>["']?)[^\s"':<>]*:(?<password>[^\s"'<>]+)\k<q>/g;
 /** Secret-named options: `--password=…`, `--api-token …`, `-pSECRET` (mysql). */
 const SECRET_OPTION = /(?<![\w-])(?<name>--[A-Za-z][\w-]*)(?:=|[ \t]+)(?<q>["']?)(?<value>[^\s"'-][^\s"']*)\k<q>/g;
 /** ODBC/ADO connection strings: `Server=db;Uid=sa;Pwd=…;` (`PWD` alone is the working directory elsewhere). */
-const CONNECTION_PWD = /(?:^|;)[ \t]*(?:Uid|User ?Id|User|Server|Data Source|Driver|Database|Dsn)[ \t]*=[^;\n]*;(?:[^;\n]*;)*?[ \t]*Pwd[ \t]*=[ \t]*(?<value>[^;\n'"]+)/gi;
+const CONNECTION_PWD =
+  /(?:^|;)[ \t]*(?:Uid|User ?Id|User|Server|Data Source|Driver|Database|Dsn)[ \t]*=[^;\n]*;(?:[^;\n]*;)*?[ \t]*Pwd[ \t]*=[ \t]*(?<value>[^;\n'"]+)/gi;
 const MYSQL_PASSWORD = /(?<![\w-])(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]*?[ \t]-p(?<value>[^\s"']{3,})/g;
 
 function commandLines(text: string, found: Found): void {
@@ -188,7 +219,8 @@ function headers(text: string, found: Found): void {
 /** `<password>…</password>`, `<db:secretKey>…`, plist `<key>Password</key><string>…</string>`, .NET `<add key="ApiKey" value="…"/>`. */
 const XML_ELEMENT = /<(?<tag>[A-Za-z_][\w:.-]*)(?:\s[^<>]*)?>(?<value>[^<>\n]{1,2000})<\/\k<tag>>/g;
 const PLIST_ENTRY = /<key>(?<name>[^<>]{1,100})<\/key>\s*<(?<tag>string|data)>(?<value>[^<>]{1,4000})<\/\k<tag>>/g;
-const KEY_VALUE_ATTRIBUTES = /\b(?:key|name)[ \t]*=[ \t]*(?<q>["'])(?<name>[^"'\n]{1,100})\k<q>[ \t]+value[ \t]*=[ \t]*(?<open>["'])/g;
+const KEY_VALUE_ATTRIBUTES =
+  /\b(?:key|name)[ \t]*=[ \t]*(?<q>["'])(?<name>[^"'\n]{1,100})\k<q>[ \t]+value[ \t]*=[ \t]*(?<open>["'])/g;
 
 function markup(text: string, found: Found): void {
   if (!text.includes('<')) return;
@@ -209,7 +241,8 @@ function markup(text: string, found: Found): void {
     const { name = '', open = '' } = match.groups ?? {};
     const start = match.index + match[0].length;
     const end = quotedEnd(text, start, open);
-    if (end > start && secretValue(name, text.slice(start, end))) found(start, end, `the value of ${name}`, 'xml-attribute');
+    if (end > start && secretValue(name, text.slice(start, end)))
+      found(start, end, `the value of ${name}`, 'xml-attribute');
   }
 }
 
@@ -219,7 +252,8 @@ function markup(text: string, found: Found): void {
  * only, and on one line alone or after netrc's words, so prose ("Password incorrect") passes.
  */
 const NETRC = /(?<![\w-])(?:password|passwd|passphrase|account)[ \t]+(?<value>\S+)/g;
-const KEYWORD_LINE = /^[ \t]*(?:password|passwd|passphrase|secret|token|auth_token|api_key|apikey)[ \t]+(?<value>[^\s#=:]\S*)[ \t]*$/gm;
+const KEYWORD_LINE =
+  /^[ \t]*(?:password|passwd|passphrase|secret|token|auth_token|api_key|apikey)[ \t]+(?<value>[^\s#=:]\S*)[ \t]*$/gm;
 const DOCKER_ENV = /^[ \t]*ENV[ \t]+(?<name>[A-Za-z_]\w*)[ \t]+(?<value>[^\s=][^\r\n]*?)[ \t]*$/gm;
 
 function keywordLines(text: string, found: Found): void {

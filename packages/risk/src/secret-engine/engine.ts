@@ -24,7 +24,8 @@ function findKeyBlocks(text: string): SecretFinding[] {
     for (const match of text.matchAll(pattern)) {
       // A header and footer round nothing (`-----BEGIN PRIVATE KEY-----\nanything\n-----END…`) is an example.
       const body = match[0].replace(/-----[^-]+-----/g, '').replace(/[^A-Za-z0-9+/=]/g, '');
-      if (body.length >= 12 || what.includes('PuTTY')) findings.push({ start: match.index, end: match.index + match[0].length, what, rule: 'private-key-block' });
+      if (body.length >= 12 || what.includes('PuTTY'))
+        findings.push({ start: match.index, end: match.index + match[0].length, what, rule: 'private-key-block' });
     }
   }
   return findings;
@@ -38,7 +39,10 @@ const BASE64_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{40,}={0,2}[ \t]*\r?\n[ 
 
 function decodedText(run: string): string | undefined {
   const compact = run.replace(/\s+/g, '');
-  const decoded = Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64').toString('latin1');
+  const decoded = Buffer.from(
+    compact,
+    compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64',
+  ).toString('latin1');
   if (decoded.length < 20) return undefined;
   let printable = 0;
   for (let index = 0; index < decoded.length; index++) {
@@ -54,7 +58,10 @@ function decodedText(run: string): string | undefined {
  * on a copy where those ends are spaces; the copy has the text's length, so positions hold.
  */
 function tokenView(text: string): string {
-  return text.replace(/\\(["'])/g, ' $1').replace(/<\//g, '  ').replace(/&/g, ' ');
+  return text
+    .replace(/\\(["'])/g, ' $1')
+    .replace(/<\//g, '  ')
+    .replace(/&/g, ' ');
 }
 
 /**
@@ -64,7 +71,9 @@ function tokenView(text: string): string {
 export function findTokensIn(text: string): SecretFinding[] {
   const view = tokenView(text);
   // A token rule's match that is masked or an example (`ghp_xxxx…`, `AKIA…EXAMPLE`) is a placeholder.
-  return findTokens(view, view.toLowerCase()).filter((finding) => !isPlaceholderToken(text.slice(finding.start, finding.end)));
+  return findTokens(view, view.toLowerCase()).filter(
+    (finding) => !isPlaceholderToken(text.slice(finding.start, finding.end)),
+  );
 }
 
 function findInPlainText(text: string): SecretFinding[] {
@@ -78,7 +87,13 @@ function findInBase64(text: string): SecretFinding[] {
     const decoded = decodedText(match[0]);
     if (decoded === undefined) continue;
     const inner = findInPlainText(decoded);
-    if (inner.length > 0) findings.push({ start: match.index, end: match.index + match[0].length, what: `${inner[0]!.what} in base64`, rule: `base64:${inner[0]!.rule}` });
+    if (inner.length > 0)
+      findings.push({
+        start: match.index,
+        end: match.index + match[0].length,
+        what: `${inner[0]!.what} in base64`,
+        rule: `base64:${inner[0]!.rule}`,
+      });
   }
   return findings;
 }
@@ -161,7 +176,11 @@ export function textHoldsSecret(text: string): boolean {
 }
 
 /** `text` with every finding replaced by `marker(what)`; everything around a secret stays as it was. */
-export function replaceFindings(text: string, findings: readonly SecretFinding[], marker: (what: string) => string): string {
+export function replaceFindings(
+  text: string,
+  findings: readonly SecretFinding[],
+  marker: (what: string) => string,
+): string {
   let result = '';
   let at = 0;
   for (const finding of findings) {

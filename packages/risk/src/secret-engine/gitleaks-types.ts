@@ -23,7 +23,12 @@ export interface GitleaksRule {
 }
 
 export interface GitleaksRuleSet {
-  readonly source: { readonly repository: string; readonly path: string; readonly commit: string; readonly license: string };
+  readonly source: {
+    readonly repository: string;
+    readonly path: string;
+    readonly commit: string;
+    readonly license: string;
+  };
   readonly allowlist: GitleaksAllowlist;
   readonly rules: readonly GitleaksRule[];
 }

@@ -97,12 +97,16 @@ function translateClass(source: string, at: number, flags: Flags): { text: strin
     if (flags.caseless && item.literal !== undefined && isLetter(item.literal)) extra += otherCase(item.literal);
   }
   if (source[index] !== ']') throw new Error(`unterminated class in ${source}`);
-    // The other case goes first: after a trailing `-` it would read as a range.
+  // The other case goes first: after a trailing `-` it would read as a range.
   return { text: `${prefix}${extra}${text}]`, end: index + 1 };
 }
 
 /** Parses `(?flags)` or `(?flags:` at `at`; undefined when the group is something else. */
-function inlineFlags(source: string, at: number, flags: Flags): { flags: Flags; scoped: boolean; end: number } | undefined {
+function inlineFlags(
+  source: string,
+  at: number,
+  flags: Flags,
+): { flags: Flags; scoped: boolean; end: number } | undefined {
   const match = /^\(\?([imsU]*)(?:-([imsU]*))?([:)])/.exec(source.slice(at));
   if (match === null || (match[1] === '' && match[2] === undefined)) return undefined;
   const [whole, on = '', off = '', close] = match;
@@ -134,7 +138,8 @@ export function translateGoRegex(source: string): string {
         out += source.slice(index, index + 4);
         index += 4;
         continue;
-      } else if (flags.caseless && isLetter(next) && !/[dDwWsSbBnrtfvpP]/.test(next)) out += `[${next}${otherCase(next)}]`;
+      } else if (flags.caseless && isLetter(next) && !/[dDwWsSbBnrtfvpP]/.test(next))
+        out += `[${next}${otherCase(next)}]`;
       else out += `\\${next}`;
       index += 2;
       continue;

@@ -10,27 +10,175 @@ import { isSecretEnvironmentName } from '../knowledge/environment.js';
 
 /** Last words of a name that make it about a secret rather than the secret itself. */
 const NOT_THE_SECRET_WORDS = new Set([
-  'ID', 'IDS', 'NAME', 'NAMES', 'PATH', 'PATHS', 'FILE', 'FILES', 'DIR', 'TYPE', 'TYPES', 'LENGTH', 'LEN', 'SIZE',
-  'COUNT', 'URL', 'URI', 'URLS', 'ENDPOINT', 'HOST', 'PORT', 'USER', 'USERNAME', 'HEADER', 'FIELD', 'PARAM', 'PREFIX',
-  'SUFFIX', 'FORMAT', 'REGEX', 'PATTERN', 'VERSION', 'ENABLED', 'DISABLED', 'ENABLE', 'TIMEOUT', 'TTL', 'EXPIRY',
-  'EXPIRES', 'EXPIRATION', 'AT', 'IN', 'POLICY', 'PROVIDER', 'REF', 'ARN', 'LOCATION', 'MODE', 'ALGORITHM', 'ALG',
-  'METHOD', 'SCOPE', 'SCOPES', 'KIND', 'LABEL', 'HINT', 'REQUIRED', 'MIN', 'MAX', 'VAR', 'ENV', 'INPUT',
-  'PLACEHOLDER', 'DESCRIPTION', 'HELP', 'STORE', 'CLASS', 'FINGERPRINT', 'VAULT', 'STRENGTH', 'POLICY', 'RESET',
-  'FORGOT', 'CONFIRM', 'CONFIRMATION', 'CHANGED', 'AUTHENTICATION', 'LIMIT', 'LIFETIME', 'ROTATION', 'INTERVAL',
-  'SECRETS', 'MANAGER', 'HANDLER', 'SERVICE', 'CLIENT', 'TABLE', 'COLUMN', 'KEYS', 'KEYRING', 'KEYSTORE', 'PAIR',
-  'ALIAS', 'SOURCE', 'NAMESPACE', 'ISSUER', 'AUDIENCE', 'SUBJECT', 'EMAIL', 'LOGIN', 'ACCOUNT', 'REGION',
+  'ID',
+  'IDS',
+  'NAME',
+  'NAMES',
+  'PATH',
+  'PATHS',
+  'FILE',
+  'FILES',
+  'DIR',
+  'TYPE',
+  'TYPES',
+  'LENGTH',
+  'LEN',
+  'SIZE',
+  'COUNT',
+  'URL',
+  'URI',
+  'URLS',
+  'ENDPOINT',
+  'HOST',
+  'PORT',
+  'USER',
+  'USERNAME',
+  'HEADER',
+  'FIELD',
+  'PARAM',
+  'PREFIX',
+  'SUFFIX',
+  'FORMAT',
+  'REGEX',
+  'PATTERN',
+  'VERSION',
+  'ENABLED',
+  'DISABLED',
+  'ENABLE',
+  'TIMEOUT',
+  'TTL',
+  'EXPIRY',
+  'EXPIRES',
+  'EXPIRATION',
+  'AT',
+  'IN',
+  'POLICY',
+  'PROVIDER',
+  'REF',
+  'ARN',
+  'LOCATION',
+  'MODE',
+  'ALGORITHM',
+  'ALG',
+  'METHOD',
+  'SCOPE',
+  'SCOPES',
+  'KIND',
+  'LABEL',
+  'HINT',
+  'REQUIRED',
+  'MIN',
+  'MAX',
+  'VAR',
+  'ENV',
+  'INPUT',
+  'PLACEHOLDER',
+  'DESCRIPTION',
+  'HELP',
+  'STORE',
+  'CLASS',
+  'FINGERPRINT',
+  'VAULT',
+  'STRENGTH',
+  'POLICY',
+  'RESET',
+  'FORGOT',
+  'CONFIRM',
+  'CONFIRMATION',
+  'CHANGED',
+  'AUTHENTICATION',
+  'LIMIT',
+  'LIFETIME',
+  'ROTATION',
+  'INTERVAL',
+  'SECRETS',
+  'MANAGER',
+  'HANDLER',
+  'SERVICE',
+  'CLIENT',
+  'TABLE',
+  'COLUMN',
+  'KEYS',
+  'KEYRING',
+  'KEYSTORE',
+  'PAIR',
+  'ALIAS',
+  'SOURCE',
+  'NAMESPACE',
+  'ISSUER',
+  'AUDIENCE',
+  'SUBJECT',
+  'EMAIL',
+  'LOGIN',
+  'ACCOUNT',
+  'REGION',
 ]);
 
 /** Words anywhere in a name that make it public: `public_key`, `publishableKey`, `csrf_token`. */
-const PUBLIC_WORDS = /(?:^|_)(?:PUBLIC|PUB|PUBLISHABLE|CSRF|XSRF|AUTHENTICITY|ANON|ANONYMOUS|NEXT_PUBLIC|VITE|REACT_APP)(?:_|$)/;
+const PUBLIC_WORDS =
+  /(?:^|_)(?:PUBLIC|PUB|PUBLISHABLE|CSRF|XSRF|AUTHENTICITY|ANON|ANONYMOUS|NEXT_PUBLIC|VITE|REACT_APP)(?:_|$)/;
 
 /** `KEY` after these is a lookup key, not a credential: `bucket_key`, `schemaKey`, `sort_key`, `idempotency_key`. */
 const LOOKUP_KEY_WORDS = new Set([
-  'BUCKET', 'FOREIGN', 'PRIMARY', 'SCHEMA', 'SEQUENCE', 'SORT', 'PARTITION', 'HASH', 'RANGE', 'CACHE', 'IDX', 'INDEX',
-  'NATURAL', 'HOT', 'ROUTING', 'MAP', 'DICT', 'LOOKUP', 'SHORTCUT', 'I18N', 'TRANSLATION', 'MESSAGE', 'OBJECT', 'IDEMPOTENCY',
-  'QUERY', 'UNIQUE', 'COMPOSITE', 'SURROGATE', 'DEDUP', 'DEDUPLICATION', 'GROUP', 'LABEL', 'META', 'METADATA', 'PROPERTY',
-  'RESOURCE', 'ROW', 'SETTING', 'CONFIG', 'STATE', 'TABLE', 'COLUMN', 'FIELD', 'VALUE', 'SEARCH', 'LOCALE', 'CURSOR',
-  'PAGINATION', 'RATE', 'LOCK', 'REDIS', 'S3', 'STORAGE_OBJECT', 'DOCUMENT', 'ITEM', 'ENTRY', 'TOGGLE', 'FLAG', 'FEATURE',
+  'BUCKET',
+  'FOREIGN',
+  'PRIMARY',
+  'SCHEMA',
+  'SEQUENCE',
+  'SORT',
+  'PARTITION',
+  'HASH',
+  'RANGE',
+  'CACHE',
+  'IDX',
+  'INDEX',
+  'NATURAL',
+  'HOT',
+  'ROUTING',
+  'MAP',
+  'DICT',
+  'LOOKUP',
+  'SHORTCUT',
+  'I18N',
+  'TRANSLATION',
+  'MESSAGE',
+  'OBJECT',
+  'IDEMPOTENCY',
+  'QUERY',
+  'UNIQUE',
+  'COMPOSITE',
+  'SURROGATE',
+  'DEDUP',
+  'DEDUPLICATION',
+  'GROUP',
+  'LABEL',
+  'META',
+  'METADATA',
+  'PROPERTY',
+  'RESOURCE',
+  'ROW',
+  'SETTING',
+  'CONFIG',
+  'STATE',
+  'TABLE',
+  'COLUMN',
+  'FIELD',
+  'VALUE',
+  'SEARCH',
+  'LOCALE',
+  'CURSOR',
+  'PAGINATION',
+  'RATE',
+  'LOCK',
+  'REDIS',
+  'S3',
+  'STORAGE_OBJECT',
+  'DOCUMENT',
+  'ITEM',
+  'ENTRY',
+  'TOGGLE',
+  'FLAG',
+  'FEATURE',
 ]);
 
 /** Secret words other than `KEY`: when `KEY` is the only one, where it stands decides (`KEY_PRESSED` is not a secret). */
@@ -71,7 +219,20 @@ export function namesSecret(name: string): boolean {
 const SECRET_FRAGMENT_IN_WORDS = /API_KEY|ACCESS_KEY|PRIVATE_KEY|SECRET|TOKEN|PASSW|APIKEY/;
 
 /** Names that say secret only loosely when alone: `"key": "user.name"`, `"session": "abc"`. */
-export const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set(['KEY', 'SESSION', 'SIG', 'SIGNATURE', 'CERT', 'AUTH', 'PRIVATE', 'SALT', 'OTP', 'PASS', 'PAT', 'PW']);
+export const AMBIGUOUS_ALONE: ReadonlySet<string> = new Set([
+  'KEY',
+  'SESSION',
+  'SIG',
+  'SIGNATURE',
+  'CERT',
+  'AUTH',
+  'PRIVATE',
+  'SALT',
+  'OTP',
+  'PASS',
+  'PAT',
+  'PW',
+]);
 
 /** Words only a placeholder holds: `sha256~XXXX_PUT_YOUR_TOKEN_HERE`, `AKIA…EXAMPLE`, a value cut off with `...`. */
 const PLACEHOLDER_INSIDE = /EXAMPLE|YOUR[_-]|[_-]HERE\b|^<|>$|^\{|\}$|\.\.+$|…|\[redacted\]/i;
@@ -91,9 +252,11 @@ const PLACEHOLDER_WORDS =
 const TEMPLATE =
   /^(?:\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\([^)]*\)|\{\{[^}]*\}\}|\$\{\{[^}]*\}\}|%[A-Za-z_]\w*%|<[^<>]*>|\[[A-Za-z _-]*\]|@[A-Za-z_]\w*@|#\{[^}]*\}|%\([\w]+\)s|\{[A-Za-z_]\w*\})$/;
 /** Code that fetches a secret rather than the secret: `os.getenv("X")`, `process.env.X`, `config.db.password`. */
-const CODE_REFERENCE = /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*\(.*\)|(?:process\.env|os\.environ|ENV|env|settings|config|self|this|cfg|conf|options|opts|params|args|props|secrets|vars)(?:\.[A-Za-z_$][\w$]*|\[[^\]]*\])+)$/;
+const CODE_REFERENCE =
+  /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*\(.*\)|(?:process\.env|os\.environ|ENV|env|settings|config|self|this|cfg|conf|options|opts|params|args|props|secrets|vars)(?:\.[A-Za-z_$][\w$]*|\[[^\]]*\])+)$/;
 /** Paths to a secret file are not the secret: `/run/secrets/db`, `./certs/key.pem`, `~/.ssh/id_rsa`. */
-const PATH_VALUE = /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)[-\w./\\]*$|^[\w./-]+\.(?:pem|key|crt|cer|p12|pfx|json|txt|yaml|yml|jks|keystore|gpg|asc)$/;
+const PATH_VALUE =
+  /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)[-\w./\\]*$|^[\w./-]+\.(?:pem|key|crt|cer|p12|pfx|json|txt|yaml|yml|jks|keystore|gpg|asc)$/;
 
 /**
  * Masked: a run of masking characters (`xxxxxx`, `****`, `####`) or one character eight times
@@ -105,7 +268,13 @@ function masked(value: string): boolean {
 
 /** A token's value that is a placeholder although its form is a token's: masked, templated, an example. */
 export function isPlaceholderToken(value: string): boolean {
-  return masked(value) || PLACEHOLDER_INSIDE.test(value) || SEQUENCE.test(value) || TEMPLATE.test(value) || PUBLIC_TOKEN.test(value);
+  return (
+    masked(value) ||
+    PLACEHOLDER_INSIDE.test(value) ||
+    SEQUENCE.test(value) ||
+    TEMPLATE.test(value) ||
+    PUBLIC_TOKEN.test(value)
+  );
 }
 
 /** Tokens that are public by design: Stripe publishable keys, Mapbox public tokens. */
@@ -113,16 +282,24 @@ const PUBLIC_TOKEN = /^(?:pk_(?:live|test)_|pk\.ey)/;
 
 /** Prose, not a secret: "Enter your password", "Forgot password?". */
 const PROSE = /^[A-Za-z][A-Za-z' ,.?!-]*\s[A-Za-z' ,.?!-]*$/;
-const PROSE_WORDS = /\b(?:your|the|enter|please|is|are|to|a|an|for|of|not|must|be|with|and|or|new|old|invalid|wrong|required)\b/i;
+const PROSE_WORDS =
+  /\b(?:your|the|enter|please|is|are|to|a|an|for|of|not|must|be|with|and|or|new|old|invalid|wrong|required)\b/i;
 
 /** Whether a value standing where a secret could is a placeholder, a setting, a reference or prose. */
 export function isPlaceholderValue(value: string): boolean {
   const trimmed = value.trim();
   if (trimmed.length < 4) return true;
-  if (SETTING_VALUES.test(trimmed) || /^-?\d{1,6}(?:\.\d+)?$/.test(trimmed) || /^\d{1,3}(?:_\d{3})+$/.test(trimmed)) return true;
+  if (SETTING_VALUES.test(trimmed) || /^-?\d{1,6}(?:\.\d+)?$/.test(trimmed) || /^\d{1,3}(?:_\d{3})+$/.test(trimmed))
+    return true;
   // A version or a version range (`pg-connection-string: 2.14.1`, `"^2.9.1"`, `>=1.2.0-rc.1`): a lockfile, not a secret.
   if (/^(?:[~^]|[<>]=?|=)?v?\d{1,5}(?:\.\d{1,5}){1,3}(?:[-+][\w.]{1,30})?$/.test(trimmed)) return true;
-  if (PLACEHOLDER_WORDS.test(trimmed) || TEMPLATE.test(trimmed) || CODE_REFERENCE.test(trimmed) || PATH_VALUE.test(trimmed)) return true;
+  if (
+    PLACEHOLDER_WORDS.test(trimmed) ||
+    TEMPLATE.test(trimmed) ||
+    CODE_REFERENCE.test(trimmed) ||
+    PATH_VALUE.test(trimmed)
+  )
+    return true;
   if (/^(.)\1+$/.test(trimmed) || masked(trimmed) || PLACEHOLDER_INSIDE.test(trimmed)) return true;
   // `ACCESS_TOKEN`, `YOUR_API_KEY`: a constant's name where the value goes.
   if (/^[A-Z]+(?:_[A-Z]+)+$/.test(trimmed)) return true;

@@ -21,7 +21,8 @@ const CSV_COLUMN_NAME = /^(?:"[A-Za-z_][\w .$-]{0,63}"|[A-Za-z_][\w.$-]{0,63})$/
 /** Lines that only draw the table. */
 const RULE_LINE = /^[\s+\-|=:─━┼┬┴├┤┌┐└┘╞╡╪│]+$/;
 /** A line can only be a header when a word of a secret name is in it (a cheap test first). */
-const SECRET_HINT = /pass|pwd|pw\b|token|secret|key|auth|cred|dsn|cookie|session|sig|salt|otp|jwt|psk|cert|private|bearer|webhook|conn/i;
+const SECRET_HINT =
+  /pass|pwd|pw\b|token|secret|key|auth|cred|dsn|cookie|session|sig|salt|otp|jwt|psk|cert|private|bearer|webhook|conn/i;
 /** Values that stand for nothing in a result table. */
 const EMPTY_CELL = /^(?:|null|NULL|\\N|<null>|\(null\)|-|—)$/;
 
@@ -48,7 +49,8 @@ function splitCells(line: string, delimiter: Exclude<Delimiter, 'aligned'>): Cel
   if (delimiter === '|' || delimiter === '│') {
     // `| a | b |` (mysql, box): the empty cells outside the outer borders are not columns.
     if (cells.length > 1 && cells[0]!.start === cells[0]!.end && /^\s*[|│]/.test(line)) cells.shift();
-    if (cells.length > 1 && cells[cells.length - 1]!.start === cells[cells.length - 1]!.end && /[|│]\s*$/.test(line)) cells.pop();
+    if (cells.length > 1 && cells[cells.length - 1]!.start === cells[cells.length - 1]!.end && /[|│]\s*$/.test(line))
+      cells.pop();
   }
   return cells;
 }
@@ -64,7 +66,8 @@ function trimmed(line: string, start: number, end: number): Cell {
 /** Header cells of aligned output: words (single spaces inside) separated by two spaces or more. */
 function alignedCells(line: string): Cell[] {
   const cells: Cell[] = [];
-  for (const match of line.matchAll(/\S+(?: \S+)*/g)) cells.push({ start: match.index, end: match.index + match[0].length });
+  for (const match of line.matchAll(/\S+(?: \S+)*/g))
+    cells.push({ start: match.index, end: match.index + match[0].length });
   return cells;
 }
 
@@ -162,7 +165,12 @@ export function findInTables(text: string): SecretFinding[] {
         const cell = cells[column];
         if (cell === undefined) continue;
         if (secretCell(name, row.slice(cell.start, cell.end))) {
-          findings.push({ start: starts[next]! + cell.start, end: starts[next]! + cell.end, what: `a value in the ${name} column`, rule: 'table' });
+          findings.push({
+            start: starts[next]! + cell.start,
+            end: starts[next]! + cell.end,
+            what: `a value in the ${name} column`,
+            rule: 'table',
+          });
         }
       }
     }

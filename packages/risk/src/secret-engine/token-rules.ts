@@ -92,7 +92,9 @@ let compiled: Compiled | undefined;
 
 function rules(): Compiled {
   if (compiled !== undefined) return compiled;
-  const keywords = [...new Set(GITLEAKS_RULES.rules.flatMap((rule) => rule.keywords))].sort((a, b) => b.length - a.length);
+  const keywords = [...new Set(GITLEAKS_RULES.rules.flatMap((rule) => rule.keywords))].sort(
+    (a, b) => b.length - a.length,
+  );
   const escaped = keywords.map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
   compiled = {
     rules: GITLEAKS_RULES.rules.map(compileRule),
@@ -164,7 +166,8 @@ export function findTokens(text: string, lower = text.toLowerCase()): SecretFind
       }
       const indices = match.indices!;
       let group = rule.secretGroup;
-      if (group === undefined) group = match.findIndex((value, index) => index > 0 && value !== undefined && value !== '');
+      if (group === undefined)
+        group = match.findIndex((value, index) => index > 0 && value !== undefined && value !== '');
       const span = group !== undefined && group > 0 ? indices[group] : indices[0];
       if (span === undefined) continue;
       let [start, end] = span;
@@ -179,7 +182,11 @@ export function findTokens(text: string, lower = text.toLowerCase()): SecretFind
       const lazyTargets = () => {
         const matchStart = rule.leadingWord ? wordStart(text, indices[0]![0]) : indices[0]![0];
         const whole = text.slice(matchStart, indices[0]![1]);
-        targets ??= { secret, match: whole.replace(/^\n+|\n+$/g, ''), line: lineAround(text, matchStart, indices[0]![1]) };
+        targets ??= {
+          secret,
+          match: whole.replace(/^\n+|\n+$/g, ''),
+          line: lineAround(text, matchStart, indices[0]![1]),
+        };
         return targets;
       };
       if (allowed(global, lazyTargets) || rule.allowlists.some((list) => allowed(list, lazyTargets))) continue;

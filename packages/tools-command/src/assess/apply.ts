@@ -8,7 +8,20 @@ import type { Walk } from './walk.js';
 import type { WordValue } from './words.js';
 
 /** Programs that take `@FILE` as a file of further arguments (GNU binutils). */
-const RESPONSE_FILES: ReadonlySet<string> = new Set(['strings', 'nm', 'objdump', 'readelf', 'size', 'addr2line', 'c++filt', 'ar', 'objcopy', 'strip', 'elfedit', 'dwp']);
+const RESPONSE_FILES: ReadonlySet<string> = new Set([
+  'strings',
+  'nm',
+  'objdump',
+  'readelf',
+  'size',
+  'addr2line',
+  'c++filt',
+  'ar',
+  'objcopy',
+  'strip',
+  'elfedit',
+  'dwp',
+]);
 
 /** Words that only ask a known program about itself. */
 const ABOUT_ITSELF = new Set(['--version', '--help', '-V']);
@@ -86,15 +99,25 @@ function applyTo(walk: Walk, name: string, row: ProgramRow, args: readonly WordV
   const before = walk.effects.length;
   // `X --version` only asks X about itself (in the sandbox for a row that is not core).
   // Not where the word means something else (`shutdown -h`, `vim -V`: help-version.ts).
-  const aboutItself = args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? '') && !meansSomethingElse(name, args[0]!.value!);
+  const aboutItself =
+    args.length === 1 && ABOUT_ITSELF.has(args[0]!.value ?? '') && !meansSomethingElse(name, args[0]!.value!);
   // binutils read `@FILE` as more arguments (`strings @~/.msmtprc` prints its words in an error).
   if (RESPONSE_FILES.has(name) && args.some((word) => (word.value ?? '@').startsWith('@'))) {
-    walk.emit({ kind: 'unknown', severity: 'high', detail: `${name} reads its arguments from an @file, which riskgate does not read`, via: name });
+    walk.emit({
+      kind: 'unknown',
+      severity: 'high',
+      detail: `${name} reads its arguments from an @file, which riskgate does not read`,
+      via: name,
+    });
   }
   if (!aboutItself) applyRowTo(walk, name, row, args);
   // The fallback (issue 18): without the sandbox only core rows run unasked. A row that already
   // does more than read is asked about for that; one that would be whitelisted gets this reason.
-  if (!walk.options.sandbox && row.core !== true && walk.effects.slice(before).every((effect) => READS.has(effect.kind))) {
+  if (
+    !walk.options.sandbox &&
+    row.core !== true &&
+    walk.effects.slice(before).every((effect) => READS.has(effect.kind))
+  ) {
     walk.emit({ kind: 'unknown', detail: `${name} ${NEEDS_SANDBOX}`, via: name });
   }
 }
@@ -123,13 +146,21 @@ function applyRowTo(walk: Walk, name: string, row: ProgramRow, args: readonly Wo
     for (const option of unlisted) site.emit(unlistedEffect(name, option));
     const key = subcommand === undefined ? '' : (subcommand.value ?? '\u0000');
     // Own keys only: `npm constructor` is not Object.prototype's.
-    const subRow = (row.subcommands !== undefined && Object.hasOwn(row.subcommands, key) ? row.subcommands[key] : undefined) ?? row.otherSubcommands;
+    const subRow =
+      (row.subcommands !== undefined && Object.hasOwn(row.subcommands, key) ? row.subcommands[key] : undefined) ??
+      row.otherSubcommands;
     if (subRow === undefined) {
-      site.emit({ kind: 'unknown', detail: `riskgate does not know what ${name} ${subcommand?.raw ?? ''} does`.trim() });
+      site.emit({
+        kind: 'unknown',
+        detail: `riskgate does not know what ${name} ${subcommand?.raw ?? ''} does`.trim(),
+      });
       return;
     }
     // The options before the subcommand go with it: the sub-row judges them (`pip --log F list` writes F).
-    applyRowTo(walk, subcommand === undefined ? name : `${name} ${subcommand.raw}`, subRow, [...args.slice(0, index), ...args.slice(index + 1)]);
+    applyRowTo(walk, subcommand === undefined ? name : `${name} ${subcommand.raw}`, subRow, [
+      ...args.slice(0, index),
+      ...args.slice(index + 1),
+    ]);
     return;
   }
   if (row.custom !== undefined) {
@@ -215,9 +246,16 @@ export function applyOperands(site: CallSite, row: ProgramRow): void {
   const whenNone = row.whenNone ?? (recursive ? row.whenNoneRecursive : undefined);
   if (files.length === 0 && whenNone !== undefined) files.push(known(whenNone));
   files.forEach((word, index) => {
-    let use: OperandUse = row.last !== undefined && files.length >= 2 && index === files.length - 1 ? row.last : row.operands;
+    let use: OperandUse =
+      row.last !== undefined && files.length >= 2 && index === files.length - 1 ? row.last : row.operands;
     if (inPlace && (use === 'read' || use === 'list')) use = 'write';
     if (use === 'data') return;
-    site.path(use, word, { ...(recursive ? { recursive } : {}), ...(skipsHidden ? { skipsHidden } : {}), ...(followsLinks ? { followsLinks } : {}), ...(row.severity === undefined ? {} : { severity: row.severity }), via: site.name });
+    site.path(use, word, {
+      ...(recursive ? { recursive } : {}),
+      ...(skipsHidden ? { skipsHidden } : {}),
+      ...(followsLinks ? { followsLinks } : {}),
+      ...(row.severity === undefined ? {} : { severity: row.severity }),
+      via: site.name,
+    });
   });
 }

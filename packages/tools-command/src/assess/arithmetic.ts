@@ -10,7 +10,22 @@ export const NUMBER: readonly string[] = Object.freeze(['\u0000number']);
 
 const NUMBER_LITERAL = /^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9a-zA-Z@_]+)?)$/;
 /** Variables bash sets to integers itself. */
-const NUMERIC_SPECIALS = new Set(['#', '?', '$', '!', 'RANDOM', 'SECONDS', 'LINENO', 'BASHPID', 'PPID', 'UID', 'EUID', 'OPTIND', 'SRANDOM', 'EPOCHSECONDS']);
+const NUMERIC_SPECIALS = new Set([
+  '#',
+  '?',
+  '$',
+  '!',
+  'RANDOM',
+  'SECONDS',
+  'LINENO',
+  'BASHPID',
+  'PPID',
+  'UID',
+  'EUID',
+  'OPTIND',
+  'SRANDOM',
+  'EPOCHSECONDS',
+]);
 const OPERATORS = /^(\*\*=?|<<=?|>>=?|\+\+|--|&&|\|\||[-+*/%&|^]=|[=!<>]=|[-+*/%&|^~!<>=?:,()])/;
 
 export interface ArithmeticScope {
@@ -48,7 +63,8 @@ export function readArithmetic(text: string, scope: ArithmeticScope): Arithmetic
     const expansion = /^\$(?:\{(#?)([A-Za-z_][A-Za-z0-9_]*|[#?$!])\}|([A-Za-z_][A-Za-z0-9_]*|[#?$!]))/.exec(rest);
     if (expansion !== null) {
       const name = expansion[2] ?? expansion[3]!;
-      if (expansion[1] !== '#' && !isKnownNumber(scope, name)) return fail(`arithmetic on $${name}, whose value is known only at run time`);
+      if (expansion[1] !== '#' && !isKnownNumber(scope, name))
+        return fail(`arithmetic on $${name}, whose value is known only at run time`);
       index += expansion[0].length;
       continue;
     }
@@ -65,7 +81,8 @@ export function readArithmetic(text: string, scope: ArithmeticScope): Arithmetic
         continue;
       }
       if (!isKnownNumber(scope, token)) return fail(`arithmetic on ${token}, whose value is known only at run time`);
-      if (/^(\+\+|--|[-+*/%&|^]=|<<=|>>=|\*\*=)/.test(after) || previous === '++' || previous === '--') assigned.push(token);
+      if (/^(\+\+|--|[-+*/%&|^]=|<<=|>>=|\*\*=)/.test(after) || previous === '++' || previous === '--')
+        assigned.push(token);
       previous = token;
       continue;
     }

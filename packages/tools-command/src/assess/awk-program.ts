@@ -10,13 +10,67 @@
  */
 
 /** Keywords: control flow and program structure; none reaches outside the process. */
-const KEYWORDS = new Set(['BEGIN', 'END', 'BEGINFILE', 'ENDFILE', 'if', 'else', 'while', 'for', 'do', 'break', 'continue', 'next', 'nextfile', 'exit', 'return', 'in', 'delete', 'function', 'func', 'print', 'printf']);
+const KEYWORDS = new Set([
+  'BEGIN',
+  'END',
+  'BEGINFILE',
+  'ENDFILE',
+  'if',
+  'else',
+  'while',
+  'for',
+  'do',
+  'break',
+  'continue',
+  'next',
+  'nextfile',
+  'exit',
+  'return',
+  'in',
+  'delete',
+  'function',
+  'func',
+  'print',
+  'printf',
+]);
 
 /** Builtin functions that compute in memory (strings, numbers, arrays, time) and touch nothing else. */
 const FUNCTIONS = new Set([
-  'length', 'substr', 'index', 'split', 'sub', 'gsub', 'gensub', 'match', 'sprintf', 'tolower', 'toupper',
-  'int', 'sqrt', 'exp', 'log', 'sin', 'cos', 'atan2', 'rand', 'srand', 'strtonum', 'asort', 'asorti', 'patsplit',
-  'isarray', 'typeof', 'mktime', 'strftime', 'systime', 'and', 'or', 'xor', 'lshift', 'rshift', 'compl',
+  'length',
+  'substr',
+  'index',
+  'split',
+  'sub',
+  'gsub',
+  'gensub',
+  'match',
+  'sprintf',
+  'tolower',
+  'toupper',
+  'int',
+  'sqrt',
+  'exp',
+  'log',
+  'sin',
+  'cos',
+  'atan2',
+  'rand',
+  'srand',
+  'strtonum',
+  'asort',
+  'asorti',
+  'patsplit',
+  'isarray',
+  'typeof',
+  'mktime',
+  'strftime',
+  'systime',
+  'and',
+  'or',
+  'xor',
+  'lshift',
+  'rshift',
+  'compl',
 ]);
 
 /**
@@ -24,12 +78,108 @@ const FUNCTIONS = new Set([
  * (ENVIRON, PROCINFO), what files awk reads next (ARGV, ARGC), name tables that allow indirect
  * access (SYMTAB, FUNCTAB), message catalogs (bindtextdomain, dcgettext).
  */
-const REFUSED = new Set(['system', 'getline', 'close', 'fflush', 'ENVIRON', 'PROCINFO', 'ARGV', 'ARGC', 'SYMTAB', 'FUNCTAB', 'bindtextdomain', 'dcgettext', 'dcngettext']);
+const REFUSED = new Set([
+  'system',
+  'getline',
+  'close',
+  'fflush',
+  'ENVIRON',
+  'PROCINFO',
+  'ARGV',
+  'ARGC',
+  'SYMTAB',
+  'FUNCTAB',
+  'bindtextdomain',
+  'dcgettext',
+  'dcngettext',
+]);
 
-const OPERATORS = ['**=', '&&', '||', '==', '!=', '<=', '>=', '+=', '-=', '*=', '/=', '%=', '^=', '**', '++', '--', '!~', '<', '>', '+', '-', '*', '/', '%', '^', '!', '~', '?', ':', '=', ',', ';', '(', ')', '{', '}', '[', ']', '$'];
+const OPERATORS = [
+  '**=',
+  '&&',
+  '||',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '^=',
+  '**',
+  '++',
+  '--',
+  '!~',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '^',
+  '!',
+  '~',
+  '?',
+  ':',
+  '=',
+  ',',
+  ';',
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  '$',
+];
 
 /** Tokens after which a `/` starts a regular expression (awk wants an operand there). */
-const WANTS_OPERAND = new Set(['', '\n', '(', ',', '{', '}', ';', '!', '~', '!~', '&&', '||', '?', ':', '=', '+=', '-=', '*=', '/=', '%=', '^=', '**=', '==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '%', '^', '**', '[', 'print', 'printf', 'return', 'do', 'else', 'in']);
+const WANTS_OPERAND = new Set([
+  '',
+  '\n',
+  '(',
+  ',',
+  '{',
+  '}',
+  ';',
+  '!',
+  '~',
+  '!~',
+  '&&',
+  '||',
+  '?',
+  ':',
+  '=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '^=',
+  '**=',
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '+',
+  '-',
+  '*',
+  '%',
+  '^',
+  '**',
+  '[',
+  'print',
+  'printf',
+  'return',
+  'do',
+  'else',
+  'in',
+]);
 /** Tokens after which a `/` could be read either way by awk (`if (x) /re/`, `x++ /2`, `length /2`). */
 const AMBIGUOUS = new Set([')', '++', '--', 'length']);
 /** Tokens that end an operand: a newline after one ends a statement. */
@@ -77,7 +227,8 @@ export function awkProblem(program: string): string | undefined {
         // Division or a regular expression? Read the same tokens either way, or refuse.
         const line = rest.slice(1).split('\n')[0]!;
         const next = line.indexOf('/');
-        if (/["#[\\]/.test(next === -1 ? line : line.slice(0, next))) return `awk could read "/" after "${previous}" as a regular expression`;
+        if (/["#[\\]/.test(next === -1 ? line : line.slice(0, next)))
+          return `awk could read "/" after "${previous}" as a regular expression`;
         token = '/';
       } else {
         const regex = readRegex(rest);
@@ -86,17 +237,22 @@ export function awkProblem(program: string): string | undefined {
         if (regex.includes('"')) return 'a regular expression with a quote in it';
         token = regex;
       }
-    } else if (/[0-9.]/.test(char) && /^(0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?)/.test(rest)) {
+    } else if (
+      /[0-9.]/.test(char) &&
+      /^(0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?)/.test(rest)
+    ) {
       token = /^(0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?)/.exec(rest)![0];
     } else if (/[A-Za-z_]/.test(char)) {
       token = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest)![0];
       if (REFUSED.has(token)) return `${token} reaches outside awk`;
       const called = program.slice(index + token.length).startsWith('(');
-      if (called && !KEYWORDS.has(token) && !FUNCTIONS.has(token) && !functions.has(token)) return `${token}() is not a function riskgate knows to be harmless`;
+      if (called && !KEYWORDS.has(token) && !FUNCTIONS.has(token) && !functions.has(token))
+        return `${token}() is not a function riskgate knows to be harmless`;
       if (token === 'print' || token === 'printf') printDepth = depth;
     } else {
       const operator = OPERATORS.find((candidate) => rest.startsWith(candidate));
-      if (operator === undefined) return `"${char}" is not part of the awk riskgate reads (pipes, @ and :: reach outside)`;
+      if (operator === undefined)
+        return `"${char}" is not part of the awk riskgate reads (pipes, @ and :: reach outside)`;
       if (rest.startsWith('::')) return '"::" names a function in another namespace (awk::system)';
       token = operator;
       if (token === '(' || token === '[') depth++;

@@ -28,9 +28,17 @@ const notModelled =
  */
 function plainName(walk: Walk, name: string, word: WordValue | undefined): string | undefined {
   // `export X=…` words were walked as assignments (their value is unknown here, the name is not).
-  const value = (word?.value ?? /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.exec(word?.raw ?? '')?.[0])?.replace(/\+?=.*$/s, '');
+  const value = (word?.value ?? /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.exec(word?.raw ?? '')?.[0])?.replace(
+    /\+?=.*$/s,
+    '',
+  );
   if (value !== undefined && PLAIN_VARIABLE_NAME.test(value)) return value;
-  walk.emit({ kind: 'unknown', severity: 'high', detail: `${name} takes a variable name riskgate cannot read: ${word?.raw ?? ''}`, via: name });
+  walk.emit({
+    kind: 'unknown',
+    severity: 'high',
+    detail: `${name} takes a variable name riskgate cannot read: ${word?.raw ?? ''}`,
+    via: name,
+  });
   return undefined;
 }
 
@@ -59,7 +67,11 @@ const changeDirectory: Builtin = (walk, name, args) => {
     // directory, a file, `cd / x`) stays where it was, and so does the rest of the line — the walk
     // cannot tell a directory the line makes from one that is missing: later relative paths are unknown.
     const cwd = walk.scope.cwd;
-    const written = target.value.startsWith('/') ? target.value : cwd === undefined ? undefined : `${cwd}/${target.value}`;
+    const written = target.value.startsWith('/')
+      ? target.value
+      : cwd === undefined
+        ? undefined
+        : `${cwd}/${target.value}`;
     let exists = false;
     try {
       exists = written !== undefined && statSync(written).isDirectory();
@@ -84,20 +96,27 @@ const declaration: Builtin = (walk, name, args) => {
   const options = args.filter((word) => /^[-+][a-zA-Z]+$/.test(word.value ?? ''));
   const names = args.filter((word) => !options.includes(word));
   if (names.length === 0 && (options.length === 0 || options.some((word) => /p|x/.test(word.value!)))) {
-    if (!(options.length > 0 && options.every((word) => /^-[fF]+$/.test(word.value!)))) walk.readEnvironment('all', `${name} ${options.map((word) => word.raw).join(' ')}`.trim());
+    if (!(options.length > 0 && options.every((word) => /^-[fF]+$/.test(word.value!))))
+      walk.readEnvironment('all', `${name} ${options.map((word) => word.raw).join(' ')}`.trim());
     return;
   }
   // `declare -n ref=NAME` makes every use of ref a use of NAME (`declare -n p=PATH; p=/tmp`);
   // `declare -i x` evaluates every later assignment to x as arithmetic. Neither is followed.
   const flags = options.map((word) => word.value!).join('');
   if (/[ni]/.test(flags.replace(/[-+]/g, ''))) {
-    walk.emit({ kind: 'unknown', severity: 'high', detail: `${name} ${flags} binds names riskgate does not follow`, via: name });
+    walk.emit({
+      kind: 'unknown',
+      severity: 'high',
+      detail: `${name} ${flags} binds names riskgate does not follow`,
+      via: name,
+    });
   }
   // `declare -n ref=NAME` reads NAME whenever ref is used (named in the reasons).
   if (/n/.test(flags)) {
     for (const word of names) {
       const target = /^([^=]+)=(.*)$/s.exec(word.raw);
-      if (target !== null) walk.readEnvironment(/^[A-Za-z_]\w*$/.test(target[2]!) ? target[2]! : 'all', `${name} -n ${word.raw}`);
+      if (target !== null)
+        walk.readEnvironment(/^[A-Za-z_]\w*$/.test(target[2]!) ? target[2]! : 'all', `${name} -n ${word.raw}`);
     }
   }
   for (const word of names) plainName(walk, name, word);
@@ -110,24 +129,37 @@ const declaration: Builtin = (walk, name, args) => {
       const value = word.value === undefined ? undefined : /^[^=]*=(.*)$/s.exec(word.value)?.[1];
       // An unquoted `a=(x y)` is an array the parser read (and the walk judged) itself.
       const literalArray = /^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(word.raw);
-      const parenthesised = (value ?? '').trimStart().startsWith('(') || (word.value === undefined && /^[^=]*=(\$?["']|\\)+\(/s.test(word.raw));
+      const parenthesised =
+        (value ?? '').trimStart().startsWith('(') ||
+        (word.value === undefined && /^[^=]*=(\$?["']|\\)+\(/s.test(word.raw));
       if (!literalArray && (parenthesised || (word.value === undefined && arrays && word.raw.includes('=')))) {
-        walk.emit({ kind: 'unknown', severity: 'high', detail: `${name} ${word.raw} may be read as an array assignment, which bash expands again`, via: name });
+        walk.emit({
+          kind: 'unknown',
+          severity: 'high',
+          detail: `${name} ${word.raw} may be read as an array assignment, which bash expands again`,
+          via: name,
+        });
       }
     }
   }
   // `export "PATH=/tmp"`, `x=PATH; export $x=/tmp`: a quoted or expanded NAME=value word assigns
   // NAME as a plain assignment does (the parser sees no assignment in it).
   for (const word of names) {
-    const assigned = word.value === undefined ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(word.value)?.[1];
-    if (assigned !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word.raw)) rebindsBehaviour(walk, assigned, `${name} ${word.raw}`);
+    const assigned =
+      word.value === undefined ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(word.value)?.[1];
+    if (assigned !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word.raw))
+      rebindsBehaviour(walk, assigned, `${name} ${word.raw}`);
   }
   // `declare -p NAME` prints NAME's value.
   if (options.some((word) => /^-[a-zA-Z]*p/.test(word.value!))) {
-    for (const word of names) if (word.value !== undefined && /^[A-Za-z_]\w*$/.test(word.value)) walk.readEnvironment(word.value, `${name} -p ${word.raw}`);
+    for (const word of names)
+      if (word.value !== undefined && /^[A-Za-z_]\w*$/.test(word.value))
+        walk.readEnvironment(word.value, `${name} -p ${word.raw}`);
   }
   // Assignments with values were walked as assignments; bare names (`export PATH`) change nothing.
-  for (const word of names) if (word.value !== undefined && !word.value.includes('=')) walk.scope.vars.set(word.value, walk.scope.vars.get(word.value) ?? null);
+  for (const word of names)
+    if (word.value !== undefined && !word.value.includes('='))
+      walk.scope.vars.set(word.value, walk.scope.vars.get(word.value) ?? null);
 };
 
 /**
@@ -143,9 +175,11 @@ const readInto: Builtin = (walk, name, args) => {
       continue;
     }
     if (value.startsWith('-')) {
-      if (name !== 'read' && name !== 'getopts' && /^-[a-zA-Z]*C/.test(value)) notModelled('-C runs a callback command')(walk, name, args);
+      if (name !== 'read' && name !== 'getopts' && /^-[a-zA-Z]*C/.test(value))
+        notModelled('-C runs a callback command')(walk, name, args);
       if (withValue.has(value) || (name !== 'read' && /^-[dnOsuC]$/.test(value))) {
-        if (value === '-a' && plainName(walk, name, args[index + 1]) !== undefined) assigns(walk, text(args[index + 1]) ?? '', `${name} -a`);
+        if (value === '-a' && plainName(walk, name, args[index + 1]) !== undefined)
+          assigns(walk, text(args[index + 1]) ?? '', `${name} -a`);
         index++;
       }
       continue;
@@ -162,7 +196,8 @@ const readInto: Builtin = (walk, name, args) => {
 const printfBuiltin: Builtin = (walk, name, args) => {
   const first = args[0];
   if (first === undefined) return;
-  if (first.value === undefined) return notModelled(`may take -v from ${first.raw}, known only at run time`)(walk, name, args);
+  if (first.value === undefined)
+    return notModelled(`may take -v from ${first.raw}, known only at run time`)(walk, name, args);
   if (!first.value.startsWith('-v')) return;
   const target = first.value === '-v' ? args[1] : known(first.value.slice(2));
   if (target?.value === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value)) {
@@ -184,7 +219,17 @@ const letBuiltin: Builtin = (walk, name, args) => {
  * sees it; any other (`set -k` makes NAME=value words assignments, `-o posix`, `-T`, `-B`…) is unknown.
  */
 const SET_OPTIONS = /^[-+][euxvfCnh]*o?$/;
-const SET_LONG = new Set(['errexit', 'nounset', 'xtrace', 'verbose', 'noglob', 'noclobber', 'pipefail', 'noexec', 'hashall']);
+const SET_LONG = new Set([
+  'errexit',
+  'nounset',
+  'xtrace',
+  'verbose',
+  'noglob',
+  'noclobber',
+  'pipefail',
+  'noexec',
+  'hashall',
+]);
 
 /** `set` alone prints every variable; `set -- words` sets the positional parameters. */
 const setBuiltin: Builtin = (walk, name, args) => {
@@ -195,14 +240,17 @@ const setBuiltin: Builtin = (walk, name, args) => {
   for (let index = 0; index < args.length; index++) {
     const value = args[index]!.value;
     if (value === '--' || value === '-') return;
-    if (value === undefined || !SET_OPTIONS.test(value) || value.length < 2) return notModelled(`${args[index]!.raw} changes how bash runs later commands`)(walk, name, args);
-    if (value.endsWith('o') && !SET_LONG.has(args[++index]?.value ?? '')) return notModelled(`-o ${args[index]?.raw ?? ''} changes how bash runs later commands`)(walk, name, args);
+    if (value === undefined || !SET_OPTIONS.test(value) || value.length < 2)
+      return notModelled(`${args[index]!.raw} changes how bash runs later commands`)(walk, name, args);
+    if (value.endsWith('o') && !SET_LONG.has(args[++index]?.value ?? ''))
+      return notModelled(`-o ${args[index]?.raw ?? ''} changes how bash runs later commands`)(walk, name, args);
   }
 };
 
 /** `shopt -s expand_aliases` and friends change how later lines are read; `shopt` alone prints. */
 const shoptBuiltin: Builtin = (walk, name, args) => {
-  if (args.some((word) => word.value === undefined || /^-[a-z]*[su]/.test(word.value))) notModelled('changes how bash reads later commands')(walk, name, args);
+  if (args.some((word) => word.value === undefined || /^-[a-z]*[su]/.test(word.value)))
+    notModelled('changes how bash reads later commands')(walk, name, args);
 };
 
 /** `unset NAME…`: a name that changes what runs (PATH, IFS) is not followed; `unset f` may drop a function. */
@@ -252,9 +300,18 @@ const trapBuiltin: Builtin = (walk, name, args) => {
 
 /** `history -r [FILE]` loads a history file (by default ~/.bash_history) for printing; -w/-a write one. */
 const historyBuiltin: Builtin = (walk, _name, args) => {
-  const options = args.filter((word) => (word.value ?? '').startsWith('-')).map((word) => word.value!).join('');
+  const options = args
+    .filter((word) => (word.value ?? '').startsWith('-'))
+    .map((word) => word.value!)
+    .join('');
   const file = args.find((word) => !(word.value ?? '').startsWith('-') && !/^\d+$/.test(word.value ?? ''));
-  const target = file ?? { raw: '~/.bash_history', texts: [`${walk.home}/.bash_history`], value: `${walk.home}/.bash_history`, unknown: false, glob: false };
+  const target = file ?? {
+    raw: '~/.bash_history',
+    texts: [`${walk.home}/.bash_history`],
+    value: `${walk.home}/.bash_history`,
+    unknown: false,
+    glob: false,
+  };
   if (/[rn]/.test(options)) pathEffects(walk, 'read', target, { via: 'history' });
   if (/[wa]/.test(options)) pathEffects(walk, 'write', target, { via: 'history' });
 };
@@ -272,9 +329,10 @@ const sourceBuiltin: Builtin = (walk, name, args) => {
  */
 const execBuiltin: Builtin = (walk, name, args) => {
   let index = 0;
-  while (index < args.length && /^-[cl]+$|^-a$|^--$/.test(args[index]!.value ?? '')) index += args[index]!.value === '-a' ? 2 : 1;
+  while (index < args.length && /^-[cl]+$|^-a$|^--$/.test(args[index]!.value ?? ''))
+    index += args[index]!.value === '-a' ? 2 : 1;
   if (index < args.length) runWords(walk, args.slice(index), name);
-  else notModelled('re-wires the shell\'s file descriptors for the rest of the line')(walk, name, args);
+  else notModelled("re-wires the shell's file descriptors for the rest of the line")(walk, name, args);
 };
 
 /** `command -v x` prints where x is; `command x` and `builtin x` run x. */
@@ -299,7 +357,12 @@ export const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['cd', changeDirectory],
   ['pushd', changeDirectory],
   // popd returns to a directory pushed earlier: not followed, so later relative paths are unknown.
-  ['popd', (walk) => { walk.scope.cwd = undefined; }],
+  [
+    'popd',
+    (walk) => {
+      walk.scope.cwd = undefined;
+    },
+  ],
   ...['declare', 'typeset', 'export', 'local', 'readonly'].map((name) => [name, declaration] as const),
   ['unset', unsetBuiltin],
   ...['read', 'mapfile', 'readarray', 'getopts'].map((name) => [name, readInto] as const),
@@ -307,17 +370,26 @@ export const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['let', letBuiltin],
   ['test', testBuiltin],
   ['[', testBuiltin],
-  ['eval', (walk, name, args) => {
-    const script = joinWords(args);
-    walk.script(script, name);
-    // The evaluated text runs in this shell: a `cd` in it moves the rest of the line, which the
-    // nested walk does not carry back.
-    if (script === undefined || /(^|[^\w-])(cd|pushd|popd)($|[^\w-])/.test(script)) walk.scope.cwd = undefined;
-  }],
+  [
+    'eval',
+    (walk, name, args) => {
+      const script = joinWords(args);
+      walk.script(script, name);
+      // The evaluated text runs in this shell: a `cd` in it moves the rest of the line, which the
+      // nested walk does not carry back.
+      if (script === undefined || /(^|[^\w-])(cd|pushd|popd)($|[^\w-])/.test(script)) walk.scope.cwd = undefined;
+    },
+  ],
   ['source', sourceBuiltin],
   ['.', sourceBuiltin],
   ['set', setBuiltin],
-  ['wait', (walk, name, args) => { if (args.some((word) => word.value === undefined || /^-[a-z]*p/.test(word.value))) notModelled('-p binds a variable')(walk, name, args); }],
+  [
+    'wait',
+    (walk, name, args) => {
+      if (args.some((word) => word.value === undefined || /^-[a-z]*p/.test(word.value)))
+        notModelled('-p binds a variable')(walk, name, args);
+    },
+  ],
   ['shopt', shoptBuiltin],
   ['alias', aliasBuiltin],
   ['trap', trapBuiltin],
@@ -325,23 +397,68 @@ export const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['command', commandBuiltin],
   ['builtin', (walk, name, args) => runWords(walk, args[0]?.value === '--' ? args.slice(1) : args, name)],
   // `coproc cmd` runs cmd beside the shell, wired to file descriptors the line may juggle.
-  ['coproc', (walk, name, args) => {
-    notModelled('runs a command beside the shell, on file descriptors riskgate does not follow')(walk, name, args);
-    runWords(walk, args, name);
-  }],
+  [
+    'coproc',
+    (walk, name, args) => {
+      notModelled('runs a command beside the shell, on file descriptors riskgate does not follow')(walk, name, args);
+      runWords(walk, args, name);
+    },
+  ],
   // `hash -p /tmp/x ls` binds the name ls to another program.
-  ['hash', (walk, name, args) => { if (args.some((word) => word.value === '-p')) walk.emit({ kind: 'run-program', program: 'the program hash -p binds to a name', via: name }); }],
-  ['enable', (walk, name, args) => { if (args.length > 0) notModelled('loads or switches shell builtins')(walk, name, args); }],
+  [
+    'hash',
+    (walk, name, args) => {
+      if (args.some((word) => word.value === '-p'))
+        walk.emit({ kind: 'run-program', program: 'the program hash -p binds to a name', via: name });
+    },
+  ],
+  [
+    'enable',
+    (walk, name, args) => {
+      if (args.length > 0) notModelled('loads or switches shell builtins')(walk, name, args);
+    },
+  ],
   ['history', historyBuiltin],
   ['fc', runsProgram('an editor and the commands fc re-runs')],
   // `compgen -W '$(cmd)'` expands (runs) its word list; -F and -C run functions and commands.
-  ['compgen', (walk, name, args) => {
-    notModelled('expands and runs words at run time')(walk, name, args);
-    // `compgen -v`/`-e` list every variable name.
-    if (args.some((word) => /^-[a-zA-Z]*[ve]/.test(word.value ?? '') || word.value === 'variable' || word.value === 'export')) walk.readEnvironment('all', name);
-  }],
+  [
+    'compgen',
+    (walk, name, args) => {
+      notModelled('expands and runs words at run time')(walk, name, args);
+      // `compgen -v`/`-e` list every variable name.
+      if (
+        args.some(
+          (word) => /^-[a-zA-Z]*[ve]/.test(word.value ?? '') || word.value === 'variable' || word.value === 'export',
+        )
+      )
+        walk.readEnvironment('all', name);
+    },
+  ],
   ['complete', notModelled('binds commands and functions to completion')],
   ['compopt', notModelled('changes completion')],
   // Builtins that only touch the shell's own jobs, flow and limits.
-  ...['jobs', 'disown', 'bg', 'fg', 'exit', 'return', 'break', 'continue', 'shift', 'true', 'false', ':', 'times', 'dirs', 'caller', 'help', 'logout', 'ulimit', 'umask', 'type', 'echo', 'unalias'].map((name) => [name, nothing] as const),
+  ...[
+    'jobs',
+    'disown',
+    'bg',
+    'fg',
+    'exit',
+    'return',
+    'break',
+    'continue',
+    'shift',
+    'true',
+    'false',
+    ':',
+    'times',
+    'dirs',
+    'caller',
+    'help',
+    'logout',
+    'ulimit',
+    'umask',
+    'type',
+    'echo',
+    'unalias',
+  ].map((name) => [name, nothing] as const),
 ]);

@@ -12,15 +12,83 @@ import type { WordValue } from './words.js';
 
 /** find's tests, actions, operators and options that take no value and only read or print (GNU findutils 4.9). */
 const FIND_PLAIN = new Set([
-  '-print', '-print0', '-ls', '-prune', '-quit', '-true', '-false', '-empty', '-readable', '-writable', '-executable', '-not', '-a', '-and', '-o',
-  '-or', '-depth', '-d', '-follow', '-mount', '-xdev', '-noleaf', '-nouser', '-nogroup', '-daystart', '-ignore_readdir_race',
-  '-noignore_readdir_race', '-warn', '-nowarn', '-help', '--help', '-version', '--version', '(', ')', '!', ',',
+  '-print',
+  '-print0',
+  '-ls',
+  '-prune',
+  '-quit',
+  '-true',
+  '-false',
+  '-empty',
+  '-readable',
+  '-writable',
+  '-executable',
+  '-not',
+  '-a',
+  '-and',
+  '-o',
+  '-or',
+  '-depth',
+  '-d',
+  '-follow',
+  '-mount',
+  '-xdev',
+  '-noleaf',
+  '-nouser',
+  '-nogroup',
+  '-daystart',
+  '-ignore_readdir_race',
+  '-noignore_readdir_race',
+  '-warn',
+  '-nowarn',
+  '-help',
+  '--help',
+  '-version',
+  '--version',
+  '(',
+  ')',
+  '!',
+  ',',
 ]);
 
 const FIND_VALUES = new Set([
-  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-regextype', '-type', '-xtype', '-size',
-  '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-newer', '-anewer', '-cnewer', '-perm', '-user', '-group', '-uid',
-  '-gid', '-links', '-inum', '-samefile', '-maxdepth', '-mindepth', '-fstype', '-context', '-used', '-lname', '-ilname', '-printf',
+  '-name',
+  '-iname',
+  '-path',
+  '-ipath',
+  '-wholename',
+  '-iwholename',
+  '-regex',
+  '-iregex',
+  '-regextype',
+  '-type',
+  '-xtype',
+  '-size',
+  '-mtime',
+  '-mmin',
+  '-atime',
+  '-amin',
+  '-ctime',
+  '-cmin',
+  '-newer',
+  '-anewer',
+  '-cnewer',
+  '-perm',
+  '-user',
+  '-group',
+  '-uid',
+  '-gid',
+  '-links',
+  '-inum',
+  '-samefile',
+  '-maxdepth',
+  '-mindepth',
+  '-fstype',
+  '-context',
+  '-used',
+  '-lname',
+  '-ilname',
+  '-printf',
 ]);
 
 /**
@@ -41,21 +109,41 @@ export function findProgram(site: CallSite): void {
   const starts: WordValue[] = [];
   while (index < args.length) {
     const value = args[index]!.value;
-    if (value !== undefined && (value.startsWith('-') || value === '(' || value === '!' || value === ')' || value === ',')) break;
+    if (
+      value !== undefined &&
+      (value.startsWith('-') || value === '(' || value === '!' || value === ')' || value === ',')
+    )
+      break;
     if (value === undefined && args[index]!.texts.some((text) => !text.startsWith('/') && !text.startsWith('.'))) {
-      site.emit({ kind: 'unknown', severity: 'high', detail: `find gets ${args[index]!.raw}, known only at run time, which could be an expression such as -delete` });
+      site.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `find gets ${args[index]!.raw}, known only at run time, which could be an expression such as -delete`,
+      });
     }
     starts.push(args[index]!);
     index++;
   }
   if (starts.length === 0) starts.push(known('.'));
-  for (const start of starts) site.path('list', start, { recursive: true, via: 'find', ...(followsLinks ? { followsLinks } : {}) });
-  const named = (start: WordValue): WordValue => ({ raw: '{}', texts: start.texts, value: undefined, unknown: false, glob: start.glob, tree: { path: start.value ?? start.texts[0]!, recursive: true, ...(followsLinks ? { followsLinks } : {}) } });
+  for (const start of starts)
+    site.path('list', start, { recursive: true, via: 'find', ...(followsLinks ? { followsLinks } : {}) });
+  const named = (start: WordValue): WordValue => ({
+    raw: '{}',
+    texts: start.texts,
+    value: undefined,
+    unknown: false,
+    glob: start.glob,
+    tree: { path: start.value ?? start.texts[0]!, recursive: true, ...(followsLinks ? { followsLinks } : {}) },
+  });
   for (; index < args.length; index++) {
     const word = args[index]!;
     const value = word.value;
     if (value === undefined) {
-      site.emit({ kind: 'unknown', severity: 'high', detail: `find gets ${word.raw}, known only at run time, which could be an expression such as -delete` });
+      site.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `find gets ${word.raw}, known only at run time, which could be an expression such as -delete`,
+      });
       continue;
     }
     if (value === '-exec' || value === '-execdir' || value === '-ok' || value === '-okdir') {
@@ -66,7 +154,11 @@ export function findProgram(site: CallSite): void {
       }
       // find runs the command once per match (or per batch): a program run, and the command judged too.
       const program = command[0]?.value;
-      site.emit({ kind: 'run-program', program: program === undefined ? 'a command known only at run time' : program, via: `find ${value}` });
+      site.emit({
+        kind: 'run-program',
+        program: program === undefined ? 'a command known only at run time' : program,
+        via: `find ${value}`,
+      });
       site.command(command, `find ${value}`);
     } else if (value === '-delete') {
       for (const start of starts) site.path('delete', start, { recursive: true, via: 'find -delete' });
@@ -83,17 +175,35 @@ export function findProgram(site: CallSite): void {
   }
 }
 
-const DATE = row('data', { flags: '-uR --utc --universal --rfc-email --rfc-822 --rfc-2822 --iso-8601 --debug', options: { '-I': 'optional', '-d': 'data', '--date': 'data', '-f': 'read', '--file': 'read', '-r': 'list', '--reference': 'list', '-s': 'unknown', '--set': 'unknown', '--rfc-3339': 'data', '--resolution': 'flag' } });
+const DATE = row('data', {
+  flags: '-uR --utc --universal --rfc-email --rfc-822 --rfc-2822 --iso-8601 --debug',
+  options: {
+    '-I': 'optional',
+    '-d': 'data',
+    '--date': 'data',
+    '-f': 'read',
+    '--file': 'read',
+    '-r': 'list',
+    '--reference': 'list',
+    '-s': 'unknown',
+    '--set': 'unknown',
+    '--rfc-3339': 'data',
+    '--resolution': 'flag',
+  },
+});
 
 /** date: `-f FILE` reads FILE (and prints each line it cannot parse); `-s` or an MMDDhhmm operand sets the clock. */
 export function dateProgram(site: CallSite): void {
   const parsed = parseArgs(DATE, site.args, site);
   reportUnlisted(site, parsed);
   for (const option of parsed.options) {
-    if ((option.use === 'read' || option.use === 'list') && option.value !== undefined) site.path(option.use, option.value, { via: `date ${option.name}` });
-    if (option.use === 'unknown') site.emit({ kind: 'control-process', detail: 'date -s sets the system clock', via: 'date' });
+    if ((option.use === 'read' || option.use === 'list') && option.value !== undefined)
+      site.path(option.use, option.value, { via: `date ${option.name}` });
+    if (option.use === 'unknown')
+      site.emit({ kind: 'control-process', detail: 'date -s sets the system clock', via: 'date' });
   }
-  if (parsed.operands.some((word) => !(word.value ?? '+').startsWith('+'))) site.emit({ kind: 'control-process', detail: 'date with a date operand sets the system clock', via: 'date' });
+  if (parsed.operands.some((word) => !(word.value ?? '+').startsWith('+')))
+    site.emit({ kind: 'control-process', detail: 'date with a date operand sets the system clock', via: 'date' });
 }
 
 /** ps: BSD letters without a dash (`e` in `ps auxe`) and `-E` print each process's environment. */
@@ -109,20 +219,28 @@ export function psProgram(site: CallSite): void {
 /** getent: the shadow databases are password hashes. */
 export function getentProgram(site: CallSite): void {
   const database = site.args.find((word) => !(word.value ?? '').startsWith('-'));
-  if (database?.value === 'shadow' || database?.value === 'gshadow') site.path('read', known(`/etc/${database.value}`), { via: 'getent' });
-  else if (database?.value === undefined && database !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `getent reads a database named at run time (${database.raw})` });
+  if (database?.value === 'shadow' || database?.value === 'gshadow')
+    site.path('read', known(`/etc/${database.value}`), { via: 'getent' });
+  else if (database?.value === undefined && database !== undefined)
+    site.emit({
+      kind: 'unknown',
+      severity: 'high',
+      detail: `getent reads a database named at run time (${database.raw})`,
+    });
 }
 
 /** printenv NAME… prints those variables; alone, all of them. */
 export function printenvProgram(site: CallSite): void {
   const names = site.args.filter((word) => !(word.value ?? '').startsWith('-'));
-  if (names.length === 0 || names.some((word) => word.value === undefined)) site.emit({ kind: 'read-env', names: 'all', via: 'printenv' });
+  if (names.length === 0 || names.some((word) => word.value === undefined))
+    site.emit({ kind: 'read-env', names: 'all', via: 'printenv' });
   else site.emit({ kind: 'read-env', names: names.map((word) => word.value!), via: 'printenv' });
 }
 
 /** hostname alone prints the name; with a name (or -F/-b, or any option not listed as printing) it sets it. */
 export function hostnameProgram(site: CallSite): void {
-  const prints = /^-[aAdfiIsy]+$|^--(alias|all-fqdns|domain|fqdn|long|ip-address|all-ip-addresses|short|yp|nis|help|version)$/;
+  const prints =
+    /^-[aAdfiIsy]+$|^--(alias|all-fqdns|domain|fqdn|long|ip-address|all-ip-addresses|short|yp|nis|help|version)$/;
   if (site.args.some((word) => !prints.test(word.value ?? 'x'))) {
     site.emit({ kind: 'control-process', detail: "hostname with a name sets the machine's name", via: 'hostname' });
   }
@@ -132,7 +250,8 @@ export function hostnameProgram(site: CallSite): void {
 export function pagerProgram(pagerRow: ProgramRow): (site: CallSite) => void {
   return (site) => {
     for (const word of site.args) {
-      if ((word.value ?? word.raw).startsWith('+')) site.emit({ kind: 'run-program', program: `the ${site.name} command ${word.raw}`, via: site.name });
+      if ((word.value ?? word.raw).startsWith('+'))
+        site.emit({ kind: 'run-program', program: `the ${site.name} command ${word.raw}`, via: site.name });
     }
     applyOperands(site.withArgs(site.args.filter((word) => !(word.value ?? word.raw).startsWith('+'))), pagerRow);
   };
@@ -144,10 +263,14 @@ export function ddProgram(site: CallSite): void {
     const value = word.value ?? '';
     const match = /^(if|of)=(.*)$/s.exec(value);
     if (match === null) {
-      if (word.value === undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `dd gets ${word.raw}, known only at run time` });
+      if (word.value === undefined)
+        site.emit({ kind: 'unknown', severity: 'high', detail: `dd gets ${word.raw}, known only at run time` });
       continue;
     }
-    site.path(match[1] === 'if' ? 'read' : 'write', known(match[2]!), { via: 'dd', ...(match[1] === 'of' ? { severity: 'high' as const } : {}) });
+    site.path(match[1] === 'if' ? 'read' : 'write', known(match[2]!), {
+      via: 'dd',
+      ...(match[1] === 'of' ? { severity: 'high' as const } : {}),
+    });
   }
 }
 
@@ -158,15 +281,28 @@ export function tarProgram(site: CallSite): void {
   const letters = `${/^[a-zA-Z]+$/.test(first) ? first : ''}${words.filter((word) => /^-[a-zA-Z]+$/.test(word)).join('')}`;
   const longs = words.filter((word) => word.startsWith('--'));
   // Long options count abbreviated (`--use-comp=id`, `--to-c=sh`): any prefix tar would accept.
-  const runs = longs.find((word) => TAR_RUNS.some((option) => abbreviates(word, option))) ?? (/[IF]/.test(letters) ? '-I' : undefined);
-  if (runs !== undefined) site.emit({ kind: 'run-program', program: `the program tar ${runs.split('=')[0]} names`, via: 'tar' });
+  const runs =
+    longs.find((word) => TAR_RUNS.some((option) => abbreviates(word, option))) ??
+    (/[IF]/.test(letters) ? '-I' : undefined);
+  if (runs !== undefined)
+    site.emit({ kind: 'run-program', program: `the program tar ${runs.split('=')[0]} names`, via: 'tar' });
   const fileIndex = site.args.findIndex((word) => /^-[a-zA-Z]*f$/.test(word.value ?? '') || word.value === '--file');
-  const archive = fileIndex === -1 ? (/f/.test(first) && !first.startsWith('-') ? site.args[1] : undefined) : site.args[fileIndex + 1];
+  const archive =
+    fileIndex === -1
+      ? /f/.test(first) && !first.startsWith('-')
+        ? site.args[1]
+        : undefined
+      : site.args[fileIndex + 1];
   const attached = longs.find((word) => word.startsWith('--file='));
   const archiveWord = attached !== undefined ? known(attached.slice(7)) : archive;
   // `host:file` (a colon before any slash) is a remote archive tar reaches through rsh/ssh.
   if (/^[^/]*:/.test(archiveWord?.value ?? '') && !longs.some((word) => word.startsWith('--force-l'))) {
-    site.emit({ kind: 'connect', host: (archiveWord!.value ?? '').split(':')[0] || 'a remote host', note: `tar -f ${archiveWord!.raw} reads a remote archive over rsh`, via: 'tar' });
+    site.emit({
+      kind: 'connect',
+      host: (archiveWord!.value ?? '').split(':')[0] || 'a remote host',
+      note: `tar -f ${archiveWord!.raw} reads a remote archive over rsh`,
+      via: 'tar',
+    });
   }
   const list = /t/.test(letters) || longs.includes('--list');
   const extract = /x/.test(letters) || longs.some((word) => word === '--extract' || word === '--get');
@@ -177,11 +313,22 @@ export function tarProgram(site: CallSite): void {
   }
   if (archiveWord !== undefined) site.path('write', archiveWord, { via: 'tar' });
   // -C DIR reads the names after it in DIR; -T FILE reads names from FILE: neither is followed.
-  const elsewhere = site.args.find((word) => /^-[a-zA-Z]*[CT]$|^-[CT].|^--(di|fi|files-)/.test(word.value ?? '') && !/^--(file=|file$)/.test(word.value ?? ''));
-  if (elsewhere !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `tar ${elsewhere.raw} reads files riskgate does not place (another directory, or names from a file)`, via: 'tar' });
+  const elsewhere = site.args.find(
+    (word) =>
+      /^-[a-zA-Z]*[CT]$|^-[CT].|^--(di|fi|files-)/.test(word.value ?? '') && !/^--(file=|file$)/.test(word.value ?? ''),
+  );
+  if (elsewhere !== undefined)
+    site.emit({
+      kind: 'unknown',
+      severity: 'high',
+      detail: `tar ${elsewhere.raw} reads files riskgate does not place (another directory, or names from a file)`,
+      via: 'tar',
+    });
   // -h follows the symbolic links it meets, archiving what they lead to.
   const followsLinks = /h/.test(letters) || longs.some((word) => abbreviates(word, '--dereference'));
-  for (const word of site.args.slice(1)) if (word !== archiveWord && !(word.value ?? '-').startsWith('-')) site.path('read', word, { recursive: true, via: 'tar', ...(followsLinks ? { followsLinks } : {}) });
+  for (const word of site.args.slice(1))
+    if (word !== archiveWord && !(word.value ?? '-').startsWith('-'))
+      site.path('read', word, { recursive: true, via: 'tar', ...(followsLinks ? { followsLinks } : {}) });
 }
 
 /** Shells: `-c SCRIPT` is judged as a line of its own; a script file or standard input runs unread. */
@@ -194,12 +341,17 @@ export function shellProgram(site: CallSite): void {
       if (command) site.script(value, `${site.name} -c`);
       else if (value !== '-' && value !== '--') {
         // A script file is a custom script: unknown, the model's risk_level decides (the spec).
-        site.emit({ kind: 'unknown', detail: `runs the script ${args[index]!.raw}, which riskgate does not read`, via: site.name });
+        site.emit({
+          kind: 'unknown',
+          detail: `runs the script ${args[index]!.raw}, which riskgate does not read`,
+          via: site.name,
+        });
         site.path('read', args[index]!, { via: site.name });
       } else continue;
       return;
     }
-    if (value === '--rcfile' || value === '--init-file') site.emit({ kind: 'run-program', program: `the start-up file ${args[++index]?.raw ?? ''}`, via: site.name });
+    if (value === '--rcfile' || value === '--init-file')
+      site.emit({ kind: 'run-program', program: `the start-up file ${args[++index]?.raw ?? ''}`, via: site.name });
     else if (value === '-o' || value === '+o' || value === '-O' || value === '+O') index++;
     else if (/^-[a-zA-Z]*c/.test(value)) command = true;
   }
@@ -208,8 +360,25 @@ export function shellProgram(site: CallSite): void {
 }
 
 const RUNS_WHAT_IT_IS_GIVEN: ReadonlySet<string> = new Set([
-  'strace', 'ltrace', 'gdb', 'lldb', 'valgrind', 'perf', 'script', 'tmux', 'screen', 'expect',
-  'sqlite3', 'psql', 'mysql', 'mariadb', 'redis-cli', 'mongo', 'mongosh', 'dotnet', 'java',
+  'strace',
+  'ltrace',
+  'gdb',
+  'lldb',
+  'valgrind',
+  'perf',
+  'script',
+  'tmux',
+  'screen',
+  'expect',
+  'sqlite3',
+  'psql',
+  'mysql',
+  'mariadb',
+  'redis-cli',
+  'mongo',
+  'mongosh',
+  'dotnet',
+  'java',
 ]);
 
 /**
@@ -220,28 +389,57 @@ export function interpreterProgram(site: CallSite): void {
   // `node -v`, `python3 -V`, `ruby --version`: they only print what they are.
   if (site.args.length === 1 && /^(-v|-V|--version|-version|-h|--help)$/.test(site.args[0]!.value ?? '')) return;
   // tmux show-environment prints the environment tmux hands to new shells.
-  if ((site.name === 'tmux' || site.name === 'screen') && site.args.some((word) => /^(show-environment|showenv)$/.test(word.value ?? ''))) {
+  if (
+    (site.name === 'tmux' || site.name === 'screen') &&
+    site.args.some((word) => /^(show-environment|showenv)$/.test(word.value ?? ''))
+  ) {
     site.emit({ kind: 'read-env', names: 'all', via: `${site.name} show-environment` });
     return;
   }
   // Tracers, debuggers, recorders and database clients run or send whatever they are given
   // (`strace rm -rf x`, `gdb -ex 'shell id'`, `script -c`, `redis-cli FLUSHALL`): never a plain script file.
   if (RUNS_WHAT_IT_IS_GIVEN.has(site.name)) {
-    site.emit({ kind: 'run-program', program: site.name, via: site.name, note: `${site.name} runs or sends what it is given: ${site.args.map((word) => word.raw).join(' ').slice(0, 60)}` });
+    site.emit({
+      kind: 'run-program',
+      program: site.name,
+      via: site.name,
+      note: `${site.name} runs or sends what it is given: ${site.args
+        .map((word) => word.raw)
+        .join(' ')
+        .slice(0, 60)}`,
+    });
     return;
   }
-  const code = site.args.findIndex((word) => /^-([cemr]|[a-zA-Z]*[ep]e?|-eval|-print|-command)$/.test(word.value ?? ''));
+  const code = site.args.findIndex((word) =>
+    /^-([cemr]|[a-zA-Z]*[ep]e?|-eval|-print|-command)$/.test(word.value ?? ''),
+  );
   const file = site.args.find((word) => !(word.value ?? '-').startsWith('-'));
   if (code === -1 && file !== undefined) {
-    site.emit({ kind: 'unknown', detail: `${site.name} runs ${file.raw}, which riskgate does not read`, via: site.name });
+    site.emit({
+      kind: 'unknown',
+      detail: `${site.name} runs ${file.raw}, which riskgate does not read`,
+      via: site.name,
+    });
     return;
   }
-  const note = code === -1 ? `runs what it reads from its input` : `runs the code it is given: ${(site.args[code + 1]?.raw ?? '').slice(0, 60)}`;
+  const note =
+    code === -1
+      ? `runs what it reads from its input`
+      : `runs the code it is given: ${(site.args[code + 1]?.raw ?? '').slice(0, 60)}`;
   site.emit({ kind: 'run-program', program: site.name, via: site.name, note });
 }
 
 /** tar's long options that run a program or write elsewhere. */
-const TAR_RUNS = ['--to-command', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '--rsh-command', '--rmt-command', '--index-file'];
+const TAR_RUNS = [
+  '--to-command',
+  '--use-compress-program',
+  '--checkpoint-action',
+  '--info-script',
+  '--new-volume-script',
+  '--rsh-command',
+  '--rmt-command',
+  '--index-file',
+];
 
 /** Whether `word` (`--use=id`, `--use-comp=id`) is `option` or a prefix of it: erring wide only asks more. */
 function abbreviates(word: string, option: string): boolean {

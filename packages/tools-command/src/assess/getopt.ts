@@ -58,7 +58,8 @@ function compile(spec: GetoptSpec): Compiled {
       else result.short.set(alias.slice(1), { name: names[0]!, arity });
     }
   }
-  for (const about of ['help', 'version']) if (!result.long.has(about)) result.long.set(about, { name: `--${about}`, arity: 'none' });
+  for (const about of ['help', 'version'])
+    if (!result.long.has(about)) result.long.set(about, { name: `--${about}`, arity: 'none' });
   compiled.set(spec, result);
   return result;
 }
@@ -108,7 +109,8 @@ export function getopt(spec: GetoptSpec, words: readonly WordValue[]): GetoptRes
       if (entry.arity === 'required') {
         const value = attached !== undefined ? literal(attached) : words[++index];
         options.push(value === undefined ? { name: entry.name, unlisted: true } : { name: entry.name, value });
-      } else if (entry.arity === 'optional') options.push({ name: entry.name, ...(attached === undefined ? {} : { value: literal(attached) }) });
+      } else if (entry.arity === 'optional')
+        options.push({ name: entry.name, ...(attached === undefined ? {} : { value: literal(attached) }) });
       else options.push(attached === undefined ? { name: entry.name } : { name: text, unlisted: true });
       continue;
     }
@@ -123,7 +125,8 @@ export function getopt(spec: GetoptSpec, words: readonly WordValue[]): GetoptRes
         options.push({ name: entry.name });
         continue;
       }
-      if (entry.arity === 'optional') options.push({ name: entry.name, ...(rest === '' ? {} : { value: literal(rest) }) });
+      if (entry.arity === 'optional')
+        options.push({ name: entry.name, ...(rest === '' ? {} : { value: literal(rest) }) });
       else {
         const value = rest !== '' ? literal(rest) : words[++index];
         options.push(value === undefined ? { name: entry.name, unlisted: true } : { name: entry.name, value });

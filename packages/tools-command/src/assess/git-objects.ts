@@ -39,13 +39,17 @@ interface Blob {
 
 /** git with the settings that could run programs switched off, as riskgate's own look. */
 function git(gitDirectory: string, args: readonly string[], input?: string): Buffer {
-  return execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '--no-pager', `--git-dir=${gitDirectory}`, ...args], {
-    timeout: BUDGET_MS,
-    maxBuffer: 256 * 1024 * 1024,
-    stdio: ['pipe', 'pipe', 'ignore'],
-    ...(input === undefined ? {} : { input }),
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
-  });
+  return execFileSync(
+    'git',
+    ['-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '--no-pager', `--git-dir=${gitDirectory}`, ...args],
+    {
+      timeout: BUDGET_MS,
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      ...(input === undefined ? {} : { input }),
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+    },
+  );
 }
 
 function mtime(path: string): string {
@@ -60,12 +64,22 @@ function mtime(path: string): string {
 function blobsOf(gitDirectory: string): readonly Blob[] | undefined {
   const objects = join(gitDirectory, 'objects');
   // New objects change the loose directories' or the pack directory's times; refs do not matter.
-  const key = [mtime(objects), mtime(join(objects, 'pack')), mtime(join(gitDirectory, 'index')), ...Array.from({ length: 256 }, (_, index) => mtime(join(objects, index.toString(16).padStart(2, '0'))))].join(':');
+  const key = [
+    mtime(objects),
+    mtime(join(objects, 'pack')),
+    mtime(join(gitDirectory, 'index')),
+    ...Array.from({ length: 256 }, (_, index) => mtime(join(objects, index.toString(16).padStart(2, '0')))),
+  ].join(':');
   const cached = objectLists.get(gitDirectory);
   if (cached?.key === key) return cached.blobs;
   let listing: string;
   try {
-    listing = git(gitDirectory, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype) %(objectsize)', '--unordered']).toString('latin1');
+    listing = git(gitDirectory, [
+      'cat-file',
+      '--batch-all-objects',
+      '--batch-check=%(objectname) %(objecttype) %(objectsize)',
+      '--unordered',
+    ]).toString('latin1');
   } catch {
     return undefined;
   }
@@ -141,7 +155,14 @@ export function secretInIndex(gitDirectory: string, cwd: string): string | undef
     return 'unchecked';
   }
   // "<mode> <id> <stage>\t<path>"
-  const ids = [...new Set(listing.split('\0').map((entry) => entry.split(' ')[1]).filter((id): id is string => id !== undefined && /^[0-9a-f]{40,64}$/.test(id)))];
+  const ids = [
+    ...new Set(
+      listing
+        .split('\0')
+        .map((entry) => entry.split(' ')[1])
+        .filter((id): id is string => id !== undefined && /^[0-9a-f]{40,64}$/.test(id)),
+    ),
+  ];
   for (const id of ids) {
     const verdict = verdicts.get(id);
     if (verdict !== undefined && verdict !== null) return verdict;
@@ -150,7 +171,11 @@ export function secretInIndex(gitDirectory: string, cwd: string): string | undef
   if (unseen.length === 0) return undefined;
   let sizes: string;
   try {
-    sizes = git(gitDirectory, ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], `${unseen.join('\n')}\n`).toString('latin1');
+    sizes = git(
+      gitDirectory,
+      ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'],
+      `${unseen.join('\n')}\n`,
+    ).toString('latin1');
   } catch {
     return 'unchecked';
   }

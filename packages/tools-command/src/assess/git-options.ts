@@ -18,14 +18,10 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
   'cat-file':
     '-epstz0123456789 --allow-unknown-type --batch --batch-all-objects --batch-check --batch-command --buffer ' +
     '--filters --follow-symlinks --path --textconv --unordered',
-  'check-attr':
-    '-az0123456789 --all --cached --stdin',
-  'check-ignore':
-    '-fnqvz0123456789 --no-index --non-matching --quiet --stdin --verbose',
-  cherry:
-    '-bv0123456789 --boundary --decorate --graph --oneline',
-  'count-objects':
-    '-Hv0123456789 --human-readable --verbose',
+  'check-attr': '-az0123456789 --all --cached --stdin',
+  'check-ignore': '-fnqvz0123456789 --no-index --non-matching --quiet --stdin --verbose',
+  cherry: '-bv0123456789 --boundary --decorate --graph --oneline',
+  'count-objects': '-Hv0123456789 --human-readable --verbose',
   describe:
     '-as0123456789 --abbrev --all --always --broken --candidates --contains --debug --dirty --exact-match ' +
     '--exclude --first-parent --long --match --no-exclude --no-match --tags',
@@ -140,8 +136,7 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
   'ls-tree':
     '-adlrtz0123456789 --abbrev --format --full-name --full-tree --index-info --long --name-only ' +
     '--name-status --object-only --stdin',
-  'merge-base':
-    '-ac0123456789 --all --fork-point --independent --is-ancestor --merge-base --octopus --onto --verify',
+  'merge-base': '-ac0123456789 --all --fork-point --independent --is-ancestor --merge-base --octopus --onto --verify',
   'name-rev':
     '-0123456789 --all --always --annotate-stdin --exclude --name-only --no-exclude --no-refs --no-undefined ' +
     '--refs --stdin --tags',
@@ -204,18 +199,14 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
   'show-branch':
     '-agr0123456789 --all --color --current --date-order --force --independent --list --merge-base --more ' +
     '--no-color --no-name --reflog --remotes --sha1-name --sparse --topics --topo-order',
-  'show-ref':
-    '-dqs0123456789 --abbrev --dereference --exclude-existing --hash --head --heads --quiet --tags --verify',
+  'show-ref': '-dqs0123456789 --abbrev --dereference --exclude-existing --hash --head --heads --quiet --tags --verify',
   status:
     '-bsuvz0123456789 --ahead-behind --branch --cached --column --find-renames --ignore-submodules --ignored ' +
     '--long --merge --no-ahead-behind --no-column --no-optional-locks --no-renames --porcelain --renames ' +
     '--short --show-stash --split-index --summary-limit --untracked-cache --untracked-files --verbose',
-  var:
-    '-l0123456789 --nofork',
-  'verify-commit':
-    '-Sv0123456789 --raw --verbose',
-  'verify-tag':
-    '-v0123456789 --format --raw --verbose',
+  var: '-l0123456789 --nofork',
+  'verify-commit': '-Sv0123456789 --raw --verbose',
+  'verify-tag': '-v0123456789 --format --raw --verbose',
   whatchanged:
     '-BCDEFGILMNOPRSUWXabcgilmnpstuwz0123456789 --abbrev --abbrev-commit --after --all --all-match ' +
     '--alternate-refs --ancestry-path --anchored --author --author-date-order --basic-regexp --before ' +

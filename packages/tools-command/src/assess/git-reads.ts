@@ -122,6 +122,7 @@ export function gitLongTailRead(site: CallSite): boolean {
   gitProgram(site.withArgs([known('rev-parse')]));
   // `notes show` prints a note's text, which may hold a token (red team, round 3): judged as
   // `git log --notes`, whose notes are checked with the object store.
-  if (subcommand === 'notes' && rest[0] === 'show') gitProgram(site.withArgs([known('log'), known('--notes'), known('-s')]));
+  if (subcommand === 'notes' && rest[0] === 'show')
+    gitProgram(site.withArgs([known('log'), known('--notes'), known('-s')]));
   return true;
 }

@@ -36,7 +36,11 @@ const SWITCHES = new Set(['true', 'false', 'yes', 'no', 'on', 'off', '0', '1', '
 
 /** Whether `directory` is a git directory as git decides it: HEAD, and objects with refs or a commondir. */
 function isGitDirectory(directory: string): boolean {
-  return existsSync(join(directory, 'HEAD')) && (existsSync(join(directory, 'commondir')) || (existsSync(join(directory, 'objects')) && existsSync(join(directory, 'refs'))));
+  return (
+    existsSync(join(directory, 'HEAD')) &&
+    (existsSync(join(directory, 'commondir')) ||
+      (existsSync(join(directory, 'objects')) && existsSync(join(directory, 'refs'))))
+  );
 }
 
 /**
@@ -130,7 +134,13 @@ function programSetting(file: string): string | undefined {
     for (const entry of result.stdout.split('\0')) {
       const newline = entry.indexOf('\n');
       const name = (newline === -1 ? entry : entry.slice(0, newline)).toLowerCase();
-      const setting = newline === -1 ? '' : entry.slice(newline + 1).trim().toLowerCase();
+      const setting =
+        newline === -1
+          ? ''
+          : entry
+              .slice(newline + 1)
+              .trim()
+              .toLowerCase();
       const parts = name.split('.');
       const keys = RUNS_PROGRAMS[parts[0] ?? ''];
       const last = parts[parts.length - 1] ?? '';

@@ -21,22 +21,80 @@ import type { WordValue } from './words.js';
 
 /** Subcommands that only read the repository and the files they are given. */
 const READ = new Set([
-  'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'blame', 'shortlog', 'describe', 'cat-file', 'grep', 'rev-list',
-  'name-rev', 'merge-base', 'for-each-ref', 'show-ref', 'check-ignore', 'check-attr', 'count-objects', 'whatchanged', 'show-branch', 'var',
-  'annotate', 'cherry', 'diff-tree', 'diff-files', 'diff-index', 'version', 'range-diff', 'fsck', 'help',
+  'status',
+  'log',
+  'diff',
+  'show',
+  'rev-parse',
+  'ls-files',
+  'ls-tree',
+  'blame',
+  'shortlog',
+  'describe',
+  'cat-file',
+  'grep',
+  'rev-list',
+  'name-rev',
+  'merge-base',
+  'for-each-ref',
+  'show-ref',
+  'check-ignore',
+  'check-attr',
+  'count-objects',
+  'whatchanged',
+  'show-branch',
+  'var',
+  'annotate',
+  'cherry',
+  'diff-tree',
+  'diff-files',
+  'diff-index',
+  'version',
+  'range-diff',
+  'fsck',
+  'help',
 ]);
 /** Global options that take a value and change nothing riskgate judges. */
 const GLOBAL_VALUES = new Set(['--namespace', '--super-prefix', '--list-cmds', '--attr-source']);
 /** Global flags that change nothing riskgate judges (git 2.45). Any other global option is asked about. */
 const GLOBAL_FLAGS = new Set([
-  '-p', '--paginate', '-P', '--no-pager', '--no-replace-objects', '--no-lazy-fetch', '--no-optional-locks', '--no-advice', '--literal-pathspecs',
-  '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--html-path', '--man-path', '--info-path', '--version', '--help', '-v', '-h',
+  '-p',
+  '--paginate',
+  '-P',
+  '--no-pager',
+  '--no-replace-objects',
+  '--no-lazy-fetch',
+  '--no-optional-locks',
+  '--no-advice',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--html-path',
+  '--man-path',
+  '--info-path',
+  '--version',
+  '--help',
+  '-v',
+  '-h',
 ]);
 /** Subcommands that talk to a remote. */
-const CONNECT = new Set(['push', 'fetch', 'pull', 'clone', 'ls-remote', 'archive', 'request-pull', 'send-email', 'svn', 'p4']);
+const CONNECT = new Set([
+  'push',
+  'fetch',
+  'pull',
+  'clone',
+  'ls-remote',
+  'archive',
+  'request-pull',
+  'send-email',
+  'svn',
+  'p4',
+]);
 /** Listing forms: allowed options, and what the subcommand does otherwise. */
 const LISTING: Record<string, RegExp> = {
-  branch: /^(-a|-r|-l|-v|-vv|--all|--remotes|--list|--verbose|--show-current|--no-color|--color(=.*)?|--sort=.*|--contains(=.*)?|--merged(=.*)?|--no-merged(=.*)?|--format=.*|--column(=.*)?|--points-at(=.*)?)$/,
+  branch:
+    /^(-a|-r|-l|-v|-vv|--all|--remotes|--list|--verbose|--show-current|--no-color|--color(=.*)?|--sort=.*|--contains(=.*)?|--merged(=.*)?|--no-merged(=.*)?|--format=.*|--column(=.*)?|--points-at(=.*)?)$/,
   tag: /^(-l|--list|-n\d*|--sort=.*|--contains(=.*)?|--merged(=.*)?|--no-merged(=.*)?|--format=.*|--points-at(=.*)?|--column(=.*)?)$/,
   remote: /^(-v|--verbose)$/,
 };
@@ -56,17 +114,30 @@ export function gitProgram(site: CallSite): void {
       return;
     }
     if (!option.startsWith('-')) break;
-    const [long, attached] = option.startsWith('--') && option.includes('=') ? [option.slice(0, option.indexOf('=')), option.slice(option.indexOf('=') + 1)] : [option, undefined];
+    const [long, attached] =
+      option.startsWith('--') && option.includes('=')
+        ? [option.slice(0, option.indexOf('=')), option.slice(option.indexOf('=') + 1)]
+        : [option, undefined];
     const nextValue = (): WordValue => (attached !== undefined ? known(attached) : (args[++index] ?? known('')));
     if (option === '-C') site.chdir(args[++index] ?? known('.'));
     else if (option === '-c' || long === '--config-env') {
       // core.pager, core.fsmonitor, alias.x=!cmd, diff.external: configuration that runs programs.
-      site.emit({ kind: 'run-program', program: 'programs git configuration can name (git -c)', via: `git ${option} ${value(args[index + 1])}`.slice(0, 60) });
+      site.emit({
+        kind: 'run-program',
+        program: 'programs git configuration can name (git -c)',
+        via: `git ${option} ${value(args[index + 1])}`.slice(0, 60),
+      });
       if (attached === undefined) index++;
-    } else if (long === '--exec-path' && attached !== undefined) site.emit({ kind: 'run-program', program: 'git programs from another directory', via: 'git --exec-path' });
+    } else if (long === '--exec-path' && attached !== undefined)
+      site.emit({ kind: 'run-program', program: 'git programs from another directory', via: 'git --exec-path' });
     else if (long === '--git-dir') {
       const word = nextValue();
-      if (word.value === undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `git --git-dir names a repository known only at run time (${word.raw})` });
+      if (word.value === undefined)
+        site.emit({
+          kind: 'unknown',
+          severity: 'high',
+          detail: `git --git-dir names a repository known only at run time (${word.raw})`,
+        });
       else gitDir = resolve(site.cwd ?? '.', word.value);
     } else if (long === '--work-tree') {
       // The work tree is read like any directory git lists; the repository's configuration is still checked.
@@ -81,16 +152,32 @@ export function gitProgram(site: CallSite): void {
   const name = subcommand.value;
   const rest = args.slice(index + 1);
   if (name === undefined) {
-    site.emit({ kind: 'run-program', program: `git ${subcommand.raw}, a subcommand known only at run time`, severity: 'high' });
+    site.emit({
+      kind: 'run-program',
+      program: `git ${subcommand.raw}, a subcommand known only at run time`,
+      severity: 'high',
+    });
     return;
   }
   const via = `git ${name}`;
-  const repository = gitDir ?? (site.cwd === undefined ? undefined : bare ? resolve(site.cwd) : findGitDirectory(site.cwd));
+  const repository =
+    gitDir ?? (site.cwd === undefined ? undefined : bare ? resolve(site.cwd) : findGitDirectory(site.cwd));
   if (gitDir === undefined && site.cwd === undefined) {
-    site.emit({ kind: 'unknown', severity: 'high', detail: `${via} runs in a directory known only at run time, whose repository configuration riskgate cannot check`, via });
+    site.emit({
+      kind: 'unknown',
+      severity: 'high',
+      detail: `${via} runs in a directory known only at run time, whose repository configuration riskgate cannot check`,
+      via,
+    });
   } else if (repository !== undefined && name !== 'version' && name !== 'help') {
     const configured = programsInRepositoryConfig(repository);
-    if (configured !== undefined) site.emit({ kind: 'run-program', program: `what the repository's configuration names (${configured})`, via, note: `${repository} sets ${configured}` });
+    if (configured !== undefined)
+      site.emit({
+        kind: 'run-program',
+        program: `what the repository's configuration names (${configured})`,
+        via,
+        note: `${repository} sets ${configured}`,
+      });
   }
   everySubcommand(site, name, rest);
   if (READ.has(name)) unlistedOptions(site, name, rest);
@@ -99,16 +186,24 @@ export function gitProgram(site: CallSite): void {
   const repositoryWord = known(gitDir ?? '.git');
   if (READ.has(name)) {
     if (name === 'help') {
-      if (options.some((option) => /^(-w|--web|-i|--info|-m|--man)$/.test(option))) site.emit({ kind: 'run-program', program: 'a browser, info or man (git help)', via });
+      if (options.some((option) => /^(-w|--web|-i|--info|-m|--man)$/.test(option)))
+        site.emit({ kind: 'run-program', program: 'a browser, info or man (git help)', via });
       // git help PAGE starts man: not core (the fallback, issue 18).
-      else if (!site.sandbox && operands.length > 0) site.emit({ kind: 'unknown', detail: `git help ${NEEDS_SANDBOX}`, via });
+      else if (!site.sandbox && operands.length > 0)
+        site.emit({ kind: 'unknown', detail: `git help ${NEEDS_SANDBOX}`, via });
       return;
     }
-    const paths = name === 'grep' && !options.some((option) => /^(-e|-f|--file)$/.test(option)) ? operands.slice(1) : operands;
+    const paths =
+      name === 'grep' && !options.some((option) => /^(-e|-f|--file)$/.test(option)) ? operands.slice(1) : operands;
     // What git reads beyond its operands: the tracked files (git grep), or every file the history
     // ever held (a patch, a search of the history, a revision). Git's own lists say which files
     // those are; a secret among them (a committed .env, deleted since) is a secret read.
-    checkContent(site, via, contentScope(name, options, paths, site.cwd) ?? notesScope(name, options, paths, repository), repository);
+    checkContent(
+      site,
+      via,
+      contentScope(name, options, paths, site.cwd) ?? notesScope(name, options, paths, repository),
+      repository,
+    );
     // `git grep --no-index`/`--untracked` read files git does not track (and, outside a repository,
     // any tree): judged as a recursive read, where the workspace scan and the private home apply.
     if (name === 'grep' && options.some((option) => /^--(no-index|untracked)$/.test(option))) {
@@ -129,13 +224,19 @@ export function gitProgram(site: CallSite): void {
   const listing = LISTING[name];
   // Remote URLs come from the repository's configuration, where a token may sit in one
   // (`https://x-access-token:…@github.com/…`): printing them reads that file, judged by its content.
-  const remoteUrls = name === 'remote' && (operands.length === 0 || value(operands[0]) === 'get-url' || value(operands[0]) === 'show');
+  const remoteUrls =
+    name === 'remote' && (operands.length === 0 || value(operands[0]) === 'get-url' || value(operands[0]) === 'show');
   if (remoteUrls && repository !== undefined) site.path('read', known(join(repository, 'config')), { via });
   if (listing !== undefined && operands.length === 0 && options.every((option) => listing.test(option))) return;
-  if (name === 'remote' && (value(operands[0]) === 'get-url' || value(operands[0]) === 'show' && options.includes('-n'))) return;
+  if (
+    name === 'remote' &&
+    (value(operands[0]) === 'get-url' || (value(operands[0]) === 'show' && options.includes('-n')))
+  )
+    return;
   // `git stash list` takes log's options: `-p` prints every stash's patch (red team, round 3).
   if (name === 'stash' && value(operands[0]) === 'list') {
-    if (options.some((option) => CONTENT_OPTIONS.test(option) || STASH_CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history', repository);
+    if (options.some((option) => CONTENT_OPTIONS.test(option) || STASH_CONTENT_OPTIONS.test(option)))
+      checkContent(site, via, 'history', repository);
     return;
   }
   if (name === 'worktree' && value(operands[0]) === 'list') return;
@@ -149,13 +250,26 @@ export function gitProgram(site: CallSite): void {
     if (options.some((option) => CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history', repository);
     return;
   }
-  if (CONNECT.has(name) || (name === 'remote' && value(operands[0]) === 'update') || (name === 'submodule' && /^(update|add|sync|foreach)$/.test(value(operands[0])))) {
-    const force = options.some((option) => /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes|--mirror|--delete|-d|--prune)$/.test(option)) || operands.some((word) => value(word).startsWith('+') || value(word).startsWith(':'));
-    site.emit({ kind: 'connect', host: `a git remote (${value(operands[0]) || 'the default'})`, via, ...(force ? { severity: 'high' as const, note: `${via} --force rewrites or deletes history on the remote` } : {}) });
+  if (
+    CONNECT.has(name) ||
+    (name === 'remote' && value(operands[0]) === 'update') ||
+    (name === 'submodule' && /^(update|add|sync|foreach)$/.test(value(operands[0])))
+  ) {
+    const force =
+      options.some((option) =>
+        /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes|--mirror|--delete|-d|--prune)$/.test(option),
+      ) || operands.some((word) => value(word).startsWith('+') || value(word).startsWith(':'));
+    site.emit({
+      kind: 'connect',
+      host: `a git remote (${value(operands[0]) || 'the default'})`,
+      via,
+      ...(force ? { severity: 'high' as const, note: `${via} --force rewrites or deletes history on the remote` } : {}),
+    });
     if (name === 'clone') site.path('write', operands[1] ?? known('.'), { via });
     if (name === 'pull') site.path('write', known('.'), { recursive: true, via });
     if (name === 'fetch' || name === 'pull' || name === 'push') site.path('write', repositoryWord, { via });
-    if (name === 'submodule' && value(operands[0]) === 'foreach') site.script(value(operands[operands.length - 1]) || undefined, 'git submodule foreach');
+    if (name === 'submodule' && value(operands[0]) === 'foreach')
+      site.script(value(operands[operands.length - 1]) || undefined, 'git submodule foreach');
     return;
   }
   switch (name) {
@@ -167,7 +281,12 @@ export function gitProgram(site: CallSite): void {
       return;
     case 'reset':
       if (options.includes('--hard') || options.includes('--merge') || options.includes('--keep')) {
-        site.path('write', known('.'), { recursive: true, severity: 'high', note: 'git reset --hard discards uncommitted changes', via });
+        site.path('write', known('.'), {
+          recursive: true,
+          severity: 'high',
+          note: 'git reset --hard discards uncommitted changes',
+          via,
+        });
       } else site.path('write', repositoryWord, { via });
       return;
     case 'clean':
@@ -177,12 +296,22 @@ export function gitProgram(site: CallSite): void {
     case 'checkout':
     case 'restore':
     case 'switch': {
-      const discards = options.some((option) => /^(-f|--force|--worktree|-W|--discard-changes|--ours|--theirs)$/.test(option)) || rest.some((word) => word.value === '--' || word.value === '.');
-      site.path('write', known('.'), { recursive: true, via, ...(discards ? { severity: 'high' as const, note: `${via} overwrites uncommitted changes` } : {}) });
+      const discards =
+        options.some((option) => /^(-f|--force|--worktree|-W|--discard-changes|--ours|--theirs)$/.test(option)) ||
+        rest.some((word) => word.value === '--' || word.value === '.');
+      site.path('write', known('.'), {
+        recursive: true,
+        via,
+        ...(discards ? { severity: 'high' as const, note: `${via} overwrites uncommitted changes` } : {}),
+      });
       return;
     }
     case 'rm':
-      for (const word of operands) site.path('delete', word, { via, ...(options.some((option) => /^-[a-zA-Z]*r/.test(option)) ? { recursive: true } : {}) });
+      for (const word of operands)
+        site.path('delete', word, {
+          via,
+          ...(options.some((option) => /^-[a-zA-Z]*r/.test(option)) ? { recursive: true } : {}),
+        });
       site.path('write', repositoryWord, { via });
       return;
     case 'rebase':
@@ -221,7 +350,19 @@ export function gitProgram(site: CallSite): void {
     case 'sparse-checkout':
     case 'lfs':
     case 'maintenance':
-      site.path('write', name === 'apply' || name === 'am' || name === 'merge' || name === 'cherry-pick' || name === 'revert' || name === 'stash' || name === 'mv' ? known('.') : repositoryWord, { via, ...(name === 'apply' || name === 'stash' || name === 'merge' ? { recursive: true } : {}) });
+      site.path(
+        'write',
+        name === 'apply' ||
+          name === 'am' ||
+          name === 'merge' ||
+          name === 'cherry-pick' ||
+          name === 'revert' ||
+          name === 'stash' ||
+          name === 'mv'
+          ? known('.')
+          : repositoryWord,
+        { via, ...(name === 'apply' || name === 'stash' || name === 'merge' ? { recursive: true } : {}) },
+      );
       return;
     default:
       // An alias (`alias.x = !sh …`) or a git-NAME program on the PATH: either can run anything.
@@ -257,15 +398,33 @@ function everySubcommand(site: CallSite, name: string, rest: readonly WordValue[
     const option = word.value;
     const via = `git ${name} ${option ?? word.raw}`.slice(0, 60);
     if (option === undefined) {
-      if (READ.has(name) && word.texts.some((text) => text.startsWith('\u0000') || text.startsWith('-'))) site.emit({ kind: 'unknown', severity: 'high', detail: `git ${name} gets ${word.raw}, known only at run time, which could be an option such as --output` });
+      if (READ.has(name) && word.texts.some((text) => text.startsWith('\u0000') || text.startsWith('-')))
+        site.emit({
+          kind: 'unknown',
+          severity: 'high',
+          detail: `git ${name} gets ${word.raw}, known only at run time, which could be an option such as --output`,
+        });
       continue;
     }
     const long = option.split('=')[0]!;
     const is = (full: string) => long === full || (long.length >= 5 && full.startsWith(long));
-    if (is('--output')) site.path('write', option.includes('=') ? known(option.slice(option.indexOf('=') + 1)) : (rest[++index] ?? known('')), { via });
-    else if (is('--ext-diff')) site.emit({ kind: 'run-program', program: 'the external diff program git is configured with', via });
-    else if (is('--open-files-in-pager') || (name === 'grep' && /^-[a-zA-Z]*O/.test(option))) site.emit({ kind: 'run-program', program: 'a pager git grep opens', via });
-    else if (is('--upload-pack') || is('--receive-pack') || is('--exec') || (name === 'rebase' && option === '-x') || ((name === 'fetch' || name === 'clone' || name === 'ls-remote') && option === '-u')) {
+    if (is('--output'))
+      site.path(
+        'write',
+        option.includes('=') ? known(option.slice(option.indexOf('=') + 1)) : (rest[++index] ?? known('')),
+        { via },
+      );
+    else if (is('--ext-diff'))
+      site.emit({ kind: 'run-program', program: 'the external diff program git is configured with', via });
+    else if (is('--open-files-in-pager') || (name === 'grep' && /^-[a-zA-Z]*O/.test(option)))
+      site.emit({ kind: 'run-program', program: 'a pager git grep opens', via });
+    else if (
+      is('--upload-pack') ||
+      is('--receive-pack') ||
+      is('--exec') ||
+      (name === 'rebase' && option === '-x') ||
+      ((name === 'fetch' || name === 'clone' || name === 'ls-remote') && option === '-u')
+    ) {
       site.emit({ kind: 'run-program', program: `the command ${long} names`, via });
       if (option === '-x' || option === '-u' || !option.includes('=')) index++;
     }
@@ -273,7 +432,8 @@ function everySubcommand(site: CallSite, name: string, rest: readonly WordValue[
 }
 
 /** git config's other options that only shape what a get or list prints (or are the writes judged below). */
-const CONFIG_OPTIONS = /^(--show-origin|--show-scope|-z|--null|--name-only|--type=.*|--bool|--int|--bool-or-int|--path|--expiry-date|--default=.*|--includes|--no-includes|--fixed-value|--add|--unset|--unset-all|--replace-all|--edit|-e|--rename-section|--remove-section|--all|--regexp|--url=.*|--value=.*)$/;
+const CONFIG_OPTIONS =
+  /^(--show-origin|--show-scope|-z|--null|--name-only|--type=.*|--bool|--int|--bool-or-int|--path|--expiry-date|--default=.*|--includes|--no-includes|--fixed-value|--add|--unset|--unset-all|--replace-all|--edit|-e|--rename-section|--remove-section|--all|--regexp|--url=.*|--value=.*)$/;
 
 /** git config: get and list forms read (a `--file` among them); everything else writes configuration. */
 function configSubcommand(site: CallSite, rest: readonly WordValue[]): void {
@@ -287,12 +447,26 @@ function configSubcommand(site: CallSite, rest: readonly WordValue[]): void {
     if (option === '-f' || option === '--file') file = rest[++index];
     else if (option.startsWith('--file=')) file = known(option.slice(7));
     else if (option === '--blob') index++;
-    else if (/^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list|get|list)$/.test(option)) reads = true;
-    else if (option === '--global' || option === '--system' || option === '--local' || option === '--worktree') scope = option;
+    else if (
+      /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list|get|list)$/.test(option)
+    )
+      reads = true;
+    else if (option === '--global' || option === '--system' || option === '--local' || option === '--worktree')
+      scope = option;
     else if (option.startsWith('-') && !CONFIG_OPTIONS.test(option)) site.emit(unlistedEffect('git config', option));
   }
-  const writes = rest.some((word) => /^(--add|--unset|--unset-all|--replace-all|--edit|-e|--rename-section|--remove-section|set|unset|edit|rename-section|remove-section)$/.test(value(word)));
-  const target = file ?? (scope === '--global' ? known(`${site.home}/.gitconfig`) : scope === '--system' ? known('/etc/gitconfig') : known('.git/config'));
+  const writes = rest.some((word) =>
+    /^(--add|--unset|--unset-all|--replace-all|--edit|-e|--rename-section|--remove-section|set|unset|edit|rename-section|remove-section)$/.test(
+      value(word),
+    ),
+  );
+  const target =
+    file ??
+    (scope === '--global'
+      ? known(`${site.home}/.gitconfig`)
+      : scope === '--system'
+        ? known('/etc/gitconfig')
+        : known('.git/config'));
   // `git config user.name` (one name, no value) is a get.
   if ((reads || operands === 1) && !writes) {
     site.path('read', target, { via: 'git config' });
@@ -302,10 +476,12 @@ function configSubcommand(site: CallSite, rest: readonly WordValue[]): void {
 }
 
 /** Options that make log/whatchanged print or search file contents, not just commit metadata. */
-const CONTENT_OPTIONS = /^(-p|-u|--patch|-G.*|-S.*|--pickaxe-all|--word-diff.*|--full-diff|-L.*|--patch-with-stat|--patch-with-raw|--textconv)$/;
+const CONTENT_OPTIONS =
+  /^(-p|-u|--patch|-G.*|-S.*|--pickaxe-all|--word-diff.*|--full-diff|-L.*|--patch-with-stat|--patch-with-raw|--textconv)$/;
 
 /** Options that make a diff print names or counts, not lines. */
-const NAMES_ONLY = /^(--stat.*|--name-only|--name-status|--numstat|--shortstat|--summary|--quiet|--exit-code|--dirstat.*|--raw)$/;
+const NAMES_ONLY =
+  /^(--stat.*|--name-only|--name-status|--numstat|--shortstat|--summary|--quiet|--exit-code|--dirstat.*|--raw)$/;
 
 /** Options that print names or counts, and none that brings the patch back (`--stat -p` prints both). */
 function namesOnly(options: readonly string[]): boolean {
@@ -313,7 +489,8 @@ function namesOnly(options: readonly string[]): boolean {
 }
 
 /** `git stash show` options that print the stash's contents, not only the names it changed. */
-const STASH_CONTENT_OPTIONS = /^(-p|--patch|-u|--include-untracked|--only-untracked|--word-diff.*|--textconv|--patch-with-stat|--patch-with-raw)$/;
+const STASH_CONTENT_OPTIONS =
+  /^(-p|--patch|-u|--include-untracked|--only-untracked|--word-diff.*|--textconv|--patch-with-stat|--patch-with-raw)$/;
 
 /**
  * What git reads beyond its operands: the tracked files (git grep), or every file the history
@@ -321,25 +498,48 @@ const STASH_CONTENT_OPTIONS = /^(-p|--patch|-u|--include-untracked|--only-untrac
  * own lists say which files those are; a secret among them (a committed .env, deleted since) is a
  * secret read.
  */
-function checkContent(site: CallSite, via: string, scope: 'tracked' | 'history' | undefined, repository: string | undefined): void {
+function checkContent(
+  site: CallSite,
+  via: string,
+  scope: 'tracked' | 'history' | undefined,
+  repository: string | undefined,
+): void {
   if (scope === undefined) return;
   const found = secretInRepository(site.cwd, scope, repository);
   const what = scope === 'history' ? "the repository's history" : 'every tracked file';
-  if (found === 'unchecked') site.emit({ kind: 'unknown', detail: `${via} reads ${what}, which riskgate could not check for secrets`, via });
-  else if (found !== undefined) site.path('read', known(found), { via, note: `${via} reads ${scope === 'history' ? "the repository's history, which holds" : 'the tracked file'} ${found}` });
+  if (found === 'unchecked')
+    site.emit({ kind: 'unknown', detail: `${via} reads ${what}, which riskgate could not check for secrets`, via });
+  else if (found !== undefined)
+    site.path('read', known(found), {
+      via,
+      note: `${via} reads ${scope === 'history' ? "the repository's history, which holds" : 'the tracked file'} ${found}`,
+    });
   if (found !== undefined || repository === undefined || site.cwd === undefined) return;
   // By content, every blob git could print (red-team F1: a settings file cleaned in a later
   // commit is clean on disk, and its old blob went out through `git show HEAD~2:file | rev`).
   const inObjects = scope === 'history' ? secretInObjects(repository) : secretInIndex(repository, site.cwd);
-  const where = scope === 'history' ? "the repository's objects (its history, stash, reflog and index)" : "the index (the old side of git diff's lines)";
-  if (inObjects === 'unchecked') site.emit({ kind: 'unknown', detail: `${via} reads ${where}, which riskgate could not check for secrets in time`, via });
+  const where =
+    scope === 'history'
+      ? "the repository's objects (its history, stash, reflog and index)"
+      : "the index (the old side of git diff's lines)";
+  if (inObjects === 'unchecked')
+    site.emit({
+      kind: 'unknown',
+      detail: `${via} reads ${where}, which riskgate could not check for secrets in time`,
+      via,
+    });
   else if (inObjects !== undefined) {
     site.emit({ kind: 'read-path', path: repository, secret: `${inObjects}, in ${where}`, via });
   }
 }
 
 /** Whether a read subcommand reaches the tracked files or the whole history, beyond its operands. */
-function contentScope(name: string, options: readonly string[], paths: readonly WordValue[], cwd: string | undefined): 'tracked' | 'history' | undefined {
+function contentScope(
+  name: string,
+  options: readonly string[],
+  paths: readonly WordValue[],
+  cwd: string | undefined,
+): 'tracked' | 'history' | undefined {
   const revisions = paths.some((word) => {
     const text = word.value;
     if (text === undefined || text === '--' || text.includes(':')) return false;
@@ -352,9 +552,18 @@ function contentScope(name: string, options: readonly string[], paths: readonly 
     case 'show':
       // `REV:path` prints that file as committed: a blob of the history (`:path` the index's;
       // `:/text` is a commit found by its message, with its patch: history).
-      if (paths.length > 0 && paths.every((word) => (word.value ?? '').startsWith(':') && !(word.value ?? '').startsWith(':/'))) return 'tracked';
+      if (
+        paths.length > 0 &&
+        paths.every((word) => (word.value ?? '').startsWith(':') && !(word.value ?? '').startsWith(':/'))
+      )
+        return 'tracked';
       // `--stat`, `--name-only`, `-s`: the commit and the names it changed, no lines.
-      if (namesOnly(options) || (paths.every((word) => !(word.value ?? '').includes(':')) && options.some((option) => /^(-s|--no-patch)$/.test(option)))) return undefined;
+      if (
+        namesOnly(options) ||
+        (paths.every((word) => !(word.value ?? '').includes(':')) &&
+          options.some((option) => /^(-s|--no-patch)$/.test(option)))
+      )
+        return undefined;
       return 'history';
     case 'blame':
     case 'annotate':
@@ -369,7 +578,11 @@ function contentScope(name: string, options: readonly string[], paths: readonly 
       // file — in the sandbox, a hidden secret file looks emptied, so all of its committed copy.
       return namesOnly(options) ? undefined : 'tracked';
     case 'grep':
-      return revisions || options.some((option) => /^--(cached|no-index|untracked)$/.test(option)) ? 'history' : paths.length === 0 ? 'tracked' : undefined;
+      return revisions || options.some((option) => /^--(cached|no-index|untracked)$/.test(option))
+        ? 'history'
+        : paths.length === 0
+          ? 'tracked'
+          : undefined;
     case 'cat-file':
       // `-t`, `-s`, `-e` tell an object's type, size or existence; `-p`, a type name and the batch
       // modes print its content — a blob of a deleted .env by its hash as much as by REV:path.
@@ -385,16 +598,32 @@ function contentScope(name: string, options: readonly string[], paths: readonly 
  * team, round 3: `git notes show | rev`). Where the repository has notes, their blobs are checked
  * with the rest of the object store.
  */
-function notesScope(name: string, options: readonly string[], paths: readonly WordValue[], repository: string | undefined): 'history' | undefined {
+function notesScope(
+  name: string,
+  options: readonly string[],
+  paths: readonly WordValue[],
+  repository: string | undefined,
+): 'history' | undefined {
   if (repository === undefined || !hasNotes(repository)) return undefined;
-  if (name === 'notes') return paths.some((word) => word.value === 'show' || word.value === 'list') && !paths.some((word) => word.value === 'list') ? 'history' : undefined;
+  if (name === 'notes')
+    return paths.some((word) => word.value === 'show' || word.value === 'list') &&
+      !paths.some((word) => word.value === 'list')
+      ? 'history'
+      : undefined;
   if (name !== 'log' && name !== 'show' && name !== 'whatchanged') return undefined;
-  return options.includes('--no-notes') && !options.some((option) => /^--(show-)?notes/.test(option) || /%N/.test(option)) ? undefined : 'history';
+  return options.includes('--no-notes') &&
+    !options.some((option) => /^--(show-)?notes/.test(option) || /%N/.test(option))
+    ? undefined
+    : 'history';
 }
 
 function hasNotes(repository: string): boolean {
   try {
-    if (existsSync(join(repository, 'refs', 'notes')) && execFileSync('find', [join(repository, 'refs', 'notes'), '-type', 'f'], { encoding: 'utf8' }).trim() !== '') return true;
+    if (
+      existsSync(join(repository, 'refs', 'notes')) &&
+      execFileSync('find', [join(repository, 'refs', 'notes'), '-type', 'f'], { encoding: 'utf8' }).trim() !== ''
+    )
+      return true;
   } catch {
     return true;
   }
@@ -412,13 +641,19 @@ const repositoryLists = new Map<string, { readonly key: string; readonly secret:
  * secret, by git's own list of names: `git ls-files`, or `git log --all --name-only`. Bounded in
  * time and size; what cannot be listed in time is 'unchecked'. Cached per repository state.
  */
-function secretInRepository(cwd: string | undefined, scope: 'tracked' | 'history', gitDirectory: string | undefined): string | undefined | 'unchecked' {
+function secretInRepository(
+  cwd: string | undefined,
+  scope: 'tracked' | 'history',
+  gitDirectory: string | undefined,
+): string | undefined | 'unchecked' {
   if (cwd === undefined) return 'unchecked';
   if (gitDirectory === undefined) return undefined;
   let state = '';
   try {
     // The reflog and the stash hold commits the branches may have dropped: their logs are part of the state.
-    state = ['index', 'HEAD', 'logs/HEAD', 'logs/refs/stash', 'packed-refs'].map((file) => mtimeOf(join(gitDirectory, file))).join(':');
+    state = ['index', 'HEAD', 'logs/HEAD', 'logs/refs/stash', 'packed-refs']
+      .map((file) => mtimeOf(join(gitDirectory, file)))
+      .join(':');
   } catch {
     state = 'none';
   }
@@ -428,18 +663,25 @@ function secretInRepository(cwd: string | undefined, scope: 'tracked' | 'history
   // The history is every commit a branch, tag, stash or reflog entry reaches (an amended-away
   // commit lives on in the reflog; an older stash only in the stash's reflog); a merge lists what it
   // changed against its first parent, which is how a stash records the working tree.
-  const args = scope === 'tracked' ? ['ls-files', '-z'] : ['log', '--all', '--reflog', '--diff-merges=first-parent', '--name-only', '--format=', '--no-renames', '-z'];
+  const args =
+    scope === 'tracked'
+      ? ['ls-files', '-z']
+      : ['log', '--all', '--reflog', '--diff-merges=first-parent', '--name-only', '--format=', '--no-renames', '-z'];
   let output: string;
   try {
     // Settings that could run programs are switched off for riskgate's own look.
-    output = execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '--no-pager', `--git-dir=${gitDirectory}`, ...args], {
-      cwd,
-      encoding: 'utf8',
-      timeout: 2_000,
-      maxBuffer: 64 * 1024 * 1024,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
-    });
+    output = execFileSync(
+      'git',
+      ['-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '--no-pager', `--git-dir=${gitDirectory}`, ...args],
+      {
+        cwd,
+        encoding: 'utf8',
+        timeout: 2_000,
+        maxBuffer: 64 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'ignore'],
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+      },
+    );
   } catch {
     repositoryLists.set(cacheKey, { key: state, secret: 'unchecked' });
     return 'unchecked';

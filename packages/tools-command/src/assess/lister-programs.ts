@@ -341,7 +341,11 @@ export const LISTER_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   ...Object.fromEntries(
     ['7z', '7za', '7zz', '7zr'].map((name): [string, ProgramRow] => [
       name,
-      { operands: 'data', sandboxOnly: true, subcommands: { l: closedRow('read', { ...flags('-slt -ba -r -y'), ...values('-t -p') }) } },
+      {
+        operands: 'data',
+        sandboxOnly: true,
+        subcommands: { l: closedRow('read', { ...flags('-slt -ba -r -y'), ...values('-t -p') }) },
+      },
     ]),
   ),
   // A word list lookup: the first operand is the prefix, the second the list it reads.

@@ -11,9 +11,15 @@ import type { CallSite, ProgramRow } from './table.js';
  * without -w; pacman -Q, brew ls, dpkg -l). `--help`/`--version` of any program is judged in
  * simple-command.ts (help-version.ts). Every form here needs the sandbox.
  */
-export const LONG_TAIL_PROGRAMS: Readonly<Record<string, ProgramRow>> = { ...LISTER_PROGRAMS, ...PACKAGE_QUERY_PROGRAMS };
+export const LONG_TAIL_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
+  ...LISTER_PROGRAMS,
+  ...PACKAGE_QUERY_PROGRAMS,
+};
 
-const OVERLAYS: Readonly<Record<string, (site: CallSite) => boolean>> = { ...PACKAGE_QUERY_OVERLAYS, git: gitLongTailRead };
+const OVERLAYS: Readonly<Record<string, (site: CallSite) => boolean>> = {
+  ...PACKAGE_QUERY_OVERLAYS,
+  git: gitLongTailRead,
+};
 
 /** Rows already wrapped, by program (two programs may share a row), so a line of many git calls builds one. */
 const wrapped = new Map<string, { readonly base: ProgramRow; readonly row: ProgramRow }>();

@@ -13,7 +13,11 @@ function hostOf(text: string): { host: string; port?: number; scheme?: string } 
   try {
     const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
     if (url.hostname === '') return undefined;
-    return { host: url.hostname.replace(/^\[|\]$/g, ''), ...(url.port === '' ? {} : { port: Number(url.port) }), scheme: url.protocol.replace(/:$/, '') };
+    return {
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      ...(url.port === '' ? {} : { port: Number(url.port) }),
+      scheme: url.protocol.replace(/:$/, ''),
+    };
   } catch {
     return undefined;
   }
@@ -28,7 +32,12 @@ function connect(site: CallSite, word: WordValue, via: string): void {
   }
   const target = word.value === undefined ? undefined : hostOf(word.value);
   if (target === undefined) {
-    site.emit({ kind: 'connect', host: word.value ?? `a host known only at run time (${word.raw})`, via, severity: word.value === undefined ? 'high' : 'medium' });
+    site.emit({
+      kind: 'connect',
+      host: word.value ?? `a host known only at run time (${word.raw})`,
+      via,
+      severity: word.value === undefined ? 'high' : 'medium',
+    });
     return;
   }
   site.emit({ kind: 'connect', ...target, via });
@@ -37,21 +46,80 @@ function connect(site: CallSite, word: WordValue, via: string): void {
 /** `@file` and `<file` in curl data and form values read that file. */
 function dataFile(site: CallSite, value: WordValue | undefined, via: string): void {
   const text = value?.value;
-  if (value !== undefined && text === undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `${via} sends data known only at run time (${value.raw})` });
+  if (value !== undefined && text === undefined)
+    site.emit({ kind: 'unknown', severity: 'high', detail: `${via} sends data known only at run time (${value.raw})` });
   const match = text === undefined ? null : /(?:^|=)[@<](.+)$/s.exec(text);
   if (match !== null && match[1] !== '-') site.path('read', known(match[1]!.replace(/;type=.*$/, '')), { via });
 }
 
 const CURL_OPTIONS: Record<string, OptionUse> = {
-  '-o': 'write', '--output': 'write', '-c': 'write', '--cookie-jar': 'write', '-D': 'write', '--dump-header': 'write', '--trace': 'write',
-  '--trace-ascii': 'write', '--stderr': 'write', '--libcurl': 'write', '--etag-save': 'write', '--hsts': 'write', '--alt-svc': 'write',
-  '-T': 'read', '--upload-file': 'read', '-K': 'read', '--config': 'read', '--netrc-file': 'read', '--key': 'read', '-E': 'read', '--cert': 'read',
-  '--cacert': 'read', '-b': 'data', '--cookie': 'data', '-d': 'data', '--data': 'data', '--data-binary': 'data', '--data-raw': 'data',
-  '--data-urlencode': 'data', '--data-ascii': 'data', '-F': 'data', '--form': 'data', '--form-string': 'data', '--json': 'data', '-X': 'data',
-  '--request': 'data', '-H': 'data', '--header': 'data', '-u': 'data', '--user': 'data', '-A': 'data', '-e': 'data', '-x': 'data', '--proxy': 'data',
-  '-w': 'data', '--url': 'data', '-m': 'data', '--max-time': 'data', '--connect-timeout': 'data', '-r': 'data', '--retry': 'data', '--resolve': 'data',
-  '--unix-socket': 'read', '--abstract-unix-socket': 'data', '-O': 'flag', '--remote-name': 'flag', '-n': 'flag', '--netrc': 'flag', '-z': 'data',
-  '-Y': 'data', '-y': 'data', '-C': 'data', '--limit-rate': 'data', '--output-dir': 'write', '-P': 'data', '--variable': 'data', '--expand-url': 'data',
+  '-o': 'write',
+  '--output': 'write',
+  '-c': 'write',
+  '--cookie-jar': 'write',
+  '-D': 'write',
+  '--dump-header': 'write',
+  '--trace': 'write',
+  '--trace-ascii': 'write',
+  '--stderr': 'write',
+  '--libcurl': 'write',
+  '--etag-save': 'write',
+  '--hsts': 'write',
+  '--alt-svc': 'write',
+  '-T': 'read',
+  '--upload-file': 'read',
+  '-K': 'read',
+  '--config': 'read',
+  '--netrc-file': 'read',
+  '--key': 'read',
+  '-E': 'read',
+  '--cert': 'read',
+  '--cacert': 'read',
+  '-b': 'data',
+  '--cookie': 'data',
+  '-d': 'data',
+  '--data': 'data',
+  '--data-binary': 'data',
+  '--data-raw': 'data',
+  '--data-urlencode': 'data',
+  '--data-ascii': 'data',
+  '-F': 'data',
+  '--form': 'data',
+  '--form-string': 'data',
+  '--json': 'data',
+  '-X': 'data',
+  '--request': 'data',
+  '-H': 'data',
+  '--header': 'data',
+  '-u': 'data',
+  '--user': 'data',
+  '-A': 'data',
+  '-e': 'data',
+  '-x': 'data',
+  '--proxy': 'data',
+  '-w': 'data',
+  '--url': 'data',
+  '-m': 'data',
+  '--max-time': 'data',
+  '--connect-timeout': 'data',
+  '-r': 'data',
+  '--retry': 'data',
+  '--resolve': 'data',
+  '--unix-socket': 'read',
+  '--abstract-unix-socket': 'data',
+  '-O': 'flag',
+  '--remote-name': 'flag',
+  '-n': 'flag',
+  '--netrc': 'flag',
+  '-z': 'data',
+  '-Y': 'data',
+  '-y': 'data',
+  '-C': 'data',
+  '--limit-rate': 'data',
+  '--output-dir': 'write',
+  '-P': 'data',
+  '--variable': 'data',
+  '--expand-url': 'data',
 };
 
 /** curl: every URL is a connection; -o/-O write; -T, `-d @file`, `-F x=@file`, -K, --netrc read files. */
@@ -60,7 +128,8 @@ export function curlProgram(site: CallSite): void {
   let remoteName = false;
   for (const option of parsed.options) {
     const via = `curl ${option.name}`;
-    if ((option.use === 'read' || option.use === 'write') && option.value !== undefined) site.path(option.use, option.value, { via });
+    if ((option.use === 'read' || option.use === 'write') && option.value !== undefined)
+      site.path(option.use, option.value, { via });
     if (/^(-d|--data.*|-F|--form|--json|-b|--cookie)$/.test(option.name)) dataFile(site, option.value, via);
     if (option.name === '--url' && option.value !== undefined) connect(site, option.value, 'curl');
     if (option.name === '-O' || option.name === '--remote-name') remoteName = true;
@@ -69,8 +138,14 @@ export function curlProgram(site: CallSite): void {
   for (const word of parsed.operands) {
     connect(site, word, 'curl');
     if (remoteName) {
-      const name = word.value === undefined ? undefined : hostOf(word.value) && new URL(/:\/\//.test(word.value) ? word.value : `http://${word.value}`).pathname.split('/').pop();
-      site.path('write', name ? known(name) : { ...word, texts: ['\u0000'], unknown: true, value: undefined }, { via: 'curl -O' });
+      const name =
+        word.value === undefined
+          ? undefined
+          : hostOf(word.value) &&
+            new URL(/:\/\//.test(word.value) ? word.value : `http://${word.value}`).pathname.split('/').pop();
+      site.path('write', name ? known(name) : { ...word, texts: ['\u0000'], unknown: true, value: undefined }, {
+        via: 'curl -O',
+      });
     }
   }
 }
@@ -78,7 +153,47 @@ export function curlProgram(site: CallSite): void {
 /** wget: saves what it fetches (in . unless -O - or --spider); -i and --post-file read files; -e runs wgetrc commands. */
 export function wgetProgram(site: CallSite): void {
   const parsed = parseArgs(
-    row('data', { options: { '-O': 'write', '--output-document': 'write', '-o': 'write', '--output-file': 'write', '-a': 'write', '--append-output': 'write', '-P': 'write', '--directory-prefix': 'write', '-i': 'read', '--input-file': 'read', '--post-file': 'read', '--body-file': 'read', '--load-cookies': 'read', '--save-cookies': 'write', '--certificate': 'read', '--private-key': 'read', '-e': 'unknown', '--execute': 'unknown', '--use-askpass': 'run', '--post-data': 'data', '--header': 'data', '--user': 'data', '--password': 'data', '-U': 'data', '-t': 'data', '-T': 'data', '-w': 'data', '-Q': 'data', '-l': 'data', '-A': 'data', '-R': 'data', '-D': 'data', '-X': 'data', '-I': 'data', '--method': 'data', '--body-data': 'data', '-B': 'data' } }),
+    row('data', {
+      options: {
+        '-O': 'write',
+        '--output-document': 'write',
+        '-o': 'write',
+        '--output-file': 'write',
+        '-a': 'write',
+        '--append-output': 'write',
+        '-P': 'write',
+        '--directory-prefix': 'write',
+        '-i': 'read',
+        '--input-file': 'read',
+        '--post-file': 'read',
+        '--body-file': 'read',
+        '--load-cookies': 'read',
+        '--save-cookies': 'write',
+        '--certificate': 'read',
+        '--private-key': 'read',
+        '-e': 'unknown',
+        '--execute': 'unknown',
+        '--use-askpass': 'run',
+        '--post-data': 'data',
+        '--header': 'data',
+        '--user': 'data',
+        '--password': 'data',
+        '-U': 'data',
+        '-t': 'data',
+        '-T': 'data',
+        '-w': 'data',
+        '-Q': 'data',
+        '-l': 'data',
+        '-A': 'data',
+        '-R': 'data',
+        '-D': 'data',
+        '-X': 'data',
+        '-I': 'data',
+        '--method': 'data',
+        '--body-data': 'data',
+        '-B': 'data',
+      },
+    }),
     site.args,
     site,
   );
@@ -86,31 +201,130 @@ export function wgetProgram(site: CallSite): void {
   for (const option of parsed.options) {
     const via = `wget ${option.name}`;
     if ((option.use === 'read' || option.use === 'write') && option.value !== undefined) {
-      if (option.value.value === '-' && option.use === 'write') saved = option.name !== '-O' && option.name !== '--output-document' ? saved : false;
+      if (option.value.value === '-' && option.use === 'write')
+        saved = option.name !== '-O' && option.name !== '--output-document' ? saved : false;
       else site.path(option.use, option.value, { via });
       if (option.name === '-O' || option.name === '--output-document') saved = false;
-    } else if (option.use === 'unknown') site.emit({ kind: 'unknown', severity: 'high', detail: `${via} runs wgetrc commands`, via });
+    } else if (option.use === 'unknown')
+      site.emit({ kind: 'unknown', severity: 'high', detail: `${via} runs wgetrc commands`, via });
     else if (option.use === 'run') site.emit({ kind: 'run-program', program: option.value?.raw ?? 'a program', via });
     if (option.name === '--spider') saved = false;
   }
   for (const word of parsed.operands) connect(site, word, 'wget');
-  if (saved && parsed.operands.length > 0) site.path('write', known('.'), { via: 'wget', note: 'wget saves what it downloads in the working directory' });
+  if (saved && parsed.operands.length > 0)
+    site.path('write', known('.'), { via: 'wget', note: 'wget saves what it downloads in the working directory' });
 }
 
 /** Tools whose first operand is a host (`user@host`, `host:port`); options that run programs locally are listed. */
 const HOST_TOOLS: Record<string, Record<string, OptionUse>> = {
-  ssh: { '-o': 'data', '-i': 'data', '-p': 'data', '-l': 'data', '-F': 'read', '-E': 'write', '-L': 'data', '-R': 'data', '-D': 'data', '-J': 'data', '-W': 'data', '-b': 'data', '-c': 'data', '-m': 'data', '-O': 'data', '-Q': 'data', '-S': 'data', '-w': 'data', '-e': 'data', '-B': 'data', '-I': 'data' },
-  sftp: { '-o': 'data', '-i': 'data', '-P': 'data', '-F': 'read', '-b': 'read', '-S': 'run', '-D': 'run', '-J': 'data', '-l': 'data', '-R': 'data', '-B': 'data', '-c': 'data' },
-  nc: { '-e': 'run', '-c': 'run', '-p': 'data', '-s': 'data', '-w': 'data', '-i': 'data', '-x': 'data', '-X': 'data', '-o': 'write', '-q': 'data', '-I': 'data', '-O': 'data', '-T': 'data', '-V': 'data', '-W': 'data', '-M': 'data', '-m': 'data' },
+  ssh: {
+    '-o': 'data',
+    '-i': 'data',
+    '-p': 'data',
+    '-l': 'data',
+    '-F': 'read',
+    '-E': 'write',
+    '-L': 'data',
+    '-R': 'data',
+    '-D': 'data',
+    '-J': 'data',
+    '-W': 'data',
+    '-b': 'data',
+    '-c': 'data',
+    '-m': 'data',
+    '-O': 'data',
+    '-Q': 'data',
+    '-S': 'data',
+    '-w': 'data',
+    '-e': 'data',
+    '-B': 'data',
+    '-I': 'data',
+  },
+  sftp: {
+    '-o': 'data',
+    '-i': 'data',
+    '-P': 'data',
+    '-F': 'read',
+    '-b': 'read',
+    '-S': 'run',
+    '-D': 'run',
+    '-J': 'data',
+    '-l': 'data',
+    '-R': 'data',
+    '-B': 'data',
+    '-c': 'data',
+  },
+  nc: {
+    '-e': 'run',
+    '-c': 'run',
+    '-p': 'data',
+    '-s': 'data',
+    '-w': 'data',
+    '-i': 'data',
+    '-x': 'data',
+    '-X': 'data',
+    '-o': 'write',
+    '-q': 'data',
+    '-I': 'data',
+    '-O': 'data',
+    '-T': 'data',
+    '-V': 'data',
+    '-W': 'data',
+    '-M': 'data',
+    '-m': 'data',
+  },
   telnet: { '-l': 'data', '-e': 'data', '-n': 'write', '-b': 'data' },
   ftp: { '-P': 'data' },
-  ping: { '-c': 'data', '-i': 'data', '-W': 'data', '-w': 'data', '-s': 'data', '-t': 'data', '-I': 'data', '-p': 'data', '-Q': 'data', '-M': 'data', '-l': 'data', '-m': 'data', '-S': 'data' },
-  dig: { '-p': 'data', '-t': 'data', '-c': 'data', '-q': 'data', '-x': 'data', '-b': 'data', '-f': 'read', '-k': 'read', '-y': 'data' },
+  ping: {
+    '-c': 'data',
+    '-i': 'data',
+    '-W': 'data',
+    '-w': 'data',
+    '-s': 'data',
+    '-t': 'data',
+    '-I': 'data',
+    '-p': 'data',
+    '-Q': 'data',
+    '-M': 'data',
+    '-l': 'data',
+    '-m': 'data',
+    '-S': 'data',
+  },
+  dig: {
+    '-p': 'data',
+    '-t': 'data',
+    '-c': 'data',
+    '-q': 'data',
+    '-x': 'data',
+    '-b': 'data',
+    '-f': 'read',
+    '-k': 'read',
+    '-y': 'data',
+  },
   nslookup: {},
   host: { '-t': 'data', '-c': 'data', '-W': 'data', '-R': 'data', '-N': 'data', '-m': 'data' },
-  traceroute: { '-m': 'data', '-p': 'data', '-q': 'data', '-w': 'data', '-s': 'data', '-f': 'data', '-i': 'data', '-g': 'data', '-z': 'data' },
+  traceroute: {
+    '-m': 'data',
+    '-p': 'data',
+    '-q': 'data',
+    '-w': 'data',
+    '-s': 'data',
+    '-f': 'data',
+    '-i': 'data',
+    '-g': 'data',
+    '-z': 'data',
+  },
   whois: { '-h': 'data', '-p': 'data' },
-  nmap: { '-p': 'data', '-oN': 'write', '-oX': 'write', '-oG': 'write', '-oA': 'write', '-iL': 'read', '--script': 'run', '-sC': 'runs' },
+  nmap: {
+    '-p': 'data',
+    '-oN': 'write',
+    '-oX': 'write',
+    '-oG': 'write',
+    '-oA': 'write',
+    '-iL': 'read',
+    '--script': 'run',
+    '-sC': 'runs',
+  },
 };
 
 export function hostToolProgram(site: CallSite): void {
@@ -118,14 +332,22 @@ export function hostToolProgram(site: CallSite): void {
   const parsed = parseArgs(row('data', { options }), site.args, site);
   for (const option of parsed.options) {
     const via = `${site.name} ${option.name}`;
-    if ((option.use === 'read' || option.use === 'write') && option.value !== undefined) site.path(option.use, option.value, { via });
+    if ((option.use === 'read' || option.use === 'write') && option.value !== undefined)
+      site.path(option.use, option.value, { via });
     if (option.use === 'run' || option.use === 'runs') {
       site.emit({ kind: 'run-program', program: option.value?.raw ?? `what ${via} runs`, via });
       if (option.value !== undefined) site.script(option.value.value, via);
     }
     // ssh -o ProxyCommand=… / LocalCommand=… run a command on this machine.
-    if (option.name === '-o' && /^(ProxyCommand|LocalCommand|KnownHostsCommand|Match)\b/i.test(option.value?.value ?? '')) {
-      site.emit({ kind: 'run-program', program: `the command ssh ${option.value!.value!.split(/[= ]/)[0]} names`, via });
+    if (
+      option.name === '-o' &&
+      /^(ProxyCommand|LocalCommand|KnownHostsCommand|Match)\b/i.test(option.value?.value ?? '')
+    ) {
+      site.emit({
+        kind: 'run-program',
+        program: `the command ssh ${option.value!.value!.split(/[= ]/)[0]} names`,
+        via,
+      });
       site.script(option.value!.value!.replace(/^\w+\s*[= ]\s*/, ''), via);
     }
   }
@@ -139,16 +361,60 @@ export function hostToolProgram(site: CallSite): void {
 
 /** scp and rsync: `host:path` operands connect; the last operand is written, the others read (`--delete` deletes). */
 export function copyOverNetworkProgram(site: CallSite): void {
-  const options: Record<string, OptionUse> = site.name === 'rsync'
-    ? { '-e': 'run', '--rsh': 'run', '--rsync-path': 'data', '--exclude': 'data', '--include': 'data', '--exclude-from': 'read', '--include-from': 'read', '--files-from': 'read', '--password-file': 'read', '-f': 'data', '--filter': 'data', '--log-file': 'write', '--backup-dir': 'write', '--temp-dir': 'write', '-T': 'write', '--chmod': 'data', '--chown': 'data', '--port': 'data', '--bwlimit': 'data', '-B': 'data', '--timeout': 'data', '--max-size': 'data', '--min-size': 'data', '--partial-dir': 'write', '--compare-dest': 'read', '--link-dest': 'read', '--copy-dest': 'read' }
-    : { '-i': 'data', '-P': 'data', '-o': 'data', '-F': 'read', '-l': 'data', '-c': 'data', '-S': 'run', '-J': 'data', '-D': 'run', '-X': 'data' };
+  const options: Record<string, OptionUse> =
+    site.name === 'rsync'
+      ? {
+          '-e': 'run',
+          '--rsh': 'run',
+          '--rsync-path': 'data',
+          '--exclude': 'data',
+          '--include': 'data',
+          '--exclude-from': 'read',
+          '--include-from': 'read',
+          '--files-from': 'read',
+          '--password-file': 'read',
+          '-f': 'data',
+          '--filter': 'data',
+          '--log-file': 'write',
+          '--backup-dir': 'write',
+          '--temp-dir': 'write',
+          '-T': 'write',
+          '--chmod': 'data',
+          '--chown': 'data',
+          '--port': 'data',
+          '--bwlimit': 'data',
+          '-B': 'data',
+          '--timeout': 'data',
+          '--max-size': 'data',
+          '--min-size': 'data',
+          '--partial-dir': 'write',
+          '--compare-dest': 'read',
+          '--link-dest': 'read',
+          '--copy-dest': 'read',
+        }
+      : {
+          '-i': 'data',
+          '-P': 'data',
+          '-o': 'data',
+          '-F': 'read',
+          '-l': 'data',
+          '-c': 'data',
+          '-S': 'run',
+          '-J': 'data',
+          '-D': 'run',
+          '-X': 'data',
+        };
   const parsed = parseArgs(row('data', { options }), site.args, site);
   for (const option of parsed.options) {
     const via = `${site.name} ${option.name}`;
-    if ((option.use === 'read' || option.use === 'write') && option.value !== undefined) site.path(option.use, option.value, { via });
+    if ((option.use === 'read' || option.use === 'write') && option.value !== undefined)
+      site.path(option.use, option.value, { via });
     if (option.use === 'run') site.emit({ kind: 'run-program', program: option.value?.raw ?? 'a program', via });
   }
-  const deletes = parsed.options.find((option) => option.name === '--delete' || option.name.startsWith('--delete-') || option.name === '--remove-source-files');
+  const deletes = parsed.options.find(
+    (option) =>
+      option.name === '--delete' || option.name.startsWith('--delete-') || option.name === '--remove-source-files',
+  );
   parsed.operands.forEach((word, index) => {
     const remote = word.value === undefined ? null : /^(?:([^@/:]+)@)?([^/:]+|\[[^\]]+\]):(.*)$/s.exec(word.value);
     if (remote !== null) {
@@ -158,6 +424,7 @@ export function copyOverNetworkProgram(site: CallSite): void {
     const last = index === parsed.operands.length - 1 && parsed.operands.length > 1;
     site.path(last ? 'write' : 'read', word, { recursive: true, via: site.name });
     // --delete removes what the destination has beyond the source; --remove-source-files the sources.
-    if (deletes !== undefined && last === (deletes.name !== '--remove-source-files')) site.path('delete', word, { recursive: true, via: `${site.name} ${deletes.name}` });
+    if (deletes !== undefined && last === (deletes.name !== '--remove-source-files'))
+      site.path('delete', word, { recursive: true, via: `${site.name} ${deletes.name}` });
   });
 }

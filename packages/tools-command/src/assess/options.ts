@@ -51,7 +51,11 @@ export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: Ca
   for (let index = 0; index < args.length; index++) {
     const word = args[index]!;
     const text = word.texts.length === 1 ? word.texts[0]! : undefined;
-    if (!ended && text === undefined && word.texts.some((candidate) => candidate.startsWith('-') && candidate !== '-')) {
+    if (
+      !ended &&
+      text === undefined &&
+      word.texts.some((candidate) => candidate.startsWith('-') && candidate !== '-')
+    ) {
       // `ls {--zzz,-l}`, `cat {-A,--zzz} x`: brace expansion makes several words, some options.
       // Harmless only when every one is a listed flag; otherwise unlisted (fail closed).
       const dashed = word.texts.filter((candidate) => candidate.startsWith('-') && candidate !== '-');
@@ -59,7 +63,14 @@ export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: Ca
     }
     if (!ended && row.stopsAtOperand === true && operands.length > 0) ended = true;
     if (ended || text === undefined || !text.startsWith('-') || text === '-') {
-      if (!ended && site !== undefined && word.texts.some((candidate) => candidate.startsWith(UNKNOWN) || candidate.startsWith('-') || (word.glob && /^[*?[]/.test(candidate)))) {
+      if (
+        !ended &&
+        site !== undefined &&
+        word.texts.some(
+          (candidate) =>
+            candidate.startsWith(UNKNOWN) || candidate.startsWith('-') || (word.glob && /^[*?[]/.test(candidate)),
+        )
+      ) {
         riskyUnknown(row, word, site);
       }
       operands.push(word);
@@ -84,7 +95,11 @@ export function parseArgs(row: ProgramRow, args: readonly WordValue[], site?: Ca
     if (table[text] !== undefined && text.length > 2) {
       // Single-dash long options (find -name, java -jar): listed whole.
       const use = table[text]!;
-      options.push({ name: text, use, ...(TAKES_VALUE.has(use) && args[index + 1] !== undefined ? { value: args[++index]! } : {}) });
+      options.push({
+        name: text,
+        use,
+        ...(TAKES_VALUE.has(use) && args[index + 1] !== undefined ? { value: args[++index]! } : {}),
+      });
       continue;
     }
     for (let letter = 1; letter < text.length; letter++) {
@@ -127,7 +142,8 @@ function longUse(table: Readonly<Record<string, OptionUse>>, name: string): { na
   const candidates = Object.entries(table).filter(([option]) => option.startsWith('--') && option.startsWith(name));
   const risky = candidates.find(([, use]) => RISKY_USES.has(use) || use === 'read' || use === 'pattern-file');
   if (risky !== undefined) return { name: risky[0], use: risky[1] };
-  if (candidates.length > 0 && candidates.every(([, use]) => use === candidates[0]![1])) return { name: candidates[0]![0], use: candidates[0]![1] };
+  if (candidates.length > 0 && candidates.every(([, use]) => use === candidates[0]![1]))
+    return { name: candidates[0]![0], use: candidates[0]![1] };
   return { name, use: 'unlisted' };
 }
 
@@ -137,7 +153,11 @@ export function reportUnlisted(site: CallSite, parsed: ParsedArgs): void {
 }
 
 export function unlistedEffect(program: string, option: string): { kind: 'unknown'; detail: string; via: string } {
-  return { kind: 'unknown', detail: `${program} ${option} is not among the options riskgate knows to keep ${program} a read`, via: `${program} ${option}` };
+  return {
+    kind: 'unknown',
+    detail: `${program} ${option} is not among the options riskgate knows to keep ${program} a read`,
+    via: `${program} ${option}`,
+  };
 }
 
 function riskyUnknown(row: ProgramRow, word: WordValue, site: CallSite | undefined): void {

@@ -11,7 +11,18 @@ export type { Producer } from './words.js';
  * tree — secrets in it included — instead of as names known only at run time. Anything that
  * could print an arbitrary name (`find -printf`, `echo`) is no producer.
  */
-const FIND_PRINTS_ANYTHING = new Set(['-printf', '-fprintf', '-exec', '-execdir', '-ok', '-okdir', '-ls', '-fls', '-fprint', '-fprint0']);
+const FIND_PRINTS_ANYTHING = new Set([
+  '-printf',
+  '-fprintf',
+  '-exec',
+  '-execdir',
+  '-ok',
+  '-okdir',
+  '-ls',
+  '-fls',
+  '-fprint',
+  '-fprint0',
+]);
 /** Filters that pass on a subset of their input's lines unchanged. */
 const LINE_FILTERS = new Set(['head', 'tail', 'sort', 'uniq', 'grep', 'egrep', 'fgrep', 'cat']);
 
@@ -26,7 +37,13 @@ function staticWords(node: Node, source: string, globs = false): string[] | unde
     const text = textOf(target, source);
     if (target.type === 'word' && !(globs ? /[$`{\\~]/ : /[$`*?[{\\~]/).test(text)) words.push(text);
     else if (target.type === 'raw_string') words.push(text.slice(1, -1));
-    else if (target.type === 'string' && target.namedChildCount <= 1 && target.namedChild(0)?.type !== 'simple_expansion' && !/[$`\\]/.test(text)) words.push(text.slice(1, -1));
+    else if (
+      target.type === 'string' &&
+      target.namedChildCount <= 1 &&
+      target.namedChild(0)?.type !== 'simple_expansion' &&
+      !/[$`\\]/.test(text)
+    )
+      words.push(text.slice(1, -1));
     else return undefined;
   }
   return words;
@@ -42,7 +59,12 @@ export function producerOf(node: Node, source: string, cwd: string | undefined):
     const parts = [...childrenOf(node)].filter((child) => child.isNamed);
     for (const part of parts.slice(1)) {
       const words = staticWords(part, source);
-      if (words === undefined || !LINE_FILTERS.has(words[0]!) || words.some((word) => /^-[a-zA-Z]*o|^--only/.test(word)) || (words[0] !== 'grep' && words.length > 1 && words.slice(1).some((word) => !word.startsWith('-')))) {
+      if (
+        words === undefined ||
+        !LINE_FILTERS.has(words[0]!) ||
+        words.some((word) => /^-[a-zA-Z]*o|^--only/.test(word)) ||
+        (words[0] !== 'grep' && words.length > 1 && words.slice(1).some((word) => !word.startsWith('-')))
+      ) {
         return undefined;
       }
     }
@@ -60,7 +82,9 @@ export function producerOf(node: Node, source: string, cwd: string | undefined):
       // `find -L . | xargs cat`: the names may lie wherever the links below lead.
       if (args.includes('-L') || args.includes('-follow')) return undefined;
       // `-type f` (or d) alone, with no operator that could widen it: find prints no symbolic links.
-      const noLinks = args.some((arg, index) => arg === '-type' && /^[fd]$/.test(args[index + 1] ?? '')) && !args.some((arg) => /^(-o|-or|,|!|-not|\(|\))$/.test(arg));
+      const noLinks =
+        args.some((arg, index) => arg === '-type' && /^[fd]$/.test(args[index + 1] ?? '')) &&
+        !args.some((arg) => /^(-o|-or|,|!|-not|\(|\))$/.test(arg));
       return { path: resolve(cwd, starts[0] ?? '.'), recursive: true, ...(noLinks ? { noLinks } : {}) };
     }
     case 'git':
@@ -70,18 +94,31 @@ export function producerOf(node: Node, source: string, cwd: string | undefined):
     case 'ls':
       // ls prints bare names (or the relative paths it was given), which the next command resolves
       // in its own directory: a producer only when every operand stays below it.
-      if (args.some((arg) => /^-[a-zA-Z]*R/.test(arg) || (!arg.startsWith('-') && (arg.startsWith('/') || arg.split('/').includes('..'))))) return undefined;
+      if (
+        args.some(
+          (arg) =>
+            /^-[a-zA-Z]*R/.test(arg) ||
+            (!arg.startsWith('-') && (arg.startsWith('/') || arg.split('/').includes('..'))),
+        )
+      )
+        return undefined;
       {
         // `ls src/*.ts` prints the paths matched (`src/a.ts`): they lie in src. A directory operand
         // prints bare names, which the reader resolves where it runs.
         const operands = args.filter((arg) => !arg.startsWith('-'));
-        const directories = new Set(operands.map((arg) => (/^[^*?[]+\/[^/]*[*?[][^/]*$/.test(arg) ? arg.slice(0, arg.lastIndexOf('/')) : undefined)));
+        const directories = new Set(
+          operands.map((arg) =>
+            /^[^*?[]+\/[^/]*[*?[][^/]*$/.test(arg) ? arg.slice(0, arg.lastIndexOf('/')) : undefined,
+          ),
+        );
         const only = directories.size === 1 ? [...directories][0] : undefined;
         return { path: only === undefined ? cwd : resolve(cwd, only), recursive: true };
       }
     case 'rg':
     case 'grep': {
-      const listing = args.some((arg) => arg === '--files' || arg === '--files-with-matches' || /^-[a-zA-Z]*l/.test(arg));
+      const listing = args.some(
+        (arg) => arg === '--files' || arg === '--files-with-matches' || /^-[a-zA-Z]*l/.test(arg),
+      );
       if (!listing) return undefined;
       // -R (grep), -L/--follow (rg): the names may lie wherever the links below lead.
       if (args.some((arg) => /^-[a-zA-Z]*[RL]|^--(follow|dereference)/.test(arg))) return undefined;

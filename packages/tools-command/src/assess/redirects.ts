@@ -25,7 +25,8 @@ export function redirectEffects(walk: Walk, node: Node): WordValue[] {
   }
   const [first, ...rest] = destinations.map((child) => walk.word(child));
   if (first !== undefined) {
-    const duplicate = (operator === '>&' || operator === '<&') && first.texts.every((value) => /^(\d+-?|-)$/.test(value));
+    const duplicate =
+      (operator === '>&' || operator === '<&') && first.texts.every((value) => /^(\d+-?|-)$/.test(value));
     if (!duplicate) {
       const via = text.slice(0, 60);
       if (operator === '<' || operator === '<&') pathEffects(walk, 'read', first, { via });
@@ -34,7 +35,8 @@ export function redirectEffects(walk: Walk, node: Node): WordValue[] {
         pathEffects(walk, 'write', first, { via });
       } else pathEffects(walk, 'write', first, { via });
       // A write is a rule subject of its own: `allow execute_command(git log *)` does not cover `git log > /etc/passwd`.
-      if (operator !== '<' && operator !== '<&' && first.value !== '/dev/null') walk.subjects.push(`${operator} ${first.value ?? first.raw}`);
+      if (operator !== '<' && operator !== '<&' && first.value !== '/dev/null')
+        walk.subjects.push(`${operator} ${first.value ?? first.raw}`);
     }
   }
   return rest;
@@ -51,7 +53,11 @@ function heredocBody(walk: Walk, redirect: Node, body: Node): void {
   // A command substituted into a here-document is a payload's hiding place, not an everyday
   // read: a program run, and the command judged too.
   const substituted = (command: string | undefined) =>
-    walk.emit({ kind: 'run-program', program: command === undefined ? 'a command substituted into a here-document' : `"${command.slice(0, 60)}"`, via: 'a here-document' });
+    walk.emit({
+      kind: 'run-program',
+      program: command === undefined ? 'a command substituted into a here-document' : `"${command.slice(0, 60)}"`,
+      via: 'a here-document',
+    });
   for (const match of textOf(body, walk.source).matchAll(/(?<!\\)`((?:[^`\\]|\\.)*)`/g)) {
     substituted(match[1]);
     walk.script(match[1], 'a here-document');
@@ -68,6 +74,12 @@ function heredocBody(walk: Walk, redirect: Node, body: Node): void {
   const text = textOf(body, walk.source);
   if (expansions === 0 && /\$[({A-Za-z_0-9@*#?$!-]/.test(text)) {
     if (/\$\(/.test(text)) substituted(undefined);
-    walk.script(`: "${text.replace(/^\t+/gm, '').replace(/(["\\])/g, '\\$1').replace(/\\\\\$/g, '\\$')}"`, 'a here-document');
+    walk.script(
+      `: "${text
+        .replace(/^\t+/gm, '')
+        .replace(/(["\\])/g, '\\$1')
+        .replace(/\\\\\$/g, '\\$')}"`,
+      'a here-document',
+    );
   }
 }

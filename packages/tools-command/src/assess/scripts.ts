@@ -23,11 +23,20 @@ interface ScriptFindings {
 const findings = (): ScriptFindings => ({ runs: [], writes: [], reads: [] });
 
 function report(site: CallSite, found: ScriptFindings, via: string): void {
-  if (found.problem !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate cannot read the ${site.name} script ${via}: ${found.problem}` });
+  if (found.problem !== undefined)
+    site.emit({
+      kind: 'unknown',
+      severity: 'high',
+      detail: `riskgate cannot read the ${site.name} script ${via}: ${found.problem}`,
+    });
   for (const command of found.runs) {
     // Running a command from inside a sed or awk script is never a read-only use of sed or awk
     // (no everyday read needs it; it is how payloads hide): a program run, and the command judged too.
-    site.emit({ kind: 'run-program', program: command === undefined ? 'a command built at run time' : `"${command.slice(0, 60)}"`, via: `${site.name} ${via}` });
+    site.emit({
+      kind: 'run-program',
+      program: command === undefined ? 'a command built at run time' : `"${command.slice(0, 60)}"`,
+      via: `${site.name} ${via}`,
+    });
     site.script(command, `${site.name} ${via}`);
   }
   for (const file of found.writes) site.path('write', known(file), { via: `${site.name} ${via}` });
@@ -117,7 +126,13 @@ export function readSedScript(script: string): ScriptFindings {
       case 's':
       case 'y': {
         const delimiter = script[index++] ?? '';
-        if (delimiter === '' || delimiter === '\n' || delimiter === '\\' || !delimited(delimiter) || !delimited(delimiter)) {
+        if (
+          delimiter === '' ||
+          delimiter === '\n' ||
+          delimiter === '\\' ||
+          !delimited(delimiter) ||
+          !delimited(delimiter)
+        ) {
           found.problem = `the ${command} command does not end`;
           break;
         }
@@ -176,7 +191,13 @@ export function sedProgram(site: CallSite): void {
   let inPlace = false;
   let sandbox = false;
   for (const option of parsed.options) {
-    if (option.unlisted) site.emit({ kind: 'unknown', severity: 'high', detail: `${site.name} ${option.name} is not an option riskgate knows to keep sed a read`, via: `${site.name} ${option.name}` });
+    if (option.unlisted)
+      site.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `${site.name} ${option.name} is not an option riskgate knows to keep sed a read`,
+        via: `${site.name} ${option.name}`,
+      });
     else if (option.name === '-e') scripts.push(option.value ?? known(''));
     else if (option.name === '-f') {
       if (option.value !== undefined) site.path('read', option.value, { via: 'sed -f' });
@@ -185,13 +206,24 @@ export function sedProgram(site: CallSite): void {
     else if (option.name === '--sandbox') sandbox = true;
   }
   if (parsed.runtimeWord !== undefined) {
-    site.emit({ kind: 'unknown', severity: 'high', detail: `${site.name} gets ${parsed.runtimeWord.raw}, known only at run time, which could be an option such as -i`, via: site.name });
+    site.emit({
+      kind: 'unknown',
+      severity: 'high',
+      detail: `${site.name} gets ${parsed.runtimeWord.raw}, known only at run time, which could be an option such as -i`,
+      via: site.name,
+    });
   }
   const files = [...parsed.operands];
   if (scripts.length === 0 && files.length > 0) scripts.push(files.shift()!);
   for (const script of scripts) {
     if (script === 'file' || script.value === undefined) {
-      if (!sandbox) site.emit({ kind: 'run-program', program: 'whatever a sed script riskgate cannot read runs', severity: 'high', via: script === 'file' ? 'sed -f' : `sed ${script.raw}` });
+      if (!sandbox)
+        site.emit({
+          kind: 'run-program',
+          program: 'whatever a sed script riskgate cannot read runs',
+          severity: 'high',
+          via: script === 'file' ? 'sed -f' : `sed ${script.raw}`,
+        });
       continue;
     }
     const found = readSedScript(script.value);
@@ -204,7 +236,8 @@ export function sedProgram(site: CallSite): void {
 // ---------------------------------------------------------------------------------------------
 // awk
 
-const unescapeAwk = (text: string): string => text.replace(/\\(.)/g, (_, char: string) => ({ n: '\n', t: '\t' })[char] ?? char);
+const unescapeAwk = (text: string): string =>
+  text.replace(/\\(.)/g, (_, char: string) => ({ n: '\n', t: '\t' })[char] ?? char);
 
 /** Read an awk program: system(), pipes to and from commands, output redirections, getline < file, ENVIRON. */
 export function readAwkProgram(program: string): ScriptFindings & { environment: string[] | 'all' | undefined } {
@@ -218,16 +251,23 @@ export function readAwkProgram(program: string): ScriptFindings & { environment:
   }
   for (const match of program.matchAll(/\bprintf?\b([^;}\n]*)/g)) {
     // Outside strings and parentheses, `>`, `>>`, `|` and `|&` redirect print's output.
-    const statement = match[1]!.replace(/"(?:[^"\\]|\\.)*"/g, (text) => `\u0002${Buffer.from(text).toString('base64')}\u0003`);
+    const statement = match[1]!.replace(
+      /"(?:[^"\\]|\\.)*"/g,
+      (text) => `\u0002${Buffer.from(text).toString('base64')}\u0003`,
+    );
     let depth = 0;
     for (let index = 0; index < statement.length; index++) {
       const char = statement[index]!;
       if (char === '(') depth++;
       else if (char === ')') depth--;
       else if (depth === 0 && (char === '>' || char === '|')) {
-        const target = statement.slice(index + 1).replace(/^[>&]?\s*/, '').trim();
+        const target = statement
+          .slice(index + 1)
+          .replace(/^[>&]?\s*/, '')
+          .trim();
         const quoted = /^\u0002([^\u0003]*)\u0003/.exec(target);
-        const text = quoted === null ? undefined : unescapeAwk(Buffer.from(quoted[1]!, 'base64').toString().slice(1, -1));
+        const text =
+          quoted === null ? undefined : unescapeAwk(Buffer.from(quoted[1]!, 'base64').toString().slice(1, -1));
         if (char === '|') found.runs.push(text);
         else if (text === undefined) found.problem = 'print writes to a file named at run time';
         else found.writes.push(text);
@@ -235,7 +275,9 @@ export function readAwkProgram(program: string): ScriptFindings & { environment:
       }
     }
   }
-  for (const match of program.matchAll(new RegExp(String.raw`getline(?:\s+[\w$]+)?\s*<\s*(?:${literal}|([\w$]+))`, 'g'))) {
+  for (const match of program.matchAll(
+    new RegExp(String.raw`getline(?:\s+[\w$]+)?\s*<\s*(?:${literal}|([\w$]+))`, 'g'),
+  )) {
     if (match[1] !== undefined) found.reads.push(unescapeAwk(match[1]));
     else found.problem = 'getline reads a file named at run time';
   }
@@ -291,7 +333,28 @@ const AWK_SPEC: GetoptSpec = {
 };
 
 /** Options that only set separators, variables or flags: harmless. */
-const AWK_HARMLESS = new Set(['-F', '-v', '-b', '-c', '-C', '-g', '-L', '-M', '-N', '-n', '-O', '-P', '-r', '-s', '-S', '-t', '-h', '-V', '--help', '--version']);
+const AWK_HARMLESS = new Set([
+  '-F',
+  '-v',
+  '-b',
+  '-c',
+  '-C',
+  '-g',
+  '-L',
+  '-M',
+  '-N',
+  '-n',
+  '-O',
+  '-P',
+  '-r',
+  '-s',
+  '-S',
+  '-t',
+  '-h',
+  '-V',
+  '--help',
+  '--version',
+]);
 
 export function awkProgram(site: CallSite): void {
   // Every -e/--source program counts (gawk joins them), as does -f; without them the first operand is the program.
@@ -304,7 +367,12 @@ export function awkProgram(site: CallSite): void {
     if (option.unlisted || !AWK_HARMLESS.has(option.name)) {
       if (option.name !== '-e' && option.name !== '-i') {
         // Options are allowlisted too: -f/-E/-l load code, -W names any long option, -d/-o/-p write, -D debugs.
-        site.emit({ kind: 'unknown', severity: 'high', detail: `${site.name} ${option.name} is not an option riskgate knows to be harmless`, via });
+        site.emit({
+          kind: 'unknown',
+          severity: 'high',
+          detail: `${site.name} ${option.name} is not an option riskgate knows to be harmless`,
+          via,
+        });
       }
     }
     if (option.unlisted) continue;
@@ -316,7 +384,8 @@ export function awkProgram(site: CallSite): void {
       const library = option.value?.value;
       if (library === 'inplace' || library === 'inplace.awk') inPlace = true;
       else site.emit({ kind: 'run-program', program: `the awk library ${option.value?.raw ?? ''}`, via });
-    } else if (option.name === '-l') site.emit({ kind: 'run-program', program: `the awk extension ${option.value?.raw ?? ''}`, via });
+    } else if (option.name === '-l')
+      site.emit({ kind: 'run-program', program: `the awk extension ${option.value?.raw ?? ''}`, via });
     else if (option.name === '-S') sandbox = true;
     else if (option.name === '-d' || option.name === '-o' || option.name === '-p') {
       const defaults: Record<string, string> = { '-d': 'awkvars.out', '-o': 'awkprof.out', '-p': 'awkprof.out' };
@@ -325,23 +394,41 @@ export function awkProgram(site: CallSite): void {
   }
   const operands = [...parsed.operands];
   if (parsed.runtimeWord !== undefined && parsed.runtimeWord === operands[0] && programs.length > 0) {
-    site.emit({ kind: 'unknown', severity: 'high', detail: `${site.name} gets ${parsed.runtimeWord.raw}, known only at run time, which could be an option`, via: site.name });
+    site.emit({
+      kind: 'unknown',
+      severity: 'high',
+      detail: `${site.name} gets ${parsed.runtimeWord.raw}, known only at run time, which could be an option`,
+      via: site.name,
+    });
   }
   if (programs.length === 0 && operands.length > 0) programs.push(operands.shift()!);
   // `var=value` operands are assignments.
   const files = operands.filter((word) => !/^[A-Za-z_]\w*=/.test(word.value ?? ''));
   for (const program of programs) {
     if (program === 'file' || program.value === undefined) {
-      if (!sandbox) site.emit({ kind: 'run-program', program: `whatever an ${site.name} program riskgate cannot read runs`, severity: 'high', via: site.name });
+      if (!sandbox)
+        site.emit({
+          kind: 'run-program',
+          program: `whatever an ${site.name} program riskgate cannot read runs`,
+          severity: 'high',
+          via: site.name,
+        });
       continue;
     }
     const problem = awkProblem(program.value);
-    if (problem !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate reads only awk made of harmless parts: ${problem}`, via: site.name });
+    if (problem !== undefined)
+      site.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `riskgate reads only awk made of harmless parts: ${problem}`,
+        via: site.name,
+      });
     // The regular-expression reading below only names what the program does in the reasons.
     const found = readAwkProgram(program.value);
     if (sandbox) found.runs.length = found.writes.length = 0;
     report(site, found, 'program');
-    if (found.environment !== undefined) site.emit({ kind: 'read-env', names: found.environment, via: `${site.name} ENVIRON` });
+    if (found.environment !== undefined)
+      site.emit({ kind: 'read-env', names: found.environment, via: `${site.name} ENVIRON` });
   }
   for (const file of files) site.path(inPlace ? 'write' : 'read', file, { via: site.name });
 }
@@ -361,7 +448,31 @@ export function jqEnvironment(filter: string): string[] | 'all' | undefined {
 }
 
 /** jq options that only shape input and output or bind named values. */
-const JQ_OPTIONS = new Set(['--raw-output', '--join-output', '--compact-output', '--null-input', '--slurp', '--exit-status', '--sort-keys', '--color-output', '--monochrome-output', '--ascii-output', '--raw-input', '--tab', '--indent', '--seq', '--stream', '--stream-errors', '--unbuffered', '--raw-output0', '--arg', '--argjson', '--args', '--jsonargs', '--']);
+const JQ_OPTIONS = new Set([
+  '--raw-output',
+  '--join-output',
+  '--compact-output',
+  '--null-input',
+  '--slurp',
+  '--exit-status',
+  '--sort-keys',
+  '--color-output',
+  '--monochrome-output',
+  '--ascii-output',
+  '--raw-input',
+  '--tab',
+  '--indent',
+  '--seq',
+  '--stream',
+  '--stream-errors',
+  '--unbuffered',
+  '--raw-output0',
+  '--arg',
+  '--argjson',
+  '--args',
+  '--jsonargs',
+  '--',
+]);
 
 export function jqProgram(site: CallSite): void {
   let filter: WordValue | 'file' | undefined;
@@ -379,12 +490,18 @@ export function jqProgram(site: CallSite): void {
     }
     if (!JQ_OPTIONS.has(value) && !/^-[rjcnseSCMaR]+$/.test(value)) {
       // Options are allowlisted: -f/-L load filters and modules, --rawfile/--slurpfile read files into variables.
-      site.emit({ kind: 'unknown', severity: 'high', detail: `jq ${value} is not an option riskgate knows to be harmless`, via: 'jq' });
+      site.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `jq ${value} is not an option riskgate knows to be harmless`,
+        via: 'jq',
+      });
     }
     if (value === '--args' || value === '--jsonargs') positional = true;
     else if (twoValues.has(value)) {
       const file = args[index + 2];
-      if ((value === '--slurpfile' || value === '--rawfile') && file !== undefined) site.path('read', file, { via: `jq ${value}` });
+      if ((value === '--slurpfile' || value === '--rawfile') && file !== undefined)
+        site.path('read', file, { via: `jq ${value}` });
       index += 2;
     } else if (value === '-f' || value === '--from-file') {
       const file = args[++index];
@@ -393,7 +510,12 @@ export function jqProgram(site: CallSite): void {
     } else if (value === '--indent') index++;
     else if (value === '-L' || value.startsWith('-L') || value.startsWith('--library-path')) {
       // -L adds a directory of jq modules the filter may import and run.
-      site.emit({ kind: 'unknown', severity: 'high', detail: 'jq -L loads jq modules from a directory riskgate does not read', via: `jq ${value}` });
+      site.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: 'jq -L loads jq modules from a directory riskgate does not read',
+        via: `jq ${value}`,
+      });
       if (value === '-L' || value === '--library-path') index++;
     }
   }
@@ -402,9 +524,16 @@ export function jqProgram(site: CallSite): void {
     site.emit({ kind: 'read-env', names: 'all', via: 'a jq filter riskgate cannot read' });
   } else if (filter !== undefined) {
     const problem = jqProblem(filter.value!);
-    if (problem !== undefined) site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate reads only jq made of harmless parts: ${problem}`, via: 'jq' });
+    if (problem !== undefined)
+      site.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `riskgate reads only jq made of harmless parts: ${problem}`,
+        via: 'jq',
+      });
     const environment = jqEnvironment(filter.value!);
-    if (environment !== undefined) site.emit({ kind: 'read-env', names: environment, via: `jq ${filter.raw.slice(0, 40)}` });
+    if (environment !== undefined)
+      site.emit({ kind: 'read-env', names: environment, via: `jq ${filter.raw.slice(0, 40)}` });
   }
   for (const file of files) site.path('read', file, { via: 'jq' });
 }

@@ -14,7 +14,13 @@ import { WRAPPERS } from './wrappers.js';
 /** Directories whose programs are the ones the name means: `/bin/rm` is rm, `./rm` is not. */
 const SYSTEM_BIN = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
 
-export const known = (text: string): WordValue => ({ raw: text, texts: [text], value: text, unknown: false, glob: false });
+export const known = (text: string): WordValue => ({
+  raw: text,
+  texts: [text],
+  value: text,
+  unknown: false,
+  glob: false,
+});
 
 /** One simple command node (with the words that followed its redirections). */
 export function judgeSimpleCommand(walk: Walk, node: Node, extra: readonly WordValue[]): void {
@@ -37,11 +43,15 @@ export function judgeSimpleCommand(walk: Walk, node: Node, extra: readonly WordV
     } else if (child.type === 'command_name') {
       const name = child.namedChild(0);
       if (name !== null) words.push(walk.word(name));
-    } else if (child.type === 'file_redirect' || child.type === 'heredoc_redirect' || child.type === 'herestring_redirect') {
+    } else if (
+      child.type === 'file_redirect' ||
+      child.type === 'heredoc_redirect' ||
+      child.type === 'herestring_redirect'
+    ) {
       words.push(...walk.redirect(child));
     } else if (!child.isNamed) {
       if (declaration && /^[a-z]+$/.test(child.type)) words.push(known(child.type));
-    } else if (child.type === 'variable_name' || child.type === 'word' && declaration) {
+    } else if (child.type === 'variable_name' || (child.type === 'word' && declaration)) {
       words.push(known(textOf(child, walk.source)));
     } else if (child.type !== 'comment') {
       words.push(walk.word(child));
@@ -63,9 +73,47 @@ function subjectOf(name: string, args: readonly WordValue[]): string {
  */
 /** Builtins that change the shell itself (its directory, variables, options, functions): only bash runs them. */
 const SHELL_STATE_BUILTINS: ReadonlySet<string> = new Set([
-  'cd', 'pushd', 'popd', 'declare', 'typeset', 'export', 'local', 'readonly', 'unset', 'set', 'shopt', 'alias', 'unalias',
-  'read', 'mapfile', 'readarray', 'getopts', 'let', 'hash', 'enable', 'trap', 'source', '.', 'eval', 'exec', 'wait', 'history',
-  'fc', 'compgen', 'complete', 'compopt', 'coproc', 'disown', 'jobs', 'bg', 'fg', 'shift', 'return', 'exit', 'break', 'continue',
+  'cd',
+  'pushd',
+  'popd',
+  'declare',
+  'typeset',
+  'export',
+  'local',
+  'readonly',
+  'unset',
+  'set',
+  'shopt',
+  'alias',
+  'unalias',
+  'read',
+  'mapfile',
+  'readarray',
+  'getopts',
+  'let',
+  'hash',
+  'enable',
+  'trap',
+  'source',
+  '.',
+  'eval',
+  'exec',
+  'wait',
+  'history',
+  'fc',
+  'compgen',
+  'complete',
+  'compopt',
+  'coproc',
+  'disown',
+  'jobs',
+  'bg',
+  'fg',
+  'shift',
+  'return',
+  'exit',
+  'break',
+  'continue',
 ]);
 
 export function runWords(walk: Walk, words: readonly WordValue[], via: string | undefined): void {
@@ -92,7 +140,11 @@ export function runWords(walk: Walk, words: readonly WordValue[], via: string | 
   walk.subjects.push(subjectOf(name, args));
   if (text.includes('/') && !SYSTEM_BIN.test(text)) {
     // A custom script or program (`./tidy.sh`): unknown, as the spec says; the model's risk_level decides.
-    walk.emit({ kind: 'unknown', detail: `runs the program at ${text}, which riskgate does not know`, ...(via === undefined ? {} : { via }) });
+    walk.emit({
+      kind: 'unknown',
+      detail: `runs the program at ${text}, which riskgate does not know`,
+      ...(via === undefined ? {} : { via }),
+    });
     operandsAsReads(walk, text, args);
     return;
   }
@@ -155,7 +207,10 @@ function operandsAsReads(walk: Walk, name: string, args: readonly WordValue[]): 
       exists = false;
     }
     if (!exists && !/[/~]/.test(operand) && !word.glob) continue;
-    pathEffects(walk, 'read', operand === value ? word : known(operand), { via: `${name}, which riskgate does not know`, ...(directory ? { recursive: true } : {}) });
+    pathEffects(walk, 'read', operand === value ? word : known(operand), {
+      via: `${name}, which riskgate does not know`,
+      ...(directory ? { recursive: true } : {}),
+    });
   }
 }
 

@@ -46,7 +46,10 @@ export const NODE_TYPES: ReadonlyMap<string, string> = new Map([
   ['regex', 'a pattern ([[ =~ ]], ${x#…}): matched, never run'],
   ['extglob_pattern', 'a case or [[ ]] pattern: matched, never run'],
   ['brace_expression', '{1..3}: expanded by words.ts'],
-  ['file_redirect', '<, >, >>, &>, <>, >&, >|: a read or write of the named file (fd duplication only with literal numbers)'],
+  [
+    'file_redirect',
+    '<, >, >>, &>, <>, >&, >|: a read or write of the named file (fd duplication only with literal numbers)',
+  ],
   ['file_descriptor', 'the number before a redirection'],
   ['heredoc_redirect', '<<WORD: the body evaluated as a double-quoted word unless the delimiter is quoted'],
   ['heredoc_start', 'the here-document delimiter (checked against its end)'],
@@ -112,7 +115,16 @@ export const LITERAL_SUBSCRIPT = /^(-?[0-9]+|@|\*)$/;
  * substitution in the regex, which bash runs — found by the differential test).
  */
 const HIDDEN_SUBSTITUTION = /`|\$\(|\$\[|\$\{|<\(|>\(/;
-const LEAVES = new Set(['word', 'string_content', 'heredoc_content', 'regex', 'extglob_pattern', 'number', 'raw_string', 'ansi_c_string']);
+const LEAVES = new Set([
+  'word',
+  'string_content',
+  'heredoc_content',
+  'regex',
+  'extglob_pattern',
+  'number',
+  'raw_string',
+  'ansi_c_string',
+]);
 /** Leaves whose text bash takes literally, unless they sit inside a backquote substitution. */
 const LITERAL_LEAVES = new Set(['raw_string', 'ansi_c_string']);
 
@@ -126,11 +138,22 @@ export function syntaxProblems(root: Node, source: string): string[] {
     if (problems.length < 8) problems.push(`${what}: "${source.slice(node.startIndex, node.endIndex).slice(0, 40)}"`);
   };
   const visit = (node: Node, inBackquotes: boolean, quotedHeredoc: boolean): void => {
-    if (node.isMissing) { add(node, 'the command is incomplete'); return; }
-    if (node.isNamed && !NODE_TYPES.has(node.type)) { add(node, 'uses shell syntax riskgate does not model'); return; }
+    if (node.isMissing) {
+      add(node, 'the command is incomplete');
+      return;
+    }
+    if (node.isNamed && !NODE_TYPES.has(node.type)) {
+      add(node, 'uses shell syntax riskgate does not model');
+      return;
+    }
     if (!node.isNamed && node.type === 'select') add(node, 'select reads a choice from input into a variable');
     // `$"…"` is looked up in a message catalog (TEXTDOMAIN, TEXTDOMAINDIR) and the translation expanded.
-    if (!node.isNamed && node.type === '$' && node.nextSibling?.type === 'string' && node.parent?.type !== 'simple_expansion') {
+    if (
+      !node.isNamed &&
+      node.type === '$' &&
+      node.nextSibling?.type === 'string' &&
+      node.parent?.type !== 'simple_expansion'
+    ) {
       add(node, 'a $"…" string, which bash translates and then expands');
     }
     const text = source.slice(node.startIndex, node.endIndex);
@@ -146,7 +169,8 @@ export function syntaxProblems(root: Node, source: string): string[] {
       const literal = LITERAL_LEAVES.has(node.type) || (node.type === 'heredoc_content' && quotedHeredoc);
       // Outside backquotes an escaped `\$` or `` \` `` is literal (`echo "\$(id)"` prints it).
       const unescaped = literal || inBackquotes ? text : text.replace(/\\[\s\S]/g, '');
-      if ((!literal || inBackquotes) && HIDDEN_SUBSTITUTION.test(unescaped)) add(node, 'holds a substitution the parser did not read');
+      if ((!literal || inBackquotes) && HIDDEN_SUBSTITUTION.test(unescaped))
+        add(node, 'holds a substitution the parser did not read');
       if (inBackquotes && text.includes('\\')) add(node, 'escapes inside backquotes, which bash reads twice');
     }
     if (node.type === 'comment' && !startsComment(source, node.startIndex)) {
@@ -172,7 +196,10 @@ export function syntaxProblems(root: Node, source: string): string[] {
   // The parser takes form feeds, vertical tabs and carriage returns for blanks; bash takes them
   // for word characters, so `echo a\f#$(cmd)` is a comment to one and a command to the other.
   const control = /[\x00-\x08\x0b-\x1f\x7f]/.exec(source);
-  if (control !== null) problems.push(`holds a control character (code ${control[0].charCodeAt(0)}) that bash and riskgate's parser read differently`);
+  if (control !== null)
+    problems.push(
+      `holds a control character (code ${control[0].charCodeAt(0)}) that bash and riskgate's parser read differently`,
+    );
   visit(root, false, false);
   return problems;
 }
@@ -213,7 +240,10 @@ function heredocProblem(node: Node, source: string, add: (node: Node, what: stri
   if (!plain.test(start)) add(node, 'a here-document delimiter riskgate does not read the way bash does');
   for (let index = 0; index < node.childCount; index++) {
     const child = node.child(index);
-    if (child?.type === 'heredoc_end' && source.slice(child.startIndex, child.endIndex) !== start.replace(/['"\\]/g, '')) {
+    if (
+      child?.type === 'heredoc_end' &&
+      source.slice(child.startIndex, child.endIndex) !== start.replace(/['"\\]/g, '')
+    ) {
       add(node, 'a here-document whose end riskgate does not place the way bash does');
     }
   }
@@ -229,13 +259,19 @@ function expansionProblem(node: Node, source: string, add: (node: Node, what: st
   for (let index = 0; index < node.childCount; index++) {
     const child = node.child(index)!;
     if (child.type === '${' || child.type === '}') continue;
-    if (!named && (child.type === 'variable_name' || child.type === 'special_variable_name' || child.type === 'subscript')) {
+    if (
+      !named &&
+      (child.type === 'variable_name' || child.type === 'special_variable_name' || child.type === 'subscript')
+    ) {
       named = true;
       continue;
     }
     if (!named) {
       // Before the name only `#` (length) is modelled; `!` is indirection.
-      if (child.type !== '#') { add(node, 'an expansion form riskgate does not model'); return; }
+      if (child.type !== '#') {
+        add(node, 'an expansion form riskgate does not model');
+        return;
+      }
       continue;
     }
     if (!child.isNamed) {
@@ -244,15 +280,27 @@ function expansionProblem(node: Node, source: string, add: (node: Node, what: st
     } else operands.push(child);
   }
   const form = EXPANSION_FORMS.get(operator);
-  if (!named || form === undefined) { add(node, 'an expansion form riskgate does not model'); return; }
-  if (form.operand === 'none' && (operands.length > 0 || tokens.length > 0)) { add(node, 'an expansion form riskgate does not model'); return; }
+  if (!named || form === undefined) {
+    add(node, 'an expansion form riskgate does not model');
+    return;
+  }
+  if (form.operand === 'none' && (operands.length > 0 || tokens.length > 0)) {
+    add(node, 'an expansion form riskgate does not model');
+    return;
+  }
   // `${x/p/r}` has one `/` between its parts; `${x:o:l}` one `:`.
-  const separator = form.operand === 'number' ? ':' : form.operand === 'literal' && operator.startsWith('/') ? '/' : undefined;
-  if (tokens.some((token) => token !== separator) || tokens.length > 1) { add(node, 'an expansion form riskgate does not model'); return; }
+  const separator =
+    form.operand === 'number' ? ':' : form.operand === 'literal' && operator.startsWith('/') ? '/' : undefined;
+  if (tokens.some((token) => token !== separator) || tokens.length > 1) {
+    add(node, 'an expansion form riskgate does not model');
+    return;
+  }
   for (const operand of operands) {
     const value = source.slice(operand.startIndex, operand.endIndex);
-    if (form.operand === 'number' && !/^ *-?[0-9]+$/.test(value)) add(operand, 'a substring position bash evaluates as arithmetic');
-    if (form.operand === 'literal' && /[$`]/.test(value)) add(operand, 'an expansion with a part known only at run time');
+    if (form.operand === 'number' && !/^ *-?[0-9]+$/.test(value))
+      add(operand, 'a substring position bash evaluates as arithmetic');
+    if (form.operand === 'literal' && /[$`]/.test(value))
+      add(operand, 'an expansion with a part known only at run time');
   }
 }
 
@@ -267,6 +315,7 @@ function arrayProblem(node: Node, source: string, add: (node: Node, what: string
   for (let index = 0; index < node.namedChildCount; index++) {
     const child = node.namedChild(index)!;
     const text = source.slice(child.startIndex, child.endIndex);
-    if (text.startsWith('[') && !/^\[-?[0-9]+\]\+?=/.test(text)) add(child, 'an array index bash evaluates as arithmetic');
+    if (text.startsWith('[') && !/^\[-?[0-9]+\]\+?=/.test(text))
+      add(child, 'an array index bash evaluates as arithmetic');
   }
 }

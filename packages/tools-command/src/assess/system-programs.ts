@@ -21,7 +21,9 @@ const sampler = (flags: string, options: ProgramRow['options'] = {}): ProgramRow
 
 /** dmesg options that clear the kernel log or change the console: known dangers, not merely unlisted. */
 const DMESG_CHANGES: Record<string, OptionUse> = Object.fromEntries(
-  ['-C', '--clear', '-c', '--read-clear', '-n', '--console-level', '-D', '--console-off', '-E', '--console-on'].map((name) => [name, 'changes' as const]),
+  ['-C', '--clear', '-c', '--read-clear', '-n', '--console-level', '-D', '--console-off', '-E', '--console-on'].map(
+    (name) => [name, 'changes' as const],
+  ),
 );
 
 export const SYSTEM_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
@@ -33,39 +35,168 @@ export const SYSTEM_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   groups: row('data', { core: true }),
   // users [FILE], who [FILE | am i]: FILE is read as a login record (its bytes printed as fields).
   users: row('read', { core: true }),
-  uname: row('data', { core: true, flags: '-asnrvmpio --all --kernel-name --nodename --kernel-release --kernel-version --machine --processor --hardware-platform --operating-system' }),
+  uname: row('data', {
+    core: true,
+    flags:
+      '-asnrvmpio --all --kernel-name --nodename --kernel-release --kernel-version --machine --processor --hardware-platform --operating-system',
+  }),
   arch: row('data', { core: true }),
   nproc: row('data', { core: true, flags: '--all', options: { '--ignore': 'data' } }),
   hostid: row('data', { core: true }),
   tty: row('data', { core: true, flags: '-s --silent --quiet' }),
-  locale: row('data', { core: true, flags: '-amckv --all-locales --charmaps --category-name --keyword-name --verbose' }),
+  locale: row('data', {
+    core: true,
+    flags: '-amckv --all-locales --charmaps --category-name --keyword-name --verbose',
+  }),
   getconf: row('data', { core: true, flags: '-a', options: { '-v': 'data' } }),
   lsb_release: row('data', { core: true, flags: '-adrcisv --all --description --release --codename --id --short' }),
   which: row('data', { core: true, flags: '-as --all' }),
   whereis: row('data', { flags: '-bmsul', options: { '-B': 'data', '-M': 'data', '-S': 'data', '-f': 'flag' } }),
-  cal: row('data', { core: true, flags: '-13yjmswYSv --one --three --year --julian --monday --sunday --week --twelve --vertical --span', options: { '-n': 'data', '--months': 'data', '--color': 'data' } }),
+  cal: row('data', {
+    core: true,
+    flags: '-13yjmswYSv --one --three --year --julian --monday --sunday --week --twelve --vertical --span',
+    options: { '-n': 'data', '--months': 'data', '--color': 'data' },
+  }),
   uptime: row('data', { core: true, flags: '-ps --pretty --since' }),
   // free -s repeats for ever (unless -c bounds it): not listed.
-  free: row('data', { core: true, flags: '-bkmghltwv --bytes --kilo --mega --giga --tera --peta --kibi --mebi --gibi --tebi --pebi --human --si --lohi --total --wide --committed', options: { '-c': 'data', '--count': 'data', '-s': 'follow', '--seconds': 'follow' } }),
-  df: row('data', { core: true, flags: '-ahHiklPT --all --human-readable --si --inodes --local --portability --print-type --total --sync --no-sync --output', options: { '-B': 'data', '--block-size': 'data', '-t': 'data', '--type': 'data', '-x': 'data', '--exclude-type': 'data' } }),
+  free: row('data', {
+    core: true,
+    flags:
+      '-bkmghltwv --bytes --kilo --mega --giga --tera --peta --kibi --mebi --gibi --tebi --pebi --human --si --lohi --total --wide --committed',
+    options: { '-c': 'data', '--count': 'data', '-s': 'follow', '--seconds': 'follow' },
+  }),
+  df: row('data', {
+    core: true,
+    flags:
+      '-ahHiklPT --all --human-readable --si --inodes --local --portability --print-type --total --sync --no-sync --output',
+    options: {
+      '-B': 'data',
+      '--block-size': 'data',
+      '-t': 'data',
+      '--type': 'data',
+      '-x': 'data',
+      '--exclude-type': 'data',
+    },
+  }),
   // Hardware and kernel: /proc and /sys (the sandbox shows them read-only).
-  lscpu: row('data', { flags: '-abcJxyeBp --all --online --offline --json --hex --physical --bytes --extended --parse', options: { '-s': 'read', '--sysroot': 'read', '-C': 'flag', '--caches': 'flag', '--output-all': 'flag' } }),
-  lsblk: row('data', { flags: '-abdDfJlmnpPrsStzAMOT --all --bytes --nodeps --discard --fs --json --list --perms --noheadings --paths --pairs --raw --inverse --topology --scsi --tree --output-all --merge', options: { '-o': 'data', '--output': 'data', '-e': 'data', '--exclude': 'data', '-I': 'data', '--include': 'data', '-x': 'data', '--sort': 'data', '-E': 'data', '--dedup': 'data' } }),
+  lscpu: row('data', {
+    flags: '-abcJxyeBp --all --online --offline --json --hex --physical --bytes --extended --parse',
+    options: { '-s': 'read', '--sysroot': 'read', '-C': 'flag', '--caches': 'flag', '--output-all': 'flag' },
+  }),
+  lsblk: row('data', {
+    flags:
+      '-abdDfJlmnpPrsStzAMOT --all --bytes --nodeps --discard --fs --json --list --perms --noheadings --paths --pairs --raw --inverse --topology --scsi --tree --output-all --merge',
+    options: {
+      '-o': 'data',
+      '--output': 'data',
+      '-e': 'data',
+      '--exclude': 'data',
+      '-I': 'data',
+      '--include': 'data',
+      '-x': 'data',
+      '--sort': 'data',
+      '-E': 'data',
+      '--dedup': 'data',
+    },
+  }),
   lsmod: row('data'),
   // dmesg -C/-c clear the kernel log and -n/-D/-E change the console: not listed.
-  dmesg: row('data', { flags: '-HTkuxdertPSJL --human --ctime --decode --kernel --userspace --raw --notime --nopager --reltime --show-delta --syslog --json --color --since --until', options: { '-l': 'data', '--level': 'data', '-f': 'data', '--facility': 'data', '--time-format': 'data', '-w': 'follow', '-W': 'follow', '--follow': 'follow', '--follow-new': 'follow', '-F': 'read', '--file': 'read', ...DMESG_CHANGES } }),
+  dmesg: row('data', {
+    flags:
+      '-HTkuxdertPSJL --human --ctime --decode --kernel --userspace --raw --notime --nopager --reltime --show-delta --syslog --json --color --since --until',
+    options: {
+      '-l': 'data',
+      '--level': 'data',
+      '-f': 'data',
+      '--facility': 'data',
+      '--time-format': 'data',
+      '-w': 'follow',
+      '-W': 'follow',
+      '--follow': 'follow',
+      '--follow-new': 'follow',
+      '-F': 'read',
+      '--file': 'read',
+      ...DMESG_CHANGES,
+    },
+  }),
   // vmstat/iostat/mpstat: INTERVAL without COUNT repeats for ever.
-  vmstat: sampler('-afmnsdDtw --active --forks --slabs --stats --disk --disk-sum --timestamp --wide', { '-S': 'data', '--unit': 'data', '-p': 'data', '--partition': 'data' }),
-  iostat: sampler('-cdhkmNstxyz --human --compact --pretty', { '-p': 'data', '-j': 'data', '-o': 'data', '-g': 'data' }),
+  vmstat: sampler('-afmnsdDtw --active --forks --slabs --stats --disk --disk-sum --timestamp --wide', {
+    '-S': 'data',
+    '--unit': 'data',
+    '-p': 'data',
+    '--partition': 'data',
+  }),
+  iostat: sampler('-cdhkmNstxyz --human --compact --pretty', {
+    '-p': 'data',
+    '-j': 'data',
+    '-o': 'data',
+    '-g': 'data',
+  }),
   mpstat: sampler('-AHTuI', { '-P': 'data', '-N': 'data', '-o': 'data' }),
   // Logins: utmp and wtmp.
   w: row('data', { flags: '-hsifuop --no-header --short --ip-addr --from --no-current --old-style --pids' }),
-  who: row('read', { flags: '-abdHlmpqrstTuw --all --boot --dead --heading --ips --login --lookup --process --count --runlevel --short --time --mesg --writable --users' }),
-  last: row('data', { flags: `-0123456789 -xFwiadR --system --fulltimes --fullnames --ip --hostlast --dns --nohostname`, options: { '-n': 'data', '--limit': 'data', '-s': 'data', '--since': 'data', '-t': 'data', '--until': 'data', '-p': 'data', '--present': 'data', '-f': 'read', '--file': 'read', '--time-format': 'data' } }),
+  who: row('read', {
+    flags:
+      '-abdHlmpqrstTuw --all --boot --dead --heading --ips --login --lookup --process --count --runlevel --short --time --mesg --writable --users',
+  }),
+  last: row('data', {
+    flags: `-0123456789 -xFwiadR --system --fulltimes --fullnames --ip --hostlast --dns --nohostname`,
+    options: {
+      '-n': 'data',
+      '--limit': 'data',
+      '-s': 'data',
+      '--since': 'data',
+      '-t': 'data',
+      '--until': 'data',
+      '-p': 'data',
+      '--present': 'data',
+      '-f': 'read',
+      '--file': 'read',
+      '--time-format': 'data',
+    },
+  }),
   // Sockets and open files: ss -K kills and -D writes a dump; lsof -r and netstat -c repeat for ever.
-  ss: row('data', { flags: '-hHnroaelmpiTsEZzb460txuwdSM --numeric --resolve --all --listening --options --extended --memory --processes --threads --info --tos --summary --events --context --contexts --bpf --ipv4 --ipv6 --packet --tcp --udp --dccp --raw --unix --sctp --vsock --xdp --mptcp --tipc --no-header --oneline --cgroup', options: { '-f': 'data', '--family': 'data', '-A': 'data', '--query': 'data', '--socket': 'data', '-F': 'read', '--filter': 'read', '-N': 'data', '--net': 'data', '-K': 'changes', '--kill': 'changes', '-D': 'write', '--diag': 'write' } }),
-  netstat: row('data', { flags: '-atunlpeorisWxwgMvNCF --all --tcp --udp --numeric --listening --program --extend --timers --route --interfaces --statistics --wide --unix --raw --groups --masquerade --verbose --numeric-hosts --numeric-ports --numeric-users --symbolic', options: { '-A': 'data', '--protocol': 'data', '-c': 'follow', '--continuous': 'follow' } }),
-  lsof: row('data', { flags: '-abChilnNOPRtUVwXi', options: { '-c': 'data', '-d': 'data', '-g': 'data', '-p': 'data', '-s': 'data', '-u': 'data', '-D': 'data', '-F': 'data', '-T': 'data', '-k': 'read', '-r': 'follow', '+r': 'follow' } }),
+  ss: row('data', {
+    flags:
+      '-hHnroaelmpiTsEZzb460txuwdSM --numeric --resolve --all --listening --options --extended --memory --processes --threads --info --tos --summary --events --context --contexts --bpf --ipv4 --ipv6 --packet --tcp --udp --dccp --raw --unix --sctp --vsock --xdp --mptcp --tipc --no-header --oneline --cgroup',
+    options: {
+      '-f': 'data',
+      '--family': 'data',
+      '-A': 'data',
+      '--query': 'data',
+      '--socket': 'data',
+      '-F': 'read',
+      '--filter': 'read',
+      '-N': 'data',
+      '--net': 'data',
+      '-K': 'changes',
+      '--kill': 'changes',
+      '-D': 'write',
+      '--diag': 'write',
+    },
+  }),
+  netstat: row('data', {
+    flags:
+      '-atunlpeorisWxwgMvNCF --all --tcp --udp --numeric --listening --program --extend --timers --route --interfaces --statistics --wide --unix --raw --groups --masquerade --verbose --numeric-hosts --numeric-ports --numeric-users --symbolic',
+    options: { '-A': 'data', '--protocol': 'data', '-c': 'follow', '--continuous': 'follow' },
+  }),
+  lsof: row('data', {
+    flags: '-abChilnNOPRtUVwXi',
+    options: {
+      '-c': 'data',
+      '-d': 'data',
+      '-g': 'data',
+      '-p': 'data',
+      '-s': 'data',
+      '-u': 'data',
+      '-D': 'data',
+      '-F': 'data',
+      '-T': 'data',
+      '-k': 'read',
+      '-r': 'follow',
+      '+r': 'follow',
+    },
+  }),
   // Terminal state.
   tput: row('data', { flags: '-x', options: { '-T': 'data' } }),
   clear: row('data', { flags: '-x', options: { '-T': 'data' } }),
@@ -73,6 +204,34 @@ export const SYSTEM_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   getent: row('data'),
   // The process list; `ps e`/`ps -E` add each process's environment (custom in programs.ts).
   ps: row('data'),
-  pgrep: row('data', { flags: '-aclfvwxniorALH --count --list-name --list-full --full --inverse --lightweight --exact --newest --oldest --ignore-ancestors --env', options: { '-d': 'data', '--delimiter': 'data', '-g': 'data', '--pgroup': 'data', '-G': 'data', '--group': 'data', '-P': 'data', '--parent': 'data', '-s': 'data', '--session': 'data', '-t': 'data', '--terminal': 'data', '-u': 'data', '--euid': 'data', '-U': 'data', '--uid': 'data', '-F': 'read', '--pidfile': 'read', '--ns': 'data', '--nslist': 'data', '-O': 'data', '--older': 'data', '--cgroup': 'data' } }),
+  pgrep: row('data', {
+    flags:
+      '-aclfvwxniorALH --count --list-name --list-full --full --inverse --lightweight --exact --newest --oldest --ignore-ancestors --env',
+    options: {
+      '-d': 'data',
+      '--delimiter': 'data',
+      '-g': 'data',
+      '--pgroup': 'data',
+      '-G': 'data',
+      '--group': 'data',
+      '-P': 'data',
+      '--parent': 'data',
+      '-s': 'data',
+      '--session': 'data',
+      '-t': 'data',
+      '--terminal': 'data',
+      '-u': 'data',
+      '--euid': 'data',
+      '-U': 'data',
+      '--uid': 'data',
+      '-F': 'read',
+      '--pidfile': 'read',
+      '--ns': 'data',
+      '--nslist': 'data',
+      '-O': 'data',
+      '--older': 'data',
+      '--cgroup': 'data',
+    },
+  }),
   pidof: row('data', { flags: '-sqcnxz', options: { '-o': 'data', '--omit-pid': 'data', '-d': 'data' } }),
 };

@@ -89,9 +89,29 @@ export type OptionUse =
   | 'unlisted';
 
 /** Uses that take the next word (or the rest after `=`) as their value. */
-export const TAKES_VALUE: ReadonlySet<OptionUse> = new Set(['data', 'read', 'list', 'write', 'run', 'pattern', 'pattern-file']);
+export const TAKES_VALUE: ReadonlySet<OptionUse> = new Set([
+  'data',
+  'read',
+  'list',
+  'write',
+  'run',
+  'pattern',
+  'pattern-file',
+]);
 /** Uses that make a program do more than read: an input word could turn into one (xargs). */
-export const RISKY_USES: ReadonlySet<OptionUse> = new Set(['write', 'run', 'in-place', 'runs', 'writes', 'unknown', 'environment', 'follow', 'unlisted', 'connects', 'changes']);
+export const RISKY_USES: ReadonlySet<OptionUse> = new Set([
+  'write',
+  'run',
+  'in-place',
+  'runs',
+  'writes',
+  'unknown',
+  'environment',
+  'follow',
+  'unlisted',
+  'connects',
+  'changes',
+]);
 
 /** What a call site offers a custom judge. */
 export interface CallSite {
@@ -175,9 +195,21 @@ export const runs = (program: string, note?: string, severity?: 'medium' | 'high
   ...(note === undefined ? {} : { note }),
   ...(severity === undefined ? {} : { severity }),
 });
-export const controls = (detail: string, severity?: 'medium' | 'high'): FixedEffect => ({ kind: 'control-process', detail, ...(severity === undefined ? {} : { severity }) });
+export const controls = (detail: string, severity?: 'medium' | 'high'): FixedEffect => ({
+  kind: 'control-process',
+  detail,
+  ...(severity === undefined ? {} : { severity }),
+});
 export const privilege = (detail: string): FixedEffect => ({ kind: 'change-privilege', detail });
-export const connects = (host: string, note?: string): FixedEffect => ({ kind: 'connect', host, ...(note === undefined ? {} : { note }) });
+export const connects = (host: string, note?: string): FixedEffect => ({
+  kind: 'connect',
+  host,
+  ...(note === undefined ? {} : { note }),
+});
 export const session = (detail: string): FixedEffect => ({ kind: 'change-session', detail });
 export const endless = (detail: string): FixedEffect => ({ kind: 'unbounded', resource: 'time', detail });
-export const unknownEffect = (detail: string, severity?: 'medium' | 'high'): FixedEffect => ({ kind: 'unknown', detail, ...(severity === undefined ? {} : { severity }) });
+export const unknownEffect = (detail: string, severity?: 'medium' | 'high'): FixedEffect => ({
+  kind: 'unknown',
+  detail,
+  ...(severity === undefined ? {} : { severity }),
+});

@@ -80,12 +80,21 @@ const RUNS_PROGRAMS_PREFIXES: readonly (readonly [RegExp, string])[] = [
   // Toolchains read their settings from the environment as much as from their files: a flag that
   // runs a program (GOFLAGS=-toolexec=…), another interpreter or toolchain (UV_PYTHON, RUSTUP_TOOLCHAIN),
   // plugins loaded on every run (GEM_PATH: rubygems_plugin.rb), start-up code (PYTHONUSERBASE: .pth files).
-  [/^GO(FLAGS|ENV|TOOLCHAIN|ROOT|PATH|BIN|CACHE|MODCACHE|PROXY|NOPROXY|SUMDB|NOSUMDB|PRIVATE|INSECURE|EXPERIMENT|DEBUG|WORK|VCS|AUTH)$|^CGO_/, 'changes what the go command runs and where it finds its toolchain'],
+  [
+    /^GO(FLAGS|ENV|TOOLCHAIN|ROOT|PATH|BIN|CACHE|MODCACHE|PROXY|NOPROXY|SUMDB|NOSUMDB|PRIVATE|INSECURE|EXPERIMENT|DEBUG|WORK|VCS|AUTH)$|^CGO_/,
+    'changes what the go command runs and where it finds its toolchain',
+  ],
   [/^UV_/, 'changes uv configuration (the interpreter it runs, indexes)'],
-  [/^(CARGO|RUSTUP)_|^RUSTC(_WRAPPER|_WORKSPACE_WRAPPER)?$|^RUSTDOC$/, 'changes which toolchain cargo runs and its configuration'],
+  [
+    /^(CARGO|RUSTUP)_|^RUSTC(_WRAPPER|_WORKSPACE_WRAPPER)?$|^RUSTDOC$/,
+    'changes which toolchain cargo runs and its configuration',
+  ],
   [/^(GEM|RUBYGEMS|BUNDLE|BUNDLER)_/, 'changes where gem and bundle load plugins and gems from'],
   [/^PYTHON/, 'changes how python starts (module paths, start-up code)'],
-  [/^(YARN|POETRY|COMPOSER|CONDA|PNPM|COREPACK)_|^COMPOSER$/, 'changes a package manager configuration (scripts, plugins, interpreters)'],
+  [
+    /^(YARN|POETRY|COMPOSER|CONDA|PNPM|COREPACK)_|^COMPOSER$/,
+    'changes a package manager configuration (scripts, plugins, interpreters)',
+  ],
   [/^BASH_FUNC_/, 'defines a function in every new bash'],
 ];
 
@@ -98,7 +107,12 @@ export function whyVariableRunsPrograms(name: string): string | undefined {
 export function assignmentEffect(name: string, via: string): Effect | undefined {
   const why = whyVariableRunsPrograms(name.replace(/\[.*$/, ''));
   if (why === undefined) return undefined;
-  return { kind: 'run-program', program: `whatever ${name} makes later commands run`, note: `setting ${name}: it ${why}`, via: via.slice(0, 60) };
+  return {
+    kind: 'run-program',
+    program: `whatever ${name} makes later commands run`,
+    note: `setting ${name}: it ${why}`,
+    via: via.slice(0, 60),
+  };
 }
 
 /**

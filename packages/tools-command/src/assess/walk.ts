@@ -23,7 +23,10 @@ export interface Scope {
    * `certain` when the definition surely ran before the call (a top-level statement); the text
    * tells which variables a call may change.
    */
-  readonly functions: Map<string, { readonly text: string; readonly certain: boolean; readonly cwd?: string | undefined }>;
+  readonly functions: Map<
+    string,
+    { readonly text: string; readonly certain: boolean; readonly cwd?: string | undefined }
+  >;
   /** Inside a function body: variables set later on the line may hold anything. */
   opaque: boolean;
 }
@@ -107,10 +110,19 @@ export class Walk implements WordHost {
     for (const match of text.matchAll(/\$\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)|`([^`]*)`/g)) {
       found = true;
       // A command hidden in a subscript bash evaluates is an injection, not everyday use: a program run.
-      this.emit({ kind: 'run-program', program: `"${(match[1] ?? match[2] ?? '').slice(0, 60)}"`, via: `the array subscript in ${raw}` });
+      this.emit({
+        kind: 'run-program',
+        program: `"${(match[1] ?? match[2] ?? '').slice(0, 60)}"`,
+        via: `the array subscript in ${raw}`,
+      });
       this.script(match[1] ?? match[2] ?? '', `the array subscript in ${raw}`);
     }
-    if (!found) this.emit({ kind: 'unknown', severity: 'high', detail: `bash may run a command from the array subscript in ${raw}` });
+    if (!found)
+      this.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `bash may run a command from the array subscript in ${raw}`,
+      });
   }
 
   // --- nested scripts
@@ -139,16 +151,27 @@ export class Walk implements WordHost {
 
   walkRoot(root: Node): void {
     this.checkMissing = root.hasError;
-    if (root.hasError) this.emit({ kind: 'unknown', severity: 'high', detail: `the command does not parse as bash${this.depth > 0 ? ' (inside a nested script)' : ''}` });
+    if (root.hasError)
+      this.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `the command does not parse as bash${this.depth > 0 ? ' (inside a nested script)' : ''}`,
+      });
     // Syntax is allowlisted (syntax.ts): whatever the walk does not model completely is unknown.
-    for (const problem of syntaxProblems(root, this.source)) this.emit({ kind: 'unknown', severity: 'high', detail: problem });
+    for (const problem of syntaxProblems(root, this.source))
+      this.emit({ kind: 'unknown', severity: 'high', detail: problem });
     this.visit(root);
   }
 
   inSubshell(action: () => void): void {
     // Bash nests without limit; the walk stops at a depth no real line reaches (and the stack can hold).
     if (this.nesting >= MAX_NESTING) {
-      if (!this.tooDeep) this.emit({ kind: 'unknown', severity: 'high', detail: `the line nests subshells and substitutions more than ${MAX_NESTING} deep` });
+      if (!this.tooDeep)
+        this.emit({
+          kind: 'unknown',
+          severity: 'high',
+          detail: `the line nests subshells and substitutions more than ${MAX_NESTING} deep`,
+        });
       this.tooDeep = true;
       return;
     }
@@ -228,7 +251,8 @@ export class Walk implements WordHost {
         const parts = [...childrenOf(node)];
         const open = parts.find((child) => child.type === '((');
         const close = parts.find((child) => child.type === '))');
-        if (open !== undefined && close !== undefined) checkArithmetic(this, this.source.slice(open.endIndex, close.startIndex), node);
+        if (open !== undefined && close !== undefined)
+          checkArithmetic(this, this.source.slice(open.endIndex, close.startIndex), node);
         forgetAssigned(this, node);
         for (const child of parts) {
           if (child.type === 'do_group' || child.type === 'compound_statement') this.visit(child);
@@ -257,15 +281,27 @@ export class Walk implements WordHost {
         return;
       case '&':
         // A background job outlives the call: nothing waits for it or stops it (nohup ./server &, fork bombs).
-        this.emit({ kind: 'unbounded', resource: 'time', detail: 'runs a command in the background, where it outlives the call' });
+        this.emit({
+          kind: 'unbounded',
+          resource: 'time',
+          detail: 'runs a command in the background, where it outlives the call',
+        });
         return;
       case 'ERROR':
-        this.emit({ kind: 'unknown', severity: 'high', detail: `the command does not parse as bash near "${textOf(node, this.source).slice(0, 40)}"` });
+        this.emit({
+          kind: 'unknown',
+          severity: 'high',
+          detail: `the command does not parse as bash near "${textOf(node, this.source).slice(0, 40)}"`,
+        });
         return;
       default:
         if (!node.isNamed) return;
         // A construct the walk does not read (the person never sees parser names).
-        this.emit({ kind: 'unknown', severity: 'high', detail: `uses shell syntax riskgate does not read: "${textOf(node, this.source).slice(0, 40)}"` });
+        this.emit({
+          kind: 'unknown',
+          severity: 'high',
+          detail: `uses shell syntax riskgate does not read: "${textOf(node, this.source).slice(0, 40)}"`,
+        });
     }
   }
 
@@ -293,7 +329,12 @@ export class Walk implements WordHost {
     if (body !== null) {
       if (body.type === 'command') judgeSimpleCommand(this, body, extra);
       else {
-        if (extra.length > 0) this.emit({ kind: 'unknown', severity: 'high', detail: `words after a redirection that riskgate cannot place: ${extra.map((word) => word.raw).join(' ')}` });
+        if (extra.length > 0)
+          this.emit({
+            kind: 'unknown',
+            severity: 'high',
+            detail: `words after a redirection that riskgate cannot place: ${extra.map((word) => word.raw).join(' ')}`,
+          });
         this.visit(body);
       }
     }
@@ -337,7 +378,13 @@ export class Walk implements WordHost {
     let hasIn = false;
     for (const child of childrenOf(node)) {
       if (child.type === 'in') hasIn = true;
-      if (child.id === variable?.id || !child.isNamed || child.type === 'do_group' || child.type === 'compound_statement') continue;
+      if (
+        child.id === variable?.id ||
+        !child.isNamed ||
+        child.type === 'do_group' ||
+        child.type === 'compound_statement'
+      )
+        continue;
       const word = this.word(child);
       if (word.unknown) known = false;
       values.push(...word.texts);
@@ -359,7 +406,11 @@ export class Walk implements WordHost {
     const condition = node.childForFieldName('condition');
     const conditionText = condition === null ? '' : textOf(condition, this.source).trim();
     if (!/^((\w+=\S*\s+)*(read|mapfile|readarray)\b)/.test(conditionText)) {
-      this.emit({ kind: 'unbounded', resource: 'time', detail: `the loop "${textOf(node, this.source).slice(0, 40)}" may run until it is stopped` });
+      this.emit({
+        kind: 'unbounded',
+        resource: 'time',
+        detail: `the loop "${textOf(node, this.source).slice(0, 40)}" may run until it is stopped`,
+      });
     }
     forgetAssigned(this, node);
     for (const child of childrenOf(node)) this.visit(child);
@@ -370,7 +421,12 @@ export class Walk implements WordHost {
     const body = node.childForFieldName('body');
     // Sure to have run before a later call only as a top-level statement of the line itself.
     const certain = this.depth === 0 && this.nesting === 0 && node.parent?.type === 'program';
-    if (name !== null) this.scope.functions.set(textOf(name, this.source), { text: body === null ? '' : textOf(body, this.source), certain, cwd: this.scope.cwd });
+    if (name !== null)
+      this.scope.functions.set(textOf(name, this.source), {
+        text: body === null ? '' : textOf(body, this.source),
+        certain,
+        cwd: this.scope.cwd,
+      });
     if (body === null) return;
     // The body runs when called, with arguments and variables the line may set later: no value is trusted.
     const saved = this.scope;
@@ -395,7 +451,12 @@ export class Walk implements WordHost {
     // The body's relative paths were judged in the directory where it was defined; called after a
     // `cd` elsewhere (`f() { cat .msmtprc; }; cd ~; f`) they name other files.
     if (definition.cwd !== this.scope.cwd) {
-      this.emit({ kind: 'unknown', severity: 'high', detail: `calls ${name} in another directory than the one its body was judged in`, via: name });
+      this.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `calls ${name} in another directory than the one its body was judged in`,
+        via: name,
+      });
     }
     forgetAssignedBy(this, definition.text);
     return definition.certain;

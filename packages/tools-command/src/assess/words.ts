@@ -57,7 +57,8 @@ export interface WordHost {
 }
 
 /** Parameters bash sets itself: reading them reads nothing from the environment. */
-const SPECIAL = /^([0-9]+|[?#$!@*_-]|BASHPID|LINENO|RANDOM|SECONDS|PPID|UID|EUID|BASH_VERSION|FUNCNAME|PIPESTATUS|OPTIND|OPTARG|REPLY)$/;
+const SPECIAL =
+  /^([0-9]+|[?#$!@*_-]|BASHPID|LINENO|RANDOM|SECONDS|PPID|UID|EUID|BASH_VERSION|FUNCNAME|PIPESTATUS|OPTIND|OPTARG|REPLY)$/;
 const MAX_TEXTS = 256;
 
 export function textOf(node: Node, source: string): string {
@@ -79,15 +80,29 @@ const PLAIN = /^[A-Za-z0-9_.,:/@%+=-]*$/;
 
 export function evaluateWord(node: Node, host: WordHost): WordValue {
   const raw = textOf(node, host.source);
-  if (PLAIN.test(raw) && (node.type === 'word' || node.type === 'number')) return { raw, texts: [raw], value: raw, unknown: false, glob: false };
+  if (PLAIN.test(raw) && (node.type === 'word' || node.type === 'number'))
+    return { raw, texts: [raw], value: raw, unknown: false, glob: false };
   const templates = template(node, host, true);
   const expanded = templates.flatMap(expandBraces).slice(0, MAX_TEXTS);
   const glob = expanded.some((text) => /(^|[^\u0001])[*?[]/.test(text));
   const texts = expanded.map((text) => expandTilde(text, host)).map(strip);
   const unknown = texts.some((text) => text.includes(UNKNOWN));
   const value = texts.length === 1 && !unknown && !glob ? texts[0] : undefined;
-  const substitution = node.type === 'command_substitution' ? node : node.type === 'string' && node.namedChildCount === 1 && node.namedChild(0)?.type === 'command_substitution' ? node.namedChild(0)! : undefined;
-  return { raw, texts, value, unknown, glob, ...(substitution === undefined ? {} : { substitution }), ...(node.type === 'process_substitution' ? { pipe: true } : {}) };
+  const substitution =
+    node.type === 'command_substitution'
+      ? node
+      : node.type === 'string' && node.namedChildCount === 1 && node.namedChild(0)?.type === 'command_substitution'
+        ? node.namedChild(0)!
+        : undefined;
+  return {
+    raw,
+    texts,
+    value,
+    unknown,
+    glob,
+    ...(substitution === undefined ? {} : { substitution }),
+    ...(node.type === 'process_substitution' ? { pipe: true } : {}),
+  };
 }
 
 function strip(text: string): string {
@@ -102,11 +117,21 @@ function expandTilde(text: string, host: WordHost): string {
   const assignment = /^([A-Za-z_][A-Za-z0-9_]*=)(~.*)$/s.exec(text);
   if (assignment !== null) return assignment[1]! + expandTilde(assignment[2]!, host);
   // `~+`, `~-`, `~N`, `~+N`, `~-N` are PWD, OLDPWD and the directory stack: not followed.
-  if (/^~[+-]?\d*(?=\/|$)/.test(text) && text !== '~' && !text.startsWith('~/')) return UNKNOWN + text.replace(/^~[+-]?\d*/, '');
+  if (/^~[+-]?\d*(?=\/|$)/.test(text) && text !== '~' && !text.startsWith('~/'))
+    return UNKNOWN + text.replace(/^~[+-]?\d*/, '');
   const match = /^~([a-z_][a-z0-9_-]*)?(?=\/|$)/.exec(text);
   if (match === null) return text;
   const home = host.variable('HOME');
-  const base = match[1] === undefined ? (home === undefined ? host.home : home === null || home.length !== 1 ? UNKNOWN : home[0]!) : match[1] === 'root' ? '/root' : `/home/${match[1]}`;
+  const base =
+    match[1] === undefined
+      ? home === undefined
+        ? host.home
+        : home === null || home.length !== 1
+          ? UNKNOWN
+          : home[0]!
+      : match[1] === 'root'
+        ? '/root'
+        : `/home/${match[1]}`;
   return literal(base) + text.slice(match[0].length);
 }
 
@@ -169,7 +194,13 @@ function quotedString(node: Node, host: WordHost): string[] {
     let parts: string[];
     if (child.type === '"' || child.type === '$"') continue;
     if (child.type === 'string_content') {
-      parts = [literal(textOf(child, host.source).replace(/\\([$`"\\])/g, '$1').replace(/\\\n/g, ''))];
+      parts = [
+        literal(
+          textOf(child, host.source)
+            .replace(/\\([$`"\\])/g, '$1')
+            .replace(/\\\n/g, ''),
+        ),
+      ];
     } else if (child.type === 'simple_expansion' || child.type === 'expansion') {
       parts = expansion(child, host, true);
     } else {
@@ -284,12 +315,30 @@ function findUnmarked(text: string, char: string, from: number): number {
 
 /** `$'…'` as bash decodes it: `\x72`, `\162`, `\u0072`, `\n`, `\cX`. */
 export function decodeAnsiC(body: string): string {
-  const simple: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
-  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (_, sequence: string) => {
-    const head = sequence[0]!;
-    if (head === 'x' || head === 'u' || head === 'U') return String.fromCodePoint(Number.parseInt(sequence.slice(1), 16));
-    if (/[0-7]/.test(head)) return String.fromCharCode(Number.parseInt(sequence, 8) & 0xff);
-    if (head === 'c') return String.fromCharCode(sequence.charCodeAt(1) & 0x1f);
-    return simple[head] ?? `\\${sequence}`;
-  });
+  const simple: Record<string, string> = {
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    E: '\x1b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '?': '?',
+  };
+  return body.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
+    (_, sequence: string) => {
+      const head = sequence[0]!;
+      if (head === 'x' || head === 'u' || head === 'U')
+        return String.fromCodePoint(Number.parseInt(sequence.slice(1), 16));
+      if (/[0-7]/.test(head)) return String.fromCharCode(Number.parseInt(sequence, 8) & 0xff);
+      if (head === 'c') return String.fromCharCode(sequence.charCodeAt(1) & 0x1f);
+      return simple[head] ?? `\\${sequence}`;
+    },
+  );
 }

@@ -20,24 +20,140 @@ export function random(seed: number): () => number {
 }
 
 /** Values a variable may hold: plain, numeric, and each of bash's ways to turn a value into a command. */
-const VALUES = ["'3'", '7', 'README.md', "'a[$(id)]'", "'$(id)'", "'`id`'", "'\\$(id)'", "'x[`id`]'", "'*'", "'id'", '"$HOME"', "'1+1'", "'b[$(touch pwned)]'"];
+const VALUES = [
+  "'3'",
+  '7',
+  'README.md',
+  "'a[$(id)]'",
+  "'$(id)'",
+  "'`id`'",
+  "'\\$(id)'",
+  "'x[`id`]'",
+  "'*'",
+  "'id'",
+  '"$HOME"',
+  "'1+1'",
+  "'b[$(touch pwned)]'",
+];
 const PAYLOADS = ['id', 'touch pwned', 'rm -f README.md', 'sh -c id', 'bash -c id', 'mkdir d'];
-const READERS = ['cat README.md', 'ls', 'ls -la src', 'wc -l data.csv', 'head -n 1 README.md', 'sort data.csv', 'grep -n x README.md', 'tr a b < README.md', 'cut -d, -f1 data.csv', 'echo hi', 'printf "%s\\n" x', 'date', 'true', 'basename a/b', 'seq 3', 'uniq data.csv', 'jq .name package.json', "awk '{print $1}' data.csv", "sed -n 1p README.md", 'find src -name "*.ts"', 'dirname a/b', 'test -f README.md', ':'];
-const EXPANSION_OPERATORS = ['', ':-WORD', '-WORD', ':+WORD', '+WORD', ':?WORD', '#a', '##*/', '%.md', '%%.*', '/a/b', '//a/WORD', '/#a/b', '/%a/b', '^', '^^', ',', ',,', ':1', ':1:2', ':$n', ':n', ':=WORD', '=WORD', '@P', '@Q', '@E', '@A', '@a', '@U', '@u', '@L', '@K'];
+const READERS = [
+  'cat README.md',
+  'ls',
+  'ls -la src',
+  'wc -l data.csv',
+  'head -n 1 README.md',
+  'sort data.csv',
+  'grep -n x README.md',
+  'tr a b < README.md',
+  'cut -d, -f1 data.csv',
+  'echo hi',
+  'printf "%s\\n" x',
+  'date',
+  'true',
+  'basename a/b',
+  'seq 3',
+  'uniq data.csv',
+  'jq .name package.json',
+  "awk '{print $1}' data.csv",
+  'sed -n 1p README.md',
+  'find src -name "*.ts"',
+  'dirname a/b',
+  'test -f README.md',
+  ':',
+];
+const EXPANSION_OPERATORS = [
+  '',
+  ':-WORD',
+  '-WORD',
+  ':+WORD',
+  '+WORD',
+  ':?WORD',
+  '#a',
+  '##*/',
+  '%.md',
+  '%%.*',
+  '/a/b',
+  '//a/WORD',
+  '/#a/b',
+  '/%a/b',
+  '^',
+  '^^',
+  ',',
+  ',,',
+  ':1',
+  ':1:2',
+  ':$n',
+  ':n',
+  ':=WORD',
+  '=WORD',
+  '@P',
+  '@Q',
+  '@E',
+  '@A',
+  '@a',
+  '@U',
+  '@u',
+  '@L',
+  '@K',
+];
 
 /** awk statements: harmless ones and each way out of awk. */
 const AWK_PIECES = [
-  'print $1', 'print NR', 's += $2', 'print length($0)', 'printf "%s\\n", $1', 'print toupper($1)', 'if ($1 > 0) print',
-  'n = split($0, a, ",")', 'print "x" > "/dev/stderr"', 'print $1 / 2', 'x = (NR) / 2 / 1', 'print /x/ ? 1 : 0', 'print substr($0, 1, 2)',
-  'system("id")', 'print | "sh"', '"id" | getline x', 'print > "pwned"', 'print ENVIRON["GITHUB_TOKEN"]', 'f = "system"; @f("id")',
-  'close("x")', 'print "x" >> "pwned"', 'getline l < "/proc/self/environ"; print l', 'ARGV[1] = "/proc/self/environ"; ARGC = 2',
-  'printf("x") > "pwned"', 'if (1) /"/; system("id"); x = /"/', 'print "id" |& "sh"', 'awk::system("id")', 'for (k in ENVIRON) print ENVIRON[k]',
+  'print $1',
+  'print NR',
+  's += $2',
+  'print length($0)',
+  'printf "%s\\n", $1',
+  'print toupper($1)',
+  'if ($1 > 0) print',
+  'n = split($0, a, ",")',
+  'print "x" > "/dev/stderr"',
+  'print $1 / 2',
+  'x = (NR) / 2 / 1',
+  'print /x/ ? 1 : 0',
+  'print substr($0, 1, 2)',
+  'system("id")',
+  'print | "sh"',
+  '"id" | getline x',
+  'print > "pwned"',
+  'print ENVIRON["GITHUB_TOKEN"]',
+  'f = "system"; @f("id")',
+  'close("x")',
+  'print "x" >> "pwned"',
+  'getline l < "/proc/self/environ"; print l',
+  'ARGV[1] = "/proc/self/environ"; ARGC = 2',
+  'printf("x") > "pwned"',
+  'if (1) /"/; system("id"); x = /"/',
+  'print "id" |& "sh"',
+  'awk::system("id")',
+  'for (k in ENVIRON) print ENVIRON[k]',
 ];
 /** jq filters: harmless ones and each way out of the filter. */
 const JQ_PIECES = [
-  '.name', 'keys', 'map(.)', '.[]?', 'length', '{a: .name}', '"\\(.name)"', 'to_entries', '@base64', 'tostring',
-  'env.GITHUB_TOKEN', '$ENV.GITHUB_TOKEN', '$ENV', 'env', 'input', '[inputs]', 'input_filename', '$__loc__', 'debug', '{a: env}',
-  '"\\(env.GITHUB_TOKEN)"', 'import "x" as $k; $k', 'stderr', 'get_search_list',
+  '.name',
+  'keys',
+  'map(.)',
+  '.[]?',
+  'length',
+  '{a: .name}',
+  '"\\(.name)"',
+  'to_entries',
+  '@base64',
+  'tostring',
+  'env.GITHUB_TOKEN',
+  '$ENV.GITHUB_TOKEN',
+  '$ENV',
+  'env',
+  'input',
+  '[inputs]',
+  'input_filename',
+  '$__loc__',
+  'debug',
+  '{a: env}',
+  '"\\(env.GITHUB_TOKEN)"',
+  'import "x" as $k; $k',
+  'stderr',
+  'get_search_list',
 ];
 
 export interface GeneratedLine {
@@ -54,7 +170,17 @@ export function generateLines(count: number, seed: number): GeneratedLine[] {
 
   const innerCommand = (): string => (chance(0.5) ? pick(READERS) : pick(PAYLOADS));
   const expansion = (): string => {
-    const form = pick(['plain', 'braced', 'operator', 'operator', 'length', 'indirect', 'array', 'arraylength', 'prefix']);
+    const form = pick([
+      'plain',
+      'braced',
+      'operator',
+      'operator',
+      'length',
+      'indirect',
+      'array',
+      'arraylength',
+      'prefix',
+    ]);
     mark(`expansion:${form}`);
     const name = pick(['v', 'n', 'f', 'HOME', 'PATH', 'a', 'u']);
     switch (form) {
@@ -80,12 +206,52 @@ export function generateLines(count: number, seed: number): GeneratedLine[] {
     }
   };
   const arithmetic = (): string => {
-    const operand = () => pick(['1', '2', '0x1f', 'n', '$n', 'v', '$v', 'a[1]', 'a[$n]', 'i', '$#', '${#v}', `$(${innerCommand()})`, 'x', 'RANDOM']);
+    const operand = () =>
+      pick([
+        '1',
+        '2',
+        '0x1f',
+        'n',
+        '$n',
+        'v',
+        '$v',
+        'a[1]',
+        'a[$n]',
+        'i',
+        '$#',
+        '${#v}',
+        `$(${innerCommand()})`,
+        'x',
+        'RANDOM',
+      ]);
     mark('arithmetic');
-    return chance(0.3) ? `${pick(['i', 'n', 'x'])}${pick(['=', '+=', '++'])}${operand()}`.replace('++', '++ +') : `${operand()} ${pick(['+', '*', '<', '==', '?1:'])} ${operand()}`.replace('?1: ', '?1:');
+    return chance(0.3)
+      ? `${pick(['i', 'n', 'x'])}${pick(['=', '+=', '++'])}${operand()}`.replace('++', '++ +')
+      : `${operand()} ${pick(['+', '*', '<', '==', '?1:'])} ${operand()}`.replace('?1: ', '?1:');
   };
   const word = (depth: number): string => {
-    const kind = depth > 2 ? pick(['literal', 'single', 'double']) : pick(['literal', 'literal', 'single', 'double', 'double', 'expansion', 'expansion', 'substitution', 'backquote', 'arithmetic', 'process', 'brace', 'glob', 'tilde', 'ansi', 'concat', 'escaped-backquote']);
+    const kind =
+      depth > 2
+        ? pick(['literal', 'single', 'double'])
+        : pick([
+            'literal',
+            'literal',
+            'single',
+            'double',
+            'double',
+            'expansion',
+            'expansion',
+            'substitution',
+            'backquote',
+            'arithmetic',
+            'process',
+            'brace',
+            'glob',
+            'tilde',
+            'ansi',
+            'concat',
+            'escaped-backquote',
+          ]);
     mark(`word:${kind}`);
     switch (kind) {
       case 'literal':
@@ -93,7 +259,10 @@ export function generateLines(count: number, seed: number): GeneratedLine[] {
       case 'single':
         return pick(["'a b'", "'$(id)'", "'`id`'", "'${x@P}'"]);
       case 'double':
-        return `"${pick(['a ', '', '$v ', '\\$(id) ', '\\`id\\` '])}${depth < 2 && chance(0.4) ? word(depth + 1) : ''}"`.replace(/""$/, '"');
+        return `"${pick(['a ', '', '$v ', '\\$(id) ', '\\`id\\` '])}${depth < 2 && chance(0.4) ? word(depth + 1) : ''}"`.replace(
+          /""$/,
+          '"',
+        );
       case 'expansion':
         return expansion();
       case 'substitution':
@@ -119,32 +288,119 @@ export function generateLines(count: number, seed: number): GeneratedLine[] {
     }
   };
   const simple = (depth: number): string => {
-    const head = chance(0.6) ? pick(READERS) : chance(0.5) ? pick(['echo', 'printf "%s\\n"', 'cat', 'ls', 'test -n', '[ -n']) : pick(PAYLOADS);
+    const head = chance(0.6)
+      ? pick(READERS)
+      : chance(0.5)
+        ? pick(['echo', 'printf "%s\\n"', 'cat', 'ls', 'test -n', '[ -n'])
+        : pick(PAYLOADS);
     mark(`command:${head.split(' ')[0]}`);
     const words = Array.from({ length: Math.floor(next() * 3) }, () => word(depth));
     const text = `${head}${words.length > 0 ? ` ${words.join(' ')}` : ''}${head.startsWith('[') ? ' ]' : ''}`;
     if (!chance(0.25)) return text;
-    const redirect = pick(['> /dev/null', '2>&1', '< README.md', '> out.txt', '>> out.txt', `> ${word(depth)}`, '<<< "$v"', '2>/dev/null', '&> /dev/null', '3<README.md']);
+    const redirect = pick([
+      '> /dev/null',
+      '2>&1',
+      '< README.md',
+      '> out.txt',
+      '>> out.txt',
+      `> ${word(depth)}`,
+      '<<< "$v"',
+      '2>/dev/null',
+      '&> /dev/null',
+      '3<README.md',
+    ]);
     mark(`redirect:${redirect.split(' ')[0]}`);
     return `${text} ${redirect}`;
   };
   const builtin = (): string => {
     const form = pick([
-      'mapfile -C id -c 1 arr < README.md', 'readarray -C "$v" -c 1 arr < README.md', "compgen -W '$(id)'", 'compgen -W "$v"', 'declare -n r=v; echo "$r"',
-      'declare -n r=PATH; r=/tmp; ls', 'local -n r=v', 'typeset -n r=v', 'printf -v PATH %s /tmp; ls', 'printf -v "$v" %s x', "printf -v 'a[$(id)]' %s x", 'printf -v x %s 1; echo $x',
-      'unset PATH; ls', 'unset IFS', 'unset "$v"', 'unset -f ls; ls', 'exec 3<README.md', 'exec >/dev/null', 'exec ls', "trap 'id' EXIT", 'trap id DEBUG; :', 'trap -l',
-      'eval "$v"', "eval 'echo hi'", 'eval echo "$(id)"', 'source README.md', '. ./README.md', 'shopt -s expand_aliases', 'shopt -s extglob; ls', 'alias ls=id; ls',
-      'set -o posix', 'set -euo pipefail; ls', 'set -k; ls PATH=/tmp', 'set -- "$v"; echo $(( $1 ))', 'enable -n echo', 'enable -f x y', 'read PATH < README.md; ls', 'read v < README.md',
-      'for PATH in /tmp; do ls; done', 'for v in 1 2; do echo $((v)); done', 'select PATH in a; do ls; done < /dev/null', 'coproc id', 'let "x=$v"', 'let x=1+2', 'let n++',
-      'declare -i x; x=$v', 'declare "$v"=1', 'test -v "$v"', '[[ -v $v ]]', '[[ $v -lt 3 ]]', '[[ $n -eq 7 ]]', '[ "$v" -lt 3 ]', 'wait -p PATH', 'command -v ls', 'type ls',
-      'hash -p /usr/bin/id ls; ls', 'builtin echo hi', 'command ls', 'f() { v=$1; }; f "a[$(id)]"; echo $((v))', 'i=0; while read -r l; do i=$((i+1)); done < README.md; echo $i',
-      'x=1; f() { echo $((x)); }; x=$v; f', 'false && ls() { :; }; ls', 'true || id() { :; }; id', 'ls() { :; }; unset -f ls; ls',
+      'mapfile -C id -c 1 arr < README.md',
+      'readarray -C "$v" -c 1 arr < README.md',
+      "compgen -W '$(id)'",
+      'compgen -W "$v"',
+      'declare -n r=v; echo "$r"',
+      'declare -n r=PATH; r=/tmp; ls',
+      'local -n r=v',
+      'typeset -n r=v',
+      'printf -v PATH %s /tmp; ls',
+      'printf -v "$v" %s x',
+      "printf -v 'a[$(id)]' %s x",
+      'printf -v x %s 1; echo $x',
+      'unset PATH; ls',
+      'unset IFS',
+      'unset "$v"',
+      'unset -f ls; ls',
+      'exec 3<README.md',
+      'exec >/dev/null',
+      'exec ls',
+      "trap 'id' EXIT",
+      'trap id DEBUG; :',
+      'trap -l',
+      'eval "$v"',
+      "eval 'echo hi'",
+      'eval echo "$(id)"',
+      'source README.md',
+      '. ./README.md',
+      'shopt -s expand_aliases',
+      'shopt -s extglob; ls',
+      'alias ls=id; ls',
+      'set -o posix',
+      'set -euo pipefail; ls',
+      'set -k; ls PATH=/tmp',
+      'set -- "$v"; echo $(( $1 ))',
+      'enable -n echo',
+      'enable -f x y',
+      'read PATH < README.md; ls',
+      'read v < README.md',
+      'for PATH in /tmp; do ls; done',
+      'for v in 1 2; do echo $((v)); done',
+      'select PATH in a; do ls; done < /dev/null',
+      'coproc id',
+      'let "x=$v"',
+      'let x=1+2',
+      'let n++',
+      'declare -i x; x=$v',
+      'declare "$v"=1',
+      'test -v "$v"',
+      '[[ -v $v ]]',
+      '[[ $v -lt 3 ]]',
+      '[[ $n -eq 7 ]]',
+      '[ "$v" -lt 3 ]',
+      'wait -p PATH',
+      'command -v ls',
+      'type ls',
+      'hash -p /usr/bin/id ls; ls',
+      'builtin echo hi',
+      'command ls',
+      'f() { v=$1; }; f "a[$(id)]"; echo $((v))',
+      'i=0; while read -r l; do i=$((i+1)); done < README.md; echo $i',
+      'x=1; f() { echo $((x)); }; x=$v; f',
+      'false && ls() { :; }; ls',
+      'true || id() { :; }; id',
+      'ls() { :; }; unset -f ls; ls',
     ]);
     mark(`builtin:${form.split(/[ ;(]/)[0]}`);
     return form;
   };
   const compound = (depth: number): string => {
-    const kind = pick(['subshell', 'group', 'if', 'for', 'while-read', 'case', 'function', 'c-for', 'arith', 'test', 'negate', 'pipeline', 'and', 'or', 'assign-then', 'prefix-assign']);
+    const kind = pick([
+      'subshell',
+      'group',
+      'if',
+      'for',
+      'while-read',
+      'case',
+      'function',
+      'c-for',
+      'arith',
+      'test',
+      'negate',
+      'pipeline',
+      'and',
+      'or',
+      'assign-then',
+      'prefix-assign',
+    ]);
     mark(`compound:${kind}`);
     const inner = () => statement(depth + 1);
     switch (kind) {
@@ -187,7 +443,13 @@ export function generateLines(count: number, seed: number): GeneratedLine[] {
     for (const piece of pieces) mark(`awk:${piece.slice(0, 14)}`);
     const program = chance(0.5) ? `BEGIN { ${pieces.join('; ')} }` : `{ ${pieces.join('; ')} }`;
     const name = pick(['awk', 'gawk', 'mawk']);
-    const option = pick(['', '-F, ', '-v x=1 ', ...(name === 'gawk' ? ['-e '] : []), ...(name === 'mawk' ? ['-Wsource='] : [])]);
+    const option = pick([
+      '',
+      '-F, ',
+      '-v x=1 ',
+      ...(name === 'gawk' ? ['-e '] : []),
+      ...(name === 'mawk' ? ['-Wsource='] : []),
+    ]);
     return option === '-Wsource=' ? `${name} -Wsource='${program}' data.csv` : `${name} ${option}'${program}' data.csv`;
   };
   const jq = (): string => {

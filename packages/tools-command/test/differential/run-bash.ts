@@ -24,7 +24,8 @@ export interface Scratch {
   readonly secretValue: string;
 }
 
-const TRACED = 'execve,openat,creat,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,connect,truncate,symlink,symlinkat,link,linkat';
+const TRACED =
+  'execve,openat,creat,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,connect,truncate,symlink,symlinkat,link,linkat';
 /** Writes that go nowhere, or to the line's own output and terminal. */
 const HARMLESS_WRITE = /^(\/dev\/(null|tty|pts\/.*|stdout|stderr|fd\/\d+)|\/proc\/self\/fd\/\d+|\/tmp\/sh-thd.*)$/;
 const SECRET_PATH = /\/\.ssh\/|\/environ$|\/\.aws\//;
@@ -56,12 +57,38 @@ export function runLines(scratch: Scratch, lines: readonly string[], workers = 2
 
 function runWorker(scratch: Scratch, args: readonly string[]): Promise<void> {
   const bubblewrap = [
-    '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp',
-    '--bind', join(scratch.root, 'traces'), join(scratch.root, 'traces'),
-    '--unshare-all', '--die-with-parent', '--new-session', '--chdir', scratch.workspace,
-    '--setenv', 'HOME', scratch.home, '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin',
-    '--setenv', 'GITHUB_TOKEN', scratch.secretValue, '--unsetenv', 'BASH_ENV', '--unsetenv', 'ENV',
-    '/bin/bash', ...args,
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--bind',
+    join(scratch.root, 'traces'),
+    join(scratch.root, 'traces'),
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--chdir',
+    scratch.workspace,
+    '--setenv',
+    'HOME',
+    scratch.home,
+    '--setenv',
+    'PATH',
+    '/usr/local/bin:/usr/bin:/bin',
+    '--setenv',
+    'GITHUB_TOKEN',
+    scratch.secretValue,
+    '--unsetenv',
+    'BASH_ENV',
+    '--unsetenv',
+    'ENV',
+    '/bin/bash',
+    ...args,
   ];
   return new Promise((resolve, reject) => {
     const child = spawn('bwrap', bubblewrap, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -70,7 +97,9 @@ function runWorker(scratch: Scratch, args: readonly string[]): Promise<void> {
       errors += chunk.toString();
     });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`bwrap exited ${code}: ${errors.slice(0, 500)}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`bwrap exited ${code}: ${errors.slice(0, 500)}`)),
+    );
   });
 }
 
@@ -100,5 +129,11 @@ function observe(scratch: Scratch, traces: string, index: number): Observation {
   }
   const outFile = join(traces, `${index}.out`);
   const output = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
-  return { executed, writes, secretReads, connects, leaked: output.includes(scratch.secretValue) || output.includes('PRIVATE KEY') };
+  return {
+    executed,
+    writes,
+    secretReads,
+    connects,
+    leaked: output.includes(scratch.secretValue) || output.includes('PRIVATE KEY'),
+  };
 }

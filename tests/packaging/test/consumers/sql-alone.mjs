@@ -1,12 +1,21 @@
 // A consumer of @riskgate/tools-sql alone, on plain Node: schema, verdicts, a SELECT on SQLite,
 // and the clear failure for a driver that is not installed.
 import assert from 'node:assert/strict';
-import { createExecuteSqlTool, DEFAULT_POLICY, evaluateToolCall, isSqlFailure, openSqlConnection, toolFunctionDefinition } from '@riskgate/tools-sql';
+import {
+  createExecuteSqlTool,
+  DEFAULT_POLICY,
+  evaluateToolCall,
+  isSqlFailure,
+  openSqlConnection,
+  toolFunctionDefinition,
+} from '@riskgate/tools-sql';
 import Database from 'better-sqlite3';
 
 const file = process.argv[2];
 const setup = new Database(file);
-setup.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('tea'), ('cake');");
+setup.exec(
+  "CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('tea'), ('cake');",
+);
 setup.close();
 
 const connection = await openSqlConnection(file);
@@ -22,7 +31,11 @@ assert.equal(drop.assessment.whitelisted, false);
 assert.equal(drop.decision.action, 'confirm');
 const select = await evaluateToolCall(tool, { sql: 'SELECT item FROM orders ORDER BY id' }, context, DEFAULT_POLICY);
 assert.equal(select.decision.action, 'execute');
-const result = await tool.execute(select.args, { ...context, signal: AbortSignal.timeout(10_000), readOnly: select.assessment.whitelisted });
+const result = await tool.execute(select.args, {
+  ...context,
+  signal: AbortSignal.timeout(10_000),
+  readOnly: select.assessment.whitelisted,
+});
 assert.equal(result.type, 'tool-success');
 assert.match(result.forModel, /tea[\s\S]*cake/);
 await connection.close();
