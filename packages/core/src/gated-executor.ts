@@ -5,6 +5,7 @@ import {
   type Decision,
   DEFAULT_POLICY,
   evaluateToolCall,
+  safeAssess,
   formatZodError,
   type GatePolicy,
   parseRule,
@@ -228,7 +229,17 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
       });
     }
 
+    if (evaluation.assessment.plan === undefined) {
+      // The assessor failed (a fault of ours): with no plan nothing can run as assessed, so
+      // nothing runs, whatever the decision said.
+      return finish({
+        state: 'denied',
+        forModel: `error (assessor-failed): not run: riskgate could not read this call (${decision.reasons.join('; ')}). Nothing was run; tell the person what you wanted to do.`,
+        errorCode: 'assessor-failed',
+      });
+    }
     let args = evaluation.args;
+    let plan = evaluation.assessment.plan.value;
     let readOnly = evaluation.assessment.whitelisted;
     let ruleAdded: Rule | undefined;
     if (decision.action === 'confirm') {
@@ -241,7 +252,7 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
         });
       }
       emit({ type: 'tool-state', toolCallId: call.id, state: 'awaiting-approval' });
-      const description = await tool.describe(args, gate.assess);
+      const description = await tool.describe(args, gate.assess, plan);
       const request: ApprovalRequest = {
         toolCallId: call.id,
         toolName: call.name,
@@ -298,8 +309,18 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
         }
         args = edited.data;
         ranArgs = args;
-        // What the person wrote was confirmed as written, not whitelisted: it runs as asked.
+        // What the person wrote was confirmed as written, not whitelisted: it runs as asked. The
+        // old plan described other arguments: the edit is assessed again for its own.
         readOnly = false;
+        const replanned = await safeAssess(tool, args, gate.assess);
+        if (replanned.plan === undefined) {
+          return finish({
+            state: 'denied',
+            forModel: `error (assessor-failed): not run: riskgate could not read the person's edit (${replanned.reasons.join('; ')}). Nothing was run.`,
+            errorCode: 'assessor-failed',
+          });
+        }
+        plan = replanned.plan.value;
       }
     }
 
@@ -326,12 +347,16 @@ export async function runGatedToolCall(call: ToolCallInput, gate: GateContext): 
     const executing = performance.now();
     started = true;
     try {
-      result = await tool.execute(args, {
-        ...gate.assess,
-        signal,
-        readOnly,
-        onOutput: (chunk: string) => emit({ type: 'tool-output', toolCallId: call.id, chunk }),
-      });
+      result = await tool.execute(
+        args,
+        {
+          ...gate.assess,
+          signal,
+          readOnly,
+          onOutput: (chunk: string) => emit({ type: 'tool-output', toolCallId: call.id, chunk }),
+        },
+        plan,
+      );
     } catch (error) {
       // Tools return expected failures as values; a throw is a fault, reported to the model all the same.
       // It may have done part of its work before it threw: never "failed" as if nothing ran.
