@@ -1,8 +1,8 @@
 // One measurement in a process of its own, for `pnpm bench` (never a timed unit test):
 //   sql-peers.bench.ts <url|file> <read|confirmed|describe> <sql>
-// Runs the SQL through SqlConnection (read: the whitelisted, read-only path; confirmed: as
+// Assesses the SQL and runs its plan through SqlConnection, as a tool call does (read: the whitelisted, read-only path; confirmed: as
 // after "yes"), or describe_schema, and prints the wall time, rows, total and RSS growth.
-import { isSqlFailure, openSqlConnection } from '@riskgate/tools-sql';
+import { assessAndRun, isSqlFailure, openSqlConnection } from '@riskgate/tools-sql';
 
 const [target, mode, sql] = process.argv.slice(2);
 if (target === undefined || mode === undefined)
@@ -19,14 +19,14 @@ if (mode === 'describe') {
   process.stdout.write(`${JSON.stringify({ ms, tables: schema.tables.length })}\n`);
 } else {
   // Warm the connection (type cache, worker thread) on a trivial query first.
-  await connection.run('SELECT 1', {
+  await assessAndRun(connection, 'SELECT 1', {
     readOnly: true,
     signal: new AbortController().signal,
     timeoutMs: 60_000,
     maxRows: 1,
   });
   const started = performance.now();
-  const result = await connection.run(sql ?? '', {
+  const result = await assessAndRun(connection, sql ?? '', {
     readOnly: mode === 'read',
     signal: new AbortController().signal,
     timeoutMs: 600_000,

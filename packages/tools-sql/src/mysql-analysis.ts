@@ -2,6 +2,7 @@ import { type Effect, isSecretKeyName } from '@riskgate/risk';
 import { MYSQL_FUNCTION_EFFECTS, MYSQL_HARMLESS_FUNCTIONS, mysqlSecretTable } from './mysql-knowledge.js';
 import { keywordEffect } from './postgres-analysis.js';
 import { secretColumnReads } from './secret-column-reads.js';
+import { isTransactionControl } from './sql-plan.js';
 import { isColumnList, leadingKeyword, lexSql, type SqlStatementText, type Token, unquote } from './sql-lexer.js';
 import { reads, type StatementAnalysis, statement, unknownEffect } from './statement-analysis.js';
 
@@ -104,8 +105,22 @@ async function viewEffects(tokens: readonly Token[], knowledge: MysqlKnowledge, 
  * escapes). Without a connection the sql_mode is unknown, so the text is lexed both with and
  * without backslash escapes: if the two readings differ, it is not whitelisted.
  */
-export async function analyzeMysqlScript(sql: string, knowledge: MysqlKnowledge = {}): Promise<StatementAnalysis[]> {
+export async function analyzeMysqlScript(
+  sql: string,
+  knowledge: MysqlKnowledge = {},
+): Promise<{ pieces: readonly SqlStatementText[]; analyses: StatementAnalysis[] }> {
   const lexed = lexSql(sql, { dialect: 'mysql', backslashEscapes: knowledge.backslashEscapes ?? true });
+  const pieces = lexed.statements;
+  if (pieces.length === 0 && lexed.error === undefined) return { pieces, analyses: [] };
+  return { pieces, analyses: await analyzeMysqlPieces(sql, lexed, knowledge) };
+}
+
+/** One analysis per piece; a single one for the whole text when it cannot be read safely. */
+async function analyzeMysqlPieces(
+  sql: string,
+  lexed: ReturnType<typeof lexSql>,
+  knowledge: MysqlKnowledge,
+): Promise<StatementAnalysis[]> {
   if (lexed.error !== undefined) {
     // Text the lexer cannot read safely (a separator hidden in an executable comment) is how injections look.
     return [
@@ -502,14 +517,7 @@ function analyzeMysqlStatement(text: SqlStatementText, knowledge: MysqlKnowledge
       { kind: 'change-session', detail: `${keyword} changes the session's settings or database` },
       ...functions.effects,
     ]);
-  if (
-    keyword === 'START' ||
-    keyword === 'BEGIN' ||
-    keyword === 'COMMIT' ||
-    keyword === 'ROLLBACK' ||
-    keyword === 'SAVEPOINT' ||
-    keyword === 'XA'
-  ) {
+  if (isTransactionControl(text)) {
     return statement(subject, [
       { kind: 'change-session', detail: `transaction control (${keyword}) is not on the whitelist` },
     ]);

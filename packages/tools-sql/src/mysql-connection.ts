@@ -4,6 +4,8 @@ import { loadWithDriver } from './drivers.js';
 import type { MysqlKnowledge } from './mysql-analysis.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
 import {
+  connectOrFail,
+  hasUnknownEffect,
   isSqlFailure,
   type PreviewLine,
   type PreviewSkipped,
@@ -13,7 +15,7 @@ import {
   type SqlConnection,
   type TableDescription,
 } from './sql-connection.js';
-import { leadingKeyword, lexSql } from './sql-lexer.js';
+import { type PlannedStatement, previewVerb, type SqlPlan } from './sql-plan.js';
 import { isConnectionLoss, mysqlFailure } from './mysql-failures.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 
@@ -201,17 +203,13 @@ export class MysqlConnection implements SqlConnection {
     this.pool.query(`KILL QUERY ${Number(threadId)}`, () => {});
   }
 
-  async run(sql: string, given: RunOptions): Promise<SqlRunResult | SqlFailure> {
+  async run(plan: SqlPlan, given: RunOptions): Promise<SqlRunResult | SqlFailure> {
     // Closing the connection stops what still runs on it (bounded as any cancel is), so closing is bounded too.
     const options = { ...given, signal: AbortSignal.any([given.signal, this.closing.signal]) };
     const started = performance.now();
-    const statements = lexSql(sql, { dialect: 'mysql' }).statements;
-    let connection: PoolConnection;
-    try {
-      connection = await this.connect();
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
-    }
+    const { statements } = plan;
+    const connection = await connectOrFail(this.label, () => this.connect());
+    if (isSqlFailure(connection)) return connection;
     const threadId = connection.threadId;
     let stopped: 'timeout' | 'cancelled' | undefined;
     // Set when the connection itself failed or stalled: then no reply tells what the server did.
@@ -264,7 +262,7 @@ export class MysqlConnection implements SqlConnection {
         if (options.signal.aborted) stop('cancelled');
         if (stopped !== undefined) break;
         sent = true;
-        results.push(await step(streamStatement(connection, statement.text, statement.normalized, options.maxRows)));
+        results.push(await step(streamStatement(connection, statement, options.maxRows)));
       }
       if (options.readOnly) await step(query(connection, 'ROLLBACK'));
       if (stopped !== undefined) throw Object.assign(new Error('stopped'), { code: 'ER_QUERY_INTERRUPTED' });
@@ -327,8 +325,8 @@ export class MysqlConnection implements SqlConnection {
   }
 
   /** Why a rolled-back run could act beyond the transaction: a trigger, or a table that cannot roll back. */
-  private async previewBlocker(assessment: SqlAssessment): Promise<string | undefined> {
-    for (const analysis of assessment.statements) {
+  private async previewBlocker(plan: SqlPlan): Promise<string | undefined> {
+    for (const { analysis } of plan.statements) {
       if (analysis.writeTarget === undefined) continue;
       const [schema, table] = analysis.writeTarget.includes('.')
         ? analysis.writeTarget.split('.', 2)
@@ -350,13 +348,13 @@ export class MysqlConnection implements SqlConnection {
     return undefined;
   }
 
-  async estimate(sql: string, assessment: SqlAssessment, reason: string): Promise<PreviewSkipped | SqlFailure> {
-    if (assessment.effects.some((effect) => effect.kind === 'unknown')) return previewSkipped(reason);
+  async estimate(plan: SqlPlan, reason: string): Promise<PreviewSkipped | SqlFailure> {
+    if (hasUnknownEffect(plan)) return previewSkipped(reason);
     const estimates: PreviewLine[] = [];
     try {
-      for (const [index, statement] of lexSql(sql, { dialect: 'mysql' }).statements.entries()) {
-        const analysis = assessment.statements[index];
-        if (analysis?.writeTarget === undefined) continue;
+      for (const [index, statement] of plan.statements.entries()) {
+        const { analysis } = statement;
+        if (analysis.writeTarget === undefined) continue;
         const [rows] = await this.pool
           .promise()
           .query({ sql: `EXPLAIN ${statement.text}`, timeout: CATALOG_TIMEOUT_MS });
@@ -364,7 +362,7 @@ export class MysqlConnection implements SqlConnection {
         if (planned !== undefined && planned !== null)
           estimates.push({
             statementIndex: index + 1,
-            verb: verbOf(leadingKeyword(statement)),
+            verb: previewVerb(statement.verb),
             table: analysis.writeTarget,
             rows: Number(planned),
             estimate: true,
@@ -377,21 +375,16 @@ export class MysqlConnection implements SqlConnection {
   }
 
   async preview(
-    sql: string,
-    assessment: SqlAssessment,
+    plan: SqlPlan,
     options: { timeoutMs: number },
   ): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
-    const blocker = await this.previewBlocker(assessment).catch(
+    const blocker = await this.previewBlocker(plan).catch(
       (error: Error) => `the table cannot be checked (${error.message})`,
     );
-    if (blocker !== undefined) return this.estimate(sql, assessment, blocker);
-    const statements = lexSql(sql, { dialect: 'mysql' }).statements;
-    let connection: PoolConnection;
-    try {
-      connection = await this.connect();
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
-    }
+    if (blocker !== undefined) return this.estimate(plan, blocker);
+    const statements = plan.statements;
+    const connection = await connectOrFail(this.label, () => this.connect());
+    if (isSqlFailure(connection)) return connection;
     const lines: PreviewLine[] = [];
     // A preview is bounded like a run: a stalled connection must not hold the panel forever.
     // Closing it (and ending its server thread) rolls the preview's transaction back.
@@ -421,12 +414,12 @@ export class MysqlConnection implements SqlConnection {
         await query(connection, 'START TRANSACTION');
         for (const [index, statement] of statements.entries()) {
           const result = await query(connection, statement.text);
-          const analysis = assessment.statements[index];
+          const { analysis } = statement;
           const affected = (result as ResultSetHeader).affectedRows;
-          if (analysis?.writeTarget !== undefined && typeof affected === 'number') {
+          if (analysis.writeTarget !== undefined && typeof affected === 'number') {
             lines.push({
               statementIndex: index + 1,
-              verb: verbOf(leadingKeyword(statement)),
+              verb: previewVerb(statement.verb),
               table: analysis.writeTarget,
               rows: affected,
             });
@@ -447,12 +440,8 @@ export class MysqlConnection implements SqlConnection {
   }
 
   async describeSchema(table?: string): Promise<SchemaDescription | SqlFailure> {
-    let connection: PoolConnection;
-    try {
-      connection = await this.connect();
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
-    }
+    const connection = await connectOrFail(this.label, () => this.connect());
+    if (isSqlFailure(connection)) return connection;
     // Bounded as a whole, its connection's errors caught: on a stalled connection each catalog
     // query waited out its own timeout and the ROLLBACK after it hung, so describe_schema (which
     // runs unasked) held the turn for good.
@@ -588,10 +577,10 @@ function query(connection: Connection, sql: string, values: unknown[] = []): Pro
 /** Rows are counted as they arrive; only the first are kept, so memory stays flat. */
 function streamStatement(
   connection: Connection,
-  sql: string,
-  normalized: string,
+  statement: PlannedStatement,
   maxRows: number,
 ): Promise<StatementResult> {
+  const { text: sql, normalized } = statement;
   return new Promise((resolve, reject) => {
     let fields: FieldPacket[] | undefined;
     const rows: unknown[][] = [];
@@ -646,10 +635,6 @@ const MYSQL_TYPES: Record<number, string> = {
   253: 'varchar',
   254: 'char',
 };
-
-function verbOf(keyword: string): PreviewLine['verb'] {
-  return keyword === 'DELETE' ? 'delete' : keyword === 'INSERT' || keyword === 'REPLACE' ? 'insert' : 'update';
-}
 
 function safeUser(): string | undefined {
   try {

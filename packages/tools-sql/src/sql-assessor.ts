@@ -7,11 +7,14 @@ import { analyzePostgresStatement, keywordEffect, type PgAnalysisContext } from 
 import { explainedStatement, sqliteFunctionEffects, sqliteKeywordStatement } from './sqlite-analysis.js';
 import { secretColumnReads } from './secret-column-reads.js';
 import { leadingKeyword, lexSql, type SqlStatementText, spacedText, unquote } from './sql-lexer.js';
+import { type PlannedStatement, plannedStatement, type SqlPlan } from './sql-plan.js';
 import { isReadOnly, reads, type StatementAnalysis, statement, unknownEffect } from './statement-analysis.js';
 
-/** The effects of every statement, and the statements one by one (for previews and rules). */
+/** The effects of every statement, the statements one by one (for rules), and the plan the run follows. */
 export interface SqlAssessment extends EffectReport {
   readonly statements: readonly StatementAnalysis[];
+  /** The statements as judged, with their exact spans: what describe previews and execute sends. */
+  readonly plan: SqlPlan;
 }
 
 export interface AssessSqlOptions {
@@ -39,8 +42,14 @@ export function loadSqlParser(): Promise<void> {
   return parserReady;
 }
 
-function parseTrees(sql: string): { stmt: Node; stmt_location?: number; stmt_len?: number }[] {
-  return (parseSync(sql) as { stmts?: { stmt: Node; stmt_location?: number; stmt_len?: number }[] }).stmts ?? [];
+interface ParsedStatement {
+  stmt: Node;
+  stmt_location?: number;
+  stmt_len?: number;
+}
+
+function parseTrees(sql: string): ParsedStatement[] {
+  return (parseSync(sql) as { stmts?: ParsedStatement[] }).stmts ?? [];
 }
 
 export async function assessSql(sql: string, options: AssessSqlOptions): Promise<SqlAssessment> {
@@ -52,33 +61,64 @@ export async function assessSql(sql: string, options: AssessSqlOptions): Promise
 export { secretColumnReads } from './secret-column-reads.js';
 
 async function assessStatements(sql: string, options: AssessSqlOptions): Promise<SqlAssessment> {
-  await loadSqlParser();
   const dialect = options.dialect === 'mysql' ? 'mysql' : options.dialect === 'sqlite' ? 'sqlite' : 'postgres';
   if (dialect === 'mysql') {
-    const analyses = await analyzeMysqlScript(sql, options.mysql);
-    return analyses.length === 0
-      ? collect([], [unknownEffect('the text holds no SQL statement')], [])
-      : collect(analyses);
+    const { pieces, analyses } = await analyzeMysqlScript(sql, options.mysql);
+    if (pieces.length === 0) return collect(dialect, [], { extra: [unknownEffect('the text holds no SQL statement')] });
+    // The script could not be read safely: one analysis says why, and each piece is sent as lexed.
+    if (analyses.length !== pieces.length) return collect(dialect, unreadablePieces(pieces), { analyses });
+    return collect(
+      dialect,
+      pieces.map((piece, index) => plannedStatement(piece, analyses[index]!)),
+    );
   }
   const lexed = lexSql(sql, { dialect });
   if (lexed.error !== undefined)
-    return collect([], [unknownEffect(`the SQL cannot be read safely: ${lexed.error}`)], lexed.statements);
-  if (lexed.statements.length === 0) return collect([], [unknownEffect('the text holds no SQL statement')], []);
+    return collect(dialect, unreadablePieces(lexed.statements), {
+      extra: [unknownEffect(`the SQL cannot be read safely: ${lexed.error}`)],
+      analyses: [],
+      subjects: lexed.statements.map((text) => text.normalized),
+    });
+  if (lexed.statements.length === 0)
+    return collect(dialect, [], { extra: [unknownEffect('the text holds no SQL statement')] });
+  await loadSqlParser();
   const context: PgAnalysisContext = {
     catalog: options.pgCatalog ?? snapshotCatalog(),
     parse: (text) => parseTrees(text).map((entry) => entry.stmt),
   };
-  if (dialect === 'postgres') return collect(await analyzeWithPostgresGrammar(sql, lexed.statements, context));
-  const analyses: StatementAnalysis[] = [];
-  for (const text of lexed.statements) analyses.push(await analyzeSqliteStatement(text, options.sqlite, context));
-  return collect(analyses);
+  if (dialect === 'postgres') return planWithPostgresGrammar(sql, lexed.statements, context);
+  const planned: PlannedStatement[] = [];
+  for (const text of lexed.statements)
+    planned.push(plannedStatement(text, await analyzeSqliteStatement(text, options.sqlite, context)));
+  return collect(dialect, planned);
+}
+
+/**
+ * Pieces of a text no grammar could read: sent as the lexer split them (the server then reports
+ * its own error), never previewed — riskgate does not know what a rolled-back run would do.
+ */
+function unreadablePieces(pieces: readonly SqlStatementText[]): PlannedStatement[] {
+  return pieces.map((piece) =>
+    plannedStatement(piece, {
+      ...fallbackAnalysis(piece),
+      effects: [unknownEffect('riskgate could not read the script'), ...fallbackAnalysis(piece).effects],
+      previewable: false,
+      previewBlocker: 'riskgate could not read the script',
+    }),
+  );
 }
 
 function collect(
-  statements: readonly StatementAnalysis[],
-  extra: readonly Effect[] = [],
-  texts?: readonly SqlStatementText[],
+  dialect: SqlDialect,
+  planned: readonly PlannedStatement[],
+  options: {
+    extra?: readonly Effect[];
+    /** The analyses the effects come from, when they are not the plan's one per statement. */
+    analyses?: readonly StatementAnalysis[];
+    subjects?: readonly string[];
+  } = {},
 ): SqlAssessment {
+  const statements = options.analyses ?? planned.map((entry) => entry.analysis);
   const numbered = statements.length > 1;
   const effects = statements.flatMap((analysis, index) =>
     analysis.effects.map((effect) =>
@@ -86,9 +126,10 @@ function collect(
     ),
   );
   return {
-    effects: [...extra, ...effects],
-    subjects: texts?.map((text) => text.normalized) ?? statements.map((analysis) => analysis.subject),
+    effects: [...(options.extra ?? []), ...effects],
+    subjects: options.subjects ?? statements.map((analysis) => analysis.subject),
     statements,
+    plan: { dialect, statements: planned },
   };
 }
 
@@ -98,39 +139,41 @@ function numberEffect(effect: Effect, index: number): Effect {
   return effect.note === undefined ? effect : { ...effect, note: `statement ${index}: ${effect.note}` };
 }
 
-/** Parse the whole text with PostgreSQL's own grammar; a text that does not parse is never safe. */
-async function analyzeWithPostgresGrammar(
+/**
+ * Parse the whole text with PostgreSQL's own grammar; a text that does not parse is never safe.
+ * Each statement is planned with the span PostgreSQL gives it (`stmt_location`/`stmt_len`, in
+ * bytes of UTF-8), so the pieces sent are the pieces PostgreSQL parsed.
+ */
+async function planWithPostgresGrammar(
   sql: string,
   lexed: readonly SqlStatementText[],
   context: PgAnalysisContext,
-): Promise<StatementAnalysis[]> {
-  let trees: ReturnType<typeof parseTrees>;
+): Promise<SqlAssessment> {
+  let trees: ParsedStatement[];
   try {
     trees = parseTrees(sql);
   } catch (error) {
-    return [
-      unparsable(
-        lexed.map((text) => text.normalized).join('; '),
-        lexed[0]!,
-        `does not parse as PostgreSQL: ${(error as Error).message}`,
-      ),
-    ];
-  }
-  const analyses: StatementAnalysis[] = [];
-  for (const entry of trees) {
-    const start = entry.stmt_location ?? 0;
-    const text = entry.stmt_len === undefined ? sql.slice(start) : sql.slice(start, start + entry.stmt_len);
-    const piece = lexSql(text).statements[0];
-    analyses.push(
-      await analyzePostgresStatement(
-        entry.stmt,
-        piece?.normalized ?? text.trim(),
-        piece === undefined ? '' : verbOf(piece),
-        context,
-      ),
+    const analysis = unparsable(
+      lexed.map((text) => text.normalized).join('; '),
+      lexed[0]!,
+      `does not parse as PostgreSQL: ${(error as Error).message}`,
     );
+    return collect('postgres', unreadablePieces(lexed), { analyses: [analysis] });
   }
-  return analyses;
+  const bytes = Buffer.from(sql, 'utf8');
+  const planned: PlannedStatement[] = [];
+  for (const entry of trees) {
+    const from = entry.stmt_location ?? 0;
+    const to = entry.stmt_len === undefined || entry.stmt_len === 0 ? bytes.length : from + entry.stmt_len;
+    const raw = bytes.subarray(from, to).toString('utf8');
+    const text = raw.trim();
+    const start = bytes.subarray(0, from).toString('utf8').length + (raw.length - raw.trimStart().length);
+    // The lexer reads the span for its normalised text and verb; the span itself is PostgreSQL's.
+    const piece = lexSql(text).statements[0] ?? { text, normalized: text, tokens: [], start };
+    const analysis = await analyzePostgresStatement(entry.stmt, piece.normalized, verbOf(piece), context);
+    planned.push(plannedStatement(piece, analysis, { text, start }));
+  }
+  return collect('postgres', planned);
 }
 
 /**

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { deserialize } from 'node:v8';
-import type { SqlStatementText } from './sql-lexer.js';
+import { changesRows, type PlannedStatement } from './sql-plan.js';
 import type { StatementResult } from './sql-results.js';
 import { SQLITE_HEAP_LIMIT_BYTES } from './sqlite-reader.js';
 
@@ -119,8 +119,8 @@ process.once('exit', () => {
   for (const child of LIVE_WRITERS) child.kill('SIGKILL');
 });
 
-/** Statements that cannot run inside a transaction riskgate opens, or that manage their own. */
-const OWN_TRANSACTION = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|ATTACH|DETACH|PRAGMA)$/;
+/** Statements that cannot run inside a transaction riskgate opens (transaction control aside, which the plan marks). */
+const NOT_IN_A_TRANSACTION = new Set(['VACUUM', 'ATTACH', 'DETACH', 'PRAGMA']);
 
 export type SqliteWriteOutcome =
   | { readonly kind: 'done'; readonly results: StatementResult[]; readonly late: boolean }
@@ -158,7 +158,7 @@ interface Marker {
 /** Runs confirmed statements on `path` in a child process bounded by `timeoutMs` and `signal`. */
 export function runSqliteWrite(
   path: string,
-  statements: readonly SqlStatementText[],
+  statements: readonly PlannedStatement[],
   options: {
     readonly maxRows: number;
     readonly timeoutMs: number;
@@ -170,7 +170,7 @@ export function runSqliteWrite(
 ): Promise<SqliteWriteOutcome> {
   const wrap =
     options.preview === undefined &&
-    !statements.some((statement) => OWN_TRANSACTION.test(statement.tokens[0]?.upper ?? ''));
+    !statements.some((statement) => statement.transactionControl || NOT_IN_A_TRANSACTION.has(statement.verb));
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
   const settings = JSON.stringify({ module, path, heapLimit: SQLITE_HEAP_LIMIT_BYTES });
   const [command, ...prefix] =
@@ -188,7 +188,7 @@ export function runSqliteWrite(
     statements: statements.map((statement, index) => ({
       text: statement.text,
       normalized: statement.normalized,
-      writes: /^(INSERT|UPDATE|DELETE|REPLACE)$/.test(statement.tokens[0]?.upper ?? ''),
+      writes: changesRows(statement),
       counts: options.preview?.[index] === true,
     })),
   };

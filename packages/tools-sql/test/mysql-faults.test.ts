@@ -1,6 +1,6 @@
 import { startFaultProxy, type FaultProxy } from '@riskgate/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
+import { assessAndRun, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
 import { createTempMysql, type TempMysql } from './helpers.js';
 
 // Real faults between riskgate and a real MariaDB: a loopback proxy the test drops or stalls,
@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 
 const run = (sql: string, options: { readOnly?: boolean; timeoutMs?: number; signal?: AbortSignal } = {}) =>
-  connection.run(sql, {
+  assessAndRun(connection, sql, {
     readOnly: options.readOnly ?? false,
     timeoutMs: options.timeoutMs ?? 3_000,
     maxRows: 50,
@@ -125,7 +125,7 @@ describe('MariaDB connection faults', { timeout: 20_000 }, () => {
     const assessment = await connection.assess(sql);
     proxy.whenSent('UPDATE orders', 'stall-replies');
     const started = Date.now();
-    const preview = await connection.preview(sql, assessment, { timeoutMs: 500 });
+    const preview = await connection.preview(assessment.plan, { timeoutMs: 500 });
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(preview).toMatchObject({ code: 'sql-timeout', message: expect.stringMatching(/changed nothing/) });
     expect(await total()).toBe(before);

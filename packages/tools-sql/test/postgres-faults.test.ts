@@ -1,7 +1,7 @@
 import { startFaultProxy, type FaultProxy } from '@riskgate/testing';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
+import { assessAndRun, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
 import { createTempPostgres, type TempPostgres } from './helpers.js';
 
 // Real faults between riskgate and a real PostgreSQL: a loopback proxy the test drops or stalls,
@@ -32,7 +32,7 @@ afterEach(async () => {
 });
 
 const run = (sql: string, options: { readOnly?: boolean; timeoutMs?: number; signal?: AbortSignal } = {}) =>
-  connection.run(sql, {
+  assessAndRun(connection, sql, {
     readOnly: options.readOnly ?? false,
     timeoutMs: options.timeoutMs ?? 3_000,
     maxRows: 50,
@@ -159,7 +159,7 @@ describe('PostgreSQL previews', { timeout: 20_000 }, () => {
     const assessment = await connection.assess(sql);
     proxy.whenSent('UPDATE orders', 'stall-replies');
     const started = Date.now();
-    const preview = await connection.preview(sql, assessment, { timeoutMs: 500 });
+    const preview = await connection.preview(assessment.plan, { timeoutMs: 500 });
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(preview).toMatchObject({
       code: 'sql-connection-failed',
@@ -174,7 +174,7 @@ describe('PostgreSQL estimates (a preview that cannot run)', { timeout: 30_000 }
   it('a connection dropped during the EXPLAIN is a skipped preview, not a crash (no error event reaches the process)', async () => {
     const assessment = await connection.assess(sql);
     proxy.whenSent('EXPLAIN', 'drop');
-    const estimate = await connection.estimate(sql, assessment, 'orders has a trigger');
+    const estimate = await connection.estimate(assessment.plan, 'orders has a trigger');
     expect(estimate).toMatchObject({ reason: 'orders has a trigger' });
     // Nothing is left to crash the process a moment later.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -185,7 +185,7 @@ describe('PostgreSQL estimates (a preview that cannot run)', { timeout: 30_000 }
     const assessment = await connection.assess(sql);
     proxy.whenSent('EXPLAIN', 'stall-replies');
     const started = Date.now();
-    const estimate = await connection.estimate(sql, assessment, 'orders has a trigger');
+    const estimate = await connection.estimate(assessment.plan, 'orders has a trigger');
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(estimate).toMatchObject({ reason: 'orders has a trigger' });
   });
