@@ -4,9 +4,10 @@
  * notation (`(1234).pg_terminate_backend`, `f.pg_read_file`), operators, casts and relations.
  */
 
+import type { Node } from './pg-node.js';
 import { SIZED_FUNCTIONS, type SizedCall } from './pg-sizes.js';
 
-export type Node = Record<string, unknown>;
+export type { Node } from './pg-node.js';
 
 export interface FunctionUse {
   readonly name: string;
