@@ -312,11 +312,6 @@ export function leadingKeyword(statement: SqlStatementText): string {
   return first?.kind === 'word' ? first.upper : '';
 }
 
-/** The statement's tokens joined by single spaces: no comment left for another lexer to read differently. */
-export function spacedText(statement: SqlStatementText): string {
-  return statement.tokens.map((token) => token.text).join(' ');
-}
-
 /** Names called as functions anywhere in the statement (`name (`), lower-cased, without schema. */
 export function calledFunctions(statement: SqlStatementText): string[] {
   const names: string[] = [];

@@ -12,6 +12,7 @@ const SPLITTERS = new Set([
   'mysql-analysis.ts',
   'sqlite-analysis.ts',
   'secret-column-reads.ts',
+  'sqlite-assessment.ts',
   // Re-exports the lexer for the package's users; splits nothing itself.
   'index.ts',
 ]);
