@@ -17,10 +17,10 @@ import type { StatementResult } from './sql-results.js';
 /** SQLite's heap in the reader process: a runaway value fails, riskgate does not. */
 export const SQLITE_HEAP_LIMIT_BYTES = 512 * 1024 * 1024;
 /**
- * Rows past the kept ones counted while the statement runs; a larger result is counted by a
- * count-only run of it (SQLite answers `SELECT count(*) FROM (SELECT * FROM t)` from the table).
+ * Counting the rows past the kept ones while the statement runs may take this long, or as long as
+ * the statement took to its first row if longer; then a count-only run counts the rest.
  */
-export const COUNT_WHILE_READING = 200_000;
+export const COUNT_WHILE_READING_MS = 10;
 /** Longest text or blob cell sent to riskgate. */
 export const MAX_CELL_BYTES = 64 * 1024;
 
@@ -49,14 +49,22 @@ parentPort.on('message', ({ id, statements, maxRows }) => {
       const rows = [];
       let total = 0;
       let counted = true;
-      // The rows past the kept ones are counted as they come: the statement runs once (a GROUP BY
-      // over a million rows, counted by a second run, took twice its time). Past countLimit more
-      // rows the result is large and SQLite counts the rest itself without turning rows into
-      // JavaScript values (a count-only run, which it can often answer from the table alone).
+      // The rows past the kept ones are counted as they come, so the statement runs once (a
+      // GROUP BY over a million rows, counted by a second run, took twice its time). Counting
+      // them here turns each into JavaScript values, though: once that has cost as much as a
+      // second run would (the time the statement took to its first row, at least countMs), the
+      // rest is counted by SQLite alone in a count-only run, which it answers from the table
+      // for a plain scan: about twice the cheaper of the two at worst, never the statement twice for a small result.
+      const started = performance.now();
+      let firstRowMs = -1;
+      let countingSince = started;
       for (const row of prepared.iterate()) {
+        if (firstRowMs < 0) firstRowMs = performance.now() - started;
         total++;
-        if (rows.length < maxRows) rows.push(row.map(cut));
-        else if (total > maxRows + workerData.countLimit) {
+        if (rows.length < maxRows) {
+          rows.push(row.map(cut));
+          if (rows.length === maxRows) countingSince = performance.now();
+        } else if ((total & 1023) === 0 && performance.now() - countingSince > Math.max(firstRowMs, workerData.countMs)) {
           counted = false;
           break;
         }
@@ -119,7 +127,7 @@ export class SqliteReader {
       path: this.path,
       heapLimit: SQLITE_HEAP_LIMIT_BYTES,
       maxCell: MAX_CELL_BYTES,
-      countLimit: COUNT_WHILE_READING,
+      countMs: COUNT_WHILE_READING_MS,
     });
     // `advanced` serialization carries Buffers and BigInts as they are. Where setpriv exists
     // (Linux), the reader is killed with riskgate even when riskgate is killed with SIGKILL and
