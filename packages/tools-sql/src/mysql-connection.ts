@@ -211,80 +211,32 @@ export class MysqlConnection implements SqlConnection {
     const connection = await connectOrFail(this.label, () => this.connect());
     if (isSqlFailure(connection)) return connection;
     const threadId = connection.threadId;
-    let stopped: 'timeout' | 'cancelled' | undefined;
-    // Set when the connection itself failed or stalled: then no reply tells what the server did.
-    let lost: Error | undefined;
-    // mysql2 tells a lost connection to the connection, not to the query it was running (which
-    // then never settles): every step of the run races this.
-    let failRun: (error: Error) => void = () => {};
-    const guard = new Promise<never>((_, reject) => {
-      failRun = reject;
-    });
-    guard.catch(() => {});
-    const onConnectionError = (error: Error) => {
-      lost ??= error;
-      failRun(lost);
-    };
-    const onConnectionEnd = () => onConnectionError(new Error('the server closed the connection'));
-    const sever = (why: string) => {
-      onConnectionError(new Error(why));
-      connection.destroy();
-    };
-    connection.on('error', onConnectionError);
-    connection.on('end', onConnectionEnd);
-    const step = <T>(promise: Promise<T>): Promise<T> => Promise.race([promise, guard]);
-    let severTimer: NodeJS.Timeout | undefined;
-    const stop = (why: 'timeout' | 'cancelled') => {
-      stopped ??= why;
-      this.killQuery(threadId);
-      // KILL QUERY travels on another connection; when the run's own connection stays silent
-      // after it (a stalled network carries no reply), it is closed and the outcome said plainly.
-      severTimer ??= setTimeout(
-        () =>
-          sever(
-            `no reply ${STALL_GRACE_MS} ms after the statement was ${why === 'timeout' ? 'timed out' : 'cancelled'}: the connection stalled`,
-          ),
-        STALL_GRACE_MS,
-      );
-    };
-    // The server's own limit first; KILL QUERY a moment later for what it does not cover.
-    const timer = setTimeout(() => stop('timeout'), options.timeoutMs + 250);
-    const onAbort = () => stop('cancelled');
-    options.signal.addEventListener('abort', onAbort, { once: true });
+    const watch = watchMysqlRun(connection, options, () => this.killQuery(threadId));
     const results: StatementResult[] = [];
     let index = 0;
     let sent = false;
     try {
-      await step(this.timeoutSetting(connection, options.timeoutMs));
-      if (options.readOnly) await step(query(connection, 'START TRANSACTION READ ONLY'));
+      await watch.step(this.timeoutSetting(connection, options.timeoutMs));
+      if (options.readOnly) await watch.step(query(connection, 'START TRANSACTION READ ONLY'));
       for (const [position, statement] of statements.entries()) {
         index = position;
-        if (options.signal.aborted) stop('cancelled');
-        if (stopped !== undefined) break;
+        if (options.signal.aborted) watch.stop('cancelled');
+        if (watch.stopped() !== undefined) break;
         sent = true;
-        results.push(await step(streamStatement(connection, statement, options.maxRows)));
+        results.push(await watch.step(streamStatement(connection, statement, options.maxRows)));
       }
-      if (options.readOnly) await step(query(connection, 'ROLLBACK'));
-      if (stopped !== undefined) throw Object.assign(new Error('stopped'), { code: 'ER_QUERY_INTERRUPTED' });
+      if (options.readOnly) await watch.step(query(connection, 'ROLLBACK'));
+      if (watch.stopped() !== undefined) throw Object.assign(new Error('stopped'), { code: 'ER_QUERY_INTERRUPTED' });
       return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
     } catch (error) {
+      const statementIndex = statements.length > 1 ? index + 1 : undefined;
+      const lost = watch.lost();
       if (lost !== undefined || isConnectionLoss(error))
-        return this.afterLoss(lost ?? (error as Error), {
-          readOnly: options.readOnly,
-          sent,
-          threadId,
-          statementIndex: statements.length > 1 ? index + 1 : undefined,
-        });
-      return mysqlFailure(error, stopped, options.timeoutMs, statements.length > 1 ? index + 1 : undefined);
+        return this.afterLoss(lost ?? (error as Error), { readOnly: options.readOnly, sent, threadId, statementIndex });
+      return mysqlFailure(error, watch.stopped(), options.timeoutMs, statementIndex);
     } finally {
-      clearTimeout(timer);
-      clearTimeout(severTimer);
-      options.signal.removeEventListener('abort', onAbort);
-      connection.off('error', onConnectionError);
-      connection.off('end', onConnectionEnd);
-      // A late error of a connection being discarded must not crash the process.
-      connection.on('error', () => {});
-      if (options.readOnly && stopped === undefined && lost === undefined) connection.release();
+      watch.dispose();
+      if (options.readOnly && watch.stopped() === undefined && watch.lost() === undefined) connection.release();
       else connection.destroy();
     }
   }
@@ -563,6 +515,66 @@ export class MysqlConnection implements SqlConnection {
         connection.destroy();
     }
   }
+}
+
+/**
+ * The bounds of one run on its own connection. mysql2 tells a lost connection to the
+ * connection, not to the query it was running (which then never settles): every step races the
+ * connection's failure. A timeout or a cancel sends KILL QUERY (on another connection); when the
+ * run's own connection stays silent after it (a stalled network carries no reply), it is closed.
+ */
+function watchMysqlRun(
+  connection: PoolConnection,
+  options: { timeoutMs: number; signal: AbortSignal },
+  killQuery: () => void,
+) {
+  let stopped: 'timeout' | 'cancelled' | undefined;
+  // Set when the connection itself failed or stalled: then no reply tells what the server did.
+  let lost: Error | undefined;
+  let failRun: (error: Error) => void = () => {};
+  const guard = new Promise<never>((_, reject) => {
+    failRun = reject;
+  });
+  guard.catch(() => {});
+  const onConnectionError = (error: Error) => {
+    lost ??= error;
+    failRun(lost);
+  };
+  const onConnectionEnd = () => onConnectionError(new Error('the server closed the connection'));
+  connection.on('error', onConnectionError);
+  connection.on('end', onConnectionEnd);
+  let severTimer: NodeJS.Timeout | undefined;
+  const stop = (why: 'timeout' | 'cancelled') => {
+    stopped ??= why;
+    killQuery();
+    severTimer ??= setTimeout(() => {
+      onConnectionError(
+        new Error(
+          `no reply ${STALL_GRACE_MS} ms after the statement was ${why === 'timeout' ? 'timed out' : 'cancelled'}: the connection stalled`,
+        ),
+      );
+      connection.destroy();
+    }, STALL_GRACE_MS);
+  };
+  // The server's own limit first; KILL QUERY a moment later for what it does not cover.
+  const timer = setTimeout(() => stop('timeout'), options.timeoutMs + 250);
+  const onAbort = () => stop('cancelled');
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    step: <T>(promise: Promise<T>): Promise<T> => Promise.race([promise, guard]),
+    stop,
+    stopped: () => stopped,
+    lost: () => lost,
+    dispose() {
+      clearTimeout(timer);
+      clearTimeout(severTimer);
+      options.signal.removeEventListener('abort', onAbort);
+      connection.off('error', onConnectionError);
+      connection.off('end', onConnectionEnd);
+      // A late error of a connection being discarded must not crash the process.
+      connection.on('error', () => {});
+    },
+  };
 }
 
 /** One query; mysql2's own `timeout` closes a connection that stays silent (a stalled network). */
