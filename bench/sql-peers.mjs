@@ -73,6 +73,7 @@ function pairs(peer, target, mode, sql) {
     ...samples.at(-1),
     peerMs: peer === undefined ? undefined : median(peerSamples),
     ms: median(samples.map((sample) => sample.ms)),
+    assessMs: samples[0]?.assessMs === undefined ? undefined : median(samples.map((sample) => sample.assessMs)),
     pairRatio: ratios.length === 0 ? undefined : median(ratios),
     rssGrowthMb: growth.length === 0 ? null : Math.max(...growth),
   };
@@ -181,9 +182,9 @@ console.log(
 );
 const fixed = (value, digits = 1) => (value === undefined || value === null ? '' : value.toFixed(digits));
 console.log(
-  '| engine | statement | peer | peer | riskgate | ratio | rows kept / total | RSS growth (whole process, drivers loaded) |',
+  '| engine | statement | peer | peer | riskgate (run) | ratio | assessment | rows kept / total | RSS growth (whole process, drivers loaded) |',
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const result of results) {
   // The median of the pairs' ratios: each pair ran under the same load.
   const ratio = result.pairRatio === undefined ? '' : `${fixed(result.pairRatio, 2)}×`;
@@ -194,6 +195,6 @@ for (const result of results) {
   const peerMs = result.peerMs === undefined ? '' : `${fixed(result.peerMs)} ms`;
   const rss = result.rssGrowthMb === undefined || result.rssGrowthMb === null ? '' : `${fixed(result.rssGrowthMb)} MB`;
   console.log(
-    `| ${result.engine} | ${result.what} | ${result.peerName ?? ''} | ${peerMs} | ${fixed(result.ms)} ms | ${ratio} | ${kept} | ${rss} |`,
+    `| ${result.engine} | ${result.what} | ${result.peerName ?? ''} | ${peerMs} | ${fixed(result.ms)} ms | ${ratio} | ${result.assessMs === undefined ? '' : `${fixed(result.assessMs, 2)} ms`} | ${kept} | ${rss} |`,
   );
 }
