@@ -145,8 +145,29 @@ function standInVerdict(text: SqlStatementText): Verdict {
   } catch (error) {
     return { error: `cannot be checked without SQLite (${(error as Error).message})` };
   }
-  const scratch = new Database(':memory:');
+  // One shared in-memory database whose stand-ins are rolled back after each statement; a
+  // statement that names another schema (ATTACH cannot run in a transaction) gets its own.
+  scratchDatabase ??= new Database(':memory:');
+  const shared = standInOn(scratchDatabase, text, true);
+  if (shared !== 'needs-attach') return shared;
+  const own = new Database(':memory:');
+  try {
+    const verdict = standInOn(own, text, false);
+    return verdict === 'needs-attach' ? { error: 'cannot be checked without the database' } : verdict;
+  } finally {
+    own.close();
+  }
+}
+
+let scratchDatabase: BetterSqlite3.Database | undefined;
+
+function standInOn(
+  scratch: BetterSqlite3.Database,
+  text: SqlStatementText,
+  rolledBack: boolean,
+): Verdict | 'needs-attach' {
   const tables = new Map<string, string>();
+  if (rolledBack) scratch.exec('BEGIN');
   try {
     for (let attempt = 0; attempt < MAX_STAND_INS; attempt++) {
       try {
@@ -155,13 +176,14 @@ function standInVerdict(text: SqlStatementText): Verdict {
         const message = (error as Error).message;
         if (/syntax error|incomplete input|unrecognized token/i.test(message))
           return { error: `SQLite cannot parse it: ${message}` };
-        if (!standIn(scratch, message, tables, text.tokens))
-          return { error: `cannot be checked without the database (${message})` };
+        const made = standIn(scratch, message, tables, text.tokens);
+        if (made === 'needs-attach') return made;
+        if (!made) return { error: `cannot be checked without the database (${message})` };
       }
     }
     return { error: 'cannot be checked without the database (it names too many objects)' };
   } finally {
-    scratch.close();
+    if (scratch.inTransaction) scratch.exec('ROLLBACK');
   }
 }
 
@@ -173,7 +195,7 @@ function standIn(
   message: string,
   tables: Map<string, string>,
   tokens: readonly Token[],
-): boolean {
+): boolean | 'needs-attach' {
   const qualified = (name: string) => {
     const dot = name.indexOf('.');
     return dot === -1 ? { schema: undefined, name } : { schema: name.slice(0, dot), name: name.slice(dot + 1) };
@@ -187,8 +209,10 @@ function standIn(
       const attached = (scratch.prepare('SELECT name FROM pragma_database_list').all() as { name: string }[]).map(
         (row) => row.name.toLowerCase(),
       );
-      if (schema !== undefined && !attached.includes(schema.toLowerCase()))
+      if (schema !== undefined && !attached.includes(schema.toLowerCase())) {
+        if (scratch.inTransaction) return 'needs-attach';
         scratch.exec(`ATTACH ':memory:' AS ${quote(schema)}`);
+      }
       scratch.exec(
         match[1] === 'view'
           ? `CREATE VIEW ${where}${quote(name)} AS SELECT 1 AS stand_in`
@@ -199,6 +223,7 @@ function standIn(
     }
     match = /^unknown database (.+)$/.exec(message);
     if (match !== null) {
+      if (scratch.inTransaction) return 'needs-attach';
       scratch.exec(`ATTACH ':memory:' AS ${quote(match[1]!)}`);
       return true;
     }

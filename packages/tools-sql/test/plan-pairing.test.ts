@@ -144,6 +144,13 @@ describe('MariaDB receives the statements as assessed', { timeout: 30_000 }, () 
       false,
       false,
     ],
+    [
+      'an event whose body has statements of its own',
+      "CREATE EVENT nightly ON SCHEDULE EVERY 1 DAY DISABLE DO BEGIN UPDATE orders SET status = 'x;y' WHERE id = 0; DELETE FROM orders WHERE id = 0; END; SELECT 1",
+      2,
+      false,
+      false,
+    ],
     ['a whitelisted read of several statements', "SELECT 'é;è' AS a; SELECT 2 /* ; */; SELECT 3 -- ;\n", 3, true, true],
   ])('%s', async (_name, sql, statements, readOnly, wrapped) => {
     const plan = await planOf(connection, sql, statements);
