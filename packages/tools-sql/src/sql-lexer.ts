@@ -230,7 +230,7 @@ class Lexer {
 
   /** A parameter, a word, a number or a symbol. */
   private plainToken(char: string, next: string | undefined): number {
-    const { sql, index } = this;
+    const { index } = this;
     if (
       (char === '$' || char === '?' || char === ':' || char === '@') &&
       /[0-9A-Za-z_@]/.test(next ?? '') &&
