@@ -102,14 +102,15 @@ async function assessStatements(sql: string, options: AssessSqlOptions): Promise
  * its own error), never previewed — riskgate does not know what a rolled-back run would do.
  */
 function unreadablePieces(pieces: readonly SqlStatementText[]): PlannedStatement[] {
-  return pieces.map((piece) =>
-    plannedStatement(piece, {
-      ...fallbackAnalysis(piece),
-      effects: [unknownEffect('riskgate could not read the script'), ...fallbackAnalysis(piece).effects],
+  return pieces.map((piece) => {
+    const fallback = fallbackAnalysis(piece);
+    return plannedStatement(piece, {
+      ...fallback,
+      effects: [unknownEffect('riskgate could not read the script'), ...fallback.effects],
       previewable: false,
       previewBlocker: 'riskgate could not read the script',
-    }),
-  );
+    });
+  });
 }
 
 function collect(
