@@ -124,6 +124,8 @@ export {
   defineTool,
   type ExecuteContext,
   type OperationDescription,
+  type PlanArgument,
+  type PlannedReport,
   SQL_DIALECTS,
   type SqlDialect,
   type ToolDefinition,

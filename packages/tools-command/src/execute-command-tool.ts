@@ -1,12 +1,20 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { defineTool, type Effect, findSecretsIn, replaceFindings, secretFilesBelow, toolFailure } from '@riskgate/risk';
+import {
+  defineTool,
+  type Effect,
+  findSecretsIn,
+  type PlannedReport,
+  replaceFindings,
+  secretFilesBelow,
+  toolFailure,
+} from '@riskgate/risk';
 import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
 import { childEnvironment } from './child-environment.js';
 import { type CommandRunResult, runCommand } from './command-runner.js';
-import { splitHostReader } from './host-reader.js';
+import { type HostReader, splitHostReader } from './host-reader.js';
 import type { ResourceBounds } from './resource-bounds.js';
 import { limitWords } from './run-limits.js';
 
@@ -49,6 +57,18 @@ export interface CommandToolOptions {
   readonly workspaceScan?: { readonly maxEntries?: number; readonly budgetMs?: number };
 }
 
+/** What the assessor worked out that the panel and the run need. */
+export interface CommandPlan {
+  /** Where the command runs (the `cwd` argument resolved against the workspace, `~` expanded). */
+  readonly directory: string;
+  readonly timeoutMs: number;
+  /**
+   * The sandbox's host view: the lone host reader split off the line (host-reader.ts), when the
+   * host has a sandbox. Undefined: no part of the line gets the host's PID or network view.
+   */
+  readonly hostReader: HostReader | undefined;
+}
+
 /** What a host reader may hand the rest of its line: far more than any process list. */
 const READER_OUTPUT_BYTES = 8 * 1024 * 1024;
 
@@ -64,9 +84,18 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
     parameters: executeCommandParameters,
     ruleStyle: 'text',
     // The `cwd` argument is where relative paths resolve: a cwd inside ~/.aws makes `cat credentials` a secret read.
-    assess: async ({ command, cwd, timeout_ms }, context) => {
+    assess: async ({ command, cwd, timeout_ms }, context): Promise<PlannedReport<CommandPlan>> => {
+      const directory = resolve(context.cwd, expandHome(cwd ?? '.', context.home));
+      // `ps aux | grep node`: only a lone reader gets the host's process and network view, by
+      // host-reader.ts's table alone, whatever the judge concludes about the line; the rest of
+      // the line stays fully sandboxed. Worked out here once, used by execute if it runs sandboxed.
+      const plan: CommandPlan = {
+        directory,
+        timeoutMs: timeout_ms ?? defaultTimeoutMs,
+        hostReader: context.sandbox === true ? await splitHostReader(command) : undefined,
+      };
       const report = await assessCommand(command, {
-        cwd: resolve(context.cwd, expandHome(cwd ?? '.', context.home)),
+        cwd: directory,
         ...(context.home === undefined ? {} : { home: context.home }),
         ...(context.sandbox === undefined ? {} : { sandbox: context.sandbox }),
       });
@@ -105,24 +134,16 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
         const detail = `runs up to ${duration(timeout_ms)} (timeout_ms), longer than the ${duration(defaultTimeoutMs)} an unasked command may take`;
         added.push({ kind: 'unbounded', resource: 'time', detail });
       }
-      return added.length === 0 ? report : { ...report, effects: [...report.effects, ...added] };
+      return { ...report, effects: added.length === 0 ? report.effects : [...report.effects, ...added], plan };
     },
-    describe: ({ command, cwd }, context) => ({
-      kind: 'command',
-      command,
-      cwd: resolve(context.cwd, expandHome(cwd ?? '.', context.home)),
-      details: [],
-    }),
-    execute: async ({ command, cwd, timeout_ms }, context) => {
-      const directory = resolve(context.cwd, expandHome(cwd ?? '.', context.home));
+    describe: ({ command }, _context, plan) => ({ kind: 'command', command, cwd: plan.directory, details: [] }),
+    execute: async ({ command }, context, plan) => {
+      const { directory, timeoutMs } = plan;
       if (!existsSync(directory) || !statSync(directory).isDirectory()) {
         return toolFailure('command-bad-cwd', `no directory at ${directory}`);
       }
       const sandboxed = context.sandbox === true && (context.readOnly || options.sandbox === 'always');
-      // `ps aux | grep node`: only the lone reader gets the host's process and network view,
-      // whatever the gate concluded about the line (host-reader.ts); the rest stays fully sandboxed.
-      const hostReader = sandboxed ? await splitHostReader(command) : undefined;
-      const timeoutMs = timeout_ms ?? defaultTimeoutMs;
+      const hostReader = sandboxed ? plan.hostReader : undefined;
       const common = {
         cwd: directory,
         timeoutMs,

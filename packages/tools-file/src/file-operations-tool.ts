@@ -5,10 +5,12 @@ import { basename, dirname, join } from 'node:path';
 import {
   type AssessContext,
   defineTool,
+  type Effect,
   type EffectReport,
   judgeEffects,
   looksBinary,
   type OperationDescription,
+  type PlannedReport,
   report,
   type ToolResult,
   toolFailure,
@@ -83,6 +85,14 @@ export type FileData =
     }
   | { readonly operation: 'write'; readonly path: string; readonly created: boolean; readonly bytes: number };
 
+/** What the assessor worked out that the panel and the run need. */
+export interface FilePlan {
+  /** The path as resolved when the call was judged: the panel shows it, the run checks it still holds. */
+  readonly path: ResolvedPath;
+  /** What the judge weighed: a whitelisted read is judged again against these just before it runs. */
+  readonly effects: readonly Effect[];
+}
+
 const SKIPPED = new Set(['.git', 'node_modules']);
 
 export function createFileOperationsTool(options: FileToolOptions = {}) {
@@ -90,8 +100,12 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
   const maxEntries = options.maxEntries ?? 1_000;
 
   /** What the call would do; `@riskgate/risk` judges it against the one knowledge base. */
-  const effectsOf = (args: FileOperationsArgs, context: AssessContext): EffectReport => {
+  const assess = (args: FileOperationsArgs, context: AssessContext): PlannedReport<FilePlan> => {
     const path = resolvePath(args.path, context.cwd, context.home);
+    const { effects, subjects } = effectsOf(args, path);
+    return { effects, subjects, plan: { path, effects } };
+  };
+  const effectsOf = (args: FileOperationsArgs, path: ResolvedPath): EffectReport => {
     const subjects = [`${args.operation} ${path.display}`];
     const escapes = path.escapesThroughSymlink
       ? { note: `${args.path} is a symlink to ${path.real}, outside the workspace` }
@@ -139,9 +153,8 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
       'Read a file, list a directory, check whether a path exists, or write a whole file. Reads, lists and existence checks run at once (except secrets such as .env files and private keys); writes are shown to the user as a diff and need their confirmation.',
     parameters: fileOperationsParameters,
     ruleStyle: 'path',
-    assess: effectsOf,
-    describe: async (args, context): Promise<OperationDescription> => {
-      const path = resolvePath(args.path, context.cwd, context.home);
+    assess,
+    describe: async (args, _context, { path }): Promise<OperationDescription> => {
       if (args.operation !== 'write')
         return { kind: 'file', operation: args.operation, path: path.display, details: [] };
       return {
@@ -152,12 +165,21 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
         details: [],
       };
     },
-    execute: async (args, context): Promise<ToolResult<FileData>> => {
+    execute: async (args, context, plan): Promise<ToolResult<FileData>> => {
+      // The path is resolved again only to see that it still leads where it did: a symlink
+      // swapped in since the assessment would make the call touch another file than the one
+      // the judge cleared or the panel's diff showed.
       const path = resolvePath(args.path, context.cwd, context.home);
-      // Defence in depth: a read that runs because it is whitelisted is judged again now, so a
-      // symlink swapped in since the assessment cannot hand over a secret.
+      if (path.real !== plan.path.real) {
+        return toolFailure(
+          'file-changed-since-assessed',
+          `refused: ${args.path} now leads to ${path.real}, not to ${plan.path.real} as when it was checked; ask again`,
+        );
+      }
+      // Defence in depth: a read that runs because it is whitelisted is judged again now (the
+      // plan's effects, not a new assessment), so a file that became a secret since is refused.
       if (context.readOnly) {
-        const again = judgeEffects(effectsOf(args, context).effects, context);
+        const again = judgeEffects(plan.effects, context);
         if (!again.whitelisted)
           return toolFailure('file-changed-since-assessed', `refused: ${again.reasons.join('; ')}`);
       }
