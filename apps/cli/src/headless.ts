@@ -3,7 +3,7 @@ import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Confirmer } from '@ri
 import type { Decision } from '@riskgate/risk';
 import { foldLines } from './fold.js';
 import { retryText } from './retry-text.js';
-import { argumentsSummary, confirmationQuestion, describeOperation, ranUnasked } from './operation-text.js';
+import { ranUnasked, shownTitle } from './operation-text.js';
 import type { Session } from './session/create-session.js';
 import { terminalText } from './terminal-text.js';
 
@@ -39,7 +39,7 @@ export class HeadlessConfirmer implements Confirmer {
 
   async confirm(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     if (this.options.yes) return { type: 'approve' };
-    const operation = describeOperation(request.description);
+    const operation = request.title.replace(/\s+/g, ' ').trim();
     if (this.options.terminal === undefined) {
       this.refusals.push({ tool: request.toolName, operation, reasons: request.decision.reasons });
       this.options.stderr.write(
@@ -60,7 +60,7 @@ export class HeadlessConfirmer implements Confirmer {
     );
     const readline = createInterface({ input, output });
     try {
-      const answer = await readline.question(`${confirmationQuestion(request.toolName)} `, { signal });
+      const answer = await readline.question(`${request.question} `, { signal });
       if (/^y(es)?$/i.test(answer.trim())) return { type: 'approve' };
       this.declined.push({ tool: request.toolName, operation, reasons: request.decision.reasons });
       return { type: 'deny' };
@@ -75,6 +75,8 @@ export class HeadlessConfirmer implements Confirmer {
 interface HeadlessCall {
   id: string;
   tool: string;
+  /** One line naming the call (the tool's `title`). */
+  title: string;
   arguments: string;
   decision?: {
     action: string;
@@ -105,7 +107,7 @@ function formatCall(call: HeadlessCall, decision: Decision | undefined): string 
   // Everything here came from the model or a tool: no sequence in it reaches the terminal.
   return terminalText(
     [
-      `[${call.tool}] ${argumentsSummary(call.arguments).replace(/\s+/g, ' ').trim()}\n`,
+      `[${call.tool}] ${shownTitle(call.title).replace(/\s+/g, ' ').trim()}\n`,
       unasked === undefined ? '' : `  ${unasked.warning ? 'warning: ' : ''}${unasked.text}\n${effectLines(decision!)}`,
       `  → ${call.state ?? 'unknown'}\n`,
       indent(folded.head),
@@ -150,7 +152,7 @@ export async function runHeadless(
         }
         break;
       case 'tool-call':
-        calls.push({ id: event.toolCallId, tool: event.toolName, arguments: event.argumentsText });
+        calls.push({ id: event.toolCallId, tool: event.toolName, title: event.title, arguments: event.argumentsText });
         break;
       case 'decision': {
         const call = calls.find((candidate) => candidate.id === event.toolCallId);

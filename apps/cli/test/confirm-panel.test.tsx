@@ -11,6 +11,9 @@ const decision: Decision = {
   llmLevel: null,
   codeLevel: 'high',
   whitelisted: false,
+  why: 'not on the whitelist, and the model gave no risk_level',
+  findings: ['DELETE without WHERE removes every row of orders'],
+  notes: [],
   reasons: [
     'not on the whitelist, and the model gave no risk_level',
     'DELETE without WHERE removes every row of orders',
@@ -25,7 +28,24 @@ function request(
   args: Record<string, unknown>,
   extra: Partial<ApprovalRequest> = {},
 ): ApprovalRequest {
-  return { toolCallId: 'call_1', toolName, args, description, decision, subjects: [], ruleStyle: 'text', ...extra };
+  const question = {
+    execute_sql: 'query',
+    execute_command: 'command',
+    file_operations: 'file operation',
+    http_request: 'request',
+  }[toolName];
+  return {
+    toolCallId: 'call_1',
+    toolName,
+    title: JSON.stringify(args),
+    question: `Execute this ${question ?? 'operation'}? [y/N]`,
+    args,
+    description,
+    decision,
+    subjects: [],
+    ruleStyle: 'text',
+    ...extra,
+  };
 }
 
 const sqlRequest = request(

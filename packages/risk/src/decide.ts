@@ -77,7 +77,13 @@ export interface Decision {
   /** The code assessor's level, or null when the arguments were invalid. */
   readonly codeLevel: RiskLevel | null;
   readonly whitelisted: boolean;
-  /** The decision first, then what the assessor found. */
+  /** Why the gate decided so, in one sentence ("not on the whitelist, and the model gave no risk_level"). */
+  readonly why: string;
+  /** What the code's assessor found, one plain sentence each (empty when the arguments were invalid). */
+  readonly findings: readonly string[];
+  /** What else the person should know: a disagreement, an invalid risk_level, guarded mode's untrusted turn. */
+  readonly notes: readonly string[];
+  /** All of it in one list, for logs and JSON: `why`, then the notes, then the findings. */
   readonly reasons: readonly string[];
   /** The user rule that decided, as written. */
   readonly rule?: string;
@@ -101,6 +107,7 @@ export function decide(input: DecideInput): Decision {
 
   // 1. Arguments that fail the schema are never executed; the error goes back to the model.
   if (!input.valid) {
+    const why = `invalid arguments: ${input.validationError}`;
     return {
       action: 'deny',
       source: 'invalid',
@@ -108,7 +115,7 @@ export function decide(input: DecideInput): Decision {
       llmLevel,
       codeLevel: null,
       whitelisted: false,
-      reasons: [`invalid arguments: ${input.validationError}`, ...llmNotes],
+      ...explained(why, [], llmNotes),
       effects: [],
       disagreement: false,
     };
@@ -123,21 +130,26 @@ export function decide(input: DecideInput): Decision {
     effects: assessment.effects.map(({ text, verdict, level }) => ({ text, verdict, level })),
     disagreement,
   };
-  const found = [...assessment.reasons, ...llmNotes];
-  const codeDecision = (action: DecisionAction, source: DecisionSource, why: string, rule?: Rule): Decision => ({
+  const findings = assessment.reasons;
+  const codeDecision = (
+    action: DecisionAction,
+    source: DecisionSource,
+    why: string,
+    options: { rule?: Rule; notes?: readonly string[] } = {},
+  ): Decision => ({
     ...base,
     action,
     source,
     level: assessment.level,
-    reasons: [why, ...found],
-    ...(rule === undefined ? {} : { rule: rule.text }),
+    ...explained(why, findings, [...(options.notes ?? []), ...llmNotes]),
+    ...(options.rule === undefined ? {} : { rule: options.rule.text }),
   });
   const match = (effect: Rule['effect']) =>
     findRule(policy.rules, effect, input.toolName, input.ruleStyle, assessment.subjects);
 
   // 2. A deny rule wins over everything, yolo included.
   const deny = match('deny');
-  if (deny !== undefined) return codeDecision('deny', 'rule', `denied by rule ${deny.text}`, deny);
+  if (deny !== undefined) return codeDecision('deny', 'rule', `denied by rule ${deny.text}`, { rule: deny });
 
   // 3. Modes that do not weigh the operation.
   if (policy.mode === 'strict') return codeDecision('confirm', 'mode', 'strict mode confirms every operation');
@@ -145,9 +157,9 @@ export function decide(input: DecideInput): Decision {
 
   // 4. The person's own allow and ask rules.
   const ask = match('ask');
-  if (ask !== undefined) return codeDecision('confirm', 'rule', `rule ${ask.text} asks first`, ask);
+  if (ask !== undefined) return codeDecision('confirm', 'rule', `rule ${ask.text} asks first`, { rule: ask });
   const allow = match('allow');
-  if (allow !== undefined) return codeDecision('execute', 'rule', `allowed by rule ${allow.text}`, allow);
+  if (allow !== undefined) return codeDecision('execute', 'rule', `allowed by rule ${allow.text}`, { rule: allow });
 
   // 5. Guarded mode: what the code knows to do something (or to read a secret) is asked,
   //    whatever the model said; the model's `low` only ever decides unknown operations.
@@ -167,7 +179,7 @@ export function decide(input: DecideInput): Decision {
     const action: DecisionAction = llmLevel === 'low' ? 'execute' : 'confirm';
     const why = `the model rated this ${llmLevel}`;
     const warning = disagreement ? ['the code found what this does; running it because the model rated it low'] : [];
-    return { ...base, action, source: 'llm', level: llmLevel, reasons: [why, ...warning, ...found] };
+    return { ...codeDecision(action, 'llm', why, { notes: warning }), level: llmLevel };
   }
 
   const untrustedNote =
@@ -176,13 +188,19 @@ export function decide(input: DecideInput): Decision {
       : [`guarded mode: the model's low is not taken for the rest of this turn, which brought in ${untrusted}`];
 
   // 7. The code whitelist.
-  if (assessment.whitelisted) {
-    const decision = codeDecision('execute', 'whitelist', 'on the whitelist of safe operations');
-    return { ...decision, reasons: [...decision.reasons, ...untrustedNote] };
-  }
+  if (assessment.whitelisted)
+    return codeDecision('execute', 'whitelist', 'on the whitelist of safe operations', { notes: untrustedNote });
 
   // 8. The conservative default.
-  if (untrusted !== undefined)
-    return { ...codeDecision('confirm', 'guard', untrustedNote[0]!), level: assessment.level };
+  if (untrusted !== undefined) return codeDecision('confirm', 'guard', untrustedNote[0]!);
   return codeDecision('confirm', 'default', 'not on the whitelist, and the model gave no risk_level');
+}
+
+/** The three parts of an explanation, and the one list logs and JSON carry. */
+function explained(
+  why: string,
+  findings: readonly string[],
+  notes: readonly string[],
+): Pick<Decision, 'why' | 'findings' | 'notes' | 'reasons'> {
+  return { why, findings, notes, reasons: [why, ...notes, ...findings] };
 }

@@ -118,6 +118,8 @@ export {
 } from './rules.js';
 export {
   type AnyTool,
+  callTitle,
+  confirmationQuestion,
   type AssessContext,
   type Assessment,
   type Assessor,

@@ -81,6 +81,8 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
     name: COMMAND_TOOL_NAME,
     description:
       'Run one bash command line in the workspace and return its output and exit code. Read-only commands (ls, cat, grep, git log, …) run at once; anything that writes, deletes, installs or reaches the network is shown to the user, who must confirm it.',
+    noun: 'command',
+    title: ({ command }) => command,
     parameters: executeCommandParameters,
     ruleStyle: 'text',
     // The `cwd` argument is where relative paths resolve: a cwd inside ~/.aws makes `cat credentials` a secret read.

@@ -151,6 +151,8 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
     name: FILE_TOOL_NAME,
     description:
       'Read a file, list a directory, check whether a path exists, or write a whole file. Reads, lists and existence checks run at once (except secrets such as .env files and private keys); writes are shown to the user as a diff and need their confirmation.',
+    noun: 'file operation',
+    title: ({ operation, path }) => `${operation} ${path}`,
     parameters: fileOperationsParameters,
     ruleStyle: 'path',
     assess,

@@ -60,6 +60,8 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
     name: HTTP_TOOL_NAME,
     description:
       'Make an HTTP request and return the status, main headers and body (JSON pretty-printed, HTML as text, capped). GET, HEAD and OPTIONS to public hosts run at once; other methods, private or local addresses, and requests carrying credentials need the user’s confirmation.',
+    noun: 'request',
+    title: ({ method, url }) => `${method} ${url}`,
     parameters: httpRequestParameters,
     ruleStyle: 'url',
     assess: (args) => assessHttpRequest(args, resolve),

@@ -2,7 +2,6 @@ import type { ApprovalAnswer, ApprovalRequest } from '@riskgate/core';
 import type { Decision } from '@riskgate/risk';
 import { Box, Text, useInput, useStdout } from 'ink';
 import { useEffect, useMemo, useReducer, useState } from 'react';
-import { confirmationQuestion } from '../operation-text.js';
 import { openInPager } from './pager.js';
 import { terminalText } from '../terminal-text.js';
 import { panelBody } from './panel-lines.js';
@@ -147,7 +146,7 @@ export function ConfirmPanel({
       </Text>
       {stage.kind === 'choose' ? (
         <Box flexDirection="column" marginTop={1}>
-          <Text bold>{confirmationQuestion(request.toolName)}</Text>
+          <Text bold>{request.question}</Text>
           <Text dimColor>
             y yes · n no (Enter, Esc) · m no, with a note
             {suggestedRule === undefined ? '' : ` · a always allow ${terminalText(suggestedRule)}`}

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { Item } from './conversation.js';
-import { argumentsSummary, ranUnasked } from '../operation-text.js';
+import { ranUnasked, shownTitle } from '../operation-text.js';
 import { Highlighted } from './Highlighted.js';
 import { foldLines } from '../fold.js';
 import { Spinner } from './Spinner.js';
@@ -12,7 +12,7 @@ type ToolItem = Extract<Item, { kind: 'tool' }>;
 const SHOWN_ROWS = 50;
 
 /** The call's arguments as drawn: a control character the model put in them shows as its code. */
-const summary = (item: ToolItem): string => terminalText(argumentsSummary(item.argumentsText));
+const summary = (item: ToolItem): string => terminalText(shownTitle(item.title));
 
 /** Why this call ran without a panel, when it did not run for being read-only; a disagreement in yellow. */
 function Unasked({ item }: { readonly item: ToolItem }) {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type AuditEntry, withheldOriginal } from '@riskgate/core';
 import { formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
-import { argumentsSummary } from '../operation-text.js';
 import type { ConversationKind, Session } from '../session/create-session.js';
 import { ARCHIVED_TOOL_CALLS, type ConversationState } from './conversation.js';
 import { fullText } from './history-text.js';
@@ -79,9 +78,13 @@ export function sendWithheldText(
   };
 }
 
-/** The operation of an audit line in a few words. */
-function auditSubject(args: unknown): string {
-  const flat = argumentsSummary(args).replace(/\s+/g, ' ');
+/** The operation of an audit line in a few words: its title (older logs: its arguments). */
+function auditSubject(entry: AuditEntry): string {
+  return flatArguments(entry.args, entry.title);
+}
+
+function flatArguments(args: unknown, title?: string): string {
+  const flat = (title ?? JSON.stringify(args) ?? '').replace(/\s+/g, ' ');
   return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
 }
 
@@ -106,7 +109,10 @@ function auditText(path: string): string {
   if (last.length === 0) return 'no decisions yet';
   return last
     .map((entry) => {
-      const edited = entry.proposedArgs === undefined ? '' : ` (edited from: ${auditSubject(entry.proposedArgs)})`;
+      const edited =
+        entry.proposedArgs === undefined
+          ? ''
+          : ` (edited from: ${flatArguments(entry.proposedArgs, entry.proposedTitle)})`;
       const note = entry.note === undefined ? '' : ` · note: ${entry.note}`;
       const outcome =
         (entry.outcome === 'started'
@@ -114,7 +120,7 @@ function auditText(path: string): string {
           : entry.outcome === 'unknown'
             ? 'outcome unknown (may have run)'
             : entry.outcome) + (entry.partial === true ? ' (stopped part-way: partly ran)' : '');
-      return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry.args)}${edited} · ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${outcome}${note}: ${entry.decision.reasons.join('; ')}`;
+      return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry)}${edited} · ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${outcome}${note}: ${entry.decision.reasons.join('; ')}`;
     })
     .join('\n');
 }

@@ -15,6 +15,8 @@ export type Item =
       readonly toolCallId: string;
       readonly toolName: string;
       readonly argumentsText: string;
+      /** One line naming the call (the tool's `title`). */
+      readonly title: string;
       readonly state: ToolCallState;
       readonly decision?: Decision;
       readonly output: string;
@@ -149,6 +151,7 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
             toolCallId: event.toolCallId,
             toolName: event.toolName,
             argumentsText: event.argumentsText,
+            title: event.title,
             state: 'validating',
             output: '',
             startedAt: now,
