@@ -175,6 +175,7 @@ export class GatedCall {
       toolName: call.name,
       title: this.title,
       question: confirmationQuestion(tool),
+      ...(tool.editable === undefined ? {} : { editable: tool.editable }),
       args: planned.args,
       description: await tool.describe(planned.args, gate.assess, planned.plan),
       decision,

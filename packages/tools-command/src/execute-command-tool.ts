@@ -96,6 +96,7 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
       'Run one bash command line in the workspace and return its output and exit code. Read-only commands (ls, cat, grep, git log, …) run at once; anything that writes, deletes, installs or reaches the network is shown to the user, who must confirm it.',
     noun: 'command',
     title: ({ command }) => command,
+    editable: 'command',
     parameters: executeCommandParameters,
     ruleStyle: 'text',
     assess: (args, context) => assessCall(args, context, settings),

@@ -39,6 +39,7 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
       'Read-only statements run at once; statements that change data or schema are shown to the user, who must confirm them.',
     noun: 'query',
     title: ({ sql }) => sql,
+    editable: 'sql',
     parameters: executeSqlParameters,
     ruleStyle: 'sql',
     assess: async ({ sql }, context) => {
