@@ -37,6 +37,8 @@ function writeTool(options: { describe?: () => never; execute?: (done: string[])
   const tool = defineTool({
     name: 'write_note',
     description: 'writes a note',
+    noun: 'operation',
+    title: ({ text }) => `write ${text}`,
     parameters: z.object({ text: z.string() }),
     ruleStyle: 'text',
     assess: () => report([{ kind: 'write-path', path: '/tmp/note', detail: 'writes /tmp/note' }] as never, []),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Effect, EffectReport } from './effects.js';
 import type { JudgeContext, Judgement } from './judge.js';
+import { withoutRiskLevel } from './levels.js';
 import type { RuleStyle } from './rules.js';
 
 export type SqlDialect = 'sqlite' | 'postgres' | 'mysql';
@@ -136,6 +137,19 @@ export type PlanArgument<Plan> = undefined extends Plan ? [plan?: Plan] : [plan:
 export interface ToolDefinition<Parameters extends z.ZodType, Data, Plan = undefined> {
   readonly name: string;
   readonly description: string;
+  /**
+   * What one call is called in the panel's question: `query` makes "Execute this query? [y/N]"
+   * (the specification's words, `confirmationQuestion`).
+   */
+  readonly noun: string;
+  /**
+   * One line naming a call, from its validated arguments: its SQL, its command, `write notes.txt`,
+   * `GET https://…`. The history, the audit, refusals and the MCP host read it; nothing guesses it
+   * from argument names.
+   */
+  readonly title: (args: z.output<Parameters>) => string;
+  /** The argument the person may edit in the panel (`e`), as text: `sql`, `command`. None: no edit. */
+  readonly editable?: string;
   /** Arguments without `risk_level`: the registry adds that property to every tool. */
   readonly parameters: Parameters;
   /** How user-rule patterns for this tool are matched against its subjects. */
@@ -180,4 +194,21 @@ export function report(effects: readonly Effect[], subjects: readonly string[]):
 /** What a secret becomes in the model's copy of a result. */
 export function withheldMarker(what: string): string {
   return `[withheld: ${what} — shown to the person only]`;
+}
+
+/** The specification's question for a tool's calls: "Execute this query? [y/N]". */
+export function confirmationQuestion(tool: { readonly noun: string }): string {
+  return `Execute this ${tool.noun}? [y/N]`;
+}
+
+/**
+ * A call's title when its arguments may not be valid (as the model sent them): the tool's own
+ * title when they are, the raw text otherwise.
+ */
+export function callTitle(tool: AnyTool | undefined, args: unknown): string {
+  if (tool !== undefined) {
+    const parsed = tool.parameters.safeParse(withoutRiskLevel(args));
+    if (parsed.success) return tool.title(parsed.data);
+  }
+  return typeof args === 'string' ? args : (JSON.stringify(args) ?? String(args));
 }

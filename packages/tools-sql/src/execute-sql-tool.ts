@@ -38,6 +38,9 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
     description:
       'Run SQL against the selected database and return the result rows (the first rows only) or the number of rows changed. ' +
       'Read-only statements run at once; statements that change data or schema are shown to the user, who must confirm them.',
+    noun: 'query',
+    title: ({ sql }) => sql,
+    editable: 'sql',
     parameters: executeSqlParameters,
     ruleStyle: 'sql',
     // Assessed once per call: the plan (the statements as judged, with their spans) is what

@@ -34,7 +34,7 @@ assert.equal(select.decision.action, 'execute');
 const result = await tool.execute(
   select.args,
   { ...context, signal: AbortSignal.timeout(10_000), readOnly: select.assessment.whitelisted },
-  select.assessment.plan?.value,
+  select.assessment.plan?.value, // what the assessor worked out for the run
 );
 assert.equal(result.type, 'tool-success');
 assert.match(result.forModel, /tea[\s\S]*cake/);
