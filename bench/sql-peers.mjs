@@ -80,101 +80,105 @@ function pairs(peer, target, mode, sql) {
 }
 
 const loadBefore = loadavg()[0];
-console.error(`bench: creating ${rows.toLocaleString('en-US')}-row tables`);
-if (engines.has('postgres')) {
-  psql('postgres', `DROP DATABASE IF EXISTS ${database}`);
-  psql('postgres', `CREATE DATABASE ${database}`);
-  psql(
-    database,
-    `CREATE TABLE big AS SELECT g AS id, g % 1000 AS grp, md5(g::text) AS payload FROM generate_series(1, ${rows}) g; ANALYZE big`,
-  );
-}
-if (engines.has('mariadb'))
-  maria(`DROP DATABASE IF EXISTS ${database}; CREATE DATABASE ${database}; USE ${database}; CREATE TABLE big (id INT PRIMARY KEY, grp INT, payload CHAR(32)) ENGINE=InnoDB;
-  INSERT INTO big SELECT seq, seq % 1000, MD5(seq) FROM seq_1_to_${rows}`);
-execFileSync('sqlite3', [
-  sqliteFile,
-  `CREATE TABLE big (id INTEGER PRIMARY KEY, grp INT, payload TEXT);
-  WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c LIMIT ${rows}) INSERT INTO big SELECT i, i % 1000, hex(randomblob(16)) FROM c;`,
-]);
-
-const GROUP = 'SELECT grp, count(*), sum(id), max(payload) FROM big GROUP BY grp';
-const ALL = 'SELECT * FROM big';
+let loadAfter;
 const results = [];
-const measure = (engine, what, peerName, peer, target, mode, sql) => {
-  if (!engines.has({ PostgreSQL: 'postgres', MariaDB: 'mariadb', SQLite: 'sqlite' }[engine])) return;
-  console.error(`bench: ${engine} ${what}`);
-  results.push({ engine, what, peerName, ...pairs(peer, target, mode, sql) });
-};
-measure(
-  'PostgreSQL',
-  `GROUP BY over ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
-  'psql',
-  ['psql', ['-h', '127.0.0.1', '-U', pgUser, '-d', database, '-qAtX', '-c', GROUP]],
-  pgUrl,
-  'read',
-  GROUP,
-);
-measure(
-  'PostgreSQL',
-  `SELECT * of ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
-  'psql',
-  ['psql', ['-h', '127.0.0.1', '-U', pgUser, '-d', database, '-qAtX', '-c', ALL]],
-  pgUrl,
-  'read',
-  ALL,
-);
-measure(
-  'PostgreSQL',
-  `SELECT * … FOR UPDATE of ${rows.toLocaleString('en-US')} rows (confirmed)`,
-  'psql',
-  ['psql', ['-h', '127.0.0.1', '-U', pgUser, '-d', database, '-qAtX', '-c', `${ALL} FOR UPDATE`]],
-  pgUrl,
-  'confirmed',
-  `${ALL} FOR UPDATE`,
-);
-measure(
-  'MariaDB',
-  `GROUP BY over ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
-  'mariadb',
-  ['mariadb', ['-h127.0.0.1', '-uroot', database, '-e', GROUP]],
-  myUrl,
-  'read',
-  GROUP,
-);
-measure(
-  'MariaDB',
-  `SELECT * of ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
-  'mariadb',
-  ['mariadb', ['-h127.0.0.1', '-uroot', '--quick', database, '-e', ALL]],
-  myUrl,
-  'read',
-  ALL,
-);
-measure(
-  'SQLite',
-  `GROUP BY over ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
-  'sqlite3',
-  ['sqlite3', [sqliteFile, GROUP]],
-  sqliteFile,
-  'read',
-  GROUP,
-);
-measure(
-  'SQLite',
-  `SELECT * of ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
-  'sqlite3',
-  ['sqlite3', [sqliteFile, ALL]],
-  sqliteFile,
-  'read',
-  ALL,
-);
-measure('SQLite', 'open + describe_schema (start-up)', undefined, undefined, sqliteFile, 'describe');
+// The databases are dropped however the run ends (a failed run left two 1M-row databases behind).
+try {
+  console.error(`bench: creating ${rows.toLocaleString('en-US')}-row tables`);
+  if (engines.has('postgres')) {
+    psql('postgres', `DROP DATABASE IF EXISTS ${database}`);
+    psql('postgres', `CREATE DATABASE ${database}`);
+    psql(
+      database,
+      `CREATE TABLE big AS SELECT g AS id, g % 1000 AS grp, md5(g::text) AS payload FROM generate_series(1, ${rows}) g; ANALYZE big`,
+    );
+  }
+  if (engines.has('mariadb'))
+    maria(`DROP DATABASE IF EXISTS ${database}; CREATE DATABASE ${database}; USE ${database}; CREATE TABLE big (id INT PRIMARY KEY, grp INT, payload CHAR(32)) ENGINE=InnoDB;
+  INSERT INTO big SELECT seq, seq % 1000, MD5(seq) FROM seq_1_to_${rows}`);
+  execFileSync('sqlite3', [
+    sqliteFile,
+    `CREATE TABLE big (id INTEGER PRIMARY KEY, grp INT, payload TEXT);
+  WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c LIMIT ${rows}) INSERT INTO big SELECT i, i % 1000, hex(randomblob(16)) FROM c;`,
+  ]);
 
-if (engines.has('postgres')) psql('postgres', `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-if (engines.has('mariadb')) maria(`DROP DATABASE IF EXISTS ${database}`);
-const loadAfter = loadavg()[0];
-rmSync(directory, { recursive: true, force: true });
+  const GROUP = 'SELECT grp, count(*), sum(id), max(payload) FROM big GROUP BY grp';
+  const ALL = 'SELECT * FROM big';
+  const measure = (engine, what, peerName, peer, target, mode, sql) => {
+    if (!engines.has({ PostgreSQL: 'postgres', MariaDB: 'mariadb', SQLite: 'sqlite' }[engine])) return;
+    console.error(`bench: ${engine} ${what}`);
+    results.push({ engine, what, peerName, ...pairs(peer, target, mode, sql) });
+  };
+  measure(
+    'PostgreSQL',
+    `GROUP BY over ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
+    'psql',
+    ['psql', ['-h', '127.0.0.1', '-U', pgUser, '-d', database, '-qAtX', '-c', GROUP]],
+    pgUrl,
+    'read',
+    GROUP,
+  );
+  measure(
+    'PostgreSQL',
+    `SELECT * of ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
+    'psql',
+    ['psql', ['-h', '127.0.0.1', '-U', pgUser, '-d', database, '-qAtX', '-c', ALL]],
+    pgUrl,
+    'read',
+    ALL,
+  );
+  measure(
+    'PostgreSQL',
+    `SELECT * … FOR UPDATE of ${rows.toLocaleString('en-US')} rows (confirmed)`,
+    'psql',
+    ['psql', ['-h', '127.0.0.1', '-U', pgUser, '-d', database, '-qAtX', '-c', `${ALL} FOR UPDATE`]],
+    pgUrl,
+    'confirmed',
+    `${ALL} FOR UPDATE`,
+  );
+  measure(
+    'MariaDB',
+    `GROUP BY over ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
+    'mariadb',
+    ['mariadb', ['-h127.0.0.1', '-uroot', database, '-e', GROUP]],
+    myUrl,
+    'read',
+    GROUP,
+  );
+  measure(
+    'MariaDB',
+    `SELECT * of ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
+    'mariadb',
+    ['mariadb', ['-h127.0.0.1', '-uroot', '--quick', database, '-e', ALL]],
+    myUrl,
+    'read',
+    ALL,
+  );
+  measure(
+    'SQLite',
+    `GROUP BY over ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
+    'sqlite3',
+    ['sqlite3', [sqliteFile, GROUP]],
+    sqliteFile,
+    'read',
+    GROUP,
+  );
+  measure(
+    'SQLite',
+    `SELECT * of ${rows.toLocaleString('en-US')} rows (whitelisted read)`,
+    'sqlite3',
+    ['sqlite3', [sqliteFile, ALL]],
+    sqliteFile,
+    'read',
+    ALL,
+  );
+  measure('SQLite', 'open + describe_schema (start-up)', undefined, undefined, sqliteFile, 'describe');
+} finally {
+  if (engines.has('postgres')) psql('postgres', `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  if (engines.has('mariadb')) maria(`DROP DATABASE IF EXISTS ${database}`);
+  loadAfter = loadavg()[0];
+  rmSync(directory, { recursive: true, force: true });
+}
 
 console.error(JSON.stringify(results));
 console.log(

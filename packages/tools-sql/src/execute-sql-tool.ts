@@ -60,6 +60,13 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
     },
     execute: async (_args, context, plan) => {
       if (connection === undefined) return toolFailure('sql-no-database', 'no database is selected');
+      // What runs is what was assessed: without the assessment's plan nothing runs (a caller of
+      // plain JavaScript may leave it out; the gated executor never does).
+      if (plan === undefined)
+        return toolFailure(
+          'sql-not-assessed',
+          'nothing was run: execute_sql runs the plan of its assessment (evaluateToolCall(...).assessment.plan.value)',
+        );
       const result = await connection.run(plan, {
         readOnly: context.readOnly,
         signal: context.signal,

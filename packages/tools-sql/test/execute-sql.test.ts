@@ -222,6 +222,17 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
       if (result.type === 'tool-error') expect(result.message).toMatch(/statement 2.*nothing was changed/);
       expect(await engine.count('customers WHERE id = 50')).toBe(0);
     });
+
+    it("runs nothing without its assessment's plan, and says so", async () => {
+      const before = await engine.count('customers');
+      const execute = tool.execute as (args: unknown, context: unknown, plan?: unknown) => Promise<unknown>;
+      const result = await execute(
+        { sql: 'DELETE FROM customers' },
+        { cwd: '.', signal: new AbortController().signal, readOnly: false },
+      );
+      expect(result).toMatchObject({ type: 'tool-error', code: 'sql-not-assessed' });
+      expect(await engine.count('customers')).toBe(before);
+    });
   });
 
   describe('describe_schema', () => {
@@ -320,7 +331,9 @@ describe('PostgreSQL timeouts and cancellation stop the query on the server', ()
 
   it('cancels a running query through the AbortSignal', async () => {
     const controller = new AbortController();
-    const running = assessAndRun(connection, 'SELECT pg_sleep(30)', {
+    // Assessed first, so the wait below times the run alone.
+    const { plan } = await connection.assess('SELECT pg_sleep(30)');
+    const running = connection.run(plan, {
       readOnly: true,
       signal: controller.signal,
       timeoutMs: 60_000,

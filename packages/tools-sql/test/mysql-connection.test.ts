@@ -228,8 +228,9 @@ describe('a real connection', () => {
   });
 
   it('a statement that runs too long is stopped on the server', async () => {
+    const { plan } = await connection.assess('SELECT SLEEP(5)');
     const started = performance.now();
-    const result = await assessAndRun(connection, 'SELECT SLEEP(5)', {
+    const result = await connection.run(plan, {
       readOnly: false,
       signal: new AbortController().signal,
       timeoutMs: 400,
@@ -241,8 +242,9 @@ describe('a real connection', () => {
 
   it('cancellation sends KILL QUERY: nothing keeps running on the server', async () => {
     const controller = new AbortController();
+    const { plan } = await connection.assess('SELECT SLEEP(20), 1 AS riskgate_cancel_probe');
     setTimeout(() => controller.abort(), 300);
-    const result = await assessAndRun(connection, 'SELECT SLEEP(20), 1 AS riskgate_cancel_probe', {
+    const result = await connection.run(plan, {
       readOnly: false,
       signal: controller.signal,
       timeoutMs: 60_000,

@@ -100,7 +100,8 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
   it('a cancel stops a confirmed UPDATE at once, and nothing was changed', async () => {
     const { file, connection } = await open();
     const controller = new AbortController();
-    const running = assessAndRun(connection, ENDLESS, {
+    const { plan } = await connection.assess(ENDLESS);
+    const running = connection.run(plan, {
       readOnly: false,
       signal: controller.signal,
       timeoutMs: 60_000,
