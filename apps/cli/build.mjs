@@ -9,14 +9,7 @@ const manifest = JSON.parse(await readFile(new URL('./package.json', import.meta
 // Native addons and packages that load WASM files relative to themselves stay outside the bundle.
 // react-devtools-core is ink's optional DEV=true hook.
 // They are the only runtime dependencies in package.json; everything else is bundled.
-const external = [
-  'better-sqlite3',
-  'pg-native',
-  'libpg-query',
-  'web-tree-sitter',
-  'tree-sitter-bash',
-  'react-devtools-core',
-];
+const external = ['better-sqlite3', 'pg-native', 'libpg-query', 'web-tree-sitter', 'react-devtools-core'];
 
 // @riskgate/prompt reads its templates from files at run time, found relative to its own module.
 // In the bundle every chunk sits in dist/, so the templates are copied to dist/templates and
@@ -27,6 +20,20 @@ const promptTemplatesBesideBundle = {
     build.onLoad({ filter: /[\\/]prompt[\\/]src[\\/]templates-directory\.ts$/ }, () => ({
       contents:
         "import { fileURLToPath } from 'node:url'; export const TEMPLATES_DIRECTORY = fileURLToPath(new URL('./templates/', import.meta.url));",
+      loader: 'js',
+    }));
+  },
+};
+
+// @riskgate/tools-command ships tree-sitter-bash's compiled grammar in its grammar/ folder and
+// finds it relative to its own module. In the bundle the grammar sits in dist/grammar (with its
+// licence), so the module that names the file is replaced by one that points there.
+const bashGrammarBesideBundle = {
+  name: 'riskgate-bash-grammar',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]tools-command[\\/]src[\\/]bash-grammar-file\.ts$/ }, () => ({
+      contents:
+        "import { fileURLToPath } from 'node:url'; export function bashGrammarFile() { return fileURLToPath(new URL('./grammar/tree-sitter-bash.wasm', import.meta.url)); }",
       loader: 'js',
     }));
   },
@@ -51,10 +58,15 @@ await build({
   define: { RISKGATE_VERSION: JSON.stringify(manifest.version), 'process.env.NODE_ENV': '"production"' },
   // The workspace packages are bundled from their TypeScript source (see their exports maps).
   conditions: ['@riskgate/source'],
-  plugins: [promptTemplatesBesideBundle],
-  sourcemap: 'linked',
+  plugins: [promptTemplatesBesideBundle, bashGrammarBesideBundle],
+  // No source maps in what is published: they were 11 MB of the tarball (every dependency's
+  // source inlined) for stack traces a person never sees. RISKGATE_SOURCEMAP=1 builds them locally.
+  sourcemap: process.env.RISKGATE_SOURCEMAP === '1' ? 'linked' : false,
   logLevel: 'warning',
 });
 const promptPackage = fileURLToPath(new URL('../../packages/prompt/templates', import.meta.url));
 await cp(promptPackage, fileURLToPath(new URL('./dist/templates', import.meta.url)), { recursive: true });
+// Built by @riskgate/tools-command's own build (turbo builds it first: it is a dependency).
+const bashGrammar = fileURLToPath(new URL('../../packages/tools-command/grammar', import.meta.url));
+await cp(bashGrammar, fileURLToPath(new URL('./dist/grammar', import.meta.url)), { recursive: true });
 await chmod(new URL('./dist/riskgate.js', import.meta.url), 0o755);

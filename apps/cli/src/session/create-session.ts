@@ -20,6 +20,7 @@ import { loadPrompt } from '@riskgate/prompt';
 import type { AnyTool, GatePolicy } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
 import { assessContextFromConfig, createChatTools, createSqlTools, sandboxFromConfig } from './tools-from-config.js';
+import { warmFirstCall } from './warm-up.js';
 
 export type ConversationKind = 'sql' | 'chat';
 
@@ -213,6 +214,8 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
     ...(contextTokens === undefined ? {} : { contextTokens }),
   });
+  // The parser the first call needs loads while the model thinks about its first reply.
+  void warmFirstCall(kind === 'sql' ? ['sql'] : ['commands']);
   return {
     agent,
     registry,
