@@ -1,6 +1,6 @@
 // Bundles the CLI so it starts fast: one small entry chunk for --version and --help, and the
 // rest (tools, parsers, drivers) in chunks loaded only when a command needs them.
-import { chmod, cp, readFile, rm } from 'node:fs/promises';
+import { chmod, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -39,8 +39,21 @@ const bashGrammarBesideBundle = {
   },
 };
 
+// zod's namespace (`z`) re-exports its 40-odd error-message locales, so a bundle keeps all of
+// them (~350 KB parsed before the first frame: the config is checked with zod). riskgate's
+// messages are English, the locale zod sets itself, so the namespace gets only that one.
+const zodEnglishOnly = {
+  name: 'riskgate-zod-english-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: "export { default as en } from './en.js';",
+      loader: 'js',
+    }));
+  },
+};
+
 await rm(new URL('./dist', import.meta.url), { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: { riskgate: 'src/main.ts' },
   outdir: 'dist',
   bundle: true,
@@ -58,12 +71,17 @@ await build({
   define: { RISKGATE_VERSION: JSON.stringify(manifest.version), 'process.env.NODE_ENV': '"production"' },
   // The workspace packages are bundled from their TypeScript source (see their exports maps).
   conditions: ['@riskgate/source'],
-  plugins: [promptTemplatesBesideBundle, bashGrammarBesideBundle],
+  plugins: [promptTemplatesBesideBundle, bashGrammarBesideBundle, zodEnglishOnly],
   // No source maps in what is published: they were 11 MB of the tarball (every dependency's
   // source inlined) for stack traces a person never sees. RISKGATE_SOURCEMAP=1 builds them locally.
   sourcemap: process.env.RISKGATE_SOURCEMAP === '1' ? 'linked' : false,
   logLevel: 'warning',
+  // RISKGATE_METAFILE=<file>: esbuild's account of every chunk and what it holds, for
+  // scripts/start-path-bytes.mjs (which chunks load before the first frame).
+  metafile: process.env.RISKGATE_METAFILE !== undefined,
 });
+if (process.env.RISKGATE_METAFILE !== undefined)
+  await writeFile(process.env.RISKGATE_METAFILE, JSON.stringify(result.metafile));
 const promptPackage = fileURLToPath(new URL('../../packages/prompt/templates', import.meta.url));
 await cp(promptPackage, fileURLToPath(new URL('./dist/templates', import.meta.url)), { recursive: true });
 // Built by @riskgate/tools-command's own build (turbo builds it first: it is a dependency).

@@ -17,6 +17,7 @@ import {
   createSqlTools,
   sandboxFromConfig,
 } from '../session/tools-from-config.js';
+import { warmFirstCall } from '../session/warm-up.js';
 import { VERSION } from '../version.js';
 import { modeFromFlags } from '../mode-flag.js';
 
@@ -176,6 +177,13 @@ export async function runMcp(
   );
   // The transport does not notice the end of stdin by itself: the client hanging up ends the server.
   process.stdin.once('end', () => void server.close());
+  // What the first call needs (the parsers, SQLite's reader process) loads once the client has
+  // its `initialize` reply, so the handshake never waits for it; a call that comes first waits
+  // for the same loaders itself.
+  server.oninitialized = () =>
+    void warmFirstCall([...(connection === undefined ? [] : (['sql'] as const)), ...args.chatTools], {
+      ...(connection === undefined ? {} : { connection }),
+    });
   await server.connect(transport);
   io.stderr.write(
     `riskgate mcp ${VERSION}: serving ${tools.map((tool) => tool.name).join(', ')} in ${config.policy.mode} mode\n`,

@@ -20,6 +20,7 @@ import { loadPrompt } from '@riskgate/prompt';
 import type { AnyTool, GatePolicy } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
 import { assessContextFromConfig, createChatTools, createSqlTools, sandboxFromConfig } from './tools-from-config.js';
+import { SetupError } from './setup-error.js';
 import { warmFirstCall } from './warm-up.js';
 
 export type ConversationKind = 'sql' | 'chat';
@@ -72,9 +73,7 @@ export class StorageFaults {
   }
 }
 
-export class SetupError extends Error {
-  override readonly name = 'SetupError';
-}
+export { SetupError } from './setup-error.js';
 
 /** The exact words riskgate says when no model is configured. */
 export function noModelMessage(): string {
