@@ -19,15 +19,21 @@ try {
   const project = join(directory, 'project');
   execFileSync('mkdir', [project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'size', private: true, type: 'module' }));
-  const libraries = tarballs.filter((name) => name.startsWith('riskgate-risk-') || name.startsWith('riskgate-tools-command-'));
+  const libraries = tarballs.filter(
+    (name) => name.startsWith('riskgate-risk-') || name.startsWith('riskgate-tools-command-'),
+  );
   execFileSync(
     'npm',
     ['install', '--no-audit', '--no-fund', '--loglevel=error', ...libraries.map((name) => join(directory, name))],
     { cwd: project, stdio: 'ignore', timeout: 480_000 },
   );
-  const kilobytes = Number(execFileSync('du', ['-sk', join(project, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]);
+  const kilobytes = Number(
+    execFileSync('du', ['-sk', join(project, 'node_modules')], { encoding: 'utf8' }).split('\t')[0],
+  );
   const cli = tarballs.find((name) => /^riskgate-\d/.test(name));
-  const cliFiles = execFileSync('tar', ['-tzf', join(directory, cli)], { encoding: 'utf8' }).trim().split('\n');
+  const cliFiles = execFileSync('tar', ['-tzf', join(directory, cli)], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
   process.stdout.write(
     `${JSON.stringify({
       toolsCommandInstallMb: kilobytes / 1024,

@@ -61,7 +61,7 @@ lines.push(
   `| first frame of \`riskgate sql\` (demo database), in a pseudo-terminal | ${fixed(firstFrame.median)} ms | ${fixed(firstFrame.sqlRatio, 2)}× | ≤ 2.5× |`,
   `| first frame of \`riskgate\` (chat mode, an empty project), in a pseudo-terminal | ${fixed(firstFrame.chat)} ms | ${fixed(firstFrame.chatRatio, 2)}× | ≤ 2.5× |`,
   '',
-  "The first frame is timed from spawning riskgate inside a pseudo-terminal (util-linux `script` with `stty`) until its prompt and status line are on the screen (`node bench/first-frame.mjs`); the session — tools, database, schema, the sandbox probe — opens after it, and what is typed meanwhile waits for it. Its baseline is `node -e` printing a line through the same harness, run before each frame, so both carry the same harness cost; the ratios are the medians of the pair-by-pair ratios.",
+  'The first frame is timed from spawning riskgate inside a pseudo-terminal (util-linux `script` with `stty`) until its prompt and status line are on the screen (`node bench/first-frame.mjs`); the session — tools, database, schema, the sandbox probe — opens after it, and what is typed meanwhile waits for it. Its baseline is `node -e` printing a line through the same harness, run before each frame, so both carry the same harness cost; the ratios are the medians of the pair-by-pair ratios.',
   '',
 );
 
@@ -92,7 +92,7 @@ lines.push(
   '',
   `\`node bench/mcp/mcp-calls.mjs apps/cli/dist/riskgate.js 5 200\`: the SDK's client over stdio, ${mcp.rounds} sessions of each server in turn, ${mcp.calls} calls of \`SELECT id, customer, total FROM orders WHERE id = 42\` each after the first; the peer is bench/mcp/plain-sqlite-server.mjs (the SDK and better-sqlite3, no gate).`,
   '',
-  '| server | \`initialize\` answered | first call | p50 per call after it | target |',
+  '| server | `initialize` answered | first call | p50 per call after it | target |',
   '|---|---|---|---|---|',
   `| riskgate mcp --db | ${fixed(mcp.riskgate.initializeMs)} ms | ${fixed(mcp.riskgate.firstCallMs)} ms | ${fixed(mcp.riskgate.p50Ms, 3)} ms (${fixed(mcp.p50Ratio, 2)}×) | ≤ 1.5× |`,
   `| plain SDK + better-sqlite3 | ${fixed(mcp.plain.initializeMs)} ms | ${fixed(mcp.plain.firstCallMs)} ms | ${fixed(mcp.plain.p50Ms, 3)} ms | |`,

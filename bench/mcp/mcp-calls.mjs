@@ -34,7 +34,10 @@ const env = {
 };
 const servers = {
   riskgate: { command: process.execPath, args: [cli, 'mcp', '--db', file] },
-  plain: { command: process.execPath, args: [fileURLToPath(new URL('./plain-sqlite-server.mjs', import.meta.url)), file] },
+  plain: {
+    command: process.execPath,
+    args: [fileURLToPath(new URL('./plain-sqlite-server.mjs', import.meta.url)), file],
+  },
 };
 const statement = { name: 'execute_sql', arguments: { sql: 'SELECT id, customer, total FROM orders WHERE id = 42' } };
 
@@ -59,7 +62,10 @@ async function session({ command, args }) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const results = { riskgate: { initialize: [], firstCall: [], samples: [] }, plain: { initialize: [], firstCall: [], samples: [] } };
+const results = {
+  riskgate: { initialize: [], firstCall: [], samples: [] },
+  plain: { initialize: [], firstCall: [], samples: [] },
+};
 try {
   for (let round = 0; round < rounds; round++) {
     for (const [name, server] of Object.entries(servers)) {
