@@ -1,7 +1,8 @@
 // riskgate mcp against a plain MCP server (plain-sqlite-server.mjs: the SDK and better-sqlite3),
 // both over stdio with the SDK's client, on the same SQLite file: the time to the `initialize`
-// reply, the first whitelisted SELECT, and the p50 of the calls after it. Servers alternate,
-// one session each per round; per-call figures are pooled over rounds. Prints one JSON line.
+// reply, the first whitelisted SELECT (after tools/list and a 1 s pause, as a client's model
+// takes before its first call), and the p50 of the calls after it. Servers alternate, one
+// session each per round; per-call figures are pooled over rounds. Prints one JSON line.
 //   node bench/mcp/mcp-calls.mjs apps/cli/dist/riskgate.js [rounds] [calls]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -46,6 +47,8 @@ async function session({ command, args }) {
   const started = performance.now();
   await client.connect(new StdioClientTransport({ command, args, env, cwd: directory, stderr: 'ignore' }));
   const initialize = performance.now() - started;
+  await client.listTools();
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
   const firstStarted = performance.now();
   const first = await client.callTool(statement);
   const firstCall = performance.now() - firstStarted;

@@ -151,8 +151,14 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   // The first frame comes first: Ink and the app's shell load, the prompt and status line are
   // drawn, and only then does the session open — its tools, zod schemas, database, schema and
   // the sandbox probe. What is typed meanwhile waits for it (AppProps.initial).
-  const [{ render }, { App }] = await importInk().then(async (ink) => [ink, await import('./ui/App.js')] as const);
-  const { TtyConfirmer } = await import('./ui/tty-confirmer.js');
+  // Loaded side by side (importInk masks the environment first, synchronously, so Ink is
+  // evaluated inside the mask whichever import reaches it).
+  const [{ render }, { App }, { TtyConfirmer }, { InputHistory, historyPath }] = await Promise.all([
+    importInk(),
+    import('./ui/App.js'),
+    import('./ui/tty-confirmer.js'),
+    import('./ui/input-history.js'),
+  ]);
   const confirmer = new TtyConfirmer();
   // The conversation on screen last: the one to offer resuming at exit.
   let current: Session | undefined;
@@ -162,6 +168,7 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
       config,
       cwd,
       confirmer,
+      warmUp: true,
       kind: request.kind,
       ...(request.database === undefined ? {} : { database: request.database }),
       ...(request.resume === undefined ? {} : { resume: request.resume }),
@@ -183,7 +190,6 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   const database = options.database ?? config.sql.database;
   const guardMs =
     process.env.RISKGATE_TYPE_AHEAD_MS === undefined ? undefined : Number(process.env.RISKGATE_TYPE_AHEAD_MS);
-  const { InputHistory, historyPath } = await import('./ui/input-history.js');
   const history = new InputHistory(historyPath(stateDirectory(), cwd));
   // SIGTERM/SIGHUP (a closed terminal): the running tool is cancelled (its process group ends),
   // the app exits and the transcript is closed below.

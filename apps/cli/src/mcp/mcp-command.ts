@@ -158,10 +158,11 @@ export async function runMcp(
     import('./bounded-stdio.js'),
     import('./mcp-server.js'),
   ]);
+  const assess = assessContextFromConfig(config, args.cwd, connection, sandbox.available);
   const server = createMcpServer({
     tools,
     policy: config.policy,
-    assess: assessContextFromConfig(config, args.cwd, connection, sandbox.available),
+    assess,
     // A full or read-only disk is said once on stderr; the server goes on serving.
     audit: new AuditLog(join(stateDirectory(), 'audit.jsonl'), {
       onFault: (message) => io.stderr.write(`riskgate mcp: ${message}\n`),
@@ -183,6 +184,7 @@ export async function runMcp(
   server.oninitialized = () =>
     void warmFirstCall([...(connection === undefined ? [] : (['sql'] as const)), ...args.chatTools], {
       ...(connection === undefined ? {} : { connection }),
+      gate: { tools, context: assess, policy: config.policy },
     });
   await server.connect(transport);
   io.stderr.write(

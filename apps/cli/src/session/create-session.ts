@@ -98,6 +98,12 @@ export interface CreateSessionOptions {
   readonly confirmer: Confirmer;
   /** A session id or transcript path to resume; `true` for the most recent. */
   readonly resume?: string | true;
+  /**
+   * Load what the first call needs in the background once the session is open (warm-up.ts): in
+   * the TUI, while the person types. Not headless: a run without a call would wait at its exit
+   * for work it never needed.
+   */
+  readonly warmUp?: boolean;
 }
 
 export async function createSession(options: CreateSessionOptions): Promise<Session> {
@@ -213,8 +219,15 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
     ...(contextTokens === undefined ? {} : { contextTokens }),
   });
-  // The parser the first call needs loads while the model thinks about its first reply.
-  void warmFirstCall(kind === 'sql' ? ['sql'] : ['commands']);
+  if (options.warmUp === true)
+    void warmFirstCall(kind === 'sql' ? ['sql'] : ['commands'], {
+      ...(connection === undefined ? {} : { connection }),
+      gate: {
+        tools,
+        context: assessContextFromConfig(config, options.cwd, connection, sandboxAvailable),
+        policy: config.policy,
+      },
+    });
   return {
     agent,
     registry,
