@@ -168,7 +168,6 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
       config,
       cwd,
       confirmer,
-      warmUp: true,
       kind: request.kind,
       ...(request.database === undefined ? {} : { database: request.database }),
       ...(request.resume === undefined ? {} : { resume: request.resume }),

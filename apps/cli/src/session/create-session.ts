@@ -49,6 +49,13 @@ export interface Session {
   readonly id: string;
   /** Where the session's storage faults (a full or read-only disk) are told, once each. */
   readonly storage: StorageFaults;
+  /**
+   * Loads what the first call needs in the background (warm-up.ts), once per session. The TUI
+   * calls it when a turn starts, while the model thinks: not at start-up, where it would hold the
+   * main thread while the person types (keys arriving together read as a paste), and not headless,
+   * where a run without a call would wait at its exit for work it never needed.
+   */
+  warmUp(): void;
   /** Ends the session; resolves to whether its transcript remains to be resumed. */
   close(): Promise<boolean>;
 }
@@ -98,12 +105,6 @@ export interface CreateSessionOptions {
   readonly confirmer: Confirmer;
   /** A session id or transcript path to resume; `true` for the most recent. */
   readonly resume?: string | true;
-  /**
-   * Load what the first call needs in the background once the session is open (warm-up.ts): in
-   * the TUI, while the person types. Not headless: a run without a call would wait at its exit
-   * for work it never needed.
-   */
-  readonly warmUp?: boolean;
 }
 
 export async function createSession(options: CreateSessionOptions): Promise<Session> {
@@ -219,7 +220,10 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
     ...(contextTokens === undefined ? {} : { contextTokens }),
   });
-  if (options.warmUp === true)
+  let warmed = false;
+  const warmUp = () => {
+    if (warmed) return;
+    warmed = true;
     void warmFirstCall(kind === 'sql' ? ['sql'] : ['commands'], {
       ...(connection === undefined ? {} : { connection }),
       gate: {
@@ -228,7 +232,9 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
         policy: config.policy,
       },
     });
+  };
   return {
+    warmUp,
     agent,
     registry,
     ...(connection === undefined ? {} : { connection }),

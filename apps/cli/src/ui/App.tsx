@@ -196,6 +196,8 @@ export function App({
   const runTurn = useCallback(
     async (text: string) => {
       if (session === undefined) return;
+      // What the first call needs loads while the model thinks about this turn.
+      session.warmUp();
       const abort = new AbortController();
       controller.current = abort;
       dispatch({ type: 'user', text });
