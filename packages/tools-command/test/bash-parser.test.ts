@@ -1,20 +1,29 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bashGrammarFile } from '../src/bash-grammar-file.js';
 import { loadBashParser, parseBash } from '../src/bash-parser.js';
 
-const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+afterEach(() => vi.restoreAllMocks());
 
 describe('the bash parser', () => {
   it('keeps a ref’d handle alive while the grammar loads, and lets it go after', async () => {
+    const setInterval = globalThis.setInterval;
+    const created: NodeJS.Timeout[] = [];
+    vi.spyOn(globalThis, 'setInterval').mockImplementation(((callback: () => void, ms: number) => {
+      const handle = setInterval(callback, ms);
+      created.push(handle);
+      return handle;
+    }) as typeof globalThis.setInterval);
+    const cleared = vi.spyOn(globalThis, 'clearInterval');
     // The first load in this file's module graph (vitest isolates each test file).
-    const before = timers();
     const loading = loadBashParser();
-    expect(timers()).toBe(before + 1);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.hasRef()).toBe(true);
+    expect(cleared).not.toHaveBeenCalled();
     await loading;
-    expect(timers()).toBe(before);
+    expect(cleared).toHaveBeenCalledWith(created[0]);
     // Loaded once: a second call neither loads again nor holds the loop.
     const again = loadBashParser();
-    expect(timers()).toBe(before);
+    expect(created).toHaveLength(1);
     expect(await again).toBe(await loading);
   });
 
