@@ -1,6 +1,6 @@
 // Bundles the CLI so it starts fast: one small entry chunk for --version and --help, and the
 // rest (tools, parsers, drivers) in chunks loaded only when a command needs them.
-import { chmod, cp, readFile, rm } from 'node:fs/promises';
+import { chmod, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -9,14 +9,7 @@ const manifest = JSON.parse(await readFile(new URL('./package.json', import.meta
 // Native addons and packages that load WASM files relative to themselves stay outside the bundle.
 // react-devtools-core is ink's optional DEV=true hook.
 // They are the only runtime dependencies in package.json; everything else is bundled.
-const external = [
-  'better-sqlite3',
-  'pg-native',
-  'libpg-query',
-  'web-tree-sitter',
-  'tree-sitter-bash',
-  'react-devtools-core',
-];
+const external = ['better-sqlite3', 'pg-native', 'libpg-query', 'web-tree-sitter', 'react-devtools-core'];
 
 // @riskgate/prompt reads its templates from files at run time, found relative to its own module.
 // In the bundle every chunk sits in dist/, so the templates are copied to dist/templates and
@@ -32,8 +25,35 @@ const promptTemplatesBesideBundle = {
   },
 };
 
+// @riskgate/tools-command ships tree-sitter-bash's compiled grammar in its grammar/ folder and
+// finds it relative to its own module. In the bundle the grammar sits in dist/grammar (with its
+// licence), so the module that names the file is replaced by one that points there.
+const bashGrammarBesideBundle = {
+  name: 'riskgate-bash-grammar',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]tools-command[\\/]src[\\/]bash-grammar-file\.ts$/ }, () => ({
+      contents:
+        "import { fileURLToPath } from 'node:url'; export function bashGrammarFile() { return fileURLToPath(new URL('./grammar/tree-sitter-bash.wasm', import.meta.url)); }",
+      loader: 'js',
+    }));
+  },
+};
+
+// zod's namespace (`z`) re-exports its 40-odd error-message locales, so a bundle keeps all of
+// them (~350 KB parsed before the first frame: the config is checked with zod). riskgate's
+// messages are English, the locale zod sets itself, so the namespace gets only that one.
+const zodEnglishOnly = {
+  name: 'riskgate-zod-english-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: "export { default as en } from './en.js';",
+      loader: 'js',
+    }));
+  },
+};
+
 await rm(new URL('./dist', import.meta.url), { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: { riskgate: 'src/main.ts' },
   outdir: 'dist',
   bundle: true,
@@ -51,10 +71,20 @@ await build({
   define: { RISKGATE_VERSION: JSON.stringify(manifest.version), 'process.env.NODE_ENV': '"production"' },
   // The workspace packages are bundled from their TypeScript source (see their exports maps).
   conditions: ['@riskgate/source'],
-  plugins: [promptTemplatesBesideBundle],
-  sourcemap: 'linked',
+  plugins: [promptTemplatesBesideBundle, bashGrammarBesideBundle, zodEnglishOnly],
+  // No source maps in what is published: they were 11 MB of the tarball (every dependency's
+  // source inlined) for stack traces a person never sees. RISKGATE_SOURCEMAP=1 builds them locally.
+  sourcemap: process.env.RISKGATE_SOURCEMAP === '1' ? 'linked' : false,
   logLevel: 'warning',
+  // RISKGATE_METAFILE=<file>: esbuild's account of every chunk and what it holds, for
+  // scripts/start-path-bytes.mjs (which chunks load before the first frame).
+  metafile: process.env.RISKGATE_METAFILE !== undefined,
 });
+if (process.env.RISKGATE_METAFILE !== undefined)
+  await writeFile(process.env.RISKGATE_METAFILE, JSON.stringify(result.metafile));
 const promptPackage = fileURLToPath(new URL('../../packages/prompt/templates', import.meta.url));
 await cp(promptPackage, fileURLToPath(new URL('./dist/templates', import.meta.url)), { recursive: true });
+// Built by @riskgate/tools-command's own build (turbo builds it first: it is a dependency).
+const bashGrammar = fileURLToPath(new URL('../../packages/tools-command/grammar', import.meta.url));
+await cp(bashGrammar, fileURLToPath(new URL('./dist/grammar', import.meta.url)), { recursive: true });
 await chmod(new URL('./dist/riskgate.js', import.meta.url), 0o755);

@@ -1,5 +1,16 @@
 // The entry point stays tiny: --version and --help must not load tools, parsers or drivers.
+import { setFlagsFromString } from 'node:v8';
 import { VERSION } from './version.js';
+
+// WebAssembly in this process runs on V8's baseline compiler (Liftoff) only. The parsers are
+// WebAssembly (tree-sitter-bash, libpg-query; Ink's layout engine too), and V8 would otherwise
+// tier a hot function up with TurboFan on a worker thread: ~320 ms of CPU for the bash grammar's
+// lexer alone (one 160 KB function), and Node waits for such jobs whenever its event loop
+// empties — in the middle of a headless run's first tool call, and again at exit (a PostgreSQL
+// run's exit waited 107–163 ms for libpg-query's). What TurboFan saves is a few µs per parse of
+// a model's line (Liftoff parses the 10,000-character lines of bench/command-assessor.bench.ts
+// in about 1.5× the time). Set before anything compiles: a module keeps the tier it was compiled with.
+setFlagsFromString('--liftoff-only');
 
 const HELP = `riskgate ${VERSION} — a terminal AI assistant for databases and the shell,
 with risk-based confirmation: safe operations run at once, risky ones ask first.

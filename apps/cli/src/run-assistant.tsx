@@ -1,7 +1,8 @@
 import { ConfigError, type ConfigFile, loadConfig, type ResolvedConfig, stateDirectory } from '@riskgate/core';
 import { colourLevel } from './ui/colour.js';
-import { HeadlessConfirmer, type OutputFormat, runHeadless } from './headless.js';
-import { type ConversationKind, createSession, SetupError } from './session/create-session.js';
+import type { OutputFormat } from './headless.js';
+import type { ConversationKind, Session } from './session/create-session.js';
+import { SetupError } from './session/setup-error.js';
 
 export interface AssistantOptions {
   readonly kind: ConversationKind;
@@ -26,9 +27,16 @@ async function importInk(): Promise<typeof import('ink')> {
   process.env.CI = 'false';
   process.env.CONTINUOUS_INTEGRATION = 'false';
   if (level !== undefined) process.env.FORCE_COLOR = String(level);
+  // Ink's layout engine (yoga, Emscripten) fetches its inlined WebAssembly from a data: URL when
+  // a global fetch exists, and the first touch of Node's fetch loads undici (~12 ms before the
+  // first frame); without fetch it decodes the same bytes itself. The property (a lazy getter,
+  // not yet called) is put back as it was.
+  const fetchProperty = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  if (fetchProperty?.configurable === true) Reflect.deleteProperty(globalThis, 'fetch');
   try {
     return await import('ink');
   } finally {
+    if (fetchProperty?.configurable === true) Object.defineProperty(globalThis, 'fetch', fetchProperty);
     for (const [name, value] of saved) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
@@ -83,12 +91,16 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
       process.stdin.isTTY && process.stderr.isTTY && options.print?.prompt !== undefined
         ? { input: process.stdin, output: process.stderr }
         : undefined;
+    const [{ HeadlessConfirmer, runHeadless }, { createSession }] = await Promise.all([
+      import('./headless.js'),
+      import('./session/create-session.js'),
+    ]);
     const confirmer = new HeadlessConfirmer({
       yes: options.print?.yes ?? false,
       stderr: process.stderr,
       ...(terminal === undefined ? {} : { terminal }),
     });
-    let session: Awaited<ReturnType<typeof createSession>>;
+    let session: Session;
     try {
       session = await createSession({
         config,
@@ -136,14 +148,22 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     }
   }
 
-  // Start loading Ink now: its layout engine compiles WebAssembly off the main thread while the
-  // session opens the database.
-  const ui = importInk().then(async (ink) => [ink, await import('./ui/App.js')] as const);
-  const { TtyConfirmer } = await import('./ui/tty-confirmer.js');
+  // The first frame comes first: Ink and the app's shell load, the prompt and status line are
+  // drawn, and only then does the session open — its tools, zod schemas, database, schema and
+  // the sandbox probe. What is typed meanwhile waits for it (AppProps.initial).
+  // Loaded side by side (importInk masks the environment first, synchronously, so Ink is
+  // evaluated inside the mask whichever import reaches it).
+  const [{ render }, { App }, { TtyConfirmer }, { InputHistory, historyPath }] = await Promise.all([
+    importInk(),
+    import('./ui/App.js'),
+    import('./ui/tty-confirmer.js'),
+    import('./ui/input-history.js'),
+  ]);
   const confirmer = new TtyConfirmer();
   // The conversation on screen last: the one to offer resuming at exit.
-  let current: Awaited<ReturnType<typeof createSession>> | undefined;
+  let current: Session | undefined;
   const open = async (request: { kind: ConversationKind; database?: string; resume?: string | true }) => {
+    const { createSession } = await import('./session/create-session.js');
     current = await createSession({
       config,
       cwd,
@@ -154,25 +174,21 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     });
     return current;
   };
-  let initial: Awaited<ReturnType<typeof createSession>>;
-  try {
-    initial = await open({
+  let openFirst: () => void = () => {};
+  const initial = new Promise<void>((resolve) => {
+    openFirst = resolve;
+  }).then(() =>
+    open({
       kind: options.kind,
       ...(options.database === undefined ? {} : { database: options.database }),
       ...(options.resume === undefined ? {} : { resume: options.resume }),
-    });
-  } catch (error) {
-    if (error instanceof SetupError) {
-      if (configNotice !== undefined) process.stderr.write(`riskgate: ${configNotice}\n`);
-      process.stderr.write(`riskgate: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
-  const [{ render }, { App }] = await ui;
+    }),
+  );
+  // Handled by the app (it exits with the error) and below; not an unhandled rejection meanwhile.
+  initial.catch(() => {});
+  const database = options.database ?? config.sql.database;
   const guardMs =
     process.env.RISKGATE_TYPE_AHEAD_MS === undefined ? undefined : Number(process.env.RISKGATE_TYPE_AHEAD_MS);
-  const { InputHistory, historyPath } = await import('./ui/input-history.js');
   const history = new InputHistory(historyPath(stateDirectory(), cwd));
   // SIGTERM/SIGHUP (a closed terminal): the running tool is cancelled (its process group ends),
   // the app exits and the transcript is closed below.
@@ -188,6 +204,11 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     <App
       stop={stopping.signal}
       initial={initial}
+      starting={{
+        kind: options.kind,
+        mode: config.policy.mode,
+        ...(options.kind === 'sql' && database !== undefined ? { database } : {}),
+      }}
       confirmer={confirmer}
       openSession={open}
       history={history}
@@ -198,14 +219,23 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   );
   // Bracketed paste: a pasted text arrives marked, so its newlines are text, not Enter.
   process.stdout.write(BRACKETED_PASTE_ON);
+  // Ink wrote the first frame inside render(): the session opens now.
+  openFirst();
   try {
     await instance.waitUntilExit();
+  } catch (error) {
+    if (!(error instanceof SetupError)) throw error;
+    if (configNotice !== undefined) process.stderr.write(`riskgate: ${configNotice}\n`);
+    process.stderr.write(`riskgate: ${error.message}\n`);
+    return 1;
   } finally {
     process.stdout.write(BRACKETED_PASTE_OFF);
+    process.off('SIGTERM', stop);
+    process.off('SIGHUP', stop);
   }
-  process.off('SIGTERM', stop);
-  process.off('SIGHUP', stop);
-  const last = current ?? initial;
+  // Left before the first session opened: it is closed once it has.
+  const last = current ?? (await initial.catch(() => undefined));
+  if (last === undefined) return stoppedBy === undefined ? 0 : SIGNAL_EXIT[stoppedBy];
   if ((await last.close()) && stoppedBy !== 'SIGHUP')
     process.stdout.write(`Resume this conversation with: riskgate --resume ${last.id}\n`);
   return stoppedBy === undefined ? 0 : SIGNAL_EXIT[stoppedBy];

@@ -156,15 +156,45 @@ describe('the packed packages', () => {
   it('the CLI ships its bundle with the prompt templates, and depends only on what is not bundled', () => {
     const files = filesIn(tarballs.get('riskgate')!);
     expect(files).toEqual(
-      expect.arrayContaining(['dist/riskgate.js', 'dist/templates/system-chat.md', 'README.md', 'LICENSE']),
+      expect.arrayContaining([
+        'dist/riskgate.js',
+        'dist/templates/system-chat.md',
+        'dist/grammar/tree-sitter-bash.wasm',
+        'dist/grammar/tree-sitter-bash.LICENSE',
+        'README.md',
+        'LICENSE',
+      ]),
     );
     expect(files.filter((file) => file.startsWith('src/'))).toEqual([]);
     expect(Object.keys(manifests.get('riskgate')!.dependencies as object).sort()).toEqual([
       'better-sqlite3',
       'libpg-query',
-      'tree-sitter-bash',
       'web-tree-sitter',
     ]);
+  });
+
+  it('no package ships source maps (they were 11 MB of the CLI tarball)', () => {
+    for (const [name, tarball] of tarballs)
+      expect(
+        filesIn(tarball).filter((file) => file.endsWith('.map')),
+        name,
+      ).toEqual([]);
+  });
+
+  it('@riskgate/tools-command ships the bash grammar with its MIT licence instead of depending on tree-sitter-bash', () => {
+    const files = filesIn(tarballs.get('@riskgate/tools-command')!);
+    expect(files).toEqual(
+      expect.arrayContaining(['grammar/tree-sitter-bash.wasm', 'grammar/tree-sitter-bash.LICENSE']),
+    );
+    const licence = execFileSync(
+      'tar',
+      ['-xzOf', tarballs.get('@riskgate/tools-command')!, 'package/grammar/tree-sitter-bash.LICENSE'],
+      { encoding: 'utf8' },
+    );
+    expect(licence).toMatch(/^The MIT License/);
+    const manifest = manifests.get('@riskgate/tools-command')!;
+    expect(manifest.dependencies).not.toHaveProperty('tree-sitter-bash');
+    expect(manifest.dependencies).toHaveProperty('web-tree-sitter');
   });
 });
 
@@ -185,10 +215,16 @@ describe('installed with npm outside the workspace, run by plain Node', () => {
     expect(runConsumer(project, 'sql-alone.mjs', [join(project, 'shop.sqlite')])).toMatch(/sql-alone ok/);
   });
 
-  it('@riskgate/tools-command alone: ls runs, compound commands are asked about', () => {
+  it('@riskgate/tools-command alone: ls runs, compound commands are asked about; it installs in 20 MB', () => {
     const project = consumerProject('command-alone', ['@riskgate/risk', '@riskgate/tools-command']);
     projects.set('command-alone', project);
     expect(runConsumer(project, 'command-alone.mjs')).toMatch(/command-alone ok/);
+    // What an install costs on disk (du counts blocks, as a person's `du -sh node_modules` does).
+    const kilobytes = Number(
+      execFileSync('du', ['-sk', join(project, 'node_modules')], { encoding: 'utf8' }).split('\t')[0],
+    );
+    expect(kilobytes).toBeLessThanOrEqual(20 * 1024);
+    expect(readdirSync(join(project, 'node_modules'))).not.toContain('tree-sitter-bash');
   });
 
   it('@riskgate/core: the gated executor and prompt templates from the installed files', () => {

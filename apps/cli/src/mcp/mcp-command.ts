@@ -17,6 +17,7 @@ import {
   createSqlTools,
   sandboxFromConfig,
 } from '../session/tools-from-config.js';
+import { warmFirstCall } from '../session/warm-up.js';
 import { VERSION } from '../version.js';
 import { modeFromFlags } from '../mode-flag.js';
 
@@ -157,10 +158,11 @@ export async function runMcp(
     import('./bounded-stdio.js'),
     import('./mcp-server.js'),
   ]);
+  const assess = assessContextFromConfig(config, args.cwd, connection, sandbox.available);
   const server = createMcpServer({
     tools,
     policy: config.policy,
-    assess: assessContextFromConfig(config, args.cwd, connection, sandbox.available),
+    assess,
     // A full or read-only disk is said once on stderr; the server goes on serving.
     audit: new AuditLog(join(stateDirectory(), 'audit.jsonl'), {
       onFault: (message) => io.stderr.write(`riskgate mcp: ${message}\n`),
@@ -176,6 +178,14 @@ export async function runMcp(
   );
   // The transport does not notice the end of stdin by itself: the client hanging up ends the server.
   process.stdin.once('end', () => void server.close());
+  // What the first call needs (the parsers, SQLite's reader process) loads once the client has
+  // its `initialize` reply, so the handshake never waits for it; a call that comes first waits
+  // for the same loaders itself.
+  server.oninitialized = () =>
+    void warmFirstCall([...(connection === undefined ? [] : (['sql'] as const)), ...args.chatTools], {
+      ...(connection === undefined ? {} : { connection }),
+      gate: { tools, context: assess, policy: config.policy },
+    });
   await server.connect(transport);
   io.stderr.write(
     `riskgate mcp ${VERSION}: serving ${tools.map((tool) => tool.name).join(', ')} in ${config.policy.mode} mode\n`,

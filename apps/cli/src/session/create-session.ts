@@ -20,6 +20,8 @@ import { loadPrompt } from '@riskgate/prompt';
 import type { AnyTool, GatePolicy } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
 import { assessContextFromConfig, createChatTools, createSqlTools, sandboxFromConfig } from './tools-from-config.js';
+import { SetupError } from './setup-error.js';
+import { warmFirstCall } from './warm-up.js';
 
 export type ConversationKind = 'sql' | 'chat';
 
@@ -47,6 +49,13 @@ export interface Session {
   readonly id: string;
   /** Where the session's storage faults (a full or read-only disk) are told, once each. */
   readonly storage: StorageFaults;
+  /**
+   * Loads what the first call needs in the background (warm-up.ts), once per session. The TUI
+   * calls it when a turn starts, while the model thinks: not at start-up, where it would hold the
+   * main thread while the person types (keys arriving together read as a paste), and not headless,
+   * where a run without a call would wait at its exit for work it never needed.
+   */
+  warmUp(): void;
   /** Ends the session; resolves to whether its transcript remains to be resumed. */
   close(): Promise<boolean>;
 }
@@ -71,9 +80,7 @@ export class StorageFaults {
   }
 }
 
-export class SetupError extends Error {
-  override readonly name = 'SetupError';
-}
+export { SetupError } from './setup-error.js';
 
 /** The exact words riskgate says when no model is configured. */
 export function noModelMessage(): string {
@@ -213,7 +220,21 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
     ...(contextTokens === undefined ? {} : { contextTokens }),
   });
+  let warmed = false;
+  const warmUp = () => {
+    if (warmed) return;
+    warmed = true;
+    void warmFirstCall(kind === 'sql' ? ['sql'] : ['commands'], {
+      ...(connection === undefined ? {} : { connection }),
+      gate: {
+        tools,
+        context: assessContextFromConfig(config, options.cwd, connection, sandboxAvailable),
+        policy: config.policy,
+      },
+    });
+  };
   return {
+    warmUp,
     agent,
     registry,
     ...(connection === undefined ? {} : { connection }),

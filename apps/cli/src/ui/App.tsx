@@ -1,30 +1,37 @@
 import { basename, join } from 'node:path';
-import {
-  type ApprovalAnswer,
-  type ApprovalRequest,
-  listSessions,
-  type SessionSummary,
-  stateDirectory,
-} from '@riskgate/core';
+import type { ApprovalAnswer, ApprovalRequest, SessionSummary } from '@riskgate/core';
 import type { Rule } from '@riskgate/risk';
 import { Box, Static, Text, useApp, useInput, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { narrowestRule } from '../operation-text.js';
-import type { Session } from '../session/create-session.js';
-import { ConfirmPanel } from './ConfirmPanel.js';
-import { type OpenRequest, runSlashCommand } from './commands.js';
+import type { Session, SessionInfo } from '../session/create-session.js';
+import type { OpenRequest } from './commands.js';
 import { conversationReducer, INITIAL_CONVERSATION, type Item, type NoticeTone } from './conversation.js';
 import type { InputHistory } from './input-history.js';
-import { Markdown } from './Markdown.js';
 import { itemsFromMessages } from './restore.js';
-import { SessionPicker } from './SessionPicker.js';
 import { Spinner } from './Spinner.js';
 import { TextInput } from './TextInput.js';
-import { ToolView } from './ToolView.js';
 import type { TtyConfirmer } from './tty-confirmer.js';
 
+/** The views loaded with the session, after the first frame (views.ts). */
+type Views = typeof import('./views.js');
+
+/**
+ * What the status line shows while the first session opens, from the flags and config. The
+ * model is named once the session that talks to it is open: until then the line says "starting…".
+ */
+export type StartingInfo = Pick<SessionInfo, 'kind' | 'mode'> & { readonly database?: string };
+
 export interface AppProps {
-  readonly initial: Session;
+  /**
+   * The first session, opening while the first frame is on screen (its tools, database and
+   * sandbox probe load after the prompt is drawn). Until it opens, what is typed waits, as it
+   * does while the model works: nothing runs before the session's gate, assessors and sandbox
+   * are ready. When it fails, the app exits with its error.
+   */
+  readonly initial: Session | Promise<Session>;
+  /** The status line until `initial` has opened. */
+  readonly starting: StartingInfo;
   readonly confirmer: TtyConfirmer;
   /** Opens another conversation (/sql, /chat, /db, /resume). */
   readonly openSession: (request: OpenRequest) => Promise<Session>;
@@ -48,7 +55,15 @@ function contextSize(session: Session): string {
   return `≈${tokens < 1000 ? tokens : `${(tokens / 1000).toFixed(1)}k`} tokens`;
 }
 
-function ItemView({ item, width }: { readonly item: Item; readonly width: number }) {
+function ItemView({
+  item,
+  width,
+  views,
+}: {
+  readonly item: Item;
+  readonly width: number;
+  readonly views: Views | undefined;
+}) {
   switch (item.kind) {
     case 'user':
       return (
@@ -57,18 +72,20 @@ function ItemView({ item, width }: { readonly item: Item; readonly width: number
         </Text>
       );
     case 'assistant':
+      // Answers and tool calls come from turns, which need the session; it is set with the views.
+      if (views === undefined) return null;
       return item.question ? (
         <Box borderStyle="single" borderColor="yellow" paddingX={1} flexDirection="column">
           <Text color="yellow" bold>
             The model asks:
           </Text>
-          <Markdown text={item.text} />
+          <views.Markdown text={item.text} />
         </Box>
       ) : (
-        <Markdown text={item.text} />
+        <views.Markdown text={item.text} />
       );
     case 'tool':
-      return <ToolView item={item} width={width} />;
+      return views === undefined ? null : <views.ToolView item={item} width={width} />;
     case 'notice':
       return <Text color={NOTICE_COLOR[item.tone]}>{item.text}</Text>;
     default: {
@@ -85,6 +102,7 @@ interface Pending {
 
 export function App({
   initial,
+  starting,
   confirmer,
   openSession,
   exitWindowMs = 2_000,
@@ -96,7 +114,25 @@ export function App({
   const { exit } = useApp();
   const { stdout } = useStdout();
   const width = stdout.columns ?? 100;
-  const [session, setSession] = useState(initial);
+  // Set together, once both have loaded: no item, panel or command shows before its view has.
+  const [session, setSession] = useState<Session | undefined>(undefined);
+  const [views, setViews] = useState<Views | undefined>(undefined);
+  useEffect(() => {
+    let current = true;
+    Promise.all([initial, import('./views.js')]).then(
+      ([opened, loaded]) => {
+        if (!current) return;
+        setViews(loaded);
+        setSession(opened);
+      },
+      (error: unknown) => {
+        if (current) exit(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [initial, exit]);
   const [conversation, dispatch] = useReducer(conversationReducer, INITIAL_CONVERSATION, (initialState) =>
     configNotice === undefined
       ? initialState
@@ -134,7 +170,7 @@ export function App({
   // A resumed conversation is redrawn as it was, then says where it came from.
   const shownSession = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (shownSession.current === session.id) return;
+    if (session === undefined || shownSession.current === session.id) return;
     const switched = shownSession.current !== undefined;
     shownSession.current = session.id;
     if (!switched && session.info.sandboxNotice !== undefined)
@@ -159,6 +195,9 @@ export function App({
 
   const runTurn = useCallback(
     async (text: string) => {
+      if (session === undefined) return;
+      // What the first call needs loads while the model thinks about this turn.
+      session.warmUp();
       const abort = new AbortController();
       controller.current = abort;
       dispatch({ type: 'user', text });
@@ -190,6 +229,7 @@ export function App({
 
   const switchTo = useCallback(
     async (request: OpenRequest) => {
+      if (session === undefined) return;
       try {
         const opened = await openSession(request);
         // The safety mode is the person's choice for the whole sitting: a new conversation keeps it.
@@ -209,7 +249,9 @@ export function App({
 
   const command = useCallback(
     (line: string) =>
-      runSlashCommand(line, {
+      session !== undefined &&
+      views !== undefined &&
+      views.runSlashCommand(line, {
         session,
         setSession,
         grants,
@@ -220,27 +262,40 @@ export function App({
         clearScreen,
         switchTo,
         openPicker: () => {
-          const sessions = listSessions(join(stateDirectory(), 'sessions')).filter(
-            (candidate) => candidate.id !== session.id,
-          );
+          const sessions = views
+            .listSessions(join(views.stateDirectory(), 'sessions'))
+            .filter((candidate) => candidate.id !== session.id);
           if (sessions.length === 0) notice('no earlier conversation to resume', 'error');
           else setPicker(sessions);
         },
         sendMessage: (text) => void runTurn(text),
       }),
-    [exit, notice, session, grants, switchTo, conversation, clearScreen, runTurn],
+    [exit, notice, session, views, grants, switchTo, conversation, clearScreen, runTurn],
   );
 
+  // Enter pressed while the first session still opens: the text stays in the prompt and is sent
+  // the moment the session is ready (a fast typist's first question is not dropped).
+  const sentWhileStarting = useRef<string | undefined>(undefined);
   const submit = useCallback(
     (value: string) => {
+      if (session === undefined) {
+        sentWhileStarting.current = value;
+        return;
+      }
       const text = value.trim();
       setInput('');
       if (text === '') return;
       if (text.startsWith('/')) command(text);
       else void runTurn(text);
     },
-    [command, runTurn],
+    [session, command, runTurn],
   );
+  useEffect(() => {
+    const waiting = sentWhileStarting.current;
+    if (session === undefined || waiting === undefined) return;
+    sentWhileStarting.current = undefined;
+    submit(waiting);
+  }, [session, submit]);
 
   // Ctrl-C cancels what runs, not the session; twice at an empty prompt exits. Esc interrupts
   // the model or a running tool (in a panel, Esc is the panel's "no").
@@ -277,7 +332,7 @@ export function App({
   };
   // Strict mode asks about everything, rules or not: offering "always allow" there would be a lie.
   const suggested =
-    pending === undefined || session.agent.currentPolicy.mode === 'strict'
+    pending === undefined || session === undefined || session.agent.currentPolicy.mode === 'strict'
       ? undefined
       : narrowestRule(pending.request.toolName, pending.request.ruleStyle, pending.request.subjects);
   const lastLive = conversation.live.at(-1);
@@ -286,26 +341,29 @@ export function App({
     pending === undefined &&
     !(lastLive?.kind === 'tool' && lastLive.state === 'executing') &&
     lastLive?.kind !== 'assistant';
-  const { info } = session;
+  const info: StartingInfo & { readonly model?: string } = session?.info ?? starting;
   // The conversation's size as the model will see it, counted when a turn ends.
   // biome-ignore lint/correctness/useExhaustiveDependencies: recounted when a turn ends (busy flips).
-  const context = useMemo(() => contextSize(session), [session, conversation.busy]);
+  const context = useMemo(
+    () => (session === undefined ? 'starting…' : contextSize(session)),
+    [session, conversation.busy],
+  );
 
   return (
     <Box flexDirection="column">
       <Static key={conversation.generation} items={conversation.done as Item[]}>
         {(item) => (
           <Box key={item.id} marginBottom={item.kind === 'assistant' ? 1 : 0}>
-            <ItemView item={item} width={width} />
+            <ItemView item={item} width={width} views={views} />
           </Box>
         )}
       </Static>
       {conversation.live.map((item) => (
-        <ItemView key={item.id} item={item} width={width} />
+        <ItemView key={item.id} item={item} width={width} views={views} />
       ))}
       {thinking ? <Spinner since={Date.now()} label="thinking" /> : null}
-      {pending === undefined ? null : (
-        <ConfirmPanel
+      {pending === undefined || views === undefined ? null : (
+        <views.ConfirmPanel
           key={pending.request.toolCallId}
           request={pending.request}
           {...(suggested === undefined ? {} : { suggestedRule: suggested })}
@@ -313,8 +371,8 @@ export function App({
           {...(guardMs === undefined ? {} : { guardMs })}
         />
       )}
-      {picker === undefined ? null : (
-        <SessionPicker
+      {picker === undefined || views === undefined ? null : (
+        <views.SessionPicker
           sessions={picker}
           onPick={(picked) => {
             setPicker(undefined);
@@ -343,7 +401,8 @@ export function App({
         {info.database === undefined
           ? ''
           : ` · ${info.database.startsWith('postgres') ? info.database : basename(info.database)}`}{' '}
-        · {info.model} · {context}
+        · {info.model === undefined ? '' : `${info.model} · `}
+        {context}
         {configNotice === undefined ? '' : ' · project settings ignored until "riskgate trust"'}
       </Text>
     </Box>
