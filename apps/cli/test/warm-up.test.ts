@@ -10,6 +10,8 @@ function recordingTool() {
   const tool = defineTool({
     name: 'execute_command',
     description: 'runs a command',
+    noun: 'command',
+    title: ({ command }) => command,
     parameters: z.object({ command: z.string() }),
     ruleStyle: 'text',
     assess: (args: { command: string }) => {

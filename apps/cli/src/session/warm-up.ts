@@ -44,12 +44,11 @@ export async function warmFirstCall(
   const { connection, gate } = options;
   if (connection?.dialect === 'sqlite')
     loads.push(
-      connection.run('SELECT 1', {
-        readOnly: true,
-        signal: AbortSignal.timeout(30_000),
-        timeoutMs: 30_000,
-        maxRows: 1,
-      }),
+      connection
+        .assess('SELECT 1')
+        .then(({ plan }) =>
+          connection.run(plan, { readOnly: true, signal: AbortSignal.timeout(30_000), timeoutMs: 30_000, maxRows: 1 }),
+        ),
     );
   await Promise.allSettled(loads);
   const { evaluateToolCall, findSecretsIn } = await import('@riskgate/risk');
