@@ -1,7 +1,15 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { defineTool, type Effect, findSecretsIn, replaceFindings, secretFilesBelow, toolFailure } from '@riskgate/risk';
+import {
+  defineTool,
+  type Effect,
+  findSecretsIn,
+  replaceFindings,
+  secretFilesBelow,
+  toolFailure,
+  walkedRecently,
+} from '@riskgate/risk';
 import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
 import { childEnvironment } from './child-environment.js';
@@ -86,12 +94,12 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
       if (context.sandbox === true && couldRunUnasked) {
         // 10 s: the first walk reads every file whole (a repository with its build output takes
         // seconds cold); cached, a later call costs one lstat per entry.
-        const scan = secretFilesBelow(context.cwd, {
-          budgetMs: 10_000,
-          ...options.workspaceScan,
-          ...(context.home === undefined ? {} : { home: context.home }),
-        });
-        if (!scan.complete) {
+        const home = context.home === undefined ? {} : { home: context.home };
+        // A walk that completed in the last minute answers (each sandboxed run walks again: the
+        // boundary does not rest on this answer); else the walk, which also warms the caches.
+        const bounds = { budgetMs: 10_000, ...options.workspaceScan, ...home };
+        const complete = walkedRecently(context.cwd, bounds) || secretFilesBelow(context.cwd, bounds).complete;
+        if (!complete) {
           added.push({
             kind: 'unknown',
             detail:

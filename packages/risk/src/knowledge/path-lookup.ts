@@ -13,6 +13,7 @@ import {
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { type AnyStats, identityKey, settledBefore } from './file-identity.js';
 import { fileVerdict } from './file-verdict.js';
 import { type PathClass, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './sensitive-paths.js';
 
@@ -185,7 +186,11 @@ function sniff(path: string, size: number, limit: number): Buffer | undefined {
  * file; a file that cannot be checked whole is treated as a secret (hidden, asked). `sniffBytes`
  * bounds only the head read for the `SECRET_WHEN_CONTENT` rows and binary formats.
  */
-export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF_BYTES): PathFact[] {
+export function fileFacts(
+  path: string,
+  stats: AnyStats | undefined = statOf(path),
+  sniffBytes = SNIFF_BYTES,
+): PathFact[] {
   if (stats === undefined) return [];
   if (stats.isFIFO()) return [{ class: 'endless', what: 'a named pipe: a read waits for a writer' }];
   if (stats.isSocket()) return [{ class: 'endless', what: 'a socket' }];
@@ -193,15 +198,40 @@ export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF
   if (stats.isCharacterDevice()) {
     return realPathOf(path) === '/dev/null' ? [] : [{ class: 'endless', what: 'a character device' }];
   }
-  if (!stats.isFile() || stats.size === 0) return [];
+  const size = Number(stats.size);
+  if (!stats.isFile() || size === 0) return [];
+  // The content's facts, reused while the file keeps its identity and its times had settled
+  // before it was read (file-identity.ts): a tree scan judges thousands of files per call.
+  const memo = `${sniffBytes}\0${path}`;
+  const key = identityKey(stats);
+  const cached = contentFacts.get(memo);
+  if (cached?.key === key) return cached.facts;
+  const readAt = Date.now();
+  const { facts, read } = contentFactsOf(path, stats, size, sniffBytes);
+  if (contentFacts.size >= MAX_CONTENT_FACTS) contentFacts.clear();
+  // A file that could not be opened this time (a descriptor limit, a race) is not remembered as clean.
+  if (read && settledBefore(stats, readAt)) contentFacts.set(memo, { key, facts });
+  else contentFacts.delete(memo);
+  return facts;
+}
+
+const contentFacts = new Map<string, { readonly key: string; readonly facts: PathFact[] }>();
+const MAX_CONTENT_FACTS = 100_000;
+
+function contentFactsOf(
+  path: string,
+  stats: AnyStats,
+  size: number,
+  sniffBytes: number,
+): { readonly facts: PathFact[]; readonly read: boolean } {
   const verdict = fileVerdict(path, stats);
-  if (verdict === undefined) return [];
+  if (verdict === undefined) return { facts: [], read: false };
   const facts: PathFact[] = [];
   if (verdict.secret !== undefined) facts.push({ class: 'secret', what: `${verdict.secret} (by its content)` });
   if (verdict.unchecked !== undefined)
     facts.push({ class: 'secret', what: `${verdict.unchecked}: unchecked, so treated as secret` });
-  const head = sniff(path, stats.size, sniffBytes);
-  if (head === undefined) return facts;
+  const head = sniff(path, size, sniffBytes);
+  if (head === undefined) return { facts, read: false };
   // Kerberos keytabs are binary: version bytes 0x05 0x02.
   if (head[0] === 0x05 && head[1] === 0x02 && /\.keytab$|keytab/i.test(path))
     facts.push({ class: 'secret', what: 'a Kerberos keytab' });
@@ -209,7 +239,7 @@ export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF
   for (const row of contentRows) {
     if (row.test(path) && row.content.test(text)) facts.push({ class: 'secret', what: row.what });
   }
-  return facts;
+  return { facts, read: true };
 }
 
 /** Everything the knowledge base says about one concrete path. */
