@@ -45,6 +45,23 @@ export interface CompiledRow {
 const PICO = { dot: true, nonegate: true } as const;
 const compiledFor = new Map<string, readonly CompiledRow[]>();
 
+/**
+ * One glob segment compiled once: the rows' segments (PICO) and bash's (dot only when the
+ * segment starts with one). Expanding the anchored rows for the sandbox recompiled every
+ * segment on every call.
+ */
+const segmentMatchers = new Map<string, (name: string) => boolean>();
+function segmentMatcher(segment: string, dot: boolean | 'rows'): (name: string) => boolean {
+  const key = `${dot}\0${segment}`;
+  let matcher = segmentMatchers.get(key);
+  if (matcher === undefined) {
+    matcher = picomatch(segment, dot === 'rows' ? PICO : { dot });
+    if (segmentMatchers.size > 10_000) segmentMatchers.clear();
+    segmentMatchers.set(key, matcher);
+  }
+  return matcher;
+}
+
 function anchored(glob: string, home: string): string {
   if (glob.startsWith('~/')) return `${home.replace(/\/+$/, '')}/${glob.slice(2)}`;
   if (glob.startsWith('/')) return glob;
@@ -333,13 +350,11 @@ function segmentOverlaps(patternSegment: string, rowSegment: string): boolean {
   const patternGlob = GLOB_CHARS.test(patternSegment);
   const rowGlob = ROW_GLOB_CHARS.test(rowSegment);
   if (!patternGlob && !rowGlob) return patternSegment === rowSegment;
-  if (!patternGlob) return picomatch.isMatch(patternSegment, rowSegment, PICO);
+  if (!patternGlob) return segmentMatcher(rowSegment, 'rows')(patternSegment);
   // bash: `*x` does not match `.ssh`; only a segment starting with `.` reaches dotfiles.
   const patternDot = patternSegment.startsWith('.');
   if (!rowGlob)
-    return (
-      (patternDot || !rowSegment.startsWith('.')) && picomatch.isMatch(rowSegment, patternSegment, { dot: patternDot })
-    );
+    return (patternDot || !rowSegment.startsWith('.')) && segmentMatcher(patternSegment, patternDot)(rowSegment);
   // Both are globs: a safe over-approximation from the literal text around the wildcards.
   const pattern = literalEnds(patternSegment, GLOB_CHARS);
   const row = literalEnds(rowSegment, ROW_GLOB_CHARS);
@@ -371,7 +386,7 @@ export function expandPattern(
         next.push(join(base, segment));
         continue;
       }
-      const matcher = picomatch(segment, { dot: segment.startsWith('.') });
+      const matcher = segmentMatcher(segment, segment.startsWith('.'));
       let names: string[];
       try {
         names = readdirSync(base);
@@ -419,7 +434,7 @@ export function existingPaths(segments: readonly string[]): string[] {
       current = current.map((base) => join(base, segment));
       continue;
     }
-    const matches = picomatch(segment, PICO);
+    const matches = segmentMatcher(segment, 'rows');
     current = current.flatMap((base) =>
       namesIn(base)
         .filter((name) => matches(name))
