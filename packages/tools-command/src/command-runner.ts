@@ -8,7 +8,7 @@ import type { HostReader } from './host-reader.js';
 import { countLines, cutNotice, HeadTail, LiveOutput } from './output-capture.js';
 import type { ResourceBounds } from './resource-bounds.js';
 import { killMarked, launchFor } from './run-launch.js';
-import { startZygote } from './zygote.js';
+import { prepareZygote, startZygote, zygoteWaiting } from './zygote.js';
 import { detectLimit, type LimitHit, OutputSigns } from './run-limits.js';
 import { SANDBOX_ENVIRONMENT } from './sandbox.js';
 
@@ -238,6 +238,12 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   }
   const counts = launch.cgroup?.counts();
   launch.cgroup?.removeLater(options.sandbox === true);
+  // Without a cgroup, the next sandboxed run's first process is started ahead all the same, off
+  // this call's path (zygote.ts): forking riskgate itself is what costs.
+  if (launch.rlimitZygote === true)
+    setImmediate(() => {
+      if (!zygoteWaiting()) prepareZygote(undefined, []);
+    });
   removeStdin();
 
   if (!binary) live?.flush();

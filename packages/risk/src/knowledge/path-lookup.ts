@@ -13,6 +13,7 @@ import {
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { listDirectory, lstatBig } from './directory-cache.js';
 import { type AnyStats, identityKey, settledBefore } from './file-identity.js';
 import { fileVerdict } from './file-verdict.js';
 import { type PathClass, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './sensitive-paths.js';
@@ -445,7 +446,10 @@ export function existingPaths(segments: readonly string[]): string[] {
   return current.filter((path) => lstatOk(path));
 }
 
+/** A directory's names, from the shared listing cache (directory-cache.ts) when it is a real directory. */
 function namesIn(directory: string): string[] {
+  const stats = lstatBig(directory);
+  if (stats?.isDirectory() === true) return listDirectory(directory, stats)?.entries.map((entry) => entry.name) ?? [];
   try {
     return readdirSync(directory);
   } catch {
