@@ -45,7 +45,10 @@ const hidden = () =>
     .map((entry) => entry.path)
     .filter((path) => path.startsWith(`${workspace}/`));
 /** Before each attack the tree is clean again, so what is asked after it is asked because of it. */
-const expectClean = async () => expect((await decide('grep -r TODO .')).decision.action).toBe('execute');
+const expectClean = async () => {
+  const verdict = await decide('grep -r TODO .');
+  expect(verdict.decision.action, JSON.stringify(verdict.decision.reasons)).toBe('execute');
+};
 
 const files: Record<string, string> = {
   'README.md': '# demo\n',
@@ -79,8 +82,10 @@ beforeAll(async () => {
 
 describe('a clean verdict is cached, and a file that becomes secret is asked on the next call', () => {
   it('starts clean: recursive reads run unasked and nothing is hidden', async () => {
-    for (const command of ['grep -r TODO .', 'rg TODO', 'find . -type f', 'grep -R TODO .', 'cat notes.txt'])
-      expect((await decide(command)).decision.action, command).toBe('execute');
+    for (const command of ['grep -r TODO .', 'rg TODO', 'find . -type f', 'grep -R TODO .', 'cat notes.txt']) {
+      const verdict = await decide(command);
+      expect(verdict.decision.action, `${command}: ${JSON.stringify(verdict.decision.reasons)}`).toBe('execute');
+    }
     expect(hidden()).toEqual([]);
   });
 

@@ -56,13 +56,15 @@ export interface TreeScanOptions extends PathLookupOptions {
 }
 
 /**
- * The judge's time for one recursive read: the gate answers within ~50 ms. A walk of a tree seen
- * before costs one lstat per entry (listings, name matches and content verdicts are cached by
- * identity: directory-cache.ts, `fileFacts`); a first walk that reads thousands of files does
- * not fit, says `complete: false` (asked), and goes on in the background (`warmTree`) so that a
- * later call finds the tree's files judged.
+ * The judge's time for one recursive read. A walk of a tree seen before costs one lstat per
+ * directory and file (listings, name matches and content verdicts are cached by identity:
+ * directory-cache.ts, `fileFacts`): 10–20 ms for a checkout with node_modules. A first walk that
+ * reads thousands of files (seconds) does not fit, says `complete: false` (asked), and goes on in
+ * the background (`warmTree`) so that a later call finds the tree's files judged. Why 250 ms and
+ * not less: on a loaded machine a cached walk of a small tree took over 40 ms (measured in the
+ * test suite), and a read asked for want of time is a prompt nobody needed.
  */
-export const TREE_SCAN_BUDGET_MS = 40;
+export const TREE_SCAN_BUDGET_MS = 250;
 
 /** Links followed in a chain at most; beyond, the scan is incomplete. */
 const MAX_LINK_DEPTH = 3;
