@@ -115,7 +115,9 @@ export function realPathOf(path: string, hops = 0): string {
   let cursor = path;
   for (;;) {
     try {
-      return join(realpathSync(cursor), ...missing.reverse());
+      // realpath(3) itself: the JavaScript realpathSync lstats every component (a recursive read
+      // that follows links resolved thousands of pnpm links per call with it).
+      return join(realpathSync.native(cursor), ...missing.reverse());
     } catch {
       const target = hops < 40 ? linkTarget(cursor) : undefined;
       if (target !== undefined)

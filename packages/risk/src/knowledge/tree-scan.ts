@@ -52,19 +52,34 @@ export interface TreeScanOptions extends PathLookupOptions {
   /** Links followed to get here (a bound on link chains and loops). */
   readonly linkDepth?: number;
   /** Shared by the scans of followed links: entries left to visit, and trees already scanned. */
-  readonly shared?: { entries: number; readonly scanned: Set<string> };
+  readonly shared?: { entries: number; readonly scanned: Set<string>; readonly overBudget: () => boolean };
 }
 
 /**
- * The judge's time for one recursive read. A walk of a tree seen before costs one lstat per
- * directory and file (listings, name matches and content verdicts are cached by identity:
- * directory-cache.ts, `fileFacts`): 10–20 ms for a checkout with node_modules. A first walk that
- * reads thousands of files (seconds) does not fit, says `complete: false` (asked), and goes on in
- * the background (`warmTree`) so that a later call finds the tree's files judged. Why 250 ms and
- * not less: on a loaded machine a cached walk of a small tree took over 40 ms (measured in the
- * test suite), and a read asked for want of time is a prompt nobody needed.
+ * The judge's CPU time for one recursive read (links it follows included; see `budget`): the gate
+ * answers within ~50 ms. A walk of a tree seen before costs one lstat per directory and file
+ * (listings, name matches and content verdicts are cached by identity: directory-cache.ts,
+ * `fileFacts`): 10–20 ms for a checkout with node_modules. A first walk that reads thousands of
+ * files (seconds) does not fit, says `complete: false` (asked), and goes on in the background
+ * (`warmTree`) so that a later call finds the tree's files judged.
  */
-export const TREE_SCAN_BUDGET_MS = 250;
+export const TREE_SCAN_BUDGET_MS = 45;
+
+/**
+ * The budget as the CPU time the process spent on the walk (`process.cpuUsage`), with a wall-clock
+ * bound twenty times as long (at least 1 s): on a loaded machine a walk descheduled for tens of
+ * milliseconds is not a walk too large to finish, and asking for that reason is a prompt nobody
+ * needed (a cached walk of a ten-file tree took over 40 ms of wall clock in the test suite).
+ */
+function budget(ms: number): () => boolean {
+  const cpuStart = process.cpuUsage();
+  const wallEnd = performance.now() + Math.max(1_000, ms * 20);
+  return () => {
+    if (performance.now() > wallEnd) return true;
+    const used = process.cpuUsage(cpuStart);
+    return (used.user + used.system) / 1_000 > ms;
+  };
+}
 
 /** Links followed in a chain at most; beyond, the scan is incomplete. */
 const MAX_LINK_DEPTH = 3;
@@ -87,7 +102,6 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
   const home = options.home ?? homedir();
   const maxEntries = options.maxEntries ?? 20_000;
   let sniffs = options.maxSniffs ?? maxEntries;
-  const deadline = performance.now() + (options.budgetMs ?? TREE_SCAN_BUDGET_MS);
   const facts: (PathFact & { path: string })[] = [];
   const root = realPathOf(directory);
   // Absolute rows inside the tree (`grep -r KEY ~` reaches ~/.aws whether or not we look).
@@ -116,7 +130,13 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
     (row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))),
   );
   let visited = 0;
-  const shared = options.shared ?? { entries: maxEntries, scanned: new Set<string>([root]) };
+  // One budget for the whole read, the trees its followed links lead to included.
+  const shared = options.shared ?? {
+    entries: maxEntries,
+    scanned: new Set<string>([root]),
+    overBudget: budget(options.budgetMs ?? TREE_SCAN_BUDGET_MS),
+  };
+  const overBudget = shared.overBudget;
   const queue = [root];
   // Modes are looked at only outside the workspace and the home: an lstat per entry of a system tree.
   const realHome = realPathOf(home);
@@ -144,11 +164,11 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
       });
       listed.derived.set(memo, named);
     }
-    if (performance.now() > deadline) return incomplete(root, options, facts);
+    if (overBudget()) return incomplete(root, options, facts);
     for (const [index, entry] of listed.entries.entries()) {
       if (
         ++visited > maxEntries ||
-        ((visited & 0x7f) === 0 && performance.now() > deadline) ||
+        ((visited & 0x7f) === 0 && overBudget()) ||
         (options.followsLinks === true && --shared.entries < 0)
       )
         return incomplete(root, options, facts);
@@ -191,7 +211,9 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
         // when that changed or had not settled when it was read (file-identity.ts).
         const now = lstatBig(path);
         if (now === undefined) continue;
-        for (const fact of fileFacts(path, now, TREE_SNIFF_BYTES)) facts.push({ ...fact, path });
+        // Swapped for something else since the listing: judged by what the path leads to now.
+        for (const fact of fileFacts(path, now.isFile() ? now : undefined, TREE_SNIFF_BYTES))
+          facts.push({ ...fact, path });
       }
     }
   }
