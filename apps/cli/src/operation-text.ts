@@ -1,41 +1,4 @@
-import type { Decision, OperationDescription } from '@riskgate/risk';
-
-/** The specification's question, per tool kind. */
-export function confirmationQuestion(toolName: string): string {
-  switch (toolName) {
-    case 'execute_sql':
-      return 'Execute this query? [y/N]';
-    case 'execute_command':
-      return 'Execute this command? [y/N]';
-    case 'file_operations':
-      return 'Execute this file operation? [y/N]';
-    case 'http_request':
-      return 'Execute this request? [y/N]';
-    default:
-      return 'Execute this operation? [y/N]';
-  }
-}
-
-/** One line naming the operation, for refusals and logs. */
-export function describeOperation(description: OperationDescription): string {
-  const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
-  switch (description.kind) {
-    case 'sql':
-      return flat(description.sql);
-    case 'command':
-      return flat(description.command);
-    case 'file':
-      return `${description.operation} ${description.path}`;
-    case 'http':
-      return description.requestLine;
-    case 'generic':
-      return flat(description.summary);
-    default: {
-      const unreachable: never = description;
-      return String(unreachable);
-    }
-  }
-}
+import type { Decision } from '@riskgate/risk';
 
 /**
  * The narrowest rule that covers exactly this operation, as `a` (always allow) offers it:
@@ -64,32 +27,10 @@ export function narrowestRule(
 /** Characters of a call's summary shown in the history and headless output; the rest is counted. */
 export const SUMMARY_SHOWN_CHARS = 2_000;
 
-/**
- * A call's arguments in one text (its SQL, its command, …), cut at SUMMARY_SHOWN_CHARS with a
- * count of what was cut: a model's huge argument never floods the screen or stderr.
- */
-export function argumentsSummary(args: unknown): string {
-  const text = fullSummary(args);
-  if (text.length <= SUMMARY_SHOWN_CHARS) return text;
-  return `${text.slice(0, SUMMARY_SHOWN_CHARS)}… (${(text.length - SUMMARY_SHOWN_CHARS).toLocaleString('en-US')} more characters not shown)`;
-}
-
-/** The operation of a call from its arguments (parsed or JSON text): its SQL, command, path or request. */
-function fullSummary(args: unknown): string {
-  let value = args;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return value as string;
-    }
-  }
-  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-  if (typeof record.sql === 'string') return record.sql;
-  if (typeof record.command === 'string') return record.command;
-  if (typeof record.operation === 'string') return `${record.operation} ${String(record.path ?? '')}`;
-  if (typeof record.method === 'string') return `${record.method} ${String(record.url ?? '')}`;
-  return JSON.stringify(value);
+/** A call's title as the history and headless output show it: cut at SUMMARY_SHOWN_CHARS, with a count of what was cut. */
+export function shownTitle(title: string): string {
+  if (title.length <= SUMMARY_SHOWN_CHARS) return title;
+  return `${title.slice(0, SUMMARY_SHOWN_CHARS)}… (${(title.length - SUMMARY_SHOWN_CHARS).toLocaleString('en-US')} more characters not shown)`;
 }
 
 /**
@@ -110,10 +51,7 @@ export function ranUnasked(
           ? 'yolo mode'
           : decision.source;
   if (!decision.disagreement) return { text: `ran without asking: ${who}`, warning: false };
-  const finding =
-    decision.reasons.find((reason) => !/^the (model|code)/.test(reason) && !reason.startsWith('running it')) ??
-    decision.reasons.at(-1) ??
-    '';
+  const finding = decision.findings[0] ?? '';
   return {
     text: `ran without asking: ${who}, but the code rated it ${decision.codeLevel ?? 'high'}${finding === '' ? '' : ` (${finding})`}`,
     warning: true,

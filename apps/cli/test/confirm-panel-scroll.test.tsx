@@ -13,6 +13,9 @@ const decision: Decision = {
   llmLevel: null,
   codeLevel: 'medium',
   whitelisted: false,
+  why: 'not on the whitelist',
+  findings: [],
+  notes: [],
   reasons: ['not on the whitelist'],
   effects: [],
   disagreement: false,
@@ -34,6 +37,8 @@ const bigDiff = [
 const fileRequest: ApprovalRequest = {
   toolCallId: 'call_1',
   toolName: 'file_operations',
+  title: 'write a.txt',
+  question: 'Execute this file operation? [y/N]',
   args: {},
   description: { kind: 'file', operation: 'write', path: 'a.txt', diff: bigDiff, details: [] } as OperationDescription,
   decision,
@@ -161,7 +166,8 @@ describe('the panel never hides what it asks about', () => {
     const body = panelBody(
       { kind: 'sql', sql: 'x\n'.repeat(100), details: ['would delete 5 rows'] },
       {
-        reasons: ['asked because', 'reads ~/.aws/credentials', 'the reason'],
+        notes: [],
+        findings: ['reads ~/.aws/credentials', 'the reason'],
         effects: [
           { text: 'reads ~/.aws/credentials', verdict: 'read', level: 'high' },
           { text: 'deletes build/', verdict: 'write', level: 'high' },
@@ -181,7 +187,11 @@ describe('wrapping keeps every character', () => {
     ['emoji', '👩‍💻'.repeat(70)],
     ['mixed', `SELECT '${'é'.repeat(40)}表👍'`.repeat(5)],
   ])('%s: lines fit the width and join to the original', (_name, source) => {
-    const body = panelBody({ kind: 'generic', summary: source, details: [] }, { reasons: [], effects: [] }, 40);
+    const body = panelBody(
+      { kind: 'generic', summary: source, details: [] },
+      { notes: [], findings: [], effects: [] },
+      40,
+    );
     expect(body.lines.length).toBeGreaterThan(1);
     expect(body.lines.map((line) => line.map((segment) => segment.text).join('')).join('')).toBe(source);
   });
@@ -217,7 +227,11 @@ describe('characters a terminal would not show as themselves are shown as codes'
     const frame = lastFrame() ?? '';
     expect(frame).toContain(code);
     // Nothing invisible reaches the terminal from the operation's text.
-    const body = panelBody({ kind: 'command', command, cwd: '/w', details: [] }, { reasons: [], effects: [] }, 100);
+    const body = panelBody(
+      { kind: 'command', command, cwd: '/w', details: [] },
+      { notes: [], findings: [], effects: [] },
+      100,
+    );
     const shown = body.lines
       .flat()
       .map((segment) => segment.text)

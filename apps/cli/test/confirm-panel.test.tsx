@@ -11,6 +11,9 @@ const decision: Decision = {
   llmLevel: null,
   codeLevel: 'high',
   whitelisted: false,
+  why: 'not on the whitelist, and the model gave no risk_level',
+  findings: ['DELETE without WHERE removes every row of orders'],
+  notes: [],
   reasons: [
     'not on the whitelist, and the model gave no risk_level',
     'DELETE without WHERE removes every row of orders',
@@ -25,7 +28,29 @@ function request(
   args: Record<string, unknown>,
   extra: Partial<ApprovalRequest> = {},
 ): ApprovalRequest {
-  return { toolCallId: 'call_1', toolName, args, description, decision, subjects: [], ruleStyle: 'text', ...extra };
+  const question = {
+    execute_sql: 'query',
+    execute_command: 'command',
+    file_operations: 'file operation',
+    http_request: 'request',
+  }[toolName];
+  return {
+    toolCallId: 'call_1',
+    toolName,
+    title: JSON.stringify(args),
+    question: `Execute this ${question ?? 'operation'}? [y/N]`,
+    ...(toolName === 'execute_sql'
+      ? { editable: 'sql' }
+      : toolName === 'execute_command'
+        ? { editable: 'command' }
+        : {}),
+    args,
+    description,
+    decision,
+    subjects: [],
+    ruleStyle: 'text',
+    ...extra,
+  };
 }
 
 const sqlRequest = request(
@@ -89,7 +114,7 @@ describe('ConfirmPanel: the specification’s words, one panel per tool kind', (
     const frame = lastFrame() ?? '';
     expect(frame).toContain(question.replace(/\n/g, ''));
     expect(frame).toContain('high');
-    expect(frame).toContain('asked because: riskgate: not on the whitelist');
+    expect(frame).toContain('asked because: not on the whitelist, and the model gave no risk_level');
     expect(frame).toContain('DELETE without WHERE removes every row of orders');
   });
 
@@ -104,10 +129,10 @@ describe('ConfirmPanel: the specification’s words, one panel per tool kind', (
   it('says when the model decided', async () => {
     const { lastFrame } = show({
       ...sqlRequest,
-      decision: { ...decision, source: 'llm', llmLevel: 'medium', level: 'medium' },
+      decision: { ...decision, source: 'llm', llmLevel: 'medium', level: 'medium', why: 'the model rated this medium' },
     });
     await tick();
-    expect(lastFrame()).toContain('asked because: the model rated it medium');
+    expect(lastFrame()).toContain('asked because: the model rated this medium');
   });
 
   it('shows a file write as a diff and an HTTP request with hidden credentials', async () => {

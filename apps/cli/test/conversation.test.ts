@@ -33,7 +33,13 @@ describe('conversationReducer', () => {
 
   it('follows a tool call through its states, keeping live output', () => {
     const state = apply([
-      { type: 'tool-call', toolCallId: 't1', toolName: 'execute_command', argumentsText: '{"command":"ls"}' },
+      {
+        type: 'tool-call',
+        toolCallId: 't1',
+        title: 'the call',
+        toolName: 'execute_command',
+        argumentsText: '{"command":"ls"}',
+      },
       { type: 'tool-state', toolCallId: 't1', state: 'executing' },
       { type: 'tool-output', toolCallId: 't1', chunk: 'a\n' },
       { type: 'tool-output', toolCallId: 't1', chunk: 'b\n' },
@@ -103,7 +109,13 @@ describe('a long session keeps the screen state flat', () => {
     for (let turn = 0; turn < 300; turn++) {
       state = conversationReducer(state, { type: 'user', text: `question ${turn}` });
       const events: AgentEvent[] = [
-        { type: 'tool-call', toolCallId: `t${turn}`, toolName: 'execute_sql', argumentsText: '{"sql":"SELECT 1"}' },
+        {
+          type: 'tool-call',
+          toolCallId: `t${turn}`,
+          toolName: 'execute_sql',
+          argumentsText: '{"sql":"SELECT 1"}',
+          title: 'SELECT 1',
+        },
         {
           type: 'tool-result',
           toolCallId: `t${turn}`,

@@ -18,6 +18,7 @@ function conversationWith(outputs: readonly string[]): ConversationState {
         toolCallId: `t${index}`,
         toolName: 'execute_command',
         argumentsText: '{"command":"cat app.log"}',
+        title: 'cat app.log',
       },
       {
         type: 'tool-result',

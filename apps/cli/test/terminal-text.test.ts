@@ -50,7 +50,13 @@ describe('the TUI keeps results as they came and draws them through terminalText
     state = conversationReducer(state, {
       type: 'event',
       now: 0,
-      event: { type: 'tool-call', toolCallId: 'c1', toolName: 'execute_command', argumentsText: '{"command":"cat x"}' },
+      event: {
+        type: 'tool-call',
+        toolCallId: 'c1',
+        title: 'the call',
+        toolName: 'execute_command',
+        argumentsText: '{"command":"cat x"}',
+      },
     });
     state = conversationReducer(state, {
       type: 'event',

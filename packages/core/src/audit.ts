@@ -1,4 +1,4 @@
-import { type Decision, type RiskLevel, redactValue } from '@riskgate/risk';
+import { type Decision, type RiskLevel, redactSecrets, redactValue } from '@riskgate/risk';
 import { JsonlFile } from './jsonl-file.js';
 
 /**
@@ -15,6 +15,10 @@ export interface AuditEntry {
   readonly session?: string;
   readonly toolCallId: string;
   readonly tool: string;
+  /** One line naming what ran (the tool's `title` of the arguments that ran). Absent in older logs. */
+  readonly title?: string;
+  /** The title of what the model proposed, when the person edited it. */
+  readonly proposedTitle?: string;
   /** The arguments that ran (or would have): the person's edit when there was one; secrets redacted. */
   readonly args: unknown;
   /** After an edit (`e`): the arguments the model proposed, which did not run. */
@@ -63,6 +67,8 @@ export class AuditLog {
   record(entry: AuditEntry): void {
     this.file.append({
       ...entry,
+      ...(entry.title === undefined ? {} : { title: redactSecrets(entry.title) }),
+      ...(entry.proposedTitle === undefined ? {} : { proposedTitle: redactSecrets(entry.proposedTitle) }),
       args: redactValue(entry.args),
       ...(entry.proposedArgs === undefined ? {} : { proposedArgs: redactValue(entry.proposedArgs) }),
       ...(entry.note === undefined ? {} : { note: redactValue(entry.note) }),

@@ -14,6 +14,12 @@ export type ToolCallState =
 export interface ApprovalRequest {
   readonly toolCallId: string;
   readonly toolName: string;
+  /** One line naming the call (the tool's `title`: its SQL, its command, `write notes.txt`). */
+  readonly title: string;
+  /** The specification's question for this tool: "Execute this query? [y/N]". */
+  readonly question: string;
+  /** The argument the person may edit (the tool's `editable`), when it is text. */
+  readonly editable?: string;
   /** The validated arguments (without risk_level). */
   readonly args: unknown;
   readonly description: OperationDescription;
@@ -47,6 +53,8 @@ export type AgentEvent =
       readonly toolCallId: string;
       readonly toolName: string;
       readonly argumentsText: string;
+      /** One line naming the call: the tool's `title` when the arguments are valid, their text otherwise. */
+      readonly title: string;
     }
   | { readonly type: 'tool-state'; readonly toolCallId: string; readonly state: ToolCallState }
   | { readonly type: 'decision'; readonly toolCallId: string; readonly toolName: string; readonly decision: Decision }

@@ -59,7 +59,9 @@ describe('real turns through the real openai client against the scripted model',
       details: expect.arrayContaining(['would delete 3 rows of orders']),
     });
     expect(harness.count('SELECT count(*) AS n FROM orders')).toBe(5);
-    expect(toolMessages(harness)[0]).toMatch(/declined.*Their note: keep the paid ones/);
+    expect(toolMessages(harness)[0]).toMatch(
+      /declined this operation, with a note: "keep the paid ones"\. Follow the note/,
+    );
     expect(outcome.text).toBe('Understood, nothing deleted.');
     expect(audit(harness)[0]).toMatchObject({
       tool: 'execute_sql',

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineTool, type Rule, report } from '@riskgate/risk';
+import { type AnyTool, defineTool, type Rule, report } from '@riskgate/risk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AuditLog, type GateContext, runGatedToolCall } from '../src/index.js';
@@ -14,7 +14,7 @@ const root = mkdtempSync(join(tmpdir(), 'riskgate-gate-faults-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let cases = 0;
-function setUp(tool: ReturnType<typeof defineTool>, extra: Partial<GateContext> = {}) {
+function setUp(tool: AnyTool, extra: Partial<GateContext> = {}) {
   const path = join(root, `audit-${cases++}.jsonl`);
   const gate: GateContext = {
     tools: [tool],
@@ -37,6 +37,8 @@ function writeTool(options: { describe?: () => never; execute?: (done: string[])
   const tool = defineTool({
     name: 'write_note',
     description: 'writes a note',
+    noun: 'operation',
+    title: ({ text }) => `write ${text}`,
     parameters: z.object({ text: z.string() }),
     ruleStyle: 'text',
     assess: () => report([{ kind: 'write-path', path: '/tmp/note', detail: 'writes /tmp/note' }] as never, []),

@@ -124,7 +124,9 @@ describe('runGatedToolCall', () => {
       confirm: answering({ type: 'deny', note: 'keep it' }),
     });
     expect(outcome).toMatchObject({ state: 'denied' });
-    expect(outcome.forModel).toMatch(/the person declined this operation\. Their note: keep it/);
+    expect(outcome.forModel).toMatch(
+      /the person declined this operation, with a note: "keep it"\. Follow the note; do not try the declined operation another way\./,
+    );
     expect(count()).toBe(3);
   });
 
@@ -149,6 +151,8 @@ describe('runGatedToolCall', () => {
     const recorder = defineTool({
       name: 'record',
       description: 'records how it was run',
+      noun: 'operation',
+      title: ({ target }) => target,
       parameters: z.object({ target: z.string() }),
       ruleStyle: 'text',
       assess: ({ target }) =>

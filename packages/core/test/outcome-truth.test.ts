@@ -14,6 +14,8 @@ const cancelledTool = (result: ToolResult<unknown>) =>
   defineTool({
     name: 'write_thing',
     description: 'writes',
+    noun: 'operation',
+    title: () => 'commit',
     parameters: z.object({}),
     ruleStyle: 'text',
     assess: () => ({ effects: [], subjects: [] }),

@@ -45,7 +45,7 @@ export async function evaluateToolCall(
 export async function safeAssess(tool: AnyTool, args: unknown, context: AssessContext): Promise<Assessment> {
   try {
     const report = await tool.assess(args, context);
-    return { ...judgeEffects(report.effects, context), subjects: report.subjects };
+    return { ...judgeEffects(report.effects, context), subjects: report.subjects, plan: { value: report.plan } };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const failed = judgeEffects(

@@ -119,12 +119,16 @@ export {
 } from './rules.js';
 export {
   type AnyTool,
+  callTitle,
+  confirmationQuestion,
   type AssessContext,
   type Assessment,
   type Assessor,
   defineTool,
   type ExecuteContext,
   type OperationDescription,
+  type PlanArgument,
+  type PlannedReport,
   SQL_DIALECTS,
   type SqlDialect,
   type ToolDefinition,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Effect, EffectReport } from './effects.js';
 import type { JudgeContext, Judgement } from './judge.js';
+import { withoutRiskLevel } from './levels.js';
 import type { RuleStyle } from './rules.js';
 
 export type SqlDialect = 'sqlite' | 'postgres' | 'mysql';
@@ -28,13 +29,31 @@ export interface AssessContext extends JudgeContext {
  */
 export interface Assessment extends Judgement {
   readonly subjects: readonly string[];
+  /**
+   * What the assessor learned that the screen and the run need (the tool's plan), when it
+   * assessed the call; absent when it failed, and then the call cannot run.
+   */
+  readonly plan?: { readonly value: unknown };
 }
+
+/**
+ * What an assessor returns: the effects and subjects the gate judges, and the tool's plan —
+ * whatever it learned that `describe` and `execute` need (SQL statements with their exact
+ * spans, the directory a command runs in and its sandbox view), so neither derives it again.
+ * A tool without a plan (`Plan` = undefined) may leave it out.
+ */
+export type PlannedReport<Plan> = undefined extends Plan
+  ? EffectReport & { readonly plan?: Plan }
+  : EffectReport & { readonly plan: Plan };
 
 /**
  * A tool's own code-level assessor: it describes what the call would do (effects) and never
  * decides. It may be synchronous (a lookup) or not (a parser loaded on first use).
  */
-export type Assessor<Args> = (args: Args, context: AssessContext) => EffectReport | Promise<EffectReport>;
+export type Assessor<Args, Plan = undefined> = (
+  args: Args,
+  context: AssessContext,
+) => PlannedReport<Plan> | Promise<PlannedReport<Plan>>;
 
 export interface ExecuteContext extends AssessContext {
   readonly signal: AbortSignal;
@@ -107,28 +126,54 @@ export interface ToolSuccess<Data> {
 
 export type ToolResult<Data> = ToolSuccess<Data> | ToolFailure;
 
-export interface ToolDefinition<Parameters extends z.ZodType, Data> {
+/** The plan as the last argument of `describe` and `execute`: left out by tools without one. */
+export type PlanArgument<Plan> = undefined extends Plan ? [plan?: Plan] : [plan: Plan];
+
+/**
+ * One tool. The gated executor calls `assess` once per call and hands its plan to `describe`
+ * and `execute`; after the person edits the call it assesses the edited arguments again (the
+ * old plan is dropped), so a tool never re-derives what its assessor knew.
+ */
+export interface ToolDefinition<Parameters extends z.ZodType, Data, Plan = undefined> {
   readonly name: string;
   readonly description: string;
+  /**
+   * What one call is called in the panel's question: `query` makes "Execute this query? [y/N]"
+   * (the specification's words, `confirmationQuestion`).
+   */
+  readonly noun: string;
+  /**
+   * One line naming a call, from its validated arguments: its SQL, its command, `write notes.txt`,
+   * `GET https://…`. The history, the audit, refusals and the MCP host read it; nothing guesses it
+   * from argument names.
+   */
+  readonly title: (args: z.output<Parameters>) => string;
+  /** The argument the person may edit in the panel (`e`), as text: `sql`, `command`. None: no edit. */
+  readonly editable?: string;
   /** Arguments without `risk_level`: the registry adds that property to every tool. */
   readonly parameters: Parameters;
   /** How user-rule patterns for this tool are matched against its subjects. */
   readonly ruleStyle: RuleStyle;
-  readonly assess: Assessor<z.output<Parameters>>;
+  readonly assess: Assessor<z.output<Parameters>, Plan>;
   readonly describe: (
     args: z.output<Parameters>,
     context: AssessContext,
+    ...plan: PlanArgument<Plan>
   ) => OperationDescription | Promise<OperationDescription>;
-  readonly execute: (args: z.output<Parameters>, context: ExecuteContext) => Promise<ToolResult<Data>>;
+  readonly execute: (
+    args: z.output<Parameters>,
+    context: ExecuteContext,
+    ...plan: PlanArgument<Plan>
+  ) => Promise<ToolResult<Data>>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument type.
-export type AnyTool = ToolDefinition<z.ZodType, any>;
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument and plan type.
+export type AnyTool = ToolDefinition<z.ZodType, any, any>;
 
 /** Identity function that exists for type inference, as `tool()` does in the AI SDK. */
-export function defineTool<Parameters extends z.ZodType, Data>(
-  tool: ToolDefinition<Parameters, Data>,
-): ToolDefinition<Parameters, Data> {
+export function defineTool<Parameters extends z.ZodType, Data, Plan = undefined>(
+  tool: ToolDefinition<Parameters, Data, Plan>,
+): ToolDefinition<Parameters, Data, Plan> {
   return tool;
 }
 
@@ -149,4 +194,21 @@ export function report(effects: readonly Effect[], subjects: readonly string[]):
 /** What a secret becomes in the model's copy of a result. */
 export function withheldMarker(what: string): string {
   return `[withheld: ${what} — shown to the person only]`;
+}
+
+/** The specification's question for a tool's calls: "Execute this query? [y/N]". */
+export function confirmationQuestion(tool: { readonly noun: string }): string {
+  return `Execute this ${tool.noun}? [y/N]`;
+}
+
+/**
+ * A call's title when its arguments may not be valid (as the model sent them): the tool's own
+ * title when they are, the raw text otherwise.
+ */
+export function callTitle(tool: AnyTool | undefined, args: unknown): string {
+  if (tool !== undefined) {
+    const parsed = tool.parameters.safeParse(withoutRiskLevel(args));
+    if (parsed.success) return tool.title(parsed.data);
+  }
+  return typeof args === 'string' ? args : (JSON.stringify(args) ?? String(args));
 }

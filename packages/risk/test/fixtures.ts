@@ -11,6 +11,8 @@ import { defineTool, type Effect, report } from '../src/index.js';
 export const sampleTool = defineTool({
   name: 'sample_tool',
   description: 'Runs sample operations',
+  noun: 'operation',
+  title: ({ op }) => op,
   parameters: z.object({ op: z.string().min(1) }),
   ruleStyle: 'text',
   assess: ({ op }, context) => {

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/index.js';
-import { createGateFixture, gate, tool } from './gate-fixture.js';
+import { createGateFixture, gate, tool, executeAssessed } from './gate-fixture.js';
 
 /**
  * Issue 18: options and verbs fail closed, and without the sandbox only the core whitelist
@@ -277,7 +277,8 @@ const NEEDS_THE_SANDBOX: Row[] = [
 ];
 
 async function runUnasked(command: string, cwd: string | undefined) {
-  return tool.execute(
+  return executeAssessed(
+    tool,
     { command, cwd: cwd ?? '.', timeout_ms: 3_000 },
     { cwd: workspace, home: fixture.home, sandbox: true, readOnly: true, signal: new AbortController().signal },
   );

@@ -6,7 +6,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/index.js';
-import { createGateFixture, gate, tool } from './gate-fixture.js';
+import { createGateFixture, gate, tool, executeAssessed } from './gate-fixture.js';
 
 const sandboxWorks = (await probeSandbox()).available;
 
@@ -175,7 +175,8 @@ describe('recursive reads that follow symbolic links are judged where the links 
   });
 
   it.runIf(sandboxWorks)('shows nothing behind a link when the same read runs unasked in the sandbox', async () => {
-    const result = await tool.execute(
+    const result = await executeAssessed(
+      tool,
       { command: 'grep -R -h . sub/links; cat sub/links/keys/id_rsa; ls sub/links/notes', cwd: '.', timeout_ms: 5_000 },
       {
         cwd: fixture.workspace,

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/index.js';
-import { createGateFixture, gate, tool } from './gate-fixture.js';
+import { createGateFixture, gate, tool, executeAssessed } from './gate-fixture.js';
 
 /**
  * Issue 18: every way of naming another repository gets the repository-configuration check.
@@ -130,7 +130,8 @@ const OTHER_REPOSITORY: Row[] = [
 
 function run(command: string, cwd: string | undefined, sandbox: boolean) {
   const directory = cwd === undefined ? '.' : cwd;
-  return tool.execute(
+  return executeAssessed(
+    tool,
     { command, cwd: directory },
     { cwd: workspace, home: fixture.home, sandbox, readOnly: sandbox, signal: new AbortController().signal },
   );

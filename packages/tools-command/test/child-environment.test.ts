@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { childEnvironment, createExecuteCommandTool, probeSandbox } from '../src/index.js';
+import { executeAssessed } from './gate-fixture.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'riskgate-env-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -186,7 +187,8 @@ describe.each([
   });
   const tool = createExecuteCommandTool({ passEnvironment: ['GITHUB_TOKEN'], secretValues: [CONFIG_KEY] });
   const run = async (command: string) => {
-    const result = await tool.execute(
+    const result = await executeAssessed(
+      tool,
       { command },
       { cwd: workspace, signal: new AbortController().signal, readOnly, sandbox },
     );

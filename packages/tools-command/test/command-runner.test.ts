@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { evaluateToolCall } from '@riskgate/risk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExecuteCommandTool, probeSandbox, runCommand } from '../src/index.js';
+import { executeAssessed } from './gate-fixture.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'riskgate-cmd-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -48,7 +49,7 @@ describe('spec 000 / 003: execute_command through the gate', () => {
     const evaluation = await gate({ command: 'cat hello.txt' });
     expect(evaluation.decision).toMatchObject({ action: 'execute', source: 'whitelist' });
     if (!evaluation.valid) throw new Error('invalid');
-    const result = await tool.execute(evaluation.args as { command: string }, {
+    const result = await executeAssessed(tool, evaluation.args as { command: string }, {
       cwd: workspace,
       signal: new AbortController().signal,
       readOnly: true,
@@ -114,7 +115,9 @@ describe('spec 000 / 003: execute_command through the gate', () => {
   });
 
   it('describes the command and where it would run for the panel', async () => {
-    expect(await tool.describe({ command: 'rm x', cwd: 'sub' }, { cwd: workspace })).toEqual({
+    const args = { command: 'rm x', cwd: 'sub' };
+    const { plan } = await tool.assess(args, { cwd: workspace });
+    expect(await tool.describe(args, { cwd: workspace }, plan)).toEqual({
       kind: 'command',
       command: 'rm x',
       cwd: join(workspace, 'sub'),
@@ -131,7 +134,8 @@ describe('spec 000 / 003: execute_command through the gate', () => {
   });
 
   it('reports a working directory that does not exist as a value', async () => {
-    const result = await tool.execute(
+    const result = await executeAssessed(
+      tool,
       { command: 'ls', cwd: 'nope' },
       { cwd: workspace, signal: new AbortController().signal, readOnly: false },
     );
@@ -250,7 +254,8 @@ describe.each([
     expect(result.binary).toBe(true);
     expect(result.output).toBe('');
     const tool = createExecuteCommandTool();
-    const viaTool = await tool.execute(
+    const viaTool = await executeAssessed(
+      tool,
       { command: 'printf "a\\0b"' },
       { cwd: workspace, signal: new AbortController().signal, readOnly: sandbox, sandbox },
     );

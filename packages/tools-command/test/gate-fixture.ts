@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evaluateToolCall, type GatePolicy, parseRule, type Rule } from '@riskgate/risk';
+import { type ExecuteContext, evaluateToolCall, type GatePolicy, parseRule, type Rule } from '@riskgate/risk';
 import { createExecuteCommandTool } from '../src/index.js';
 
 /**
@@ -94,4 +94,17 @@ export function gate(
     { cwd: fixture.workspace, home: fixture.home, ...(sandbox === undefined ? {} : { sandbox }) },
     policy,
   );
+}
+
+/**
+ * What the gated executor does once a call may run, without the gate: the assessor's plan for
+ * these arguments handed to execute (tests that run the tool directly, as the executor would).
+ */
+export async function executeAssessed(
+  tool: ReturnType<typeof createExecuteCommandTool>,
+  args: Parameters<ReturnType<typeof createExecuteCommandTool>['execute']>[0],
+  context: ExecuteContext,
+) {
+  const { plan } = await tool.assess(args, context);
+  return tool.execute(args, context, plan);
 }

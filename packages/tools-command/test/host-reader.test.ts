@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecuteCommandTool, probeSandbox, runCommand, splitHostReader } from '../src/index.js';
+import { executeAssessed } from './gate-fixture.js';
 
 describe('splitHostReader: only a lone, option-checked reader gets the host view', () => {
   it.each([
@@ -165,7 +166,8 @@ const tool = createExecuteCommandTool({ defaultTimeoutMs: 15_000 });
  * with `readOnly` in a working sandbox. Containment must not depend on the assessor.
  */
 async function unasked(command: string): Promise<string> {
-  const result = await tool.execute(
+  const result = await executeAssessed(
+    tool,
     { command },
     { cwd: root, sandbox: true, readOnly: true, signal: new AbortController().signal },
   );

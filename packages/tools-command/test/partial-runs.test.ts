@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExecuteCommandTool } from '../src/index.js';
+import { executeAssessed } from './gate-fixture.js';
 
 // A command stopped part-way did some of its work (issue 19: a command that had written 7 of 15
 // steps was later told to the model as if it had not run). Its result says "partial", and the tool
@@ -15,7 +16,8 @@ const steps = 'for i in $(seq 1 15); do echo "step $i" >> steps.txt; sleep 0.3; 
 describe('a command stopped part-way', { timeout: 30_000 }, () => {
   it('at its timeout: the result says partial, and the steps it took stay done', async () => {
     const tool = createExecuteCommandTool();
-    const result = await tool.execute(
+    const result = await executeAssessed(
+      tool,
       { command: steps, timeout_ms: 1_500 },
       { cwd: workspace, signal: new AbortController().signal, readOnly: false },
     );
@@ -32,7 +34,8 @@ describe('a command stopped part-way', { timeout: 30_000 }, () => {
     const tool = createExecuteCommandTool();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 800);
-    const result = await tool.execute(
+    const result = await executeAssessed(
+      tool,
       { command: steps.replace('steps.txt', 'cancelled.txt') },
       { cwd: workspace, signal: controller.signal, readOnly: false },
     );
@@ -42,7 +45,8 @@ describe('a command stopped part-way', { timeout: 30_000 }, () => {
 
   it('a command that ran to its end is not partial, whatever its exit code', async () => {
     const tool = createExecuteCommandTool();
-    const result = await tool.execute(
+    const result = await executeAssessed(
+      tool,
       { command: 'echo one; exit 3' },
       { cwd: workspace, signal: new AbortController().signal, readOnly: false },
     );

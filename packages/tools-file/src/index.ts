@@ -4,6 +4,7 @@ export {
   FILE_TOOL_NAME,
   type FileData,
   type FileOperationsArgs,
+  type FilePlan,
   type FileToolOptions,
   fileOperationsParameters,
   type ListEntry,

@@ -8,11 +8,11 @@ import { createFileOperationsTool } from '../src/index.js';
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'riskgate-names-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const tool = createFileOperationsTool({ maxReadBytes: 1024, maxEntries: 50 });
-const list = (cwd: string, recursive = false) =>
-  tool.execute(
-    { operation: 'list', path: '.', recursive },
-    { cwd, home: root, signal: new AbortController().signal, readOnly: true },
-  );
+const list = async (cwd: string, recursive = false) => {
+  const args = { operation: 'list', path: '.', recursive } as const;
+  const context = { cwd, home: root, signal: new AbortController().signal, readOnly: true };
+  return tool.execute(args, context, (await tool.assess(args, context)).plan);
+};
 
 /** A name given as bytes, created in `directory` (Node takes a Buffer path as the bytes). */
 function bytesPath(directory: string, name: readonly number[]): Buffer {

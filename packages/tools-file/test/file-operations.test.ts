@@ -14,9 +14,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evaluateToolCall, type GatePolicy, parseRule } from '@riskgate/risk';
+import { type Evaluation, evaluateToolCall, type GatePolicy, parseRule } from '@riskgate/risk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileOperationsTool } from '../src/index.js';
+import { createFileOperationsTool, type FilePlan } from '../src/index.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'riskgate-file-')));
 // Open to others, as the directories above a person's files are (mkdtemp makes it 0700: private).
@@ -27,8 +27,14 @@ const outside = join(root, 'outside');
 const tool = createFileOperationsTool({ maxReadBytes: 1024, maxEntries: 50 });
 const smart: GatePolicy = { mode: 'smart', rules: [] };
 const gate = (args: unknown, policy = smart) => evaluateToolCall(tool, args, { cwd: workspace, home }, policy);
-const run = (args: Parameters<typeof tool.execute>[0], readOnly = false) =>
-  tool.execute(args, { cwd: workspace, home, signal: new AbortController().signal, readOnly });
+/** Runs the call with the plan its gate evaluation made (`evaluation`), or one made now. */
+const run = async (args: Parameters<typeof tool.execute>[0], readOnly = false, evaluation?: Evaluation) => {
+  const context = { cwd: workspace, home, signal: new AbortController().signal, readOnly };
+  const planned = evaluation?.valid === true ? (evaluation.assessment.plan?.value as FilePlan) : undefined;
+  return tool.execute(args, context, planned ?? (await tool.assess(args, context)).plan);
+};
+const describeCall = async (args: Parameters<typeof tool.describe>[0]) =>
+  tool.describe(args, { cwd: workspace }, (await tool.assess(args, { cwd: workspace })).plan);
 
 beforeAll(() => {
   for (const directory of [
@@ -181,10 +187,11 @@ describe('attacks: secrets and escapes are asked about, with the reason', () => 
 
   it('re-checks a whitelisted read when it runs: a symlink into the private home swapped in since is refused', async () => {
     writeFileSync(join(workspace, 'swap-home.txt'), 'harmless\n');
-    expect((await gate({ operation: 'read', path: 'swap-home.txt' })).decision.action).toBe('execute');
+    const evaluation = await gate({ operation: 'read', path: 'swap-home.txt' });
+    expect(evaluation.decision.action).toBe('execute');
     unlinkSync(join(workspace, 'swap-home.txt'));
     symlinkSync(join(home, 'notes.txt'), join(workspace, 'swap-home.txt'));
-    const result = await run({ operation: 'read', path: 'swap-home.txt' }, true);
+    const result = await run({ operation: 'read', path: 'swap-home.txt' }, true, evaluation);
     expect(result).toMatchObject({ type: 'tool-error', code: 'file-changed-since-assessed' });
     expect(JSON.stringify(result)).not.toContain('private notes');
   });
@@ -224,7 +231,7 @@ describe('attacks: secrets and escapes are asked about, with the reason', () => 
     expect(evaluation.decision.action).toBe('execute');
     unlinkSync(join(workspace, 'swap.txt'));
     symlinkSync(join(home, '.ssh', 'id_rsa'), join(workspace, 'swap.txt'));
-    const result = await run({ operation: 'read', path: 'swap.txt' }, true);
+    const result = await run({ operation: 'read', path: 'swap.txt' }, true, evaluation);
     expect(result).toMatchObject({ type: 'tool-error', code: 'file-changed-since-assessed' });
     expect(JSON.stringify(result)).not.toContain('PRIVATE');
   });
@@ -242,11 +249,29 @@ describe('attacks: secrets and escapes are asked about, with the reason', () => 
 });
 
 describe('write', () => {
+  it('refuses a write whose path leads elsewhere than the diff the person approved (a symlink swapped in since)', async () => {
+    writeFileSync(join(workspace, 'approved.txt'), 'old\n');
+    writeFileSync(join(outside, 'victim.txt'), 'keep me\n');
+    const args = { operation: 'write', path: 'approved.txt', content: 'new\n' } as const;
+    const { plan } = await tool.assess(args, { cwd: workspace, home });
+    expect(await tool.describe(args, { cwd: workspace }, plan)).toMatchObject({ path: 'approved.txt' });
+    unlinkSync(join(workspace, 'approved.txt'));
+    symlinkSync(join(outside, 'victim.txt'), join(workspace, 'approved.txt'));
+    const context = { cwd: workspace, home, signal: new AbortController().signal, readOnly: false };
+    expect(await tool.execute(args, context, plan)).toMatchObject({
+      type: 'tool-error',
+      code: 'file-changed-since-assessed',
+    });
+    expect(readFileSync(join(outside, 'victim.txt'), 'utf8')).toBe('keep me\n');
+    unlinkSync(join(workspace, 'approved.txt'));
+  });
+
   it('shows a unified diff against what is on disk', async () => {
-    const description = await tool.describe(
-      { operation: 'write', path: 'README.md', content: '# demo\nline two\nline 3\n' },
-      { cwd: workspace },
-    );
+    const description = await describeCall({
+      operation: 'write',
+      path: 'README.md',
+      content: '# demo\nline two\nline 3\n',
+    });
     expect(description).toMatchObject({ kind: 'file', operation: 'write', path: 'README.md' });
     const diff = (description as { diff: string }).diff;
     expect(diff).toContain('-line 2');
@@ -255,10 +280,7 @@ describe('write', () => {
   });
 
   it('says "new file, N lines" for a file that does not exist', async () => {
-    const description = await tool.describe(
-      { operation: 'write', path: 'fresh.txt', content: 'a\nb\nc\n' },
-      { cwd: workspace },
-    );
+    const description = await describeCall({ operation: 'write', path: 'fresh.txt', content: 'a\nb\nc\n' });
     expect((description as { diff: string }).diff).toMatch(/^new file, 3 lines\n/);
   });
 
@@ -415,10 +437,11 @@ describe('attacks: special files never block, and the knowledge base decides eve
 
   it('a whitelisted read of a file swapped for a pipe after the assessment is refused, not blocked', async () => {
     writeFileSync(join(workspace, 'later.txt'), 'plain\n');
-    expect((await gate({ operation: 'read', path: 'later.txt' })).decision.action).toBe('execute');
+    const evaluation = await gate({ operation: 'read', path: 'later.txt' });
+    expect(evaluation.decision.action).toBe('execute');
     unlinkSync(join(workspace, 'later.txt'));
     execFileSync('mkfifo', [join(workspace, 'later.txt')]);
-    expect(await run({ operation: 'read', path: 'later.txt' }, true)).toMatchObject({
+    expect(await run({ operation: 'read', path: 'later.txt' }, true, evaluation)).toMatchObject({
       type: 'tool-error',
       code: 'file-changed-since-assessed',
     });

@@ -6,7 +6,7 @@ import {
   classifyHostName,
   describeAddressClass,
   type Effect,
-  type EffectReport,
+  type PlannedReport,
   METHOD_OVERRIDE_HEADERS,
   METHOD_OVERRIDE_QUERY_NAMES,
   type NetworkPolicy,
@@ -149,7 +149,20 @@ export function effectiveMethod(
  * A `file://` URL is a read of that path, judged like any other read (and refused when run:
  * file_operations reads files).
  */
-export async function assessHttpRequest(request: HttpRequestShape, resolve: Resolver): Promise<EffectReport> {
+/** What the assessor worked out that the run needs. */
+export interface HttpPlan {
+  /**
+   * The class of the address the request goes to, as the judge and the panel saw it (a name
+   * resolved once, here): an approved request may reach that kind of host and no other. Undefined
+   * when the name did not resolve: then only public addresses.
+   */
+  readonly hostClass: AddressClass | undefined;
+}
+
+export async function assessHttpRequest(
+  request: HttpRequestShape,
+  resolve: Resolver,
+): Promise<PlannedReport<HttpPlan>> {
   const url = new URL(request.url);
   const requested = request.method.toUpperCase();
   const subjects = [`${requested} ${subjectUrl(url)}`];
@@ -158,7 +171,7 @@ export async function assessHttpRequest(request: HttpRequestShape, resolve: Reso
     try {
       path = fileURLToPath(url);
     } catch (error) {
-      return report(
+      return unplanned(
         [
           {
             kind: 'unknown',
@@ -169,13 +182,13 @@ export async function assessHttpRequest(request: HttpRequestShape, resolve: Reso
         subjects,
       );
     }
-    return report(
+    return unplanned(
       [{ kind: 'read-path', path, via: url.href, note: 'http_request does not read files: use file_operations' }],
       subjects,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return report(
+    return unplanned(
       [
         {
           kind: 'unknown',
@@ -192,7 +205,8 @@ export async function assessHttpRequest(request: HttpRequestShape, resolve: Reso
   const notes: string[] = [];
   if (why !== undefined) notes.push(why);
   let addressClass: AddressClass | undefined;
-  if (classifyHostName(url.hostname) === 'name') {
+  const named = classifyHostName(url.hostname);
+  if (named === 'name') {
     const host = await judgeHost(url, { allowLoopback: false, allowPrivate: false }, resolve);
     if (host.unresolved) notes.push(host.reason);
     else {
@@ -219,5 +233,10 @@ export async function assessHttpRequest(request: HttpRequestShape, resolve: Reso
     if (reroute !== undefined && !same)
       effects.push({ kind: 'unknown', detail: `the ${name} header ${reroute}`, severity: 'high', via: name });
   }
-  return report(effects, subjects);
+  return { ...report(effects, subjects), plan: { hostClass: named === 'name' ? addressClass : named } };
+}
+
+/** A request that cannot run (not HTTP): nothing to plan. */
+function unplanned(effects: readonly Effect[], subjects: readonly string[]): PlannedReport<HttpPlan> {
+  return { ...report(effects, subjects), plan: { hostClass: undefined } };
 }

@@ -1,7 +1,7 @@
 import { defineTool, type NetworkPolicy, type OperationDescription, STRICT_NETWORK, toolFailure } from '@riskgate/risk';
 import { z } from 'zod';
 import { boundedResolver, type Resolver, systemResolver } from './dns.js';
-import { assessHttpRequest, judgeHost } from './http-assessor.js';
+import { assessHttpRequest } from './http-assessor.js';
 import { type HttpResponseData, networkPolicyFor, performHttpRequest } from './http-client.js';
 import { formatResponseForModel } from './format-response.js';
 import { redactHeader } from './request-secrets.js';
@@ -42,6 +42,8 @@ export interface HttpToolOptions {
   readonly resolve?: Resolver;
   /** A lookup that takes longer fails (not whitelisted), so a slow resolver never stalls the gate. Default 1,500 ms. */
   readonly resolveTimeoutMs?: number;
+  /** How long a name's answer is kept (30 s by default; a person may take longer to approve). */
+  readonly resolveCacheMs?: number;
   readonly maxBodyBytes?: number;
   readonly defaultTimeoutMs?: number;
   readonly maxRedirects?: number;
@@ -49,15 +51,17 @@ export interface HttpToolOptions {
 
 export function createHttpRequestTool(options: HttpToolOptions = {}) {
   const fallbackNetwork: NetworkPolicy = { ...STRICT_NETWORK, ...options.network };
-  const resolve = boundedResolver(
-    options.resolve ?? systemResolver,
-    options.resolveTimeoutMs === undefined ? {} : { timeoutMs: options.resolveTimeoutMs },
-  );
+  const resolve = boundedResolver(options.resolve ?? systemResolver, {
+    ...(options.resolveTimeoutMs === undefined ? {} : { timeoutMs: options.resolveTimeoutMs }),
+    ...(options.resolveCacheMs === undefined ? {} : { ttlMs: options.resolveCacheMs }),
+  });
   const maxBodyBytes = options.maxBodyBytes ?? 100 * 1024;
   return defineTool({
     name: HTTP_TOOL_NAME,
     description:
       'Make an HTTP request and return the status, main headers and body (JSON pretty-printed, HTML as text, capped). GET, HEAD and OPTIONS to public hosts run at once; other methods, private or local addresses, and requests carrying credentials need the user’s confirmation.',
+    noun: 'request',
+    title: ({ method, url }) => `${method} ${url}`,
     parameters: httpRequestParameters,
     ruleStyle: 'url',
     assess: (args) => assessHttpRequest(args, resolve),
@@ -78,7 +82,7 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
         details: [],
       };
     },
-    execute: async (args, context) => {
+    execute: async (args, context, plan) => {
       const network = context.network ?? fallbackNetwork;
       const target = new URL(args.url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
@@ -90,9 +94,10 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
       }
       // A whitelisted request keeps to public hosts on every hop and every connection. Any other
       // (confirmed by the person, or rated low by the model, as the specification lets it) may
-      // reach the kind of host it named — a private or loopback one — but never metadata.
-      const confirmedHost = await judgeHost(target, network, resolve);
-      const policy = context.readOnly ? network : networkPolicyFor(confirmedHost.kind, network);
+      // reach the kind of host the judge and the panel saw — a private or loopback one — but
+      // never metadata, and no other kind than the one the name resolved to when it was judged.
+      const policy =
+        context.readOnly || plan.hostClass === undefined ? network : networkPolicyFor(plan.hostClass, network);
       const result = await performHttpRequest({
         method: args.method,
         url: args.url,

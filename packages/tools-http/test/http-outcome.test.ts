@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpRequestTool, performHttpRequest } from '../src/index.js';
+import { executeAssessed } from './execute-assessed.js';
 
 // A write whose connection drops or stalls after it was sent may have been carried out (issue 19):
 // the model must hear "outcome unknown — check before retrying", never a plain failure it retries.
@@ -125,7 +126,8 @@ describe('the outcome of a request that was sent and never answered', { timeout:
       resolve: async () => ['127.0.0.1'],
       network: { allowLoopback: true, allowPrivate: false },
     });
-    const result = await tool.execute(
+    const result = await executeAssessed(
+      tool,
       { method: 'POST', url: `${base}/drop`, body: '{}' },
       { cwd: process.cwd(), signal: new AbortController().signal, readOnly: false },
     );

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { evaluateToolCall, type NetworkPolicy } from '@riskgate/risk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundedResolver, createHttpRequestTool, type Resolver } from '../src/index.js';
+import { executeAssessed } from './execute-assessed.js';
 
 /** Redirects judged against what was approved, and DNS that never stalls the gate: real servers on 127.0.0.1. */
 const tool = createHttpRequestTool({ resolve: async () => ['93.184.216.34'] });
@@ -102,7 +103,12 @@ describe('redirects against real servers on 127.0.0.1: judged against what was a
   });
   const loopback: NetworkPolicy = { allowLoopback: true, allowPrivate: false };
   const run = (args: Record<string, unknown>, readOnly: boolean) =>
-    tool.execute(args as never, { cwd: '.', network: loopback, signal: new AbortController().signal, readOnly });
+    executeAssessed(tool, args as never, {
+      cwd: '.',
+      network: loopback,
+      signal: new AbortController().signal,
+      readOnly,
+    });
 
   it.each([
     ['a whitelisted GET, 302 to another port', '/to-b', true],

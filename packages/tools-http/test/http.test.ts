@@ -9,6 +9,7 @@ import {
   performHttpRequest,
   type Resolver,
 } from '../src/index.js';
+import { executeAssessed } from './execute-assessed.js';
 
 /** Names tests use, and where they lead; nothing here leaves the machine. */
 const names: Record<string, string[]> = {
@@ -198,6 +199,7 @@ describe('describe: what the panel shows', () => {
         body: '{"a":1}',
       },
       { cwd: '.' },
+      { hostClass: 'public' },
     );
     expect(description).toEqual({
       kind: 'http',
@@ -291,7 +293,7 @@ describe('requests against a real server on 127.0.0.1', () => {
     args: Parameters<typeof loopbackTool.execute>[0],
     readOnly = true,
     signal = new AbortController().signal,
-  ) => loopbackTool.execute(args, { cwd: '.', signal, readOnly });
+  ) => executeAssessed(loopbackTool, args, { cwd: '.', signal, readOnly });
 
   it('returns status, selected headers and pretty-printed JSON', async () => {
     const result = await run({ method: 'GET', url: `${base}/json` });
@@ -423,12 +425,14 @@ describe('requests against a real server on 127.0.0.1', () => {
 
   it('lets a person-confirmed request reach loopback even when whitelisted requests may not', async () => {
     const strictTool = createHttpRequestTool({ resolve: resolver });
-    const refused = await strictTool.execute(
+    const refused = await executeAssessed(
+      strictTool,
       { method: 'GET', url: `${base}/json` },
       { cwd: '.', signal: new AbortController().signal, readOnly: true },
     );
     expect(refused).toMatchObject({ type: 'tool-error', code: 'http-blocked-address' });
-    const confirmed = await strictTool.execute(
+    const confirmed = await executeAssessed(
+      strictTool,
       { method: 'GET', url: `${base}/json` },
       { cwd: '.', signal: new AbortController().signal, readOnly: false },
     );
@@ -460,6 +464,28 @@ describe('requests against a real server on 127.0.0.1', () => {
     });
     expect(lookups).toBe(2);
     expect(seen.length).toBe(before);
+  });
+
+  it('an approved request reaches only the kind of host the panel showed: a name public when judged, loopback when run, is refused', async () => {
+    // The assessment (and the panel) saw a public address; by the time the person said yes (later
+    // than the resolver's cache keeps an answer) the name points at 127.0.0.1. The approval was
+    // for a public host, not for loopback.
+    let lookups = 0;
+    const rebinding: Resolver = async () => (++lookups <= 1 ? ['93.184.216.34'] : ['127.0.0.1']);
+    const tool = createHttpRequestTool({ resolve: rebinding, resolveCacheMs: 0 });
+    const port = (server.address() as AddressInfo).port;
+    const args = { method: 'POST', url: `http://rebind.example:${port}/json`, body: '{}' } as const;
+    const assessed = await tool.assess(args, { cwd: '.' });
+    expect(assessed.plan).toEqual({ hostClass: 'public' });
+    const before = seen.length;
+    const result = await tool.execute(
+      args,
+      { cwd: '.', signal: new AbortController().signal, readOnly: false },
+      assessed.plan,
+    );
+    expect(result).toMatchObject({ type: 'tool-error', code: 'http-blocked-address' });
+    expect(seen.length).toBe(before);
+    expect(lookups).toBe(2);
   });
 
   it('reports timeouts, cancellation, refused connections, DNS and TLS failures as values', async () => {

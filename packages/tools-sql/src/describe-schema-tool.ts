@@ -22,6 +22,8 @@ export function createDescribeSchemaTool(options: { connection?: SqlConnection }
     name: DESCRIBE_SCHEMA_TOOL_NAME,
     description:
       'Describe the selected database: tables and views with their columns and types, primary and foreign keys, indexes and row counts (estimates on PostgreSQL). Always read-only.',
+    noun: 'operation',
+    title: ({ table }) => `describe ${table ?? 'every table'}`,
     parameters: describeSchemaParameters,
     ruleStyle: 'text',
     assess: ({ table }) =>

@@ -13,7 +13,6 @@ import {
   type OperationDescription,
   toolFunctionDefinition,
 } from '@riskgate/risk';
-import { confirmationQuestion } from '../operation-text.js';
 
 export interface McpServerOptions {
   readonly tools: readonly AnyTool[];
@@ -107,7 +106,7 @@ async function askThroughElicitation(
   request: ApprovalRequest,
   signal: AbortSignal,
 ): Promise<ApprovalAnswer> {
-  const question = confirmationQuestion(request.toolName).replace(/\s*\[y\/N\]$/, '');
+  const question = request.question.replace(/\s*\[y\/N\]$/, '');
   const result = await server.elicitInput(
     {
       mode: 'form',

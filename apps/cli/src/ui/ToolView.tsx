@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import type { Item } from './conversation.js';
-import { argumentsSummary, ranUnasked } from '../operation-text.js';
+import { ranUnasked, shownTitle } from '../operation-text.js';
 import { Highlighted } from './Highlighted.js';
+import { type SqlData, sqlData } from './history-text.js';
 import { foldLines } from '../fold.js';
 import { Spinner } from './Spinner.js';
 import { layoutTable } from './table-layout.js';
@@ -12,7 +13,7 @@ type ToolItem = Extract<Item, { kind: 'tool' }>;
 const SHOWN_ROWS = 50;
 
 /** The call's arguments as drawn: a control character the model put in them shows as its code. */
-const summary = (item: ToolItem): string => terminalText(argumentsSummary(item.argumentsText));
+const summary = (item: ToolItem): string => terminalText(shownTitle(item.title));
 
 /** Why this call ran without a panel, when it did not run for being read-only; a disagreement in yellow. */
 function Unasked({ item }: { readonly item: ToolItem }) {
@@ -24,16 +25,6 @@ function Unasked({ item }: { readonly item: ToolItem }) {
       {terminalText(note.text)}
     </Text>
   );
-}
-
-interface SqlData {
-  readonly statements: readonly {
-    statement: string;
-    columns: readonly { name: string }[];
-    rows: readonly (readonly unknown[])[];
-    truncated: boolean;
-    affectedRows: number | null;
-  }[];
 }
 
 /** A result in the history: head and tail, and how many lines between are not shown. */
@@ -120,8 +111,8 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
         </Box>
       );
     case 'succeeded': {
-      const data = item.result?.data as SqlData | undefined;
-      if (item.toolName === 'execute_sql' && data?.statements !== undefined) {
+      const data = sqlData(item);
+      if (data !== undefined) {
         return (
           <Box flexDirection="column">
             <SqlResult data={data} width={width} id={item.id} />

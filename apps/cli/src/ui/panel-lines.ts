@@ -145,7 +145,7 @@ export interface PanelBody {
  */
 export function panelBody(
   description: OperationDescription,
-  decision: Pick<Decision, 'reasons' | 'effects'>,
+  decision: Pick<Decision, 'notes' | 'findings' | 'effects'>,
   width: number,
 ): PanelBody {
   const operation = operationLines(description);
@@ -155,8 +155,7 @@ export function panelBody(
       : [{ text: `! ${effect.text}`, style: effect.level === 'high' ? 'danger' : 'warn' }],
   );
   // An effect that is also a reason is said once.
-  const reasons = decision.reasons
-    .slice(1)
+  const reasons = [...decision.notes, ...decision.findings]
     .filter((reason) => !decision.effects.some((effect) => effect.text === reason))
     .map((reason): Segment[] => [{ text: `- ${reason}` }]);
   const logical: Segment[][] = [

@@ -45,9 +45,12 @@ export function itemsFromMessages(messages: readonly Message[], events: readonly
     if (message.role === 'tool') results.set(message.tool_call_id, rawTextOf(message.content));
   const ended = new Map<string, Extract<AgentEvent, { type: 'tool-result' }>>();
   const decisions = new Map<string, Decision>();
+  const titles = new Map<string, string>();
   for (const event of events) {
     if (event.type === 'tool-result') ended.set(event.toolCallId, event);
     else if (event.type === 'decision') decisions.set(event.toolCallId, event.decision);
+    // Transcripts from before titles existed have none: the arguments' text stands in.
+    else if (event.type === 'tool-call' && event.title !== undefined) titles.set(event.toolCallId, event.title);
   }
   const items: Item[] = [];
   for (const message of messages) {
@@ -66,6 +69,7 @@ export function itemsFromMessages(messages: readonly Message[], events: readonly
           toolCallId: call.id,
           toolName: call.function.name,
           argumentsText: call.function.arguments,
+          title: titles.get(call.id) ?? call.function.arguments,
           state: end?.state ?? stateOf(result),
           ...(decision === undefined ? {} : { decision }),
           output: '',
