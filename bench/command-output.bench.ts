@@ -1,12 +1,17 @@
 // `seq 1 5000000` through riskgate against bash: time and peak memory (max RSS).
 //   pnpm build && npx tsx bench/command-output.bench.ts [lines] [runs]
+// RSS flat: riskgate's peak RSS for the long output against the same session printing one line
+// (`seq 1 1`), run for run: what the output adds to the process, which must not grow with it.
+// The session runs in a small workspace of its own: the sandbox walks its workspace for secret
+// files, and this bench times the output, not that walk (sandbox-call.bench.ts times the call).
 // riskgate runs headless (`riskgate -p`) in chat mode with a scripted model that calls
 // execute_command once; bash runs the same command into a pipe that is read and dropped.
 // Whole processes are measured by GNU time (`/usr/bin/time -f "%e %M"`); the command's own
 // time in riskgate is the audit log's durationMs for the call (assess, sandbox, run, capture),
-// which leaves out Node's start-up and the model's replies.
+// which leaves out Node's start-up and the model's replies. The timed call is the session's
+// second: the first (`true`) pays for loading the bash grammar, which is not the output's cost.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The scripted model server by path: @riskgate/testing is not a dependency of the root package.
@@ -23,10 +28,12 @@ function measure(
   program: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
+  cwd?: string,
 ): Promise<{ seconds: number; megabytes: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn('/usr/bin/time', ['-f', 'TIME %e %M', program, ...args], {
       env,
+      ...(cwd === undefined ? {} : { cwd }),
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -45,13 +52,41 @@ function measure(
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const home = mkdtempSync(join(tmpdir(), 'riskgate-bench-'));
+const workspace = mkdtempSync(join(tmpdir(), 'riskgate-bench-workspace-'));
+writeFileSync(join(workspace, 'README.md'), '# bench\n');
 const bash: { seconds: number; megabytes: number }[] = [];
 const riskgate: { seconds: number; megabytes: number }[] = [];
+const oneLine: { seconds: number; megabytes: number }[] = [];
 const call: number[] = [];
+
+async function session(line: string): Promise<{ seconds: number; megabytes: number }> {
+  const server = await startScriptedModelServer([
+    { toolCalls: [{ name: 'execute_command', arguments: { command: line } }] },
+    { text: 'done' },
+  ]);
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_STATE_HOME: join(home, 'state'),
+    OPENAI_BASE_URL: server.baseURL,
+    RISKGATE_MODEL: 'bench',
+  };
+  try {
+    return await measure(process.execPath, [cli, '-p', 'count'], env, workspace);
+  } finally {
+    await server.close();
+  }
+}
+
 try {
   for (let run = 0; run < runs; run++) {
     bash.push(await measure('bash', ['-c', `${command} | cat > /dev/null`], process.env));
+    oneLine.push(await session('seq 1 1'));
+    // A first call warms the session (the first tool call of a headless run waits for the bash
+    // grammar's WebAssembly to finish compiling: issue 20's start-up half); the second is timed.
     const server = await startScriptedModelServer([
+      { toolCalls: [{ name: 'execute_command', arguments: { command: 'true' } }] },
       { toolCalls: [{ name: 'execute_command', arguments: { command } }] },
       { text: 'done' },
     ]);
@@ -63,7 +98,7 @@ try {
       OPENAI_BASE_URL: server.baseURL,
       RISKGATE_MODEL: 'bench',
     };
-    riskgate.push(await measure(process.execPath, [cli, '-p', 'count'], env));
+    riskgate.push(await measure(process.execPath, [cli, '-p', 'count'], env, workspace));
     await server.close();
     const audit = readFileSync(join(home, 'state', 'riskgate', 'audit.jsonl'), 'utf8')
       .trim()
@@ -75,6 +110,7 @@ try {
   }
 } finally {
   rmSync(home, { recursive: true, force: true });
+  rmSync(workspace, { recursive: true, force: true });
 }
 const sandbox =
   spawnSync(process.execPath, [cli, 'doctor'], { encoding: 'utf8' }).stdout.match(/sandbox +(.*)/)?.[1] ?? '?';
@@ -88,4 +124,20 @@ console.log(`  the call ${c.toFixed(2)} s (audit durationMs)`);
 console.log(
   `ratio     the call ${(c / b.seconds).toFixed(2)}× bash; whole process ${(r.seconds / b.seconds).toFixed(2)}× time, ${(r.megabytes / b.megabytes).toFixed(2)}× memory`,
 );
-console.log(JSON.stringify({ lines, runs, bash: b, riskgate: r, callSeconds: c }));
+const one = median(oneLine.map((x) => x.megabytes));
+// Run for run: the long output's peak RSS minus the one-line session's.
+const rssAdded = median(riskgate.map((x, index) => x.megabytes - oneLine[index]!.megabytes));
+console.log(`rss       one line ${one.toFixed(1)} MB; ${lines} lines add ${rssAdded.toFixed(1)} MB (median of pairs)`);
+console.log(
+  JSON.stringify({
+    lines,
+    runs,
+    bash: b,
+    riskgate: r,
+    callSeconds: c,
+    callRatio: c / b.seconds,
+    oneLineMegabytes: one,
+    rssAddedMegabytes: rssAdded,
+    sandbox,
+  }),
+);

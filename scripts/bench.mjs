@@ -171,6 +171,51 @@ lines.push(
   '',
 );
 
+// 3c. A steady-state sandboxed call against the bare bwrap floor, and the output of a long command.
+console.error('bench: a sandboxed call against the bwrap floor');
+const callRuns = [
+  ['a small project, cgroup', runJson(tsx, [join(root, 'bench/sandbox-call.bench.ts'), '40'])],
+  ['a small project, rlimits only', runJson(tsx, [join(root, 'bench/sandbox-call.bench.ts'), '40', '-', 'rlimits'])],
+  ['this checkout with node_modules, cgroup', runJson(tsx, [join(root, 'bench/sandbox-call.bench.ts'), '30', root])],
+];
+lines.push(
+  "## A steady-state sandboxed call against the bare bwrap floor (`runCommand('true')`)",
+  '',
+  "`npx tsx --conditions=@riskgate/source bench/sandbox-call.bench.ts [calls] [workspace|-] [rlimits]`: riskgate's `runCommand('true')` in the sandbox with the bounds, in a process holding both WebAssembly grammars (bash, PostgreSQL), against the same bwrap command line (arguments, hidden paths, rlimits) run with execa from a bare Node process; alternating, 100 ms apart; medians, and the median of each pair's ratio.",
+  '',
+  '| workspace, bounds | riskgate | floor | ratio (medians) | ratio (pairs) | target |',
+  '|---|---|---|---|---|---|',
+  ...callRuns.map(
+    ([label, run]) =>
+      `| ${label} | ${fixed(run.riskgateMs)} ms | ${fixed(run.floorMs)} ms | ${fixed(run.ratio, 2)}× | ${fixed(run.pairRatio, 2)}× | ≤ 1.5× |`,
+  ),
+  '',
+);
+console.error('bench: seq 1 5000000 through riskgate against bash');
+const output = runJson(tsx, [join(root, 'bench/command-output.bench.ts'), '5000000', '7']);
+lines.push(
+  '## `seq 1 5000000` through riskgate against bash',
+  '',
+  "`npx tsx --conditions=@riskgate/source bench/command-output.bench.ts 5000000 7` (after `pnpm build`): a headless session whose scripted model calls `execute_command` twice (`true`, then the timed call); the call is the audit log's `durationMs` (sandbox, run, capture); bash runs `seq 1 5000000 | cat > /dev/null`. RSS: the session's peak against the same session printing one line, pair by pair.",
+  '',
+  '| bash | the call | ratio | riskgate whole process | RSS added by the output | target |',
+  '|---|---|---|---|---|---|',
+  `| ${fixed(output.bash.seconds * 1000)} ms | ${fixed(output.callSeconds * 1000)} ms | ${fixed(output.callRatio, 2)}× | ${fixed(output.riskgate.seconds * 1000)} ms, ${fixed(output.riskgate.megabytes)} MB | ${fixed(output.rssAddedMegabytes)} MB | call ≤ 2×, RSS flat |`,
+  '',
+);
+console.error('bench: the gate over the corpora in a real tree');
+const gate = runJson(process.execPath, [join(root, 'bench/gate-latency.bench.mjs'), '2']);
+lines.push(
+  '## The gate over the held-out-style corpora, in a real tree',
+  '',
+  `\`node bench/gate-latency.bench.mjs 2\` (after \`pnpm build\`): the ${gate.calls.toLocaleString('en-US')} rows of bench/gate-eval and bench/real-world-commands through the built CLI's \`assess --jsonl\`, one request at a time, with this checkout (node_modules included) as the workspace, the sandbox on, names from bench/gate-eval/hosts.json; a call's cost is the lower of two rounds after a warm-up round.`,
+  '',
+  '| calls | p50 | p99 | max | over 50 ms | run unasked | target |',
+  '|---|---|---|---|---|---|---|',
+  `| ${gate.calls} | ${fixed(gate.p50, 2)} ms | ${fixed(gate.p99, 2)} ms | ${fixed(gate.max, 1)} ms | ${gate.over50} | ${gate.unasked} | p99 ≤ 5 ms, none over 50 ms |`,
+  '',
+);
+
 // 4. File and HTTP assessors.
 console.error('bench: file and HTTP assessors');
 const fileHttp = runJson(tsx, [join(root, 'bench/file-http-assessor.bench.ts')]);

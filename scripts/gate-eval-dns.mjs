@@ -64,4 +64,21 @@ for (const name of ['resolve', 'resolve4', 'resolve6', 'resolveAny', 'resolveCna
     throw refuse(hostname);
   };
 }
+// The HTTP tool resolves through c-ares (dns.Resolver, cancellable) after reading /etc/hosts
+// itself: its resolve4/resolve6 answer from the same table, one family each.
+function resolveFamily(family) {
+  return async function resolveFromTable(hostname) {
+    const name = String(hostname).toLowerCase().replace(/\.$/, '');
+    if (table[name] === undefined) throw refuse(hostname);
+    const found = table[name].filter((address) => address.includes(':') === (family === 6));
+    if (found.length === 0) {
+      const error = new Error(`query ENODATA ${hostname}`);
+      error.code = 'ENODATA';
+      throw error;
+    }
+    return found;
+  };
+}
+dns.promises.Resolver.prototype.resolve4 = resolveFamily(4);
+dns.promises.Resolver.prototype.resolve6 = resolveFamily(6);
 syncBuiltinESMExports();

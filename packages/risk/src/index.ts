@@ -63,6 +63,7 @@ export {
   type SecretFileOptions,
   type SecretFileScan,
   secretFilesBelow,
+  walkedRecently,
 } from './knowledge/secret-files.js';
 export {
   type CompiledRow,

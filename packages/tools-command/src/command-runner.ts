@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { looksBinary } from '@riskgate/risk';
 import { childEnvironment } from './child-environment.js';
 import type { HostReader } from './host-reader.js';
-import { cutNotice, HeadTail, LiveOutput } from './output-capture.js';
+import { countLines, cutNotice, HeadTail, LiveOutput } from './output-capture.js';
 import type { ResourceBounds } from './resource-bounds.js';
 import { killMarked, launchFor } from './run-launch.js';
-import { startZygote } from './zygote.js';
+import { prepareZygote, startZygote, zygoteWaiting } from './zygote.js';
 import { detectLimit, type LimitHit, OutputSigns } from './run-limits.js';
 import { SANDBOX_ENVIRONMENT } from './sandbox.js';
 
@@ -160,9 +160,11 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       first = chunk;
       binary = looksBinary(chunk);
     }
-    capture.push(chunk);
+    // Lines are counted once here, for both the model's copy and the screen (binary output shows neither).
+    const lines = binary ? 0 : countLines(chunk);
+    capture.push(chunk, lines);
     if (options.sandbox === true) signs.push(chunk);
-    if (!binary) live?.push(chunk);
+    if (!binary) live?.push(chunk, lines);
   };
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
@@ -236,6 +238,12 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   }
   const counts = launch.cgroup?.counts();
   launch.cgroup?.removeLater(options.sandbox === true);
+  // Without a cgroup, the next sandboxed run's first process is started ahead all the same, off
+  // this call's path (zygote.ts): forking riskgate itself is what costs.
+  if (launch.rlimitZygote === true)
+    setImmediate(() => {
+      if (!zygoteWaiting()) prepareZygote(undefined, []);
+    });
   removeStdin();
 
   if (!binary) live?.flush();

@@ -11,6 +11,7 @@ import {
   replaceFindings,
   secretFilesBelow,
   toolFailure,
+  walkedRecently,
 } from '@riskgate/risk';
 import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
@@ -155,13 +156,15 @@ function workspaceScanEffects(effects: readonly Effect[], context: AssessContext
   );
   if (context.sandbox !== true || !couldRunUnasked) return [];
   // 10 s: the first walk reads every file whole (a repository with its build output takes
-  // seconds cold); cached, a later call costs one lstat per entry.
-  const scan = secretFilesBelow(context.cwd, {
+  // seconds cold); cached, a later call costs one lstat per directory and per file read.
+  const bounds = {
     budgetMs: 10_000,
     ...settings.options.workspaceScan,
     ...(context.home === undefined ? {} : { home: context.home }),
-  });
-  if (scan.complete) return [];
+  };
+  // A walk that completed in the last minute within these bounds answers (each sandboxed run
+  // walks again: the boundary does not rest on this answer); else the walk, which warms the caches.
+  if (walkedRecently(context.cwd, bounds) || secretFilesBelow(context.cwd, bounds).complete) return [];
   return [
     {
       kind: 'unknown',

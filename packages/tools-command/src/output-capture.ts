@@ -2,9 +2,32 @@ import { StringDecoder } from 'node:string_decoder';
 
 const NEWLINE = 0x0a;
 
-function countLines(buffer: Buffer): number {
+/**
+ * Newlines in a chunk. Counted once per chunk by the runner and handed to every consumer (the
+ * model's head and tail, the screen's live view): `seq 1 5000000` is 38 MB of 8-byte lines, and
+ * two counts with one `indexOf` call per line took 73 of the 88 ms spent reading it. Four bytes
+ * at a time (a word XORed with four newlines has a zero byte per newline; the zero bytes are
+ * counted without a branch): 10 ms for those 38 MB, against 28–41 ms for a byte loop.
+ */
+export function countLines(buffer: Uint8Array): number {
+  const length = buffer.length;
   let count = 0;
-  for (let at = buffer.indexOf(NEWLINE); at !== -1; at = buffer.indexOf(NEWLINE, at + 1)) count++;
+  let index = 0;
+  for (; index < length && ((buffer.byteOffset + index) & 3) !== 0; index++) count += buffer[index] === NEWLINE ? 1 : 0;
+  const words = (length - index) >>> 2;
+  if (words > 0) {
+    const view = new Uint32Array(buffer.buffer, buffer.byteOffset + index, words);
+    let nonzero = 0;
+    for (let word = 0; word < words; word++) {
+      const value = view[word]! ^ 0x0a0a0a0a;
+      // Per byte: high bit set when the byte is not zero (no carry crosses a byte).
+      const high = (((value & 0x7f7f7f7f) + 0x7f7f7f7f) | value) & 0x80808080;
+      nonzero += Math.imul(high >>> 7, 0x01010101) >>> 24;
+    }
+    count += words * 4 - nonzero;
+    index += words * 4;
+  }
+  for (; index < length; index++) count += buffer[index] === NEWLINE ? 1 : 0;
   return count;
 }
 
@@ -23,9 +46,10 @@ export class HeadTail {
 
   constructor(private readonly half: number) {}
 
-  push(chunk: Buffer): void {
+  /** `lines`: the chunk's newlines, when the caller counted them already (counted here otherwise). */
+  push(chunk: Buffer, lines = countLines(chunk)): void {
     this.total += chunk.length;
-    this.lines += countLines(chunk);
+    this.lines += lines;
     if (this.headBytes < this.half) {
       const take = chunk.subarray(0, this.half - this.headBytes);
       this.head.push(take);
@@ -66,7 +90,7 @@ export class LiveOutput {
   private sent = 0;
   private skippedLines = 0;
   private skippedBytes = 0;
-  private pending: Buffer[] = [];
+  private pending: { readonly bytes: Buffer; readonly lines: number }[] = [];
   private pendingBytes = 0;
   private timer: NodeJS.Timeout | undefined;
 
@@ -77,7 +101,8 @@ export class LiveOutput {
     private readonly tailBytes = 2 * 1024,
   ) {}
 
-  push(chunk: Buffer): void {
+  /** `lines`: the chunk's newlines, when the caller counted them already. */
+  push(chunk: Buffer, lines?: number): void {
     if (this.sent < this.budget) {
       const take = chunk.subarray(0, this.budget - this.sent);
       this.sent += take.length;
@@ -87,14 +112,16 @@ export class LiveOutput {
       if (chunk.length === 0) return;
       const rest = this.decoder.end();
       if (rest !== '') this.emit(rest);
+      // Only the part past the budget waits here; its lines are counted once, now.
+      lines = undefined;
     }
-    this.pending.push(chunk);
+    this.pending.push({ bytes: chunk, lines: lines ?? countLines(chunk) });
     this.pendingBytes += chunk.length;
-    while (this.pendingBytes - (this.pending[0]?.length ?? 0) >= this.tailBytes) {
+    while (this.pendingBytes - (this.pending[0]?.bytes.length ?? 0) >= this.tailBytes) {
       const dropped = this.pending.shift()!;
-      this.pendingBytes -= dropped.length;
-      this.skippedBytes += dropped.length;
-      this.skippedLines += countLines(dropped);
+      this.pendingBytes -= dropped.bytes.length;
+      this.skippedBytes += dropped.bytes.length;
+      this.skippedLines += dropped.lines;
     }
     this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
   }
@@ -104,7 +131,7 @@ export class LiveOutput {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pendingBytes === 0) return;
-    let tail = Buffer.concat(this.pending);
+    let tail = Buffer.concat(this.pending.map((entry) => entry.bytes));
     this.pending = [];
     this.pendingBytes = 0;
     // After a skip, start at a line boundary: the screen shows whole lines.

@@ -31,6 +31,8 @@ export interface Launch {
   readonly marker?: string;
   /** A process waiting in the run's cgroup to exec the command (zygote.ts), when one was ready. */
   readonly zygote?: Zygote;
+  /** A sandboxed run bound by rlimits alone: the runner starts the next run's zygote (without a cgroup) after it. */
+  readonly rlimitZygote?: boolean;
   /** Closes the filter descriptors (the child holds its own copies). */
   release(): void;
 }
@@ -81,10 +83,14 @@ export function launchFor(options: LaunchOptions): Launch {
       ? undefined
       : { ...DEFAULT_BOUNDS, cpuSeconds: Math.ceil(options.timeoutMs / 1000) + 1, ...options.bounds };
   const where = bounds === undefined || options.cgroups === false ? undefined : cgroupHome();
-  const zygote = where === undefined ? undefined : takeZygote(where);
+  // Bounds by rlimits alone (no cgroup here, or none asked for): a zygote without a cgroup.
+  const zygote = bounds === undefined ? undefined : takeZygote(where);
   const adopted =
-    zygote === undefined || bounds === undefined ? undefined : RunCgroup.adopt(zygote.home, zygote.directories, bounds);
-  if (zygote !== undefined && adopted === undefined) zygote.child.kill('SIGKILL');
+    zygote === undefined || bounds === undefined || zygote.home === undefined
+      ? undefined
+      : RunCgroup.adopt(zygote.home, zygote.directories, bounds);
+  const usable = zygote !== undefined && (zygote.home === undefined || adopted !== undefined);
+  if (zygote !== undefined && !usable) zygote.child.kill('SIGKILL');
   const cgroup = adopted ?? (where === undefined || bounds === undefined ? undefined : RunCgroup.create(bounds, where));
   const places = {
     cwd: options.cwd,
@@ -116,7 +122,8 @@ export function launchFor(options: LaunchOptions): Launch {
   const held = {
     ...(cgroup === undefined ? {} : { cgroup }),
     ...(bounds === undefined ? {} : { bounds }),
-    ...(adopted === undefined ? {} : { zygote: zygote! }),
+    ...(usable ? { zygote: zygote! } : {}),
+    ...(bounds !== undefined && where === undefined ? { rlimitZygote: true } : {}),
     release,
   };
   const reader = options.hostReader;

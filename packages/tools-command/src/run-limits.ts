@@ -20,16 +20,31 @@ const OUTPUT_SIGNS: readonly (readonly [RegExp, LimitKind])[] = [
   [/fork: (retry: )?Resource temporarily unavailable|Cannot fork|fork failed/, 'processes'],
 ];
 
-/** Collects the signs seen in the output of one run. */
+/**
+ * A word every sign above contains: a chunk holding none of them holds no sign, and is passed
+ * over by `indexOf` (memchr-fast) instead of a latin1 copy and three regular expressions per
+ * chunk (20 of ~130 ms of `seq 1 5000000`).
+ */
+const SIGN_KEYS = ['space left', 'emory', 'fork'] as const;
+/** Longer than every sign: the bytes of one chunk kept to find a sign split across two. */
+const CARRY = 64;
+
+/** Collects the signs seen in the output of one run. Every byte is looked at; only chunks with a key word are decoded. */
 export class OutputSigns {
   readonly seen = new Set<LimitKind>();
   private carry = '';
 
   push(chunk: Buffer): void {
-    // Up to 64 characters of the last chunk are kept, so a sign split across two chunks is found.
-    const text = this.carry + chunk.toString('latin1');
+    const keyed = SIGN_KEYS.some((key) => chunk.indexOf(key, 0, 'latin1') !== -1);
+    // Across the boundary: the end of the last chunk with the start of this one.
+    const text = keyed
+      ? this.carry + chunk.toString('latin1')
+      : this.carry + chunk.toString('latin1', 0, Math.min(chunk.length, CARRY));
     for (const [pattern, kind] of OUTPUT_SIGNS) if (pattern.test(text)) this.seen.add(kind);
-    this.carry = text.slice(-64);
+    this.carry =
+      chunk.length >= CARRY
+        ? chunk.toString('latin1', chunk.length - CARRY)
+        : (this.carry + chunk.toString('latin1')).slice(-CARRY);
   }
 }
 

@@ -32,6 +32,16 @@ export interface HiddenPathOptions {
  * - A row that holds the home directory itself (`/root` when riskgate runs as root) is left to
  *   the home's own treatment, which keeps the allowlisted programs.
  */
+/** The directory a row's glob starts from: its segments up to the first with a wildcard. */
+function literalPrefix(segments: readonly string[]): string {
+  const literal: string[] = [];
+  for (const segment of segments) {
+    if (/[*?[{!(]/.test(segment)) break;
+    literal.push(segment);
+  }
+  return `/${literal.join('/')}`;
+}
+
 export function hiddenPaths(options: HiddenPathOptions): HiddenPath[] {
   const home = options.home ?? homedir();
   const workspace = options.workspace ?? options.cwd;
@@ -57,6 +67,10 @@ export function hiddenPaths(options: HiddenPathOptions): HiddenPath[] {
     if (row.class !== 'secret' || !row.anchored) continue;
     // The sandbox's own /proc and /dev hold nothing of the host's (expanding /proc/*/task/* costs 400 ms).
     if (row.segments[0] === 'proc' || row.segments[0] === 'dev') continue;
+    // A private home is an empty tmpfs: its rows are hidden by it, unless they reach into the
+    // workspace (or hold it). Expanding them anyway read ~/.ssh and the rest on every call.
+    const prefix = literalPrefix(row.segments);
+    if (privateHome && isInside(prefix, home) && !isInside(prefix, workspace) && !isInside(workspace, prefix)) continue;
     for (const path of existingPathsOf(row)) add(path);
   }
   // The call was asked when the judge's scan (2 s) did not finish; here the walk is finished

@@ -14,11 +14,17 @@ import { shellQuote } from './shell-quote.js';
  * It is a /bin/sh with the sandbox's filters on fd 3 and 4, that joins the cgroup and then
  * reads its script from fd 5. When riskgate dies first, fd 5 reaches its end and the zygote
  * exits; its cgroup is swept at the next start.
+ *
+ * Where no cgroup can be had (runs bound by rlimits alone), a zygote without one waits all the
+ * same: forking riskgate itself costs ~5 ms on the call's path (a process with two WebAssembly
+ * memories maps 20+ GB of address space, which fork copies the page tables of), against ~0.8 ms
+ * for a bare Node; the zygote is a small /bin/sh, forked between calls.
  */
 export interface Zygote {
   readonly child: ChildProcess;
   readonly directories: readonly string[];
-  readonly home: CgroupHome;
+  /** Where its cgroup is; undefined for a zygote of runs bound by rlimits alone (no cgroup here). */
+  readonly home: CgroupHome | undefined;
 }
 
 // fd 5 is a socket (Node's stdio pipes are socket pairs), which /dev/fd/5 cannot open: the
@@ -28,8 +34,8 @@ const ZYGOTE_SCRIPT = 'for f in "$@"; do echo 0 > "$f" || exit 125; done\nexec /
 let ready: (Zygote & { alive: boolean }) | undefined;
 let exitHook = false;
 
-/** Starts a zygote in `directories` (made by the caller), unless one is waiting already. */
-export function prepareZygote(home: CgroupHome, directories: readonly string[]): boolean {
+/** Starts a zygote in `directories` (made by the caller; none without a cgroup), unless one is waiting already. */
+export function prepareZygote(home: CgroupHome | undefined, directories: readonly string[]): boolean {
   if (ready !== undefined) return false;
   const sandboxFd = openSeccompFilter('sandbox');
   const readerFd = openSeccompFilter('reader');
@@ -77,8 +83,8 @@ export function zygoteWaiting(): boolean {
   return ready?.alive === true;
 }
 
-/** The waiting zygote for `home`, alive, or undefined. */
-export function takeZygote(home: CgroupHome): Zygote | undefined {
+/** The waiting zygote for `home` (undefined: for runs without a cgroup), alive, or undefined. */
+export function takeZygote(home: CgroupHome | undefined): Zygote | undefined {
   const entry = ready;
   if (entry === undefined || entry.home !== home || !entry.alive || entry.child.exitCode !== null) return undefined;
   ready = undefined;

@@ -1,4 +1,11 @@
-export { boundedResolver, type BoundedResolverOptions, type Resolver, systemResolver } from './dns.js';
+export {
+  boundedResolver,
+  type BoundedResolverOptions,
+  createSystemResolver,
+  type Resolver,
+  type SystemResolverOptions,
+  systemResolver,
+} from './dns.js';
 export { formatResponseForModel, htmlToText } from './format-response.js';
 export { assessHttpRequest, effectiveMethod, judgeHost, SAFE_METHODS } from './http-assessor.js';
 export { type HttpFailure, type HttpResponseData, performHttpRequest } from './http-client.js';

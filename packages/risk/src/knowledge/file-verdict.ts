@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { contentHoldsSecret } from './content-secret.js';
+import { type AnyStats, identityKey, settledBefore } from './file-identity.js';
 
 /**
  * One verdict per file, for the judge's reads, the tree scans and the sandbox's workspace scan:
@@ -38,12 +39,9 @@ interface Cached {
   readonly verdict: FileVerdict;
 }
 
+/** Verdicts that may be reused (file-identity.ts: the whole identity, and times settled before the read). */
 const cache = new Map<string, Cached>();
 const MAX_CACHED = 100_000;
-
-function keyOf(stats: Stats): string {
-  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
-}
 
 function mebibytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
@@ -53,23 +51,32 @@ function mebibytes(bytes: number): string {
  * The verdict on the regular file at `path` (`stats` its lstat or stat, to key the cache): the
  * content test over the whole file, unpacked. Undefined when it cannot be opened.
  */
-export function fileVerdict(path: string, stats: Stats): FileVerdict | undefined {
-  const key = keyOf(stats);
+export function fileVerdict(path: string, stats: AnyStats): FileVerdict | undefined {
+  const key = identityKey(stats);
   const cached = cache.get(path);
   if (cached?.key === key) return cached.verdict;
+  // Taken before the read: a write after it that kept the key (same tick) is ruled out by `settledBefore`.
+  const readAt = Date.now();
   const verdict = judge(path, stats);
   if (verdict === undefined) return undefined;
   if (cache.size >= MAX_CACHED) cache.clear();
-  cache.set(path, { key, verdict });
+  if (settledBefore(stats, readAt)) cache.set(path, { key, verdict });
+  else cache.delete(path);
   return verdict;
 }
 
-function judge(path: string, stats: Stats): FileVerdict | undefined {
-  if (stats.size > MAX_FILE_BYTES)
+/** Verdicts held, for tests of the cache's rules. */
+export function cachedVerdictCount(): number {
+  return cache.size;
+}
+
+function judge(path: string, stats: AnyStats): FileVerdict | undefined {
+  const size = Number(stats.size);
+  if (size > MAX_FILE_BYTES)
     return {
-      unchecked: `a file too large to check for secrets (${mebibytes(stats.size)}, over ${mebibytes(MAX_FILE_BYTES)})`,
+      unchecked: `a file too large to check for secrets (${mebibytes(size)}, over ${mebibytes(MAX_FILE_BYTES)})`,
     };
-  const bytes = readWhole(path, stats.size);
+  const bytes = readWhole(path, size);
   if (bytes === undefined) return undefined;
   return verdictOf(bytes, 0);
 }

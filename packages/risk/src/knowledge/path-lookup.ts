@@ -13,6 +13,8 @@ import {
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { listDirectory, lstatBig } from './directory-cache.js';
+import { type AnyStats, identityKey, settledBefore } from './file-identity.js';
 import { fileVerdict } from './file-verdict.js';
 import { type PathClass, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './sensitive-paths.js';
 
@@ -43,6 +45,23 @@ export interface CompiledRow {
 
 const PICO = { dot: true, nonegate: true } as const;
 const compiledFor = new Map<string, readonly CompiledRow[]>();
+
+/**
+ * One glob segment compiled once: the rows' segments (PICO) and bash's (dot only when the
+ * segment starts with one). Expanding the anchored rows for the sandbox recompiled every
+ * segment on every call.
+ */
+const segmentMatchers = new Map<string, (name: string) => boolean>();
+function segmentMatcher(segment: string, dot: boolean | 'rows'): (name: string) => boolean {
+  const key = `${dot}\0${segment}`;
+  let matcher = segmentMatchers.get(key);
+  if (matcher === undefined) {
+    matcher = picomatch(segment, dot === 'rows' ? PICO : { dot });
+    if (segmentMatchers.size > 10_000) segmentMatchers.clear();
+    segmentMatchers.set(key, matcher);
+  }
+  return matcher;
+}
 
 function anchored(glob: string, home: string): string {
   if (glob.startsWith('~/')) return `${home.replace(/\/+$/, '')}/${glob.slice(2)}`;
@@ -96,7 +115,9 @@ export function realPathOf(path: string, hops = 0): string {
   let cursor = path;
   for (;;) {
     try {
-      return join(realpathSync(cursor), ...missing.reverse());
+      // realpath(3) itself: the JavaScript realpathSync lstats every component (a recursive read
+      // that follows links resolved thousands of pnpm links per call with it).
+      return join(realpathSync.native(cursor), ...missing.reverse());
     } catch {
       const target = hops < 40 ? linkTarget(cursor) : undefined;
       if (target !== undefined)
@@ -185,7 +206,11 @@ function sniff(path: string, size: number, limit: number): Buffer | undefined {
  * file; a file that cannot be checked whole is treated as a secret (hidden, asked). `sniffBytes`
  * bounds only the head read for the `SECRET_WHEN_CONTENT` rows and binary formats.
  */
-export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF_BYTES): PathFact[] {
+export function fileFacts(
+  path: string,
+  stats: AnyStats | undefined = statOf(path),
+  sniffBytes = SNIFF_BYTES,
+): PathFact[] {
   if (stats === undefined) return [];
   if (stats.isFIFO()) return [{ class: 'endless', what: 'a named pipe: a read waits for a writer' }];
   if (stats.isSocket()) return [{ class: 'endless', what: 'a socket' }];
@@ -193,15 +218,40 @@ export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF
   if (stats.isCharacterDevice()) {
     return realPathOf(path) === '/dev/null' ? [] : [{ class: 'endless', what: 'a character device' }];
   }
-  if (!stats.isFile() || stats.size === 0) return [];
+  const size = Number(stats.size);
+  if (!stats.isFile() || size === 0) return [];
+  // The content's facts, reused while the file keeps its identity and its times had settled
+  // before it was read (file-identity.ts): a tree scan judges thousands of files per call.
+  const memo = `${sniffBytes}\0${path}`;
+  const key = identityKey(stats);
+  const cached = contentFacts.get(memo);
+  if (cached?.key === key) return cached.facts;
+  const readAt = Date.now();
+  const { facts, read } = contentFactsOf(path, stats, size, sniffBytes);
+  if (contentFacts.size >= MAX_CONTENT_FACTS) contentFacts.clear();
+  // A file that could not be opened this time (a descriptor limit, a race) is not remembered as clean.
+  if (read && settledBefore(stats, readAt)) contentFacts.set(memo, { key, facts });
+  else contentFacts.delete(memo);
+  return facts;
+}
+
+const contentFacts = new Map<string, { readonly key: string; readonly facts: PathFact[] }>();
+const MAX_CONTENT_FACTS = 100_000;
+
+function contentFactsOf(
+  path: string,
+  stats: AnyStats,
+  size: number,
+  sniffBytes: number,
+): { readonly facts: PathFact[]; readonly read: boolean } {
   const verdict = fileVerdict(path, stats);
-  if (verdict === undefined) return [];
+  if (verdict === undefined) return { facts: [], read: false };
   const facts: PathFact[] = [];
   if (verdict.secret !== undefined) facts.push({ class: 'secret', what: `${verdict.secret} (by its content)` });
   if (verdict.unchecked !== undefined)
     facts.push({ class: 'secret', what: `${verdict.unchecked}: unchecked, so treated as secret` });
-  const head = sniff(path, stats.size, sniffBytes);
-  if (head === undefined) return facts;
+  const head = sniff(path, size, sniffBytes);
+  if (head === undefined) return { facts, read: false };
   // Kerberos keytabs are binary: version bytes 0x05 0x02.
   if (head[0] === 0x05 && head[1] === 0x02 && /\.keytab$|keytab/i.test(path))
     facts.push({ class: 'secret', what: 'a Kerberos keytab' });
@@ -209,7 +259,7 @@ export function fileFacts(path: string, stats = statOf(path), sniffBytes = SNIFF
   for (const row of contentRows) {
     if (row.test(path) && row.content.test(text)) facts.push({ class: 'secret', what: row.what });
   }
-  return facts;
+  return { facts, read: true };
 }
 
 /** Everything the knowledge base says about one concrete path. */
@@ -303,13 +353,11 @@ function segmentOverlaps(patternSegment: string, rowSegment: string): boolean {
   const patternGlob = GLOB_CHARS.test(patternSegment);
   const rowGlob = ROW_GLOB_CHARS.test(rowSegment);
   if (!patternGlob && !rowGlob) return patternSegment === rowSegment;
-  if (!patternGlob) return picomatch.isMatch(patternSegment, rowSegment, PICO);
+  if (!patternGlob) return segmentMatcher(rowSegment, 'rows')(patternSegment);
   // bash: `*x` does not match `.ssh`; only a segment starting with `.` reaches dotfiles.
   const patternDot = patternSegment.startsWith('.');
   if (!rowGlob)
-    return (
-      (patternDot || !rowSegment.startsWith('.')) && picomatch.isMatch(rowSegment, patternSegment, { dot: patternDot })
-    );
+    return (patternDot || !rowSegment.startsWith('.')) && segmentMatcher(patternSegment, patternDot)(rowSegment);
   // Both are globs: a safe over-approximation from the literal text around the wildcards.
   const pattern = literalEnds(patternSegment, GLOB_CHARS);
   const row = literalEnds(rowSegment, ROW_GLOB_CHARS);
@@ -341,7 +389,7 @@ export function expandPattern(
         next.push(join(base, segment));
         continue;
       }
-      const matcher = picomatch(segment, { dot: segment.startsWith('.') });
+      const matcher = segmentMatcher(segment, segment.startsWith('.'));
       let names: string[];
       try {
         names = readdirSync(base);
@@ -389,7 +437,7 @@ export function existingPaths(segments: readonly string[]): string[] {
       current = current.map((base) => join(base, segment));
       continue;
     }
-    const matches = picomatch(segment, PICO);
+    const matches = segmentMatcher(segment, 'rows');
     current = current.flatMap((base) =>
       namesIn(base)
         .filter((name) => matches(name))
@@ -400,7 +448,10 @@ export function existingPaths(segments: readonly string[]): string[] {
   return current.filter((path) => lstatOk(path));
 }
 
+/** A directory's names, from the shared listing cache (directory-cache.ts) when it is a real directory. */
 function namesIn(directory: string): string[] {
+  const stats = lstatBig(directory);
+  if (stats?.isDirectory() === true) return listDirectory(directory, stats)?.entries.map((entry) => entry.name) ?? [];
   try {
     return readdirSync(directory);
   } catch {

@@ -1,7 +1,9 @@
-import { type Dirent, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { closedToOthers, entryClosedToOthers } from './closed-files.js';
+import { contentHoldsSecret } from './content-secret.js';
+import { listDirectory, lstatBig } from './directory-cache.js';
 import { isPrivateHomePath } from './home-allowlist.js';
 import {
   compiledRows,
@@ -30,7 +32,10 @@ export interface TreeScanOptions extends PathLookupOptions {
   readonly maxEntries?: number;
   /** Regular files whose content is checked, at most (each read whole once, then cached by `fileVerdict`). */
   readonly maxSniffs?: number;
-  /** Milliseconds the walk may take; past it the scan is incomplete (and the read asked). */
+  /**
+   * Milliseconds the walk may take; past it the scan is incomplete (and the read asked), never
+   * clean. Default `TREE_SCAN_BUDGET_MS`.
+   */
   readonly budgetMs?: number;
   /**
    * The workspace: outside it (and the home), an entry its owner keeps from others is a secret
@@ -43,11 +48,57 @@ export interface TreeScanOptions extends PathLookupOptions {
    * a tree outside the directory (scanned in turn, a few links deep).
    */
   readonly followsLinks?: boolean;
+  /** Warm the caches in the background when the walk is cut short (default true). */
+  readonly warm?: boolean;
   /** Links followed to get here (a bound on link chains and loops). */
   readonly linkDepth?: number;
   /** Shared by the scans of followed links: entries left to visit, and trees already scanned. */
-  readonly shared?: { entries: number; readonly scanned: Set<string> };
+  readonly shared?: { entries: number; readonly scanned: Set<string>; readonly overBudget: () => boolean };
 }
+
+/**
+ * The judge's CPU time for one recursive read (links it follows included; see `budget`): the gate
+ * answers within ~50 ms. A walk of a tree seen before costs one lstat per directory and file
+ * (listings, name matches and content verdicts are cached by identity: directory-cache.ts,
+ * `fileFacts`): 10–20 ms for a checkout with node_modules. A first walk that reads thousands of
+ * files (seconds) does not fit, says `complete: false` (asked), and goes on in the background
+ * (`warmTree`) so that a later call finds the tree's files judged.
+ */
+export const TREE_SCAN_BUDGET_MS = 45;
+
+/**
+ * The budget: spent when both the wall clock and the process's CPU time (`process.cpuUsage`) are
+ * past it, or the wall clock is past twenty times it (at least 1 s). On a loaded machine a walk
+ * descheduled for tens of milliseconds is not a walk too large to finish, and asking for that
+ * reason is a prompt nobody needed (a cached walk of a ten-file tree took over 40 ms of wall clock
+ * in the test suite).
+ */
+function budget(ms: number): () => boolean {
+  // The content test compiles its rules on first use (tens of milliseconds, once per process):
+  // not the walk's cost, so paid before the clock starts.
+  if (!contentEngineReady) {
+    contentHoldsSecret(ENGINE_WARM_TEXT);
+    contentEngineReady = true;
+  }
+  const cpuStart = process.cpuUsage();
+  const wallStart = performance.now();
+  const wallEnd = wallStart + Math.max(1_000, ms * 20);
+  return () => {
+    const now = performance.now();
+    if (now > wallEnd) return true;
+    // Both clocks past the budget: a walk descheduled on a loaded machine (wall clock only) or
+    // sharing the process with a busy thread (the process's CPU time counts every thread) is
+    // not a walk too large to finish.
+    if (now - wallStart <= ms) return false;
+    const used = process.cpuUsage(cpuStart);
+    return (used.user + used.system) / 1_000 > ms;
+  };
+}
+
+let contentEngineReady = false;
+/** Text that takes the content test down its lazily compiled paths (key words, assignments, URLs, tables). */
+const ENGINE_WARM_TEXT =
+  'api_key = "placeholder"\npassword: changeme\nhttps://user:pass@host/\nexport TOKEN=x\n<key>pw</key><string>x</string>\nname,password\n';
 
 /** Links followed in a chain at most; beyond, the scan is incomplete. */
 const MAX_LINK_DEPTH = 3;
@@ -70,7 +121,6 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
   const home = options.home ?? homedir();
   const maxEntries = options.maxEntries ?? 20_000;
   let sniffs = options.maxSniffs ?? maxEntries;
-  const deadline = performance.now() + (options.budgetMs ?? 3_000);
   const facts: (PathFact & { path: string })[] = [];
   const root = realPathOf(directory);
   // Absolute rows inside the tree (`grep -r KEY ~` reaches ~/.aws whether or not we look).
@@ -99,7 +149,13 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
     (row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))),
   );
   let visited = 0;
-  const shared = options.shared ?? { entries: maxEntries, scanned: new Set<string>([root]) };
+  // One budget for the whole read, the trees its followed links lead to included.
+  const shared = options.shared ?? {
+    entries: maxEntries,
+    scanned: new Set<string>([root]),
+    overBudget: budget(options.budgetMs ?? TREE_SCAN_BUDGET_MS),
+  };
+  const overBudget = shared.overBudget;
   const queue = [root];
   // Modes are looked at only outside the workspace and the home: an lstat per entry of a system tree.
   const realHome = realPathOf(home);
@@ -111,38 +167,44 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
     const closed = closedToOthers(root, { home, workspace: options.workspace! });
     if (closed !== undefined) return { facts: [...facts, { ...closed, path: root }], complete: true };
   }
-  while (queue.length > 0 && facts.length < 20) {
-    const dir = queue.shift()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
+  // Per listing, what the name rows say of each entry (names do not change while it holds).
+  const memo = `tree-scan\0${home}`;
+  for (let next = 0; next < queue.length && facts.length < 20; next++) {
+    const dir = queue[next]!;
+    const stats = lstatBig(dir);
+    if (stats === undefined || !stats.isDirectory()) continue;
+    const listed = listDirectory(dir, stats);
+    if (listed === undefined) continue;
+    let named = listed.derived.get(memo) as readonly (readonly PathFact[])[] | undefined;
+    if (named === undefined) {
+      named = listed.entries.map((entry) => {
+        const directory = entry.isDirectory();
+        return byName.filter((row) => !(row.fileOnly && directory) && row.name!(entry.name));
+      });
+      listed.derived.set(memo, named);
     }
-    for (const entry of entries) {
+    if (overBudget()) return incomplete(root, options, facts);
+    for (const [index, entry] of listed.entries.entries()) {
       if (
         ++visited > maxEntries ||
-        performance.now() > deadline ||
+        ((visited & 0x7f) === 0 && overBudget()) ||
         (options.followsLinks === true && --shared.entries < 0)
       )
-        return { facts, complete: false };
+        return incomplete(root, options, facts);
       if (options.skipsHidden && entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
       if (options.followsLinks === true && entry.isSymbolicLink()) {
         const followed = followLink(path, root, { ...options, shared }, home);
-        if (followed === 'incomplete') return { facts, complete: false };
+        if (followed === 'incomplete') return incomplete(root, options, facts);
         facts.push(...followed);
         continue;
       }
       const directory = entry.isDirectory();
       // Recursive readers do not follow symlinks by default (grep -r, rg, find): judge the link's own name.
       let secretDirectory = false;
-      for (const row of byName) {
-        if (row.fileOnly && directory) continue;
-        if (row.name!(entry.name)) {
-          facts.push({ class: row.class, what: row.what, path });
-          secretDirectory ||= directory;
-        }
+      for (const row of named[index]!) {
+        facts.push({ class: row.class, what: row.what, path });
+        secretDirectory ||= directory;
       }
       for (const row of byPath) {
         if (row.fileOnly && directory) continue;
@@ -163,12 +225,45 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
         facts.push({ ...fileFacts(path)[0]!, path });
       } else if (entry.isFile()) {
         // A file left unread is not a file known to hold no secret: the scan says it stopped short.
-        if (sniffs-- <= 0) return { facts, complete: false };
-        for (const fact of fileFacts(path, undefined, TREE_SNIFF_BYTES)) facts.push({ ...fact, path });
+        if (sniffs-- <= 0) return incomplete(root, options, facts);
+        // Its identity now (a listing says nothing of content); `fileFacts` reads it again only
+        // when that changed or had not settled when it was read (file-identity.ts).
+        const now = lstatBig(path);
+        if (now === undefined) continue;
+        // Swapped for something else since the listing: judged by what the path leads to now.
+        for (const fact of fileFacts(path, now.isFile() ? now : undefined, TREE_SNIFF_BYTES))
+          facts.push({ ...fact, path });
       }
     }
   }
   return { facts, complete: true };
+}
+
+/** A scan cut short: what it found, `complete: false`, and the rest of the walk warmed in the background. */
+function incomplete(root: string, options: TreeScanOptions, facts: (PathFact & { path: string })[]): TreeScan {
+  if (options.warm !== false) warmTree(root, options);
+  return { facts, complete: false };
+}
+
+const warming = new Set<string>();
+
+/**
+ * Walks a tree the judge could not finish in its budget, in slices between the event loop's
+ * other work, so that its listings and content verdicts are cached for the next call. It decides
+ * nothing: a later call walks again and judges what it finds. Stops once a walk completes, or
+ * after 20 slices (a tree past the entry bound stays asked).
+ */
+export function warmTree(root: string, options: TreeScanOptions = {}): void {
+  const key = `${options.home ?? ''}\0${root}`;
+  if (warming.has(key) || options.linkDepth !== undefined) return;
+  warming.add(key);
+  let slices = 0;
+  const slice = () => {
+    const scan = scanTree(root, { ...options, budgetMs: 250, warm: false });
+    if (scan.complete || ++slices >= 20) warming.delete(key);
+    else setTimeout(slice, 10).unref();
+  };
+  setTimeout(slice, 0).unref();
 }
 
 /** What a followed link below the scanned root leads to (nothing for a link inside the root: walked already). */
