@@ -3,6 +3,7 @@ import { colourLevel } from './ui/colour.js';
 import type { OutputFormat } from './headless.js';
 import type { ConversationKind, Session } from './session/create-session.js';
 import { SetupError } from './session/setup-error.js';
+import type { TtyConfirmer } from './ui/tty-confirmer.js';
 
 export interface AssistantOptions {
   readonly kind: ConversationKind;
@@ -71,83 +72,96 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     }
     throw error;
   }
-  const cwd = process.cwd();
-  const configNotice = config.project.notice;
   const headless = options.print !== undefined || !process.stdin.isTTY || !process.stdout.isTTY;
+  return headless ? runPrinted(options, config) : runInteractive(options, config);
+}
 
-  if (headless) {
-    const format = options.print?.format ?? 'text';
-    // `cat f | riskgate -p "summarise"`: the question, then what came on stdin.
-    const piped = process.stdin.isTTY ? '' : await readStdin();
-    const given = options.print?.prompt;
-    const prompt = given === undefined ? piped : piped === '' ? given : `${given}\n\n${piped}`;
-    if (prompt === '') {
-      process.stderr.write('riskgate: no question: give one after -p, or on stdin\n');
-      return 1;
-    }
-    // Before anything else can fail: a missing model may be the project's ignored one.
-    if (configNotice !== undefined) process.stderr.write(`riskgate: ${configNotice}\n`);
-    const terminal =
-      process.stdin.isTTY && process.stderr.isTTY && options.print?.prompt !== undefined
-        ? { input: process.stdin, output: process.stderr }
-        : undefined;
-    const [{ HeadlessConfirmer, runHeadless }, { createSession }] = await Promise.all([
-      import('./headless.js'),
-      import('./session/create-session.js'),
-    ]);
-    const confirmer = new HeadlessConfirmer({
-      yes: options.print?.yes ?? false,
+/** Signals that stop what runs; the first one's name gives the exit code. */
+function stopOn(signals: readonly NodeJS.Signals[]) {
+  const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    controller.abort();
+  };
+  for (const signal of signals) process.on(signal, stop);
+  return {
+    signal: controller.signal,
+    /** Stopped by a signal: its code (130 for SIGINT, as docs/cli.md says), whatever the run returned. */
+    exitCode: (code: number) => (stoppedBy === undefined ? code : SIGNAL_EXIT[stoppedBy]),
+    stoppedBy: () => stoppedBy,
+    release: () => {
+      for (const signal of signals) process.off(signal, stop);
+    },
+  };
+}
+
+/** `riskgate -p`, or no terminal: one turn, each operation and its result on stderr. */
+async function runPrinted(options: AssistantOptions, config: ResolvedConfig): Promise<number> {
+  const format = options.print?.format ?? 'text';
+  // `cat f | riskgate -p "summarise"`: the question, then what came on stdin.
+  const piped = process.stdin.isTTY ? '' : await readStdin();
+  const given = options.print?.prompt;
+  const prompt = given === undefined ? piped : piped === '' ? given : `${given}\n\n${piped}`;
+  if (prompt === '') {
+    process.stderr.write('riskgate: no question: give one after -p, or on stdin\n');
+    return 1;
+  }
+  // Before anything else can fail: a missing model may be the project's ignored one.
+  if (config.project.notice !== undefined) process.stderr.write(`riskgate: ${config.project.notice}\n`);
+  const terminal =
+    process.stdin.isTTY && process.stderr.isTTY && options.print?.prompt !== undefined
+      ? { input: process.stdin, output: process.stderr }
+      : undefined;
+  const [{ HeadlessConfirmer, runHeadless }, { createSession }] = await Promise.all([
+    import('./headless.js'),
+    import('./session/create-session.js'),
+  ]);
+  const yes = options.print?.yes ?? false;
+  const confirmer = new HeadlessConfirmer({
+    yes,
+    stderr: process.stderr,
+    ...(terminal === undefined ? {} : { terminal }),
+  });
+  let session: Session;
+  try {
+    session = await createSession({ config, kind: options.kind, cwd: process.cwd(), confirmer, ...opening(options) });
+  } catch (error) {
+    if (!(error instanceof SetupError)) throw error;
+    process.stderr.write(`riskgate: ${error.message}\n`);
+    return 1;
+  }
+  // SIGINT, SIGTERM and SIGHUP stop the turn: a running command's whole process group is ended
+  // by the tool, the transcript and audit are written, and riskgate exits after.
+  const stopping = stopOn(STOP_SIGNALS);
+  try {
+    const output = {
+      format,
+      yes,
+      stdout: process.stdout,
       stderr: process.stderr,
       ...(terminal === undefined ? {} : { terminal }),
-    });
-    let session: Session;
-    try {
-      session = await createSession({
-        config,
-        kind: options.kind,
-        cwd,
-        confirmer,
-        ...(options.database === undefined ? {} : { database: options.database }),
-        ...(options.resume === undefined ? {} : { resume: options.resume }),
-      });
-    } catch (error) {
-      if (error instanceof SetupError) {
-        process.stderr.write(`riskgate: ${error.message}\n`);
-        return 1;
-      }
-      throw error;
-    }
-    const controller = new AbortController();
-    // SIGINT, SIGTERM and SIGHUP stop the turn: a running command's whole process group is
-    // ended by the tool, the transcript and audit are written, and riskgate exits after.
-    let stoppedBy: NodeJS.Signals | undefined;
-    const stop = (signal: NodeJS.Signals) => {
-      stoppedBy ??= signal;
-      controller.abort();
     };
-    for (const signal of STOP_SIGNALS) process.on(signal, stop);
-    try {
-      const result = await runHeadless(
-        session,
-        prompt,
-        confirmer,
-        {
-          format,
-          yes: options.print?.yes ?? false,
-          stdout: process.stdout,
-          stderr: process.stderr,
-          ...(terminal === undefined ? {} : { terminal }),
-        },
-        controller.signal,
-      );
-      // Stopped by a signal: its code (130 for SIGINT, as docs/cli.md says), whatever the turn returned.
-      return stoppedBy === undefined ? result.exitCode : SIGNAL_EXIT[stoppedBy];
-    } finally {
-      for (const signal of STOP_SIGNALS) process.off(signal, stop);
-      await session.close();
-    }
+    const result = await runHeadless(session, prompt, confirmer, output, stopping.signal);
+    return stopping.exitCode(result.exitCode);
+  } finally {
+    stopping.release();
+    await session.close();
   }
+}
 
+/** The database and the conversation to resume the first session opens with. */
+function opening(options: { database?: string | undefined; resume?: string | true | undefined }) {
+  return {
+    ...(options.database === undefined ? {} : { database: options.database }),
+    ...(options.resume === undefined ? {} : { resume: options.resume }),
+  };
+}
+
+/** The TUI. */
+async function runInteractive(options: AssistantOptions, config: ResolvedConfig): Promise<number> {
+  const cwd = process.cwd();
+  const configNotice = config.project.notice;
   // The first frame comes first: Ink and the app's shell load, the prompt and status line are
   // drawn, and only then does the session open — its tools, zod schemas, database, schema and
   // the sandbox probe. What is typed meanwhile waits for it (AppProps.initial).
@@ -159,59 +173,25 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     import('./ui/tty-confirmer.js'),
     import('./ui/input-history.js'),
   ]);
-  const confirmer = new TtyConfirmer();
-  // The conversation on screen last: the one to offer resuming at exit.
-  let current: Session | undefined;
-  const open = async (request: { kind: ConversationKind; database?: string; resume?: string | true }) => {
-    const { createSession } = await import('./session/create-session.js');
-    current = await createSession({
-      config,
-      cwd,
-      confirmer,
-      kind: request.kind,
-      ...(request.database === undefined ? {} : { database: request.database }),
-      ...(request.resume === undefined ? {} : { resume: request.resume }),
-    });
-    return current;
-  };
-  let openFirst: () => void = () => {};
-  const initial = new Promise<void>((resolve) => {
-    openFirst = resolve;
-  }).then(() =>
-    open({
-      kind: options.kind,
-      ...(options.database === undefined ? {} : { database: options.database }),
-      ...(options.resume === undefined ? {} : { resume: options.resume }),
-    }),
-  );
-  // Handled by the app (it exits with the error) and below; not an unhandled rejection meanwhile.
-  initial.catch(() => {});
+  const sessions = sessionOpener(config, cwd, new TtyConfirmer(), options);
   const database = options.database ?? config.sql.database;
   const guardMs =
     process.env.RISKGATE_TYPE_AHEAD_MS === undefined ? undefined : Number(process.env.RISKGATE_TYPE_AHEAD_MS);
-  const history = new InputHistory(historyPath(stateDirectory(), cwd));
   // SIGTERM/SIGHUP (a closed terminal): the running tool is cancelled (its process group ends),
   // the app exits and the transcript is closed below.
-  const stopping = new AbortController();
-  let stoppedBy: NodeJS.Signals | undefined;
-  const stop = (signal: NodeJS.Signals) => {
-    stoppedBy ??= signal;
-    stopping.abort();
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGHUP', stop);
+  const stopping = stopOn(['SIGTERM', 'SIGHUP']);
   const instance = render(
     <App
       stop={stopping.signal}
-      initial={initial}
+      initial={sessions.initial}
       starting={{
         kind: options.kind,
         mode: config.policy.mode,
         ...(options.kind === 'sql' && database !== undefined ? { database } : {}),
       }}
-      confirmer={confirmer}
-      openSession={open}
-      history={history}
+      confirmer={sessions.confirmer}
+      openSession={sessions.open}
+      history={new InputHistory(historyPath(stateDirectory(), cwd))}
       {...(guardMs === undefined ? {} : { guardMs })}
       {...(configNotice === undefined ? {} : { configNotice })}
     />,
@@ -220,7 +200,7 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
   // Bracketed paste: a pasted text arrives marked, so its newlines are text, not Enter.
   process.stdout.write(BRACKETED_PASTE_ON);
   // Ink wrote the first frame inside render(): the session opens now.
-  openFirst();
+  sessions.openFirst();
   try {
     await instance.waitUntilExit();
   } catch (error) {
@@ -230,13 +210,33 @@ export async function runAssistant(options: AssistantOptions): Promise<number> {
     return 1;
   } finally {
     process.stdout.write(BRACKETED_PASTE_OFF);
-    process.off('SIGTERM', stop);
-    process.off('SIGHUP', stop);
+    stopping.release();
   }
   // Left before the first session opened: it is closed once it has.
-  const last = current ?? (await initial.catch(() => undefined));
-  if (last === undefined) return stoppedBy === undefined ? 0 : SIGNAL_EXIT[stoppedBy];
-  if ((await last.close()) && stoppedBy !== 'SIGHUP')
+  const last = sessions.current() ?? (await sessions.initial.catch(() => undefined));
+  if (last === undefined) return stopping.exitCode(0);
+  if ((await last.close()) && stopping.stoppedBy() !== 'SIGHUP')
     process.stdout.write(`Resume this conversation with: riskgate --resume ${last.id}\n`);
-  return stoppedBy === undefined ? 0 : SIGNAL_EXIT[stoppedBy];
+  return stopping.exitCode(0);
+}
+
+/**
+ * Opens the TUI's sessions: the first once `openFirst` is called (after the first frame), the
+ * others when the person switches (/sql, /db, /resume). `current` is the one on screen last: the
+ * one to offer resuming at exit.
+ */
+function sessionOpener(config: ResolvedConfig, cwd: string, confirmer: TtyConfirmer, options: AssistantOptions) {
+  let current: Session | undefined;
+  const open = async (request: { kind: ConversationKind; database?: string; resume?: string | true }) => {
+    const { createSession } = await import('./session/create-session.js');
+    current = await createSession({ config, cwd, confirmer, kind: request.kind, ...opening(request) });
+    return current;
+  };
+  let openFirst: () => void = () => {};
+  const initial = new Promise<void>((resolve) => {
+    openFirst = resolve;
+  }).then(() => open({ kind: options.kind, ...opening(options) }));
+  // Handled by the app (it exits with the error) and by the caller; not an unhandled rejection meanwhile.
+  initial.catch(() => {});
+  return { confirmer, open, initial, openFirst: () => openFirst(), current: () => current };
 }
