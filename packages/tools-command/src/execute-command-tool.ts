@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import {
   defineTool,
   type Effect,
+  expandHome,
   findSecretsIn,
   type PlannedReport,
   replaceFindings,
@@ -221,12 +221,6 @@ function stoppedPartWay(result: CommandRunResult): boolean {
 
 function partial(result: CommandRunResult): { partial?: true } {
   return stoppedPartWay(result) ? { partial: true } : {};
-}
-
-/** `~` in the cwd argument means the home directory, as in the shell. */
-function expandHome(path: string, home = homedir()): string {
-  if (path === '~') return home;
-  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
 }
 
 /** "5 s", "2 minutes", "60 minutes". */

@@ -45,6 +45,26 @@ export interface SandboxOnlyRow {
   readonly notMatch?: readonly string[];
 }
 
+/** What formatting a manual page starts: man itself, its helpers and groff's pipeline. */
+const MAN_PAGES = [
+  'man',
+  'whatis',
+  'locale',
+  'nroff',
+  'groff',
+  'troff',
+  'grotty',
+  'tbl',
+  'preconv',
+  'col',
+  'zsoelim',
+  'manconv',
+  'cat',
+  'less',
+  'pager',
+  'gzip',
+];
+
 export const SANDBOX_ONLY_COMMANDS: readonly SandboxOnlyRow[] = [
   // Help and version output of any program is read-only by convention, but a program may do
   // anything with any argument: only the sandbox makes "X --help" safe for every X.
@@ -212,25 +232,7 @@ export const SANDBOX_ONLY_COMMANDS: readonly SandboxOnlyRow[] = [
     options: ['-f', '-k', '-w', '-a'],
     why: 'formats a manual page (PAGER=cat); man tries to keep a formatted copy in its cache, which the sandbox refuses',
     writes: ['/var/cache/man'],
-    starts: [
-      'man',
-      'whatis',
-      'locale',
-      'nroff',
-      'groff',
-      'troff',
-      'grotty',
-      'tbl',
-      'preconv',
-      'col',
-      'zsoelim',
-      'manconv',
-      'cat',
-      'less',
-      'pager',
-      'gzip',
-      'mandb',
-    ],
+    starts: [...MAN_PAGES, 'mandb'],
     examples: ['man -w ls', 'man -f ls', 'MANWIDTH=80 man ls | head -n 5'],
   },
   { program: 'whatis', forms: ['*'], why: 'reads the manual index', starts: ['locale'], examples: ['whatis ls'] },
@@ -366,25 +368,7 @@ export const SANDBOX_ONLY_COMMANDS: readonly SandboxOnlyRow[] = [
     program: 'git',
     forms: ['help *'],
     why: 'help pages; git help -w starts a browser, which the sandbox contains',
-    starts: [
-      'git',
-      'man',
-      'whatis',
-      'locale',
-      'nroff',
-      'groff',
-      'troff',
-      'grotty',
-      'tbl',
-      'preconv',
-      'col',
-      'zsoelim',
-      'manconv',
-      'cat',
-      'less',
-      'pager',
-      'gzip',
-    ],
+    starts: ['git', ...MAN_PAGES],
     examples: ['git help -g'],
   },
 ];

@@ -1,11 +1,11 @@
 import type { Effect } from '@riskgate/risk';
 import { meansSomethingElse } from './help-version.js';
 import { optionTable, type ParsedOption, parseArgs, unlistedEffect } from './options.js';
-import { known, runWords } from './simple-command.js';
+import { runWords } from './simple-command.js';
+import { known, type WordValue } from './words.js';
 import { type CallSite, type OperandUse, type PathExtra, type ProgramRow, TAKES_VALUE } from './table.js';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
-import type { WordValue } from './words.js';
 
 /** Programs that take `@FILE` as a file of further arguments (GNU binutils). */
 const RESPONSE_FILES: ReadonlySet<string> = new Set([

@@ -94,6 +94,9 @@ const REFUSED = new Set([
   'dcngettext',
 ]);
 
+/** Assignment operators: after one, awk wants an operand (`/` starts a regular expression). */
+const ASSIGNMENTS = ['+=', '-=', '*=', '/=', '%=', '^='];
+
 const OPERATORS = [
   '**=',
   '&&',
@@ -102,12 +105,7 @@ const OPERATORS = [
   '!=',
   '<=',
   '>=',
-  '+=',
-  '-=',
-  '*=',
-  '/=',
-  '%=',
-  '^=',
+  ...ASSIGNMENTS,
   '**',
   '++',
   '--',
@@ -153,12 +151,7 @@ const WANTS_OPERAND = new Set([
   '?',
   ':',
   '=',
-  '+=',
-  '-=',
-  '*=',
-  '/=',
-  '%=',
-  '^=',
+  ...ASSIGNMENTS,
   '**=',
   '==',
   '!=',

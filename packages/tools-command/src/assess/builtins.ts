@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { checkArithmetic } from './arithmetic-walk.js';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
-import { joinWords, known, runWords } from './simple-command.js';
+import { joinWords, runWords } from './simple-command.js';
+import { known, type WordValue } from './words.js';
 import { PLAIN_VARIABLE_NAME, rebindsBehaviour } from './variables.js';
-import type { WordValue } from './words.js';
 
 /**
  * Bash builtins, by name: they change the shell itself (directory, variables, options), so

@@ -7,9 +7,8 @@ import { NEEDS_SANDBOX } from './apply.js';
 import { GIT_READ_OPTIONS } from './git-options.js';
 import { findGitDirectory, programsInRepositoryConfig } from './git-repository.js';
 import { unlistedEffect } from './options.js';
-import { known } from './simple-command.js';
+import { known, type WordValue } from './words.js';
 import type { CallSite } from './table.js';
-import type { WordValue } from './words.js';
 
 /**
  * git, one subcommand per row. Read subcommands read their path operands (`git show

@@ -61,6 +61,19 @@ function manager(
   });
 }
 
+/**
+ * A tool whose own options are the same before a verb and alone (`pnpm -r`, `pip -V`): alone, with
+ * them, it only reads.
+ */
+function managerAlone(
+  name: string,
+  global: { flags: string; options: Record<string, OptionUse> },
+  table: Record<string, ProgramRow>,
+  installing: readonly string[],
+): ProgramRow {
+  return manager(name, global, { '': reads(global.flags, global.options), ...table }, installing);
+}
+
 /** `npm config get KEY`: a key that holds a credential reads the credential store. */
 const npmConfigGet = (common: string): ProgramRow =>
   row('data', {
@@ -97,11 +110,10 @@ const NPM_READ = reads(NPM, NPM_OPTIONS);
 const NPM_REGISTRY = queries('the npm registry', NPM, NPM_OPTIONS);
 
 const npm = withExamples(
-  manager(
+  managerAlone(
     'npm',
     { flags: `${NPM} -v -h`, options: NPM_OPTIONS },
     {
-      '': reads(`${NPM} -v -h`, NPM_OPTIONS),
       ...verbs(
         ['ls', 'list', 'll', 'la', 'why', 'explain', 'help', 'help-search', 'root', 'prefix', 'query', 'sbom'],
         NPM_READ,
@@ -173,11 +185,10 @@ const PNPM_OPTIONS: Record<string, OptionUse> = {
 };
 const PNPM_READ = reads(PNPM, PNPM_OPTIONS);
 const pnpm = withExamples(
-  manager(
+  managerAlone(
     'pnpm',
     { flags: `${PNPM} -v -h`, options: PNPM_OPTIONS },
     {
-      '': reads(`${PNPM} -v -h`, PNPM_OPTIONS),
       ...verbs(['ls', 'list', 'll', 'la', 'why', 'root', 'bin', 'help'], PNPM_READ),
       ...verbs(
         ['outdated', 'view', 'info', 'show', 'audit', 'search'],
@@ -277,11 +288,10 @@ const PIP_OPTIONS: Record<string, OptionUse> = {
 };
 const PIP_READ = reads(PIP, PIP_OPTIONS);
 const pipRow = withExamples(
-  manager(
+  managerAlone(
     'pip',
     { flags: `${PIP} -V -h`, options: PIP_OPTIONS },
     {
-      '': reads(`${PIP} -V -h`, PIP_OPTIONS),
       list: reads(
         `${PIP} -e -l --editable --local --user --pre --not-required --exclude-editable --include-editable --no-index`,
         {
@@ -330,11 +340,10 @@ const UV_OPTIONS: Record<string, OptionUse> = {
 };
 const UV_READ = reads(UV, UV_OPTIONS);
 const uv = withExamples(
-  manager(
+  managerAlone(
     'uv',
     { flags: `${UV} -V -h`, options: UV_OPTIONS },
     {
-      '': reads(`${UV} -V -h`, UV_OPTIONS),
       help: UV_READ,
       version: reads(`${UV} --short`, { ...UV_OPTIONS, '--output-format': 'data' }),
       // `uv tree` locks the project first (writes uv.lock) unless --frozen.
@@ -384,11 +393,10 @@ const POETRY_OPTIONS: Record<string, OptionUse> = {
   '--project': 'data',
 };
 const poetry = withExamples(
-  manager(
+  managerAlone(
     'poetry',
     { flags: `${POETRY} -V -h`, options: POETRY_OPTIONS },
     {
-      '': reads(`${POETRY} -V -h`, POETRY_OPTIONS),
       ...verbs(['about', 'help', 'list', 'check'], reads(`${POETRY} --lock --strict`, POETRY_OPTIONS)),
       show: reads(`${POETRY} --tree -T --top-level -a --all --why --no-dev`, {
         ...POETRY_OPTIONS,
@@ -423,11 +431,10 @@ const poetry = withExamples(
 const CARGO = '-v -vv -q --verbose --quiet --frozen --locked --offline';
 const CARGO_OPTIONS: Record<string, OptionUse> = { '--color': 'data', '-C': 'data', '--manifest-path': 'read' };
 const cargo = withExamples(
-  manager(
+  managerAlone(
     'cargo',
     { flags: `${CARGO} -V -h --list`, options: CARGO_OPTIONS },
     {
-      '': reads(`${CARGO} -V -h --list`, CARGO_OPTIONS),
       ...verbs(
         ['version', 'help', 'locate-project'],
         reads(`${CARGO} --workspace`, { ...CARGO_OPTIONS, '--message-format': 'data' }),

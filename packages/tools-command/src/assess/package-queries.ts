@@ -1,4 +1,4 @@
-import { known } from './simple-command.js';
+import { known } from './words.js';
 import { type CallSite, type ProgramRow, withExamples } from './table.js';
 
 /**

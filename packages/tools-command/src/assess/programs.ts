@@ -6,6 +6,7 @@ import {
   getentProgram,
   hostnameProgram,
   interpreterProgram,
+  RUNS_WHAT_IT_IS_GIVEN,
   pagerProgram,
   printenvProgram,
   psProgram,
@@ -21,7 +22,7 @@ import { SANDBOX_ONLY_PROGRAMS } from './sandbox-only-programs.js';
 import { LONG_TAIL_PROGRAMS, withLongTail } from './long-tail.js';
 import { SIDE_EFFECT_PROGRAMS } from './side-effect-programs.js';
 import { SYSTEM_PACKAGE_PROGRAMS } from './system-package-programs.js';
-import { known } from './simple-command.js';
+import { known } from './words.js';
 import { always, type CallSite, connects, controls, type ProgramRow, row, runs, withExamples } from './table.js';
 
 /**
@@ -503,29 +504,7 @@ const TABLE: Record<string, ProgramRow> = {
       'dc',
     ].map((name) => [name, INTERPRETER]),
   ),
-  ...Object.fromEntries(
-    [
-      'java',
-      'dotnet',
-      'expect',
-      'sqlite3',
-      'psql',
-      'mysql',
-      'mariadb',
-      'redis-cli',
-      'mongo',
-      'mongosh',
-      'gdb',
-      'lldb',
-      'strace',
-      'ltrace',
-      'perf',
-      'valgrind',
-      'script',
-      'tmux',
-      'screen',
-    ].map((name) => [name, GIVEN_RUNNER]),
-  ),
+  ...Object.fromEntries([...RUNS_WHAT_IT_IS_GIVEN].map((name) => [name, GIVEN_RUNNER])),
   // Network clients.
   curl: withExamples(custom(curlProgram), {
     judged: 'connect',

@@ -1,5 +1,5 @@
 import { SYSTEM_PROGRAMS } from './system-programs.js';
-import { type ProgramRow, row } from './table.js';
+import { type OptionUse, type ProgramRow, row } from './table.js';
 
 /**
  * Programs that only read what they are pointed at (or nothing at all). Their reads are
@@ -15,6 +15,17 @@ const FILES0 = { '--files0-from': 'read' } as const;
 const DIGITS = '-0123456789';
 
 /** grep reads its operands (the first is the pattern unless -e/-f gives it); -r reads whole trees. */
+/** Lines around a match and how many matches: grep's and rg's, the same words. */
+const CONTEXT_OPTIONS: Record<string, OptionUse> = {
+  '-A': 'data',
+  '-B': 'data',
+  '-C': 'data',
+  '--after-context': 'data',
+  '--before-context': 'data',
+  '--context': 'data',
+  '-m': 'data',
+  '--max-count': 'data',
+};
 const GREP = row('read', {
   leading: 1,
   whenNoneRecursive: '.',
@@ -30,14 +41,7 @@ const GREP = row('read', {
     // -R follows every symbolic link it meets below (-r only those on the command line).
     '-R': 'recursive-links',
     '--dereference-recursive': 'recursive-links',
-    '-A': 'data',
-    '-B': 'data',
-    '-C': 'data',
-    '--after-context': 'data',
-    '--before-context': 'data',
-    '--context': 'data',
-    '-m': 'data',
-    '--max-count': 'data',
+    ...CONTEXT_OPTIONS,
     '--include': 'data',
     '--exclude': 'data',
     '--exclude-dir': 'data',
@@ -721,14 +725,7 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-z': 'runs',
       '--search-zip': 'runs',
       '--ignore-file': 'read',
-      '-A': 'data',
-      '-B': 'data',
-      '-C': 'data',
-      '--after-context': 'data',
-      '--before-context': 'data',
-      '--context': 'data',
-      '-m': 'data',
-      '--max-count': 'data',
+      ...CONTEXT_OPTIONS,
       '-g': 'data',
       '--glob': 'data',
       '--iglob': 'data',

@@ -1,9 +1,8 @@
 import { awkProblem } from './awk-program.js';
 import { jqProblem } from './jq-filter.js';
 import { type GetoptSpec, getopt } from './getopt.js';
-import { known } from './simple-command.js';
+import { known, type WordValue } from './words.js';
 import type { CallSite } from './table.js';
-import type { WordValue } from './words.js';
 
 /**
  * The script languages commands carry inside their words — sed, awk, jq — read for what

@@ -249,24 +249,24 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     judged: 'control-process',
     match: ['kill -l -9 1', 'kill -9 1234'],
   }),
-  pkill: withExamples(always(controls('pkill sends signals to processes', 'high')), { match: ['pkill node', 'pkill'] }),
-  killall: withExamples(always(controls('killall sends signals to processes', 'high')), {
-    match: ['killall node', 'killall'],
-  }),
-  skill: withExamples(always(controls('skill sends signals to processes', 'high')), {
-    match: ['skill', 'skill a.txt'],
-  }),
+  // Signals by name: they reach every process that matches.
+  ...Object.fromEntries(
+    ['pkill', 'killall', 'skill'].map((name) => [
+      name,
+      withExamples(always(controls(`${name} sends signals to processes`, 'high')), { match: [`${name} node`] }),
+    ]),
+  ),
   renice: withExamples(always(controls('renice changes the priority of running processes')), {
     match: ['renice', 'renice a.txt'],
   }),
   reboot: withExamples(always(controls('reboot restarts the machine', 'high')), { match: ['reboot', 'reboot a.txt'] }),
-  shutdown: withExamples(always(controls('shutdown stops the machine', 'high')), {
-    match: ['shutdown -h now', 'shutdown'],
-  }),
-  poweroff: withExamples(always(controls('poweroff stops the machine', 'high')), {
-    match: ['poweroff', 'poweroff a.txt'],
-  }),
-  halt: withExamples(always(controls('halt stops the machine', 'high')), { match: ['halt', 'halt a.txt'] }),
+  // They stop the machine.
+  ...Object.fromEntries(
+    ['shutdown', 'poweroff', 'halt'].map((name) => [
+      name,
+      withExamples(always(controls(`${name} stops the machine`, 'high')), { match: [name] }),
+    ]),
+  ),
   telinit: withExamples(always(controls("telinit changes the machine's run level", 'high')), {
     match: ['telinit', 'telinit a.txt'],
   }),
@@ -290,14 +290,13 @@ export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   }),
   insmod: withExamples(always(controls('insmod loads kernel modules', 'high')), { match: ['insmod', 'insmod a.txt'] }),
   rmmod: withExamples(always(controls('rmmod removes kernel modules', 'high')), { match: ['rmmod', 'rmmod a.txt'] }),
-  iptables: withExamples(always(controls('iptables changes the firewall', 'high')), {
-    match: ['iptables', 'iptables a.txt'],
-  }),
-  ip6tables: withExamples(always(controls('ip6tables changes the firewall', 'high')), {
-    match: ['ip6tables', 'ip6tables a.txt'],
-  }),
-  nft: withExamples(always(controls('nft changes the firewall', 'high')), { match: ['nft', 'nft a.txt'] }),
-  ufw: withExamples(always(controls('ufw changes the firewall', 'high')), { match: ['ufw', 'ufw a.txt'] }),
+  // Firewalls.
+  ...Object.fromEntries(
+    ['iptables', 'ip6tables', 'nft', 'ufw'].map((name) => [
+      name,
+      withExamples(always(controls(`${name} changes the firewall`, 'high')), { match: [`${name} -F`] }),
+    ]),
+  ),
   'firewall-cmd': withExamples(always(controls('firewall-cmd changes the firewall', 'high')), {
     match: ['firewall-cmd', 'firewall-cmd a.txt'],
   }),

@@ -8,19 +8,11 @@ import { pathEffects } from './paths.js';
 import { lookupProgram } from './programs.js';
 import type { Walk } from './walk.js';
 import { assignmentEffect } from './variables.js';
-import { childrenOf, textOf, UNKNOWN, type WordValue } from './words.js';
+import { childrenOf, known, textOf, UNKNOWN, type WordValue } from './words.js';
 import { WRAPPERS } from './wrappers.js';
 
 /** Directories whose programs are the ones the name means: `/bin/rm` is rm, `./rm` is not. */
 const SYSTEM_BIN = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
-
-export const known = (text: string): WordValue => ({
-  raw: text,
-  texts: [text],
-  value: text,
-  unknown: false,
-  glob: false,
-});
 
 /** One simple command node (with the words that followed its redirections). */
 export function judgeSimpleCommand(walk: Walk, node: Node, extra: readonly WordValue[]): void {

@@ -32,6 +32,15 @@ export interface WordValue {
   readonly pipe?: boolean;
 }
 
+/** A word whose one text is known before running: what bash makes of a literal. */
+export const known = (text: string): WordValue => ({
+  raw: text,
+  texts: [text],
+  value: text,
+  unknown: false,
+  glob: false,
+});
+
 /** Where the file names a command prints lie (see producers.ts). */
 export interface Producer {
   readonly path: string;

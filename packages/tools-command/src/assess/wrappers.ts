@@ -50,6 +50,10 @@ const flags = (text: string): Record<string, Arity> =>
 const values = (text: string): Record<string, Arity> =>
   Object.fromEntries(text.split(',').map((aliases) => [aliases.trim(), 'required' as Arity]));
 
+/** su and runuser (util-linux 2.38): a login shell or a command as another user, run by that shell. */
+const SHELL_AS_USER_FLAGS = flags('-l --login, -m -p --preserve-environment, -f --fast, -P --pty');
+const SHELL_AS_USER = { lenient: true, scriptOption: ['-c', '--session-command'] } as const;
+
 export const WRAPPER_ROWS: Readonly<Record<string, WrapperRow>> = {
   // Scheduling and limits: they run the command unchanged (coreutils 9, util-linux 2.38 tables).
   nice: { options: values('-n --adjustment') },
@@ -151,10 +155,9 @@ export const WRAPPER_ROWS: Readonly<Record<string, WrapperRow>> = {
   su: {
     options: {
       ...values('-s --shell, -g --group, -G --supp-group, -w --whitelist-environment, -c --command, --session-command'),
-      ...flags('-l --login, -m -p --preserve-environment, -f --fast, -P --pty'),
+      ...SHELL_AS_USER_FLAGS,
     },
-    lenient: true,
-    scriptOption: ['-c', '--session-command'],
+    ...SHELL_AS_USER,
     effects: [asRoot('su')],
     alone: [{ kind: 'change-privilege', detail: 'su opens a shell as another user' }],
   },
@@ -163,10 +166,9 @@ export const WRAPPER_ROWS: Readonly<Record<string, WrapperRow>> = {
       ...values(
         '-u --user, -g --group, -G --supp-group, -s --shell, -c --command, --session-command, -w --whitelist-environment',
       ),
-      ...flags('-l --login, -m -p --preserve-environment, -f --fast, -P --pty'),
+      ...SHELL_AS_USER_FLAGS,
     },
-    lenient: true,
-    scriptOption: ['-c', '--session-command'],
+    ...SHELL_AS_USER,
     effects: [asRoot('runuser')],
     alone: [{ kind: 'change-privilege', detail: 'runuser opens a shell as another user' }],
   },
