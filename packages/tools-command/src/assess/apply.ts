@@ -1,7 +1,6 @@
 import type { Effect } from '@riskgate/risk';
 import { meansSomethingElse } from './help-version.js';
 import { optionTable, type ParsedOption, parseArgs, unlistedEffect } from './options.js';
-import { runWords } from './simple-command.js';
 import { known, type WordValue } from './words.js';
 import { type CallSite, type OperandUse, type PathExtra, type ProgramRow, TAKES_VALUE } from './table.js';
 import { pathEffects } from './paths.js';
@@ -68,7 +67,7 @@ class Site implements CallSite {
   }
 
   command(words: readonly WordValue[], via: string): void {
-    runWords(this.walk, words, via);
+    this.walk.runWords(words, via);
   }
 
   chdir(word: WordValue): void {

@@ -206,12 +206,6 @@ function operandsAsReads(walk: Walk, name: string, args: readonly WordValue[]): 
   }
 }
 
-/** A word made of the given words' texts joined by spaces, as `sh -c "$*"` or `eval` sees it. */
-export function joinWords(words: readonly WordValue[]): string | undefined {
-  if (words.some((word) => word.unknown || word.texts.length !== 1)) return undefined;
-  return words.map((word) => word.texts[0]!).join(' ');
-}
-
 export function isUnknownText(text: string): boolean {
   return text.includes(UNKNOWN);
 }

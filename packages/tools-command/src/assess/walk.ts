@@ -7,7 +7,7 @@ import { checkArithmetic, walkArithmetic, walkTestPart } from './arithmetic-walk
 import { forgetAssigned, forgetAssignedBy } from './loops.js';
 import { type Producer, producerOf } from './producers.js';
 import { redirectEffects } from './redirects.js';
-import { judgeSimpleCommand } from './simple-command.js';
+import { judgeSimpleCommand, runWords } from './simple-command.js';
 import { syntaxProblems } from './syntax.js';
 import { assignmentEffect, rebindsBehaviour } from './variables.js';
 import { childrenOf, evaluateWord, textOf, UNKNOWN, type WordHost, type WordValue } from './words.js';
@@ -147,6 +147,15 @@ export class Walk implements WordHost {
     } finally {
       tree.delete();
     }
+  }
+
+  /**
+   * Run a command given as words (a wrapper's program, `builtin`, `exec`, find -exec): judged as
+   * a simple command. On the walk, so the tables that run commands need no import of the judge
+   * that looks them up (simple-command.ts), which would close a cycle.
+   */
+  runWords(words: readonly WordValue[], via: string | undefined): void {
+    runWords(this, words, via);
   }
 
   walkRoot(root: Node): void {

@@ -41,6 +41,12 @@ export const known = (text: string): WordValue => ({
   glob: false,
 });
 
+/** A word made of the given words' texts joined by spaces, as `sh -c "$*"` or `eval` sees it. */
+export function joinWords(words: readonly WordValue[]): string | undefined {
+  if (words.some((word) => word.unknown || word.texts.length !== 1)) return undefined;
+  return words.map((word) => word.texts[0]!).join(' ');
+}
+
 /** Where the file names a command prints lie (see producers.ts). */
 export interface Producer {
   readonly path: string;

@@ -1,9 +1,8 @@
 import type { Effect } from '@riskgate/risk';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
-import { joinWords, runWords } from './simple-command.js';
 import { assignmentEffect } from './variables.js';
-import { UNKNOWN, type WordValue } from './words.js';
+import { joinWords, UNKNOWN, type WordValue } from './words.js';
 import { type Arity, type GetoptSpec, getopt } from './getopt.js';
 
 /**
@@ -248,7 +247,7 @@ function unwrap(walk: Walk, name: string, row: WrapperRow, words: readonly WordV
   }
   if (row.joins === true && !parsed.options.some((option) => option.name === row.execOption))
     walk.script(joinWords(rest), name);
-  else runWords(walk, rest, name);
+  else walk.runWords(rest, name);
 }
 
 const ENV_SPEC: GetoptSpec = {
@@ -316,7 +315,7 @@ function env(walk: Walk, name: string, args: readonly WordValue[]): void {
       if (!cleared) walk.readEnvironment('all', name);
       return;
     }
-    runWords(walk, operands.slice(index), name);
+    walk.runWords(operands.slice(index), name);
   } finally {
     walk.scope.cwd = saved;
   }
@@ -378,7 +377,7 @@ function xargs(walk: Walk, name: string, args: readonly WordValue[]): void {
     replace === undefined
       ? [...command, input]
       : command.map((word, position) => (position > 0 && (word.value ?? word.raw).includes(replace!) ? input : word));
-  runWords(walk, words, name);
+  walk.runWords(words, name);
 }
 
 export const WRAPPERS: ReadonlyMap<string, WrapperHandler> = new Map<string, WrapperHandler>([
