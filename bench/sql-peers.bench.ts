@@ -1,8 +1,9 @@
 // One measurement in a process of its own, for `pnpm bench` (never a timed unit test):
 //   sql-peers.bench.ts <url|file> <read|confirmed|describe> <sql>
-// Runs the SQL through SqlConnection (read: the whitelisted, read-only path; confirmed: as
-// after "yes"), or describe_schema, and prints the wall time, rows, total and RSS growth.
-import { isSqlFailure, openSqlConnection } from '@riskgate/tools-sql';
+// Assesses the SQL and runs its plan through SqlConnection, as a tool call does (read: the
+// whitelisted, read-only path; confirmed: as after "yes"), or describe_schema, and prints the
+// run's wall time, the assessment's, rows, total and RSS growth.
+import { assessAndRun, isSqlFailure, openSqlConnection } from '@riskgate/tools-sql';
 
 const [target, mode, sql] = process.argv.slice(2);
 if (target === undefined || mode === undefined)
@@ -19,24 +20,28 @@ if (mode === 'describe') {
   process.stdout.write(`${JSON.stringify({ ms, tables: schema.tables.length })}\n`);
 } else {
   // Warm the connection (type cache, worker thread) on a trivial query first.
-  await connection.run('SELECT 1', {
+  await assessAndRun(connection, 'SELECT 1', {
     readOnly: true,
     signal: new AbortController().signal,
     timeoutMs: 60_000,
     maxRows: 1,
   });
+  // The assessment (the gate's, once per call) and the run, timed apart: `ms` is the run.
+  const assessing = performance.now();
+  const { plan } = await connection.assess(sql ?? '');
   const started = performance.now();
-  const result = await connection.run(sql ?? '', {
+  const result = await connection.run(plan, {
     readOnly: mode === 'read',
     signal: new AbortController().signal,
     timeoutMs: 600_000,
     maxRows: 500,
   });
   const ms = performance.now() - started;
+  const assessMs = started - assessing;
   if (isSqlFailure(result)) throw new Error(result.message);
   const statement = result.statements[0]!;
   await connection.close();
   process.stdout.write(
-    `${JSON.stringify({ ms, rows: statement.rows.length, total: statement.totalRows ?? null, rssGrowthMb: (process.resourceUsage().maxRSS - rssBefore) / 1024 })}\n`,
+    `${JSON.stringify({ ms, assessMs, rows: statement.rows.length, total: statement.totalRows ?? null, rssGrowthMb: (process.resourceUsage().maxRSS - rssBefore) / 1024 })}\n`,
   );
 }

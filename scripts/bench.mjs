@@ -215,7 +215,7 @@ const peers = execFileSync(process.execPath, [join(root, 'bench/sql-peers.mjs'),
 lines.push(
   '## riskgate against psql, mariadb and sqlite3 (1,000,000 rows)',
   '',
-  'Median of 5 runs each, in one run of `node bench/sql-peers.mjs`. The peer is its command-line client (process start and connection included; output to /dev/null); riskgate is `SqlConnection.run` in a fresh process after its connection is open (read: the whitelisted, read-only path; confirmed: as after "yes"), keeping 500 rows and counting the rest. RSS growth is the most the process grew over a run. Targets: GROUP BY on PostgreSQL within 1.2× psql; a confirmed 1M-row read with flat memory.',
+  'Five pairs each, in one run of `node bench/sql-peers.mjs`: the peer, then riskgate, pair after pair, so both see the same load; the ratio is the median of the pairs\' ratios, and the load average is given. The peer is its command-line client (process start and connection included; output to /dev/null); riskgate is the workspace source in a fresh process after its connection is open: the call assessed once (the assessment column) and its plan run through `SqlConnection.run` (read: the whitelisted, read-only path; confirmed: as after "yes"), keeping 500 rows and counting the rest. RSS growth is the most the process grew over a run. Targets: GROUP BY within 1.2× psql and mariadb and within 1.3× sqlite3; a confirmed 1M-row read with flat memory.',
   '',
   peers.trim(),
   '',

@@ -18,11 +18,12 @@ const context = { cwd: process.cwd(), dialect: connection.dialect };
 const verdict = await evaluateToolCall(tool, { sql }, context, DEFAULT_POLICY);
 console.log(`${verdict.decision.action}: ${verdict.decision.reasons.join('; ')}`);
 if (verdict.decision.action === 'execute') {
-  const result = await tool.execute(verdict.args, {
-    ...context,
-    signal: AbortSignal.timeout(10_000),
-    readOnly: verdict.assessment.whitelisted,
-  });
+  // The assessor's plan (the statements as judged) is what runs: nothing is split or assessed again.
+  const result = await tool.execute(
+    verdict.args,
+    { ...context, signal: AbortSignal.timeout(10_000), readOnly: verdict.assessment.whitelisted },
+    verdict.assessment.plan?.value,
+  );
   console.log(result.type === 'tool-success' ? result.forModel : `error: ${result.message}`);
 }
 await connection.close();

@@ -32,6 +32,10 @@ export interface VerdictLine {
   readonly level: Decision['level'];
   readonly whitelisted: boolean;
   readonly reasons: readonly string[];
+  /** The three parts of `reasons`: why the gate decided so, what the code found, what else to know. */
+  readonly why: string;
+  readonly findings: readonly string[];
+  readonly notes: readonly string[];
   /** What the operation does, in plain words, each with the judge's verdict and level. */
   readonly effects: Decision['effects'];
 }
@@ -259,6 +263,9 @@ function toVerdictLine(decision: Decision): VerdictLine {
     level: decision.level,
     whitelisted: decision.whitelisted,
     reasons: decision.reasons,
+    why: decision.why,
+    findings: decision.findings,
+    notes: decision.notes,
     effects: decision.effects,
   };
 }

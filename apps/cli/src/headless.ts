@@ -130,81 +130,19 @@ export async function runHeadless(
   options: HeadlessOptions,
   signal: AbortSignal,
 ): Promise<HeadlessResult> {
-  const calls: HeadlessCall[] = [];
-  const errors: string[] = [];
-  const decisions = new Map<string, Decision>();
-  let endedOnLine = true;
-  let replyEnded = false;
   if (session.info.sandboxNotice !== undefined && options.format !== 'stream-json')
     options.stderr.write(`riskgate: ${session.info.sandboxNotice}\n`);
   // A full or read-only disk: said once on stderr (stream-json readers get it too), and the answer still comes.
   session.storage.listen((message) => options.stderr.write(`riskgate: ${message}\n`));
-  const onEvent = (event: AgentEvent) => {
-    if (options.format === 'stream-json') options.stdout.write(`${JSON.stringify(event)}\n`);
-    switch (event.type) {
-      case 'text-delta':
-        if (options.format === 'text') {
-          // A new model reply after tool calls starts on a line of its own.
-          if (replyEnded && !endedOnLine) options.stdout.write('\n');
-          replyEnded = false;
-          options.stdout.write(terminalText(event.text));
-          endedOnLine = event.text.endsWith('\n');
-        }
-        break;
-      case 'tool-call':
-        calls.push({ id: event.toolCallId, tool: event.toolName, title: event.title, arguments: event.argumentsText });
-        break;
-      case 'decision': {
-        const call = calls.find((candidate) => candidate.id === event.toolCallId);
-        if (call !== undefined) {
-          call.decision = {
-            action: event.decision.action,
-            source: event.decision.source,
-            level: event.decision.level,
-            reasons: event.decision.reasons,
-            effects: event.decision.effects,
-          };
-          decisions.set(event.toolCallId, event.decision);
-        }
-        break;
-      }
-      case 'tool-result': {
-        replyEnded = true;
-        const call = calls.find((candidate) => candidate.id === event.toolCallId);
-        if (call !== undefined) {
-          call.state = event.state;
-          call.result = event.forModel;
-          if (event.forPerson !== undefined) call.original = event.forPerson;
-          if (options.format === 'text') {
-            // A reply in progress ends its line first, so the operation stands on lines of its own.
-            if (!endedOnLine) options.stdout.write('\n');
-            endedOnLine = true;
-            options.stderr.write(formatCall(call, decisions.get(event.toolCallId)));
-          }
-        }
-        break;
-      }
-      case 'error':
-        errors.push(event.message);
-        if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${terminalText(event.message)}\n`);
-        break;
-      case 'retry':
-        if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${retryText(event)} — Ctrl-C to stop\n`);
-        break;
-      default:
-        break;
-    }
-  };
-  const outcome = await session.agent.runTurn(prompt, { signal, onEvent });
-  if (options.format === 'text' && !endedOnLine) options.stdout.write('\n');
+  const output = new HeadlessOutput(options);
+  const outcome = await session.agent.runTurn(prompt, { signal, onEvent: (event) => output.on(event) });
+  output.endLine();
+  const { calls, errors } = output;
+  const deniedByRule = calls.some((call) => call.state === 'denied' && call.decision?.source === 'rule');
   const exitCode: 0 | 1 | 2 =
     outcome.reason === 'error' || outcome.reason === 'step-limit'
       ? 1
-      : confirmer.refusals.length > 0 ||
-          confirmer.declined.length > 0 ||
-          calls.some(
-            (call) => call.state === 'denied' && (call.decision as { source?: string } | undefined)?.source === 'rule',
-          )
+      : confirmer.refusals.length > 0 || confirmer.declined.length > 0 || deniedByRule
         ? 2
         : 0;
   if (options.format === 'json') {
@@ -213,6 +151,85 @@ export async function runHeadless(
     );
   }
   return { exitCode };
+}
+
+/** What a headless run prints as the agent's events arrive, and what it keeps for the JSON. */
+class HeadlessOutput {
+  readonly calls: HeadlessCall[] = [];
+  readonly errors: string[] = [];
+  private readonly decisions = new Map<string, Decision>();
+  private endedOnLine = true;
+  private replyEnded = false;
+
+  constructor(private readonly options: HeadlessOptions) {}
+
+  on(event: AgentEvent): void {
+    const { options } = this;
+    if (options.format === 'stream-json') options.stdout.write(`${JSON.stringify(event)}\n`);
+    switch (event.type) {
+      case 'text-delta':
+        if (options.format === 'text') this.text(event.text);
+        break;
+      case 'tool-call':
+        this.calls.push({
+          id: event.toolCallId,
+          tool: event.toolName,
+          title: event.title,
+          arguments: event.argumentsText,
+        });
+        break;
+      case 'decision':
+        this.decided(event.toolCallId, event.decision);
+        break;
+      case 'tool-result':
+        this.result(event);
+        break;
+      case 'error':
+        this.errors.push(event.message);
+        if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${terminalText(event.message)}\n`);
+        break;
+      case 'retry':
+        if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${retryText(event)} — Ctrl-C to stop\n`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The answer ends on a line of its own. */
+  endLine(): void {
+    if (this.options.format === 'text' && !this.endedOnLine) this.options.stdout.write('\n');
+  }
+
+  private text(text: string): void {
+    // A new model reply after tool calls starts on a line of its own.
+    if (this.replyEnded && !this.endedOnLine) this.options.stdout.write('\n');
+    this.replyEnded = false;
+    this.options.stdout.write(terminalText(text));
+    this.endedOnLine = text.endsWith('\n');
+  }
+
+  private decided(id: string, decision: Decision): void {
+    const call = this.calls.find((candidate) => candidate.id === id);
+    if (call === undefined) return;
+    const { action, source, level, reasons, effects } = decision;
+    call.decision = { action, source, level, reasons, effects };
+    this.decisions.set(id, decision);
+  }
+
+  private result(event: Extract<AgentEvent, { type: 'tool-result' }>): void {
+    this.replyEnded = true;
+    const call = this.calls.find((candidate) => candidate.id === event.toolCallId);
+    if (call === undefined) return;
+    call.state = event.state;
+    call.result = event.forModel;
+    if (event.forPerson !== undefined) call.original = event.forPerson;
+    if (this.options.format !== 'text') return;
+    // A reply in progress ends its line first, so the operation stands on lines of its own.
+    this.endLine();
+    this.endedOnLine = true;
+    this.options.stderr.write(formatCall(call, this.decisions.get(event.toolCallId)));
+  }
 }
 
 /** What the operation does, one line each, for the person reading headless output. */

@@ -53,7 +53,7 @@ Options of assess:
                       (by default assess probes for it once, as the assistant does)
   A "risk_level" inside the arguments is taken as the model's rating. --jsonl reads
   {"tool","args","dialect"?,"mode"?,"cwd"?} per line and writes one line
-  {"decision","source","level","whitelisted","reasons","effects"} or {"error"} per input line.
+  {"decision","source","level","whitelisted","reasons","why","findings","notes","effects"} or {"error"} per input line.
 `;
 
 /** `riskgate <anything> --help` prints the help (assess its own part) instead of failing on it. */

@@ -265,11 +265,16 @@ describe('riskgate assess --jsonl', () => {
       level: 'low',
       whitelisted: true,
       reasons: expect.any(Array),
+      why: 'on the whitelist of safe operations',
+      findings: expect.any(Array),
+      notes: [],
       effects: expect.any(Array),
     });
     expect(answers[1].error).toMatch(/malformed JSON/);
     expect(answers[2]).toMatchObject({ decision: 'confirm', source: 'default', level: 'high', whitelisted: false });
     expect(answers[2].reasons).toContain('DELETE without WHERE removes every row of orders');
+    expect(answers[2].findings).toContain('DELETE without WHERE removes every row of orders');
+    expect(answers[2].why).toBe('not on the whitelist, and the model gave no risk_level');
     expect(answers[3].error).toMatch(/empty line/);
     expect(answers[4].error).toMatch(/unknown tool "no_such_tool"/);
     expect(answers[5]).toMatchObject({ decision: 'execute', source: 'llm', level: 'low' });
@@ -295,7 +300,9 @@ describe('riskgate assess --jsonl', () => {
     expect(answers[20].reasons.join()).toMatch(/metadata/);
     for (const answer of answers) {
       expect(Object.keys(answer).sort()).toEqual(
-        'error' in answer ? ['error'] : ['decision', 'effects', 'level', 'reasons', 'source', 'whitelisted'],
+        'error' in answer
+          ? ['error']
+          : ['decision', 'effects', 'findings', 'level', 'notes', 'reasons', 'source', 'whitelisted', 'why'],
       );
     }
   });

@@ -39,6 +39,11 @@ function request(
     toolName,
     title: JSON.stringify(args),
     question: `Execute this ${question ?? 'operation'}? [y/N]`,
+    ...(toolName === 'execute_sql'
+      ? { editable: 'sql' }
+      : toolName === 'execute_command'
+        ? { editable: 'command' }
+        : {}),
     args,
     description,
     decision,
@@ -109,7 +114,7 @@ describe('ConfirmPanel: the specification’s words, one panel per tool kind', (
     const frame = lastFrame() ?? '';
     expect(frame).toContain(question.replace(/\n/g, ''));
     expect(frame).toContain('high');
-    expect(frame).toContain('asked because: riskgate: not on the whitelist');
+    expect(frame).toContain('asked because: not on the whitelist, and the model gave no risk_level');
     expect(frame).toContain('DELETE without WHERE removes every row of orders');
   });
 
@@ -124,10 +129,10 @@ describe('ConfirmPanel: the specification’s words, one panel per tool kind', (
   it('says when the model decided', async () => {
     const { lastFrame } = show({
       ...sqlRequest,
-      decision: { ...decision, source: 'llm', llmLevel: 'medium', level: 'medium' },
+      decision: { ...decision, source: 'llm', llmLevel: 'medium', level: 'medium', why: 'the model rated this medium' },
     });
     await tick();
-    expect(lastFrame()).toContain('asked because: the model rated it medium');
+    expect(lastFrame()).toContain('asked because: the model rated this medium');
   });
 
   it('shows a file write as a diff and an HTTP request with hidden credentials', async () => {

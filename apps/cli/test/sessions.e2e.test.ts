@@ -22,7 +22,7 @@ describe('modes and sessions in a real terminal', () => {
     await terminal.waitFor(/chat mode \(strict\)[\s\S]*chat · strict/);
     terminal.type('make a file', true);
     const panel = await terminal.waitFor(/Execute this command\?/);
-    expect(panel).toContain('asked because: strict mode asks about everything');
+    expect(panel).toContain('asked because: strict mode confirms every operation');
     expect(panel).not.toContain('always allow');
     await settle();
     terminal.type('n');

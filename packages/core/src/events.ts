@@ -18,6 +18,8 @@ export interface ApprovalRequest {
   readonly title: string;
   /** The specification's question for this tool: "Execute this query? [y/N]". */
   readonly question: string;
+  /** The argument the person may edit (the tool's `editable`), when it is text. */
+  readonly editable?: string;
   /** The validated arguments (without risk_level). */
   readonly args: unknown;
   readonly description: OperationDescription;

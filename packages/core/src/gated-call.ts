@@ -16,7 +16,7 @@ import {
 import { argumentsTooLarge, argumentsTooLargeText, boundedArguments } from './argument-limits.js';
 import type { AuditEntry } from './audit.js';
 import type { ApprovalAnswer, ApprovalRequest } from './events.js';
-import type { GateContext, GatedCallOutcome, GatedCallState, ToolCallInput, ToolSource } from './gated-executor.js';
+import type { GateContext, GatedCallOutcome, GatedCallState, ToolCallInput, ToolSource } from './gate-context.js';
 import { defaultOutputGuard, guardToolResult } from './output-guard.js';
 
 /** What a call ends as: the one exit (`finish`) turns it into events, an audit line and the outcome. */
@@ -175,6 +175,7 @@ export class GatedCall {
       toolName: call.name,
       title: this.title,
       question: confirmationQuestion(tool),
+      ...(tool.editable === undefined ? {} : { editable: tool.editable }),
       args: planned.args,
       description: await tool.describe(planned.args, gate.assess, planned.plan),
       decision,

@@ -98,7 +98,7 @@ export interface Decision {
 
 /** The gate, in the order of DESIGN.md "The gate": first match wins. */
 export function decide(input: DecideInput): Decision {
-  const { llm, policy } = input;
+  const { llm } = input;
   const llmLevel = llm.kind === 'valid' ? llm.level : null;
   const llmNotes =
     llm.kind === 'invalid'
@@ -120,56 +120,73 @@ export function decide(input: DecideInput): Decision {
       disagreement: false,
     };
   }
+  const verdict = verdictFor(input, llmLevel, llmNotes);
+  return byRulesAndModes(input, verdict) ?? byLevels(input, verdict, llmLevel);
+}
 
+type Valid = Extract<DecideInput, { valid: true }>;
+
+/** Makes a decision that rests on the code's assessment, with its findings. */
+type Verdict = (
+  action: DecisionAction,
+  source: DecisionSource,
+  why: string,
+  options?: { rule?: Rule; notes?: readonly string[] },
+) => Decision;
+
+function verdictFor(input: Valid, llmLevel: RiskLevel | null, llmNotes: readonly string[]): Verdict {
   const { assessment } = input;
-  const disagreement = llmLevel === 'low' && (assessment.level === 'high' || assessment.knownDanger);
   const base = {
     llmLevel,
     codeLevel: assessment.level,
     whitelisted: assessment.whitelisted,
     effects: assessment.effects.map(({ text, verdict, level }) => ({ text, verdict, level })),
-    disagreement,
+    disagreement: llmLevel === 'low' && (assessment.level === 'high' || assessment.knownDanger),
   };
-  const findings = assessment.reasons;
-  const codeDecision = (
-    action: DecisionAction,
-    source: DecisionSource,
-    why: string,
-    options: { rule?: Rule; notes?: readonly string[] } = {},
-  ): Decision => ({
+  return (action, source, why, options = {}) => ({
     ...base,
     action,
     source,
     level: assessment.level,
-    ...explained(why, findings, [...(options.notes ?? []), ...llmNotes]),
+    ...explained(why, assessment.reasons, [...(options.notes ?? []), ...llmNotes]),
     ...(options.rule === undefined ? {} : { rule: options.rule.text }),
   });
+}
+
+/** Steps 2–4: the person's rules and the modes that do not weigh the operation. */
+function byRulesAndModes(input: Valid, verdict: Verdict): Decision | undefined {
+  const { policy } = input;
   const match = (effect: Rule['effect']) =>
-    findRule(policy.rules, effect, input.toolName, input.ruleStyle, assessment.subjects);
+    findRule(policy.rules, effect, input.toolName, input.ruleStyle, input.assessment.subjects);
 
   // 2. A deny rule wins over everything, yolo included.
   const deny = match('deny');
-  if (deny !== undefined) return codeDecision('deny', 'rule', `denied by rule ${deny.text}`, { rule: deny });
+  if (deny !== undefined) return verdict('deny', 'rule', `denied by rule ${deny.text}`, { rule: deny });
 
   // 3. Modes that do not weigh the operation.
-  if (policy.mode === 'strict') return codeDecision('confirm', 'mode', 'strict mode confirms every operation');
-  if (policy.mode === 'yolo') return codeDecision('execute', 'mode', 'yolo mode executes every operation unasked');
+  if (policy.mode === 'strict') return verdict('confirm', 'mode', 'strict mode confirms every operation');
+  if (policy.mode === 'yolo') return verdict('execute', 'mode', 'yolo mode executes every operation unasked');
 
   // 4. The person's own allow and ask rules.
   const ask = match('ask');
-  if (ask !== undefined) return codeDecision('confirm', 'rule', `rule ${ask.text} asks first`, { rule: ask });
+  if (ask !== undefined) return verdict('confirm', 'rule', `rule ${ask.text} asks first`, { rule: ask });
   const allow = match('allow');
-  if (allow !== undefined) return codeDecision('execute', 'rule', `allowed by rule ${allow.text}`, { rule: allow });
+  if (allow !== undefined) return verdict('execute', 'rule', `allowed by rule ${allow.text}`, { rule: allow });
+  return undefined;
+}
 
+/** Steps 5–8: guarded mode, the model's rating, the whitelist, the default. */
+function byLevels(input: Valid, verdict: Verdict, llmLevel: RiskLevel | null): Decision {
+  const { assessment } = input;
   // 5. Guarded mode: what the code knows to do something (or to read a secret) is asked,
   //    whatever the model said; the model's `low` only ever decides unknown operations.
-  const guarded = policy.mode === 'guarded';
+  const guarded = input.policy.mode === 'guarded';
   if (guarded && assessment.knownDanger) {
     const why =
       llmLevel === 'low'
         ? 'guarded mode: the model said low, but the code found what this does'
         : 'guarded mode: the code found what this does';
-    return codeDecision('confirm', 'guard', why);
+    return verdict('confirm', 'guard', why);
   }
   const untrusted = guarded && llmLevel === 'low' ? input.turn?.untrusted : undefined;
 
@@ -177,9 +194,11 @@ export function decide(input: DecideInput): Decision {
   //    the turn has brought in untrusted content: the whitelist or the default decides).
   if (llmLevel !== null && untrusted === undefined) {
     const action: DecisionAction = llmLevel === 'low' ? 'execute' : 'confirm';
-    const why = `the model rated this ${llmLevel}`;
-    const warning = disagreement ? ['the code found what this does; running it because the model rated it low'] : [];
-    return { ...codeDecision(action, 'llm', why, { notes: warning }), level: llmLevel };
+    const decision = verdict(action, 'llm', `the model rated this ${llmLevel}`);
+    const warning = decision.disagreement
+      ? ['the code found what this does; running it because the model rated it low']
+      : [];
+    return { ...verdict(action, 'llm', decision.why, { notes: warning }), level: llmLevel };
   }
 
   const untrustedNote =
@@ -189,11 +208,11 @@ export function decide(input: DecideInput): Decision {
 
   // 7. The code whitelist.
   if (assessment.whitelisted)
-    return codeDecision('execute', 'whitelist', 'on the whitelist of safe operations', { notes: untrustedNote });
+    return verdict('execute', 'whitelist', 'on the whitelist of safe operations', { notes: untrustedNote });
 
   // 8. The conservative default.
-  if (untrusted !== undefined) return codeDecision('confirm', 'guard', untrustedNote[0]!);
-  return codeDecision('confirm', 'default', 'not on the whitelist, and the model gave no risk_level');
+  if (untrusted !== undefined) return verdict('confirm', 'guard', untrustedNote[0]!);
+  return verdict('confirm', 'default', 'not on the whitelist, and the model gave no risk_level');
 }
 
 /** The three parts of an explanation, and the one list logs and JSON carry. */

@@ -148,6 +148,8 @@ export interface ToolDefinition<Parameters extends z.ZodType, Data, Plan = undef
    * from argument names.
    */
   readonly title: (args: z.output<Parameters>) => string;
+  /** The argument the person may edit in the panel (`e`), as text: `sql`, `command`. None: no edit. */
+  readonly editable?: string;
   /** Arguments without `risk_level`: the registry adds that property to every tool. */
   readonly parameters: Parameters;
   /** How user-rule patterns for this tool are matched against its subjects. */

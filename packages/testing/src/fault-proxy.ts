@@ -27,85 +27,102 @@ export interface FaultProxy {
 }
 
 export async function startFaultProxy(target: { host: string; port: number }): Promise<FaultProxy> {
-  const pairs = new Set<{ client: Socket; server: Socket; own?: 'replies' }>();
-  let stalled: 'none' | 'both' | 'replies' = 'none';
-  let sentBytes = 0;
-  let trigger: { text: string; fault: 'drop' | 'stall-replies'; left: number } | undefined;
+  const proxy = new TcpFaultProxy(target);
+  await proxy.listen();
+  return proxy;
+}
 
-  const server: Server = createServer((client) => {
-    const upstream = createConnection(target);
-    const pair: { client: Socket; server: Socket; own?: 'replies' } = { client, server: upstream };
-    pairs.add(pair);
-    const apply = () => {
-      const now = pair.own ?? stalled;
-      if (now === 'both') client.pause();
-      else client.resume();
-      if (now === 'none') upstream.resume();
-      else upstream.pause();
-    };
-    client.on('data', (chunk: Buffer) => {
-      sentBytes += chunk.length;
-      upstream.write(chunk);
-      if (trigger !== undefined && chunk.includes(trigger.text) && --trigger.left === 0) {
-        const { fault } = trigger;
-        trigger = undefined;
-        // After the bytes left for the server: a drop a moment later, so they arrive first.
-        if (fault === 'drop') {
-          setTimeout(() => {
-            pairs.delete(pair);
-            client.resetAndDestroy();
-            upstream.resetAndDestroy();
-          }, 20);
-        } else {
-          pair.own = 'replies';
-          apply();
-        }
-      }
-    });
-    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+interface Pair {
+  readonly client: Socket;
+  readonly server: Socket;
+  /** This connection's own stall (a `whenSent` trigger), over the proxy's. */
+  own?: 'replies';
+}
+
+class TcpFaultProxy implements FaultProxy {
+  private readonly pairs = new Set<Pair>();
+  private readonly server: Server = createServer((client) => this.connect(client));
+  private stalled: 'none' | 'both' | 'replies' = 'none';
+  private trigger: { text: string; fault: 'drop' | 'stall-replies'; left: number } | undefined;
+  port = 0;
+  sentBytes = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  private connect(client: Socket): void {
+    const pair: Pair = { client, server: createConnection(this.target) };
+    this.pairs.add(pair);
+    client.on('data', (chunk: Buffer) => this.forward(pair, chunk));
+    pair.server.on('data', (chunk: Buffer) => client.write(chunk));
     const end = () => {
-      pairs.delete(pair);
+      this.pairs.delete(pair);
       client.destroy();
-      upstream.destroy();
+      pair.server.destroy();
     };
     client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-    (client as Socket & { apply?: () => void }).apply = apply;
-    apply();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  const reapply = () => {
-    for (const pair of pairs) (pair.client as Socket & { apply?: () => void }).apply?.();
-  };
-  const proxy: FaultProxy = {
-    port,
-    get sentBytes() {
-      return sentBytes;
-    },
-    drop() {
-      for (const pair of pairs) {
+    pair.server.on('error', end).on('close', end);
+    this.apply(pair);
+  }
+
+  private forward(pair: Pair, chunk: Buffer): void {
+    this.sentBytes += chunk.length;
+    pair.server.write(chunk);
+    const trigger = this.trigger;
+    if (trigger === undefined || !chunk.includes(trigger.text) || --trigger.left !== 0) return;
+    this.trigger = undefined;
+    // After the bytes left for the server: a drop a moment later, so they arrive first.
+    if (trigger.fault === 'drop') {
+      setTimeout(() => {
+        this.pairs.delete(pair);
         pair.client.resetAndDestroy();
         pair.server.resetAndDestroy();
-      }
-      pairs.clear();
-    },
-    whenSent(text, fault, options = {}) {
-      trigger = { text, fault, left: options.occurrence ?? 1 };
-    },
-    stall(which = 'both') {
-      stalled = which;
-      reapply();
-    },
-    resume() {
-      stalled = 'none';
-      for (const pair of pairs) pair.own = undefined;
-      reapply();
-    },
-    async close() {
-      proxy.drop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  return proxy;
+      }, 20);
+    } else {
+      pair.own = 'replies';
+      this.apply(pair);
+    }
+  }
+
+  private apply(pair: Pair): void {
+    const now = pair.own ?? this.stalled;
+    if (now === 'both') pair.client.pause();
+    else pair.client.resume();
+    if (now === 'none') pair.server.resume();
+    else pair.server.pause();
+  }
+
+  drop(): void {
+    for (const pair of this.pairs) {
+      pair.client.resetAndDestroy();
+      pair.server.resetAndDestroy();
+    }
+    this.pairs.clear();
+  }
+
+  whenSent(text: string, fault: 'drop' | 'stall-replies', options: { readonly occurrence?: number } = {}): void {
+    this.trigger = { text, fault, left: options.occurrence ?? 1 };
+  }
+
+  stall(which: 'both' | 'replies' = 'both'): void {
+    this.stalled = which;
+    for (const pair of this.pairs) this.apply(pair);
+  }
+
+  resume(): void {
+    this.stalled = 'none';
+    for (const pair of this.pairs) {
+      pair.own = undefined;
+      this.apply(pair);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.drop();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
 }

@@ -68,18 +68,7 @@ export async function startScriptedModelServer(
     }
     if (reply.delayMs !== undefined) await sleep(reply.delayMs, request);
     if (reply.error !== undefined) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (reply.error.retryAfter !== undefined) headers['retry-after'] = String(reply.error.retryAfter);
-      response.writeHead(reply.error.status, headers);
-      response.end(
-        JSON.stringify({
-          error: {
-            message: reply.error.message ?? `scripted error ${reply.error.status}`,
-            type: 'scripted_error',
-            code: reply.error.code ?? null,
-          },
-        }),
-      );
+      scriptedError(response, reply.error);
       return;
     }
     const id = `chatcmpl-scripted-${++counter}`;
@@ -88,33 +77,7 @@ export async function startScriptedModelServer(
       json(response, 200, completion(reply, id, model));
       return;
     }
-    response.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-    });
-    if (reply.endless === true) {
-      await streamEndlessly(response, chunks.slice(0, -1), reply.chunkDelayMs ?? 0, (content) => ({
-        id,
-        object: 'chat.completion.chunk',
-        created: 0,
-        model,
-        choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }],
-      }));
-      return;
-    }
-    for (const [index, chunk] of chunks.entries()) {
-      if (reply.cutAfterChunks !== undefined && index >= reply.cutAfterChunks) {
-        // The connection drops mid-stream: no finish_reason, no [DONE].
-        response.socket?.destroy();
-        return;
-      }
-      response.write(`data: ${JSON.stringify(chunk)}\n\n`);
-      await pace(reply.chunkDelayMs ?? 0);
-    }
-    // A server that forgets `[DONE]`: the finish was sent, the connection stays open.
-    if (reply.withoutDone === true) await untilClosed(response);
-    else response.end('data: [DONE]\n\n');
+    await streamReply(response, reply, chunks, id, model);
   }
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -256,4 +219,49 @@ function sleep(ms: number, request: IncomingMessage): Promise<void> {
       resolve();
     });
   });
+}
+
+function scriptedError(response: ServerResponse, error: NonNullable<ScriptedReply['error']>): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (error.retryAfter !== undefined) headers['retry-after'] = String(error.retryAfter);
+  response.writeHead(error.status, headers);
+  const message = error.message ?? `scripted error ${error.status}`;
+  response.end(JSON.stringify({ error: { message, type: 'scripted_error', code: error.code ?? null } }));
+}
+
+/** The reply as server-sent events, with the faults it is scripted to have. */
+async function streamReply(
+  response: ServerResponse,
+  reply: ScriptedReply,
+  chunks: readonly unknown[],
+  id: string,
+  model: string,
+): Promise<void> {
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  if (reply.endless === true) {
+    await streamEndlessly(response, chunks.slice(0, -1), reply.chunkDelayMs ?? 0, (content) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created: 0,
+      model,
+      choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }],
+    }));
+    return;
+  }
+  for (const [index, chunk] of chunks.entries()) {
+    if (reply.cutAfterChunks !== undefined && index >= reply.cutAfterChunks) {
+      // The connection drops mid-stream: no finish_reason, no [DONE].
+      response.socket?.destroy();
+      return;
+    }
+    response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    await pace(reply.chunkDelayMs ?? 0);
+  }
+  // A server that forgets `[DONE]`: the finish was sent, the connection stays open.
+  if (reply.withoutDone === true) await untilClosed(response);
+  else response.end('data: [DONE]\n\n');
 }

@@ -1,8 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import {
+  type AssessContext,
   defineTool,
   type Effect,
+  type ExecuteContext,
   expandHome,
   findSecretsIn,
   type PlannedReport,
@@ -13,7 +15,7 @@ import {
 import { z } from 'zod';
 import { assessCommand } from './command-assessor.js';
 import { childEnvironment } from './child-environment.js';
-import { type CommandRunResult, runCommand } from './command-runner.js';
+import { type CommandRunResult, type RunCommandOptions, runCommand } from './command-runner.js';
 import { type HostReader, splitHostReader } from './host-reader.js';
 import type { ResourceBounds } from './resource-bounds.js';
 import { limitWords } from './run-limits.js';
@@ -72,146 +74,168 @@ export interface CommandPlan {
 /** What a host reader may hand the rest of its line: far more than any process list. */
 const READER_OUTPUT_BYTES = 8 * 1024 * 1024;
 
+/** The tool's options with their defaults filled in. */
+interface Settings {
+  readonly options: CommandToolOptions;
+  readonly defaultTimeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly environment: () => Readonly<Record<string, string>>;
+}
+
 export function createExecuteCommandTool(options: CommandToolOptions = {}) {
-  const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
-  const maxOutputBytes = options.maxOutputBytes ?? 30_000;
-  const environment = () =>
-    childEnvironment(process.env, { pass: options.passEnvironment ?? [], secretValues: options.secretValues ?? [] });
+  const settings: Settings = {
+    options,
+    defaultTimeoutMs: options.defaultTimeoutMs ?? 120_000,
+    maxOutputBytes: options.maxOutputBytes ?? 30_000,
+    environment: () =>
+      childEnvironment(process.env, { pass: options.passEnvironment ?? [], secretValues: options.secretValues ?? [] }),
+  };
   return defineTool({
     name: COMMAND_TOOL_NAME,
     description:
       'Run one bash command line in the workspace and return its output and exit code. Read-only commands (ls, cat, grep, git log, …) run at once; anything that writes, deletes, installs or reaches the network is shown to the user, who must confirm it.',
     noun: 'command',
     title: ({ command }) => command,
+    editable: 'command',
     parameters: executeCommandParameters,
     ruleStyle: 'text',
-    // The `cwd` argument is where relative paths resolve: a cwd inside ~/.aws makes `cat credentials` a secret read.
-    assess: async ({ command, cwd, timeout_ms }, context): Promise<PlannedReport<CommandPlan>> => {
-      const directory = resolve(context.cwd, expandHome(cwd ?? '.', context.home));
-      // `ps aux | grep node`: only a lone reader gets the host's process and network view, by
-      // host-reader.ts's table alone, whatever the judge concludes about the line; the rest of
-      // the line stays fully sandboxed. Worked out here once, used by execute if it runs sandboxed.
-      const plan: CommandPlan = {
-        directory,
-        timeoutMs: timeout_ms ?? defaultTimeoutMs,
-        hostReader: context.sandbox === true ? await splitHostReader(command) : undefined,
-      };
-      const report = await assessCommand(command, {
-        cwd: directory,
-        ...(context.home === undefined ? {} : { home: context.home }),
-        ...(context.sandbox === undefined ? {} : { sandbox: context.sandbox }),
-      });
-      const added: Effect[] = [];
-      // The sandbox hides the workspace's secret files that its scan found; a scan cut short by
-      // its bounds (a first walk of a huge tree) may have missed some, so the call is asked
-      // rather than run with them visible. Steady state, the scan is cached: one lstat per entry.
-      // Only a call that could run unasked needs it: any effect but a read makes the call asked
-      // anyway (`git log; rm -rf ~`), and an approved call's sandbox walks the workspace itself.
-      const couldRunUnasked = report.effects.every(
-        (effect) =>
-          effect.kind === 'read-path' ||
-          effect.kind === 'list-path' ||
-          effect.kind === 'read-env' ||
-          effect.kind === 'read-db',
-      );
-      if (context.sandbox === true && couldRunUnasked) {
-        // 10 s: the first walk reads every file whole (a repository with its build output takes
-        // seconds cold); cached, a later call costs one lstat per entry.
-        const scan = secretFilesBelow(context.cwd, {
-          budgetMs: 10_000,
-          ...options.workspaceScan,
-          ...(context.home === undefined ? {} : { home: context.home }),
-        });
-        if (!scan.complete) {
-          added.push({
-            kind: 'unknown',
-            detail:
-              'the workspace holds more files than riskgate could check for secrets in time, so the sandbox cannot hide them all yet',
-          });
-        }
-      }
-      // The model's own timeout is a bound too: `sleep 3600` with timeout_ms of an hour would
-      // hold a sandbox for an hour unasked. Longer than the default, the person is asked.
-      if (timeout_ms !== undefined && timeout_ms > defaultTimeoutMs) {
-        const detail = `runs up to ${duration(timeout_ms)} (timeout_ms), longer than the ${duration(defaultTimeoutMs)} an unasked command may take`;
-        added.push({ kind: 'unbounded', resource: 'time', detail });
-      }
-      return { ...report, effects: added.length === 0 ? report.effects : [...report.effects, ...added], plan };
-    },
+    assess: (args, context) => assessCall(args, context, settings),
     describe: ({ command }, _context, plan) => ({ kind: 'command', command, cwd: plan.directory, details: [] }),
-    execute: async ({ command }, context, plan) => {
-      const { directory, timeoutMs } = plan;
-      if (!existsSync(directory) || !statSync(directory).isDirectory()) {
-        return toolFailure('command-bad-cwd', `no directory at ${directory}`);
-      }
-      const sandboxed = context.sandbox === true && (context.readOnly || options.sandbox === 'always');
-      const hostReader = sandboxed ? plan.hostReader : undefined;
-      const common = {
-        cwd: directory,
-        timeoutMs,
-        signal: context.signal,
-        maxOutputBytes,
-        // A whitelisted command runs in the sandbox whenever the host found one: the sandbox is
-        // what makes the rows marked sandboxOnly safe to whitelist.
-        sandbox: sandboxed,
-        ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
-        workspace: context.cwd,
-        // The home the assessor judged `~` against is the one the command's `~` and $HOME name.
-        ...(context.home === undefined ? {} : { home: context.home }),
-        env: context.home === undefined ? environment() : { ...environment(), HOME: context.home },
-      };
-      const live = context.onOutput === undefined ? {} : { onOutput: context.onOutput };
-      if (hostReader?.rest !== undefined) {
-        // The host's process list holds other programs' arguments (`mysql -pPASS`, `--requirepass
-        // X`), and the rest of the line may turn them into a form no output guard reads (`ps -eo
-        // args | rev` handed all seven over). So the reader runs first, alone, its secrets are
-        // withheld, and only then does the sandboxed rest read what is left on its stdin.
-        const { program, args, rest } = hostReader;
-        const read = await runCommand(command, {
-          ...common,
-          maxOutputBytes: READER_OUTPUT_BYTES,
-          hostReader: { program, args },
-        });
-        if (read.timedOut || read.cancelled || read.limit !== undefined) {
-          return {
-            type: 'tool-success',
-            forModel: formatForModel(read, directory, context.cwd, timeoutMs),
-            data: read,
-            ...partial(read),
-          } as const;
-        }
-        const stdin = replaceFindings(
-          read.output,
-          findSecretsIn(read.output),
-          (what) => `[withheld: ${what} — hidden before the rest of the line read it]`,
-        );
-        const result = await runCommand(rest, {
-          ...common,
-          ...live,
-          stdin,
-          timeoutMs: Math.max(1_000, timeoutMs - read.durationMs),
-        });
-        const whole = { ...result, durationMs: read.durationMs + result.durationMs };
-        return {
-          type: 'tool-success',
-          forModel: formatForModel(whole, directory, context.cwd, timeoutMs),
-          data: whole,
-          ...partial(whole),
-        } as const;
-      }
-      const result = await runCommand(command, {
-        ...common,
-        ...live,
-        ...(hostReader === undefined ? {} : { hostReader }),
-      });
-      return {
-        type: 'tool-success',
-        forModel: formatForModel(result, directory, context.cwd, timeoutMs),
-        data: result,
-        ...partial(result),
-      } as const;
-    },
+    execute: (args, context, plan) => executeCall(args.command, context, plan, settings),
   });
+}
+
+type CommandArgs = z.output<typeof executeCommandParameters>;
+
+// The `cwd` argument is where relative paths resolve: a cwd inside ~/.aws makes `cat credentials` a secret read.
+async function assessCall(
+  { command, cwd, timeout_ms }: CommandArgs,
+  context: AssessContext,
+  settings: Settings,
+): Promise<PlannedReport<CommandPlan>> {
+  const { defaultTimeoutMs } = settings;
+  const directory = resolve(context.cwd, expandHome(cwd ?? '.', context.home));
+  // `ps aux | grep node`: only a lone reader gets the host's process and network view, by
+  // host-reader.ts's table alone, whatever the judge concludes about the line; the rest of the
+  // line stays fully sandboxed. Worked out here once, used by execute if it runs sandboxed.
+  const plan: CommandPlan = {
+    directory,
+    timeoutMs: timeout_ms ?? defaultTimeoutMs,
+    hostReader: context.sandbox === true ? await splitHostReader(command) : undefined,
+  };
+  const report = await assessCommand(command, {
+    cwd: directory,
+    ...(context.home === undefined ? {} : { home: context.home }),
+    ...(context.sandbox === undefined ? {} : { sandbox: context.sandbox }),
+  });
+  const added = workspaceScanEffects(report.effects, context, settings);
+  // The model's own timeout is a bound too: `sleep 3600` with timeout_ms of an hour would hold a
+  // sandbox for an hour unasked. Longer than the default, the person is asked.
+  if (timeout_ms !== undefined && timeout_ms > defaultTimeoutMs) {
+    const detail = `runs up to ${duration(timeout_ms)} (timeout_ms), longer than the ${duration(defaultTimeoutMs)} an unasked command may take`;
+    added.push({ kind: 'unbounded', resource: 'time', detail });
+  }
+  return { ...report, effects: added.length === 0 ? report.effects : [...report.effects, ...added], plan };
+}
+
+/**
+ * The sandbox hides the workspace's secret files that its scan found; a scan cut short by its
+ * bounds (a first walk of a huge tree) may have missed some, so the call is asked rather than
+ * run with them visible. Only a call that could run unasked needs it: any effect but a read makes
+ * the call asked anyway (`git log; rm -rf ~`), and an approved call's sandbox walks the workspace
+ * itself.
+ */
+function workspaceScanEffects(effects: readonly Effect[], context: AssessContext, settings: Settings): Effect[] {
+  const couldRunUnasked = effects.every(
+    (effect) =>
+      effect.kind === 'read-path' ||
+      effect.kind === 'list-path' ||
+      effect.kind === 'read-env' ||
+      effect.kind === 'read-db',
+  );
+  if (context.sandbox !== true || !couldRunUnasked) return [];
+  // 10 s: the first walk reads every file whole (a repository with its build output takes
+  // seconds cold); cached, a later call costs one lstat per entry.
+  const scan = secretFilesBelow(context.cwd, {
+    budgetMs: 10_000,
+    ...settings.options.workspaceScan,
+    ...(context.home === undefined ? {} : { home: context.home }),
+  });
+  if (scan.complete) return [];
+  return [
+    {
+      kind: 'unknown',
+      detail:
+        'the workspace holds more files than riskgate could check for secrets in time, so the sandbox cannot hide them all yet',
+    },
+  ];
+}
+
+async function executeCall(command: string, context: ExecuteContext, plan: CommandPlan, settings: Settings) {
+  const { directory, timeoutMs } = plan;
+  const { options } = settings;
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    return toolFailure('command-bad-cwd', `no directory at ${directory}`);
+  }
+  const sandboxed = context.sandbox === true && (context.readOnly || options.sandbox === 'always');
+  const hostReader = sandboxed ? plan.hostReader : undefined;
+  const environment = settings.environment();
+  const common: RunCommandOptions = {
+    cwd: directory,
+    timeoutMs,
+    signal: context.signal,
+    maxOutputBytes: settings.maxOutputBytes,
+    // A whitelisted command runs in the sandbox whenever the host found one: the sandbox is what
+    // makes the rows marked sandboxOnly safe to whitelist.
+    sandbox: sandboxed,
+    ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
+    workspace: context.cwd,
+    // The home the assessor judged `~` against is the one the command's `~` and $HOME name.
+    ...(context.home === undefined ? {} : { home: context.home }),
+    env: context.home === undefined ? environment : { ...environment, HOME: context.home },
+    ...(context.onOutput === undefined ? {} : { onOutput: context.onOutput }),
+  };
+  const result =
+    hostReader?.rest !== undefined
+      ? await runReaderThenRest(command, { ...hostReader, rest: hostReader.rest }, common)
+      : await runCommand(command, { ...common, ...(hostReader === undefined ? {} : { hostReader }) });
+  return {
+    type: 'tool-success',
+    forModel: formatForModel(result, directory, context.cwd, timeoutMs),
+    data: result,
+    ...partial(result),
+  } as const;
+}
+
+/**
+ * The host's process list holds other programs' arguments (`mysql -pPASS`, `--requirepass X`),
+ * and the rest of the line may turn them into a form no output guard reads (`ps -eo args | rev`
+ * handed all seven over). So the reader runs first, alone, its secrets are withheld, and only
+ * then does the sandboxed rest read what is left on its stdin.
+ */
+async function runReaderThenRest(
+  command: string,
+  { program, args, rest }: HostReader & { readonly rest: string },
+  common: RunCommandOptions,
+): Promise<CommandRunResult> {
+  const { onOutput: _live, ...quiet } = common;
+  const read = await runCommand(command, {
+    ...quiet,
+    maxOutputBytes: READER_OUTPUT_BYTES,
+    hostReader: { program, args },
+  });
+  if (read.timedOut || read.cancelled || read.limit !== undefined) return read;
+  const stdin = replaceFindings(
+    read.output,
+    findSecretsIn(read.output),
+    (what) => `[withheld: ${what} — hidden before the rest of the line read it]`,
+  );
+  const result = await runCommand(rest, {
+    ...common,
+    stdin,
+    timeoutMs: Math.max(1_000, common.timeoutMs - read.durationMs),
+  });
+  return { ...result, durationMs: read.durationMs + result.durationMs };
 }
 
 /** A run stopped before its end — at its timeout, on a cancel, at a bound, or killed by a signal. */

@@ -3,10 +3,10 @@ import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
-  type AssessContext,
   defineTool,
   type Effect,
   type EffectReport,
+  type ExecuteContext,
   judgeEffects,
   looksBinary,
   type OperationDescription,
@@ -96,57 +96,7 @@ export interface FilePlan {
 const SKIPPED = new Set(['.git', 'node_modules']);
 
 export function createFileOperationsTool(options: FileToolOptions = {}) {
-  const maxReadBytes = options.maxReadBytes ?? 256 * 1024;
-  const maxEntries = options.maxEntries ?? 1_000;
-
-  /** What the call would do; `@riskgate/risk` judges it against the one knowledge base. */
-  const assess = (args: FileOperationsArgs, context: AssessContext): PlannedReport<FilePlan> => {
-    const path = resolvePath(args.path, context.cwd, context.home);
-    const { effects, subjects } = effectsOf(args, path);
-    return { effects, subjects, plan: { path, effects } };
-  };
-  const effectsOf = (args: FileOperationsArgs, path: ResolvedPath): EffectReport => {
-    const subjects = [`${args.operation} ${path.display}`];
-    const escapes = path.escapesThroughSymlink
-      ? { note: `${args.path} is a symlink to ${path.real}, outside the workspace` }
-      : {};
-    switch (args.operation) {
-      case 'exists':
-        // Only says whether the path is there: nothing is read.
-        return report([], subjects);
-      case 'read':
-        return report([{ kind: 'read-path', path: path.lexical, ...escapes }], subjects);
-      case 'list':
-        return report(
-          [
-            {
-              kind: 'list-path',
-              path: path.lexical,
-              ...(args.recursive === true ? { recursive: true } : {}),
-              ...escapes,
-            },
-          ],
-          subjects,
-        );
-      case 'write':
-        return report(
-          [
-            {
-              kind: 'write-path',
-              path: path.lexical,
-              ...(path.escapesThroughSymlink
-                ? {
-                    note: `${args.path} is a symlink to ${path.real}, outside the workspace: the write will be refused`,
-                    severity: 'high' as const,
-                  }
-                : {}),
-            },
-          ],
-          subjects,
-        );
-    }
-  };
-
+  const limits = { maxReadBytes: options.maxReadBytes ?? 256 * 1024, maxEntries: options.maxEntries ?? 1_000 };
   return defineTool({
     name: FILE_TOOL_NAME,
     description:
@@ -155,7 +105,11 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
     title: ({ operation, path }) => `${operation} ${path}`,
     parameters: fileOperationsParameters,
     ruleStyle: 'path',
-    assess,
+    assess: (args, context): PlannedReport<FilePlan> => {
+      const path = resolvePath(args.path, context.cwd, context.home);
+      const { effects, subjects } = fileEffects(args, path);
+      return { effects, subjects, plan: { path, effects } };
+    },
     describe: async (args, _context, { path }): Promise<OperationDescription> => {
       if (args.operation !== 'write')
         return { kind: 'file', operation: args.operation, path: path.display, details: [] };
@@ -167,40 +121,74 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
         details: [],
       };
     },
-    execute: async (args, context, plan): Promise<ToolResult<FileData>> => {
-      // The path is resolved again only to see that it still leads where it did: a symlink
-      // swapped in since the assessment would make the call touch another file than the one
-      // the judge cleared or the panel's diff showed.
-      const path = resolvePath(args.path, context.cwd, context.home);
-      if (path.real !== plan.path.real) {
-        return toolFailure(
-          'file-changed-since-assessed',
-          `refused: ${args.path} now leads to ${path.real}, not to ${plan.path.real} as when it was checked; ask again`,
-        );
-      }
-      // Defence in depth: a read that runs because it is whitelisted is judged again now (the
-      // plan's effects, not a new assessment), so a file that became a secret since is refused.
-      if (context.readOnly) {
-        const again = judgeEffects(plan.effects, context);
-        if (!again.whitelisted)
-          return toolFailure('file-changed-since-assessed', `refused: ${again.reasons.join('; ')}`);
-      }
-      try {
-        switch (args.operation) {
-          case 'exists':
-            return await existsOperation(path);
-          case 'read':
-            return await readOperation(path, args, maxReadBytes);
-          case 'list':
-            return await listOperation(path, args, maxEntries);
-          case 'write':
-            return await writeOperation(path, args.content ?? '', args.create_parents === true);
-        }
-      } catch (error) {
-        return fileFailure(error, path);
-      }
-    },
+    execute: (args, context, plan) => executeFileOperation(args, context, plan, limits),
   });
+}
+
+/** What the call would do; `@riskgate/risk` judges it against the one knowledge base. */
+function fileEffects(args: FileOperationsArgs, path: ResolvedPath): EffectReport {
+  const subjects = [`${args.operation} ${path.display}`];
+  const escapes = path.escapesThroughSymlink
+    ? { note: `${args.path} is a symlink to ${path.real}, outside the workspace` }
+    : {};
+  switch (args.operation) {
+    case 'exists':
+      // Only says whether the path is there: nothing is read.
+      return report([], subjects);
+    case 'read':
+      return report([{ kind: 'read-path', path: path.lexical, ...escapes }], subjects);
+    case 'list': {
+      const recursive = args.recursive === true ? { recursive: true } : {};
+      return report([{ kind: 'list-path', path: path.lexical, ...recursive, ...escapes }], subjects);
+    }
+    case 'write': {
+      const refused = path.escapesThroughSymlink
+        ? {
+            note: `${args.path} is a symlink to ${path.real}, outside the workspace: the write will be refused`,
+            severity: 'high' as const,
+          }
+        : {};
+      return report([{ kind: 'write-path', path: path.lexical, ...refused }], subjects);
+    }
+  }
+}
+
+async function executeFileOperation(
+  args: FileOperationsArgs,
+  context: ExecuteContext,
+  plan: FilePlan,
+  limits: { readonly maxReadBytes: number; readonly maxEntries: number },
+): Promise<ToolResult<FileData>> {
+  // The path is resolved again only to see that it still leads where it did: a symlink swapped
+  // in since the assessment would make the call touch another file than the one the judge
+  // cleared or the panel's diff showed.
+  const path = resolvePath(args.path, context.cwd, context.home);
+  if (path.real !== plan.path.real) {
+    return toolFailure(
+      'file-changed-since-assessed',
+      `refused: ${args.path} now leads to ${path.real}, not to ${plan.path.real} as when it was checked; ask again`,
+    );
+  }
+  // Defence in depth: a read that runs because it is whitelisted is judged again now (the plan's
+  // effects, not a new assessment), so a file that became a secret since is refused.
+  if (context.readOnly) {
+    const again = judgeEffects(plan.effects, context);
+    if (!again.whitelisted) return toolFailure('file-changed-since-assessed', `refused: ${again.reasons.join('; ')}`);
+  }
+  try {
+    switch (args.operation) {
+      case 'exists':
+        return await existsOperation(path);
+      case 'read':
+        return await readOperation(path, args, limits.maxReadBytes);
+      case 'list':
+        return await listOperation(path, args, limits.maxEntries);
+      case 'write':
+        return await writeOperation(path, args.content ?? '', args.create_parents === true);
+    }
+  } catch (error) {
+    return fileFailure(error, path);
+  }
 }
 
 async function writeDiff(path: ResolvedPath, content: string): Promise<string> {

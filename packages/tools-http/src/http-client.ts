@@ -209,100 +209,42 @@ async function requestOnce(
 ): Promise<HttpResponseData | HttpFailure> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
-    const sent = body === undefined || SAFE_METHODS.has(method) ? undefined : body;
-    const stream = got.stream(url, {
-      method: method as Method,
-      headers: Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent')
-        ? headers
-        : { 'user-agent': USER_AGENT, ...headers },
-      // A GET, HEAD or OPTIONS is judged as a read: it never carries a body, whatever the call says.
-      ...(sent === undefined ? {} : { body: sent }),
-      followRedirect: false,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      timeout: { request: options.timeoutMs },
-      dnsLookup: guardedLookup(options.resolve, options.policy) as never,
-      signal: options.signal,
-      decompress: true,
-    });
-    // got's stream waits for a request body for every method but GET and HEAD: end it, or an
-    // OPTIONS or a DELETE without a body would never be sent.
-    if (sent === undefined && method !== 'GET' && method !== 'HEAD') stream.end();
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    let total = 0;
-    let truncated = false;
+    const stream = openStream(url, method, headers, body, options);
+    const connected = trackConnection(stream, url);
+    const response = { status: 0, statusText: '', headers: {} as Record<string, string> };
+    const collected = { chunks: [] as Buffer[], kept: 0, total: 0, truncated: false };
     let settled = false;
-    let status = 0;
-    let statusText = '';
-    let responseHeaders: Record<string, string> = {};
-    // Whether the request may have reached the server: from the moment the connection is up.
-    // A POST, PUT, PATCH or DELETE that fails after that may have been acted on.
-    let connected = false;
-    stream.on(
-      'request',
-      (request: {
-        once(
-          event: 'socket',
-          listener: (socket: { connecting: boolean; once(event: string, listener: () => void): void }) => void,
-        ): void;
-      }) => {
-        request.once('socket', (socket) => {
-          // A socket already up (kept alive from an earlier request) carries the request at once. On a
-          // new one over TLS nothing of the request leaves before the handshake: one that stalls sent nothing.
-          if (!socket.connecting) connected = true;
-          else
-            socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
-              connected = true;
-            });
-        });
-      },
-    );
     const finish = () => {
       if (settled) return;
       settled = true;
-      const buffer = Buffer.concat(chunks);
+      const buffer = Buffer.concat(collected.chunks);
       const binary = looksBinary(buffer);
       resolvePromise({
         url: url.href,
-        status,
-        statusText,
-        headers: responseHeaders,
+        ...response,
         body: binary ? '' : buffer.toString('utf8'),
-        bodyBytes: total,
-        truncated,
+        bodyBytes: collected.total,
+        truncated: collected.truncated,
         binary,
         redirects: [],
         elapsedMs: performance.now() - started,
       });
     };
-    stream.on(
-      'response',
-      (response: {
-        statusCode: number;
-        statusMessage?: string;
-        headers: Record<string, string | string[] | undefined>;
-      }) => {
-        status = response.statusCode;
-        statusText = response.statusMessage ?? '';
-        responseHeaders = Object.fromEntries(
-          KEPT_HEADERS.filter((name) => response.headers[name] !== undefined).map((name) => {
-            const value = response.headers[name]!;
-            return [name, Array.isArray(value) ? value.join(', ') : value];
-          }),
-        );
-      },
-    );
+    stream.on('response', (answer: GotResponseHead) => {
+      response.status = answer.statusCode;
+      response.statusText = answer.statusMessage ?? '';
+      response.headers = keptHeaders(answer.headers);
+    });
     stream.on('data', (chunk: Buffer) => {
-      total += chunk.length;
-      if (kept < options.maxBodyBytes) {
-        const part = chunk.subarray(0, options.maxBodyBytes - kept);
-        chunks.push(part);
-        kept += part.length;
+      collected.total += chunk.length;
+      if (collected.kept < options.maxBodyBytes) {
+        const part = chunk.subarray(0, options.maxBodyBytes - collected.kept);
+        collected.chunks.push(part);
+        collected.kept += part.length;
       }
       // A huge body is not downloaded past the cap.
-      if (kept >= options.maxBodyBytes && total > kept) {
-        truncated = true;
+      if (collected.kept >= options.maxBodyBytes && collected.total > collected.kept) {
+        collected.truncated = true;
         stream.destroy();
         finish();
       }
@@ -311,9 +253,77 @@ async function requestOnce(
     stream.on('error', (error: Error) => {
       if (settled) return;
       settled = true;
-      resolvePromise(httpFailure(error, url, options, { sent: connected && !SAFE_METHODS.has(method), status }));
+      const state = { sent: connected() && !SAFE_METHODS.has(method), status: response.status };
+      resolvePromise(httpFailure(error, url, options, state));
     });
   });
+}
+
+interface GotResponseHead {
+  readonly statusCode: number;
+  readonly statusMessage?: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+}
+
+function openStream(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  options: HttpCallOptions,
+) {
+  // A GET, HEAD or OPTIONS is judged as a read: it never carries a body, whatever the call says.
+  const sent = body === undefined || SAFE_METHODS.has(method) ? undefined : body;
+  const stream = got.stream(url, {
+    method: method as Method,
+    headers: Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent')
+      ? headers
+      : { 'user-agent': USER_AGENT, ...headers },
+    ...(sent === undefined ? {} : { body: sent }),
+    followRedirect: false,
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    timeout: { request: options.timeoutMs },
+    dnsLookup: guardedLookup(options.resolve, options.policy) as never,
+    signal: options.signal,
+    decompress: true,
+  });
+  // got's stream waits for a request body for every method but GET and HEAD: end it, or an
+  // OPTIONS or a DELETE without a body would never be sent.
+  if (sent === undefined && method !== 'GET' && method !== 'HEAD') stream.end();
+  return stream;
+}
+
+type SocketLike = { connecting: boolean; once(event: string, listener: () => void): void };
+
+/**
+ * Whether the request may have reached the server: from the moment the connection is up. A
+ * POST, PUT, PATCH or DELETE that fails after that may have been acted on.
+ */
+function trackConnection(stream: ReturnType<typeof got.stream>, url: URL): () => boolean {
+  let connected = false;
+  stream.on('request', (request: { once(event: 'socket', listener: (socket: SocketLike) => void): void }) => {
+    request.once('socket', (socket) => {
+      // A socket already up (kept alive from an earlier request) carries the request at once. On a
+      // new one over TLS nothing of the request leaves before the handshake: one that stalls sent nothing.
+      if (!socket.connecting) connected = true;
+      else
+        socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+          connected = true;
+        });
+    });
+  });
+  return () => connected;
+}
+
+/** The response headers the model is shown (KEPT_HEADERS), each as one string. */
+function keptHeaders(headers: GotResponseHead['headers']): Record<string, string> {
+  return Object.fromEntries(
+    KEPT_HEADERS.filter((name) => headers[name] !== undefined).map((name) => {
+      const value = headers[name]!;
+      return [name, Array.isArray(value) ? value.join(', ') : value];
+    }),
+  );
 }
 
 function httpFailure(

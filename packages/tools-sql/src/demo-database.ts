@@ -122,12 +122,7 @@ const STATUSES = [
 ];
 const METHODS = ['card', 'card', 'card', 'paypal', 'bank_transfer'];
 
-function buildDemoShop(database: BetterSqlite3.Database): void {
-  const random = seededRandom(20261122);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const day = (offset: number) => new Date(Date.UTC(2025, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10);
-
-  database.exec(`
+const DEMO_SCHEMA = `
     PRAGMA foreign_keys = ON;
     CREATE TABLE customers (
       id INTEGER PRIMARY KEY,
@@ -169,14 +164,74 @@ function buildDemoShop(database: BetterSqlite3.Database): void {
     CREATE INDEX orders_status ON orders(status);
     CREATE INDEX order_items_order ON order_items(order_id);
     CREATE INDEX payments_order ON payments(order_id);
-  `);
+`;
 
+/** The shop's rows from one seeded random sequence: the same file on every machine. */
+interface Seeded {
+  readonly random: () => number;
+  pick<T>(items: readonly T[]): T;
+  day(offset: number): string;
+}
+
+function buildDemoShop(database: BetterSqlite3.Database): void {
+  const random = seededRandom(20261122);
+  const seeded: Seeded = {
+    random,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!,
+    day: (offset: number) => new Date(Date.UTC(2025, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10),
+  };
+  database.exec(DEMO_SCHEMA);
+  database.transaction(() => {
+    const customerCount = insertCustomers(database, seeded);
+    const products = insertProducts(database, seeded);
+    insertOrders(database, seeded, customerCount, products);
+  })();
+  database.exec('ANALYZE');
+}
+
+function insertCustomers(database: BetterSqlite3.Database, { random, pick, day }: Seeded): number {
   const insertCustomer = database.prepare(
     'INSERT INTO customers (id, name, email, city, country, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
+  const customerCount = 300;
+  for (let id = 1; id <= customerCount; id++) {
+    const first = pick(FIRST);
+    const last = pick(LAST);
+    const [city, country] = pick(CITIES);
+    const email = `${first}.${last}.${id}@example.com`
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '');
+    insertCustomer.run(id, `${first} ${last}`, email, city, country, day(Math.floor(random() * 365)));
+  }
+  return customerCount;
+}
+
+function insertProducts(database: BetterSqlite3.Database, { random }: Seeded): { id: number; price: number }[] {
   const insertProduct = database.prepare(
     'INSERT INTO products (id, name, category, price_cents, stock) VALUES (?, ?, ?, ?, ?)',
   );
+  const products: { id: number; price: number }[] = [];
+  let productId = 0;
+  for (const [category, names] of Object.entries(CATEGORIES)) {
+    for (const name of names) {
+      for (const variant of ['', ' (large)']) {
+        productId++;
+        const price = Math.round((3 + random() * (category === 'Equipment' ? 120 : 25)) * (variant ? 1.6 : 1) * 100);
+        products.push({ id: productId, price });
+        insertProduct.run(productId, name + variant, category, price, Math.floor(random() * 200));
+      }
+    }
+  }
+  return products;
+}
+
+function insertOrders(
+  database: BetterSqlite3.Database,
+  { random, pick, day }: Seeded,
+  customerCount: number,
+  products: readonly { id: number; price: number }[],
+): void {
   const insertOrder = database.prepare(
     'INSERT INTO orders (id, customer_id, status, ordered_at, total_cents) VALUES (?, ?, ?, ?, ?)',
   );
@@ -186,47 +241,20 @@ function buildDemoShop(database: BetterSqlite3.Database): void {
   const insertPayment = database.prepare(
     'INSERT INTO payments (order_id, amount_cents, method, paid_at) VALUES (?, ?, ?, ?)',
   );
-
-  database.transaction(() => {
-    const customerCount = 300;
-    for (let id = 1; id <= customerCount; id++) {
-      const first = pick(FIRST);
-      const last = pick(LAST);
-      const [city, country] = pick(CITIES);
-      const email = `${first}.${last}.${id}@example.com`
-        .toLowerCase()
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, '');
-      insertCustomer.run(id, `${first} ${last}`, email, city, country, day(Math.floor(random() * 365)));
+  for (let orderId = 1; orderId <= 2000; orderId++) {
+    const status = pick(STATUSES);
+    const orderedAt = day(Math.floor(random() * 690));
+    const itemCount = 1 + Math.floor(random() * 4);
+    let total = 0;
+    const items: [number, number, number][] = [];
+    for (let item = 0; item < itemCount; item++) {
+      const product = pick(products);
+      const quantity = 1 + Math.floor(random() * 3);
+      items.push([product.id, quantity, product.price]);
+      total += quantity * product.price;
     }
-    const products: { id: number; price: number }[] = [];
-    let productId = 0;
-    for (const [category, names] of Object.entries(CATEGORIES)) {
-      for (const name of names) {
-        for (const variant of ['', ' (large)']) {
-          productId++;
-          const price = Math.round((3 + random() * (category === 'Equipment' ? 120 : 25)) * (variant ? 1.6 : 1) * 100);
-          products.push({ id: productId, price });
-          insertProduct.run(productId, name + variant, category, price, Math.floor(random() * 200));
-        }
-      }
-    }
-    for (let orderId = 1; orderId <= 2000; orderId++) {
-      const status = pick(STATUSES);
-      const orderedAt = day(Math.floor(random() * 690));
-      const itemCount = 1 + Math.floor(random() * 4);
-      let total = 0;
-      const items: [number, number, number][] = [];
-      for (let item = 0; item < itemCount; item++) {
-        const product = pick(products);
-        const quantity = 1 + Math.floor(random() * 3);
-        items.push([product.id, quantity, product.price]);
-        total += quantity * product.price;
-      }
-      insertOrder.run(orderId, 1 + Math.floor(random() * customerCount), status, orderedAt, total);
-      for (const [product, quantity, price] of items) insertItem.run(orderId, product, quantity, price);
-      if (status !== 'pending' && status !== 'cancelled') insertPayment.run(orderId, total, pick(METHODS), orderedAt);
-    }
-  })();
-  database.exec('ANALYZE');
+    insertOrder.run(orderId, 1 + Math.floor(random() * customerCount), status, orderedAt, total);
+    for (const [product, quantity, price] of items) insertItem.run(orderId, product, quantity, price);
+    if (status !== 'pending' && status !== 'cancelled') insertPayment.run(orderId, total, pick(METHODS), orderedAt);
+  }
 }

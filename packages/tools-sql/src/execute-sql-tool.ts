@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { formatFailureForModel, formatRunForModel } from './format-results.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
 import { formatPreviewLine, isPreviewSkipped, isSqlFailure, type SqlConnection } from './sql-connection.js';
+import type { SqlPlan } from './sql-plan.js';
 import { isReadOnly } from './statement-analysis.js';
 import { DEFAULT_SQL_LIMITS, type SqlLimits, type SqlRunResult } from './sql-results.js';
 import { withholdSecretColumns } from './withhold-columns.js';
@@ -32,52 +33,41 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
   const assess = (sql: string, dialect: SqlDialect | undefined): Promise<SqlAssessment> =>
     connection === undefined ? assessSql(sql, { dialect: dialect ?? 'sqlite' }) : connection.assess(sql);
 
-  return defineTool({
+  return defineTool<typeof executeSqlParameters, SqlRunResult, SqlPlan>({
     name: SQL_TOOL_NAME,
     description:
       'Run SQL against the selected database and return the result rows (the first rows only) or the number of rows changed. ' +
       'Read-only statements run at once; statements that change data or schema are shown to the user, who must confirm them.',
     noun: 'query',
     title: ({ sql }) => sql,
+    editable: 'sql',
     parameters: executeSqlParameters,
     ruleStyle: 'sql',
+    // Assessed once per call: the plan (the statements as judged, with their spans) is what
+    // describe previews and execute sends.
     assess: async ({ sql }, context) => {
-      const { effects, subjects } = await assess(sql, context.dialect);
-      return { effects, subjects };
+      const { effects, subjects, plan } = await assess(sql, context.dialect);
+      return { effects, subjects, plan };
     },
-    describe: async ({ sql }, context): Promise<OperationDescription> => {
+    describe: async ({ sql }, _context, plan): Promise<OperationDescription> => {
       const details: string[] = [];
       if (connection !== undefined) {
         details.push(`database: ${connection.label}`);
-        const assessment = await assess(sql, context.dialect);
-        const writes = assessment.statements.filter((statement) => !isReadOnly(statement));
-        // Only DML is previewed, and only when a rolled-back run cannot act beyond the transaction.
-        if (writes.length > 0 && writes.every((statement) => statement.writeTarget !== undefined)) {
-          const blocked = writes.find((statement) => !statement.previewable);
-          const preview =
-            blocked === undefined
-              ? await connection.preview(sql, assessment, { timeoutMs: limits.previewTimeoutMs })
-              : await connection.estimate(
-                  sql,
-                  assessment,
-                  blocked.previewBlocker ?? 'a statement cannot be previewed safely',
-                );
-          if (isSqlFailure(preview)) {
-            details.push(
-              preview.code === 'sql-constraint-violation'
-                ? `preview: this would fail — ${preview.message}`
-                : `preview unavailable: ${preview.message}`,
-            );
-          } else if (isPreviewSkipped(preview)) {
-            details.push(`preview skipped: ${preview.reason}`, ...preview.estimates.map(formatPreviewLine));
-          } else details.push(...preview.map(formatPreviewLine));
-        }
+        const preview = await previewPlan(connection, plan, limits);
+        if (preview !== undefined) details.push(...preview);
       }
       return { kind: 'sql', sql, details };
     },
-    execute: async ({ sql }, context) => {
+    execute: async (_args, context, plan) => {
       if (connection === undefined) return toolFailure('sql-no-database', 'no database is selected');
-      const result = await connection.run(sql, {
+      // What runs is what was assessed: without the assessment's plan nothing runs (a caller of
+      // plain JavaScript may leave it out; the gated executor never does).
+      if (plan === undefined)
+        return toolFailure(
+          'sql-not-assessed',
+          'nothing was run: execute_sql runs the plan of its assessment (evaluateToolCall(...).assessment.plan.value)',
+        );
+      const result = await connection.run(plan, {
         readOnly: context.readOnly,
         signal: context.signal,
         timeoutMs: limits.statementTimeoutMs,
@@ -109,6 +99,28 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
       } as const;
     },
   });
+}
+
+/** The panel's preview lines for the plan's writes; undefined when nothing is previewed. */
+async function previewPlan(connection: SqlConnection, plan: SqlPlan, limits: SqlLimits): Promise<string[] | undefined> {
+  const writes = plan.statements.filter((statement) => !isReadOnly(statement.analysis));
+  // Only DML is previewed, and only when a rolled-back run cannot act beyond the transaction.
+  if (writes.length === 0 || !writes.every((statement) => statement.analysis.writeTarget !== undefined))
+    return undefined;
+  const blocked = writes.find((statement) => !statement.analysis.previewable);
+  const preview =
+    blocked === undefined
+      ? await connection.preview(plan, { timeoutMs: limits.previewTimeoutMs })
+      : await connection.estimate(plan, blocked.analysis.previewBlocker ?? 'a statement cannot be previewed safely');
+  if (isSqlFailure(preview))
+    return [
+      preview.code === 'sql-constraint-violation'
+        ? `preview: this would fail — ${preview.message}`
+        : `preview unavailable: ${preview.message}`,
+    ];
+  if (isPreviewSkipped(preview))
+    return [`preview skipped: ${preview.reason}`, ...preview.estimates.map(formatPreviewLine)];
+  return preview.map(formatPreviewLine);
 }
 
 export type ExecuteSqlTool = ReturnType<typeof createExecuteSqlTool>;

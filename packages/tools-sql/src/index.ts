@@ -23,15 +23,17 @@ export { type AssessSqlOptions, assessSql, loadSqlParser, type SqlAssessment } f
 export {
   type ColumnDescription,
   formatPreviewLine,
+  assessAndRun,
   isSqlFailure,
-  openSqlConnection,
   type PreviewLine,
   type RunOptions,
   type SchemaDescription,
   type SqlConnection,
   type TableDescription,
 } from './sql-connection.js';
+export { openSqlConnection } from './open-sql-connection.js';
 export { lexSql, type SqlStatementText } from './sql-lexer.js';
+export type { PlannedStatement, SqlPlan } from './sql-plan.js';
 export {
   DEFAULT_SQL_LIMITS,
   type SqlColumn,

@@ -2,6 +2,7 @@ import { type Effect, isSecretKeyName } from '@riskgate/risk';
 import { MYSQL_FUNCTION_EFFECTS, MYSQL_HARMLESS_FUNCTIONS, mysqlSecretTable } from './mysql-knowledge.js';
 import { keywordEffect } from './postgres-analysis.js';
 import { secretColumnReads } from './secret-column-reads.js';
+import { isTransactionControl } from './sql-plan.js';
 import { isColumnList, leadingKeyword, lexSql, type SqlStatementText, type Token, unquote } from './sql-lexer.js';
 import { reads, type StatementAnalysis, statement, unknownEffect } from './statement-analysis.js';
 
@@ -104,8 +105,22 @@ async function viewEffects(tokens: readonly Token[], knowledge: MysqlKnowledge, 
  * escapes). Without a connection the sql_mode is unknown, so the text is lexed both with and
  * without backslash escapes: if the two readings differ, it is not whitelisted.
  */
-export async function analyzeMysqlScript(sql: string, knowledge: MysqlKnowledge = {}): Promise<StatementAnalysis[]> {
+export async function analyzeMysqlScript(
+  sql: string,
+  knowledge: MysqlKnowledge = {},
+): Promise<{ pieces: readonly SqlStatementText[]; analyses: StatementAnalysis[] }> {
   const lexed = lexSql(sql, { dialect: 'mysql', backslashEscapes: knowledge.backslashEscapes ?? true });
+  const pieces = lexed.statements;
+  if (pieces.length === 0 && lexed.error === undefined) return { pieces, analyses: [] };
+  return { pieces, analyses: await analyzeMysqlPieces(sql, lexed, knowledge) };
+}
+
+/** One analysis per piece; a single one for the whole text when it cannot be read safely. */
+async function analyzeMysqlPieces(
+  sql: string,
+  lexed: ReturnType<typeof lexSql>,
+  knowledge: MysqlKnowledge,
+): Promise<StatementAnalysis[]> {
   if (lexed.error !== undefined) {
     // Text the lexer cannot read safely (a separator hidden in an executable comment) is how injections look.
     return [
@@ -427,89 +442,97 @@ function readEffects(tokens: readonly Token[], knowledge: MysqlKnowledge): Effec
   return [...reads(objects), ...effects, ...secretReads(tokens, knowledge), ...mysqlFunctionEffects(tokens).effects];
 }
 
+/** SHOW: a read, of password hashes or other sessions' SQL text for some. */
+function analyzeShow(
+  subject: string,
+  tokens: readonly Token[],
+  knowledge: MysqlKnowledge,
+  functionEffects: readonly Effect[],
+): StatementAnalysis {
+  const what = tokens
+    .slice(1, 3)
+    .map((token) => token.upper)
+    .join(' ');
+  if (what === 'CREATE USER' || tokens[1]?.upper === 'GRANTS') {
+    return statement(subject, [
+      { kind: 'read-db', object: `SHOW ${what}`, secret: 'account password hashes' },
+      ...functionEffects,
+    ]);
+  }
+  // The statements other sessions are running (and InnoDB's status, which quotes them).
+  if (tokens[1]?.upper === 'PROCESSLIST' || what === 'FULL PROCESSLIST' || what === 'ENGINE INNODB') {
+    return statement(subject, [
+      {
+        kind: 'read-db',
+        object: `SHOW ${what}`,
+        secret: "the text of other sessions' statements, where passwords travel",
+      },
+      ...functionEffects,
+    ]);
+  }
+  return statement(subject, [...reads([`SHOW ${what}`]), ...functionEffects, ...secretReads(tokens, knowledge)]);
+}
+
+/** DESCRIBE/DESC/EXPLAIN [ANALYZE]: a read of what they describe; ANALYZE runs the statement. */
+function analyzeDescribe(
+  keyword: string,
+  subject: string,
+  tokens: readonly Token[],
+  knowledge: MysqlKnowledge,
+  functionEffects: readonly Effect[],
+): StatementAnalysis {
+  let index = 1;
+  const executes = keyword === 'ANALYZE' || tokens[1]?.upper === 'ANALYZE';
+  while (
+    ['ANALYZE', 'EXTENDED', 'PARTITIONS', 'FORMAT', '=', 'JSON', 'TRADITIONAL', 'TREE'].includes(
+      tokens[index]?.upper ?? '',
+    )
+  )
+    index++;
+  const inner = tokens.slice(index);
+  const innerKeyword = inner[0]?.upper ?? '';
+  if ((READ_STARTS.has(innerKeyword) && !(keyword === 'ANALYZE' && innerKeyword === 'TABLE')) || inner[0]?.text === '(')
+    return statement(subject, readEffects(inner, knowledge));
+  if (keyword === 'ANALYZE')
+    return statement(subject, [
+      { kind: 'write-db', object: 'table statistics', detail: 'ANALYZE TABLE rewrites index statistics' },
+    ]);
+  if (
+    inner.length > 0 &&
+    inner[0]!.kind !== 'string' &&
+    !['INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'FOR'].includes(innerKeyword) &&
+    inner.length <= 4
+  ) {
+    return statement(subject, [
+      ...reads([inner.map((token) => unquote(token.text)).join('')]),
+      ...secretReads(tokens, knowledge),
+    ]);
+  }
+  return statement(subject, [
+    unknownEffect(
+      executes
+        ? 'EXPLAIN ANALYZE executes the statement it explains'
+        : 'EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist',
+    ),
+    ...functionEffects,
+  ]);
+}
+
 function analyzeMysqlStatement(text: SqlStatementText, knowledge: MysqlKnowledge): StatementAnalysis {
   const { tokens } = text;
   const keyword = leadingKeyword(text);
   const subject = text.normalized;
   const functions = mysqlFunctionEffects(tokens);
   if (READ_STARTS.has(keyword) || tokens[0]?.text === '(') return statement(subject, readEffects(tokens, knowledge));
-  if (keyword === 'SHOW') {
-    const what = tokens
-      .slice(1, 3)
-      .map((token) => token.upper)
-      .join(' ');
-    if (what === 'CREATE USER' || tokens[1]?.upper === 'GRANTS') {
-      return statement(subject, [
-        { kind: 'read-db', object: `SHOW ${what}`, secret: 'account password hashes' },
-        ...functions.effects,
-      ]);
-    }
-    // The statements other sessions are running (and InnoDB's status, which quotes them).
-    if (tokens[1]?.upper === 'PROCESSLIST' || what === 'FULL PROCESSLIST' || what === 'ENGINE INNODB') {
-      return statement(subject, [
-        {
-          kind: 'read-db',
-          object: `SHOW ${what}`,
-          secret: "the text of other sessions' statements, where passwords travel",
-        },
-        ...functions.effects,
-      ]);
-    }
-    return statement(subject, [...reads([`SHOW ${what}`]), ...functions.effects, ...secretReads(tokens, knowledge)]);
-  }
-  if (keyword === 'DESCRIBE' || keyword === 'DESC' || keyword === 'EXPLAIN' || keyword === 'ANALYZE') {
-    let index = 1;
-    const executes = keyword === 'ANALYZE' || tokens[1]?.upper === 'ANALYZE';
-    while (
-      ['ANALYZE', 'EXTENDED', 'PARTITIONS', 'FORMAT', '=', 'JSON', 'TRADITIONAL', 'TREE'].includes(
-        tokens[index]?.upper ?? '',
-      )
-    )
-      index++;
-    const inner = tokens.slice(index);
-    const innerKeyword = inner[0]?.upper ?? '';
-    if (
-      (READ_STARTS.has(innerKeyword) && !(keyword === 'ANALYZE' && innerKeyword === 'TABLE')) ||
-      inner[0]?.text === '('
-    )
-      return statement(subject, readEffects(inner, knowledge));
-    if (keyword === 'ANALYZE')
-      return statement(subject, [
-        { kind: 'write-db', object: 'table statistics', detail: 'ANALYZE TABLE rewrites index statistics' },
-      ]);
-    if (
-      inner.length > 0 &&
-      inner[0]!.kind !== 'string' &&
-      !['INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'FOR'].includes(innerKeyword) &&
-      inner.length <= 4
-    ) {
-      return statement(subject, [
-        ...reads([inner.map((token) => unquote(token.text)).join('')]),
-        ...secretReads(tokens, knowledge),
-      ]);
-    }
-    return statement(subject, [
-      unknownEffect(
-        executes
-          ? 'EXPLAIN ANALYZE executes the statement it explains'
-          : 'EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist',
-      ),
-      ...functions.effects,
-    ]);
-  }
+  if (keyword === 'SHOW') return analyzeShow(subject, tokens, knowledge, functions.effects);
+  if (keyword === 'DESCRIBE' || keyword === 'DESC' || keyword === 'EXPLAIN' || keyword === 'ANALYZE')
+    return analyzeDescribe(keyword, subject, tokens, knowledge, functions.effects);
   if (keyword === 'SET' || keyword === 'USE')
     return statement(subject, [
       { kind: 'change-session', detail: `${keyword} changes the session's settings or database` },
       ...functions.effects,
     ]);
-  if (
-    keyword === 'START' ||
-    keyword === 'BEGIN' ||
-    keyword === 'COMMIT' ||
-    keyword === 'ROLLBACK' ||
-    keyword === 'SAVEPOINT' ||
-    keyword === 'XA'
-  ) {
+  if (isTransactionControl(text)) {
     return statement(subject, [
       { kind: 'change-session', detail: `transaction control (${keyword}) is not on the whitelist` },
     ]);

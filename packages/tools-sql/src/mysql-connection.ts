@@ -4,6 +4,8 @@ import { loadWithDriver } from './drivers.js';
 import type { MysqlKnowledge } from './mysql-analysis.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
 import {
+  connectOrFail,
+  hasUnknownEffect,
   isSqlFailure,
   type PreviewLine,
   type PreviewSkipped,
@@ -13,7 +15,7 @@ import {
   type SqlConnection,
   type TableDescription,
 } from './sql-connection.js';
-import { leadingKeyword, lexSql } from './sql-lexer.js';
+import { type PlannedStatement, previewVerb, type SqlPlan } from './sql-plan.js';
 import { isConnectionLoss, mysqlFailure } from './mysql-failures.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 
@@ -201,92 +203,40 @@ export class MysqlConnection implements SqlConnection {
     this.pool.query(`KILL QUERY ${Number(threadId)}`, () => {});
   }
 
-  async run(sql: string, given: RunOptions): Promise<SqlRunResult | SqlFailure> {
+  async run(plan: SqlPlan, given: RunOptions): Promise<SqlRunResult | SqlFailure> {
     // Closing the connection stops what still runs on it (bounded as any cancel is), so closing is bounded too.
     const options = { ...given, signal: AbortSignal.any([given.signal, this.closing.signal]) };
     const started = performance.now();
-    const statements = lexSql(sql, { dialect: 'mysql' }).statements;
-    let connection: PoolConnection;
-    try {
-      connection = await this.connect();
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
-    }
+    const { statements } = plan;
+    const connection = await connectOrFail(this.label, () => this.connect());
+    if (isSqlFailure(connection)) return connection;
     const threadId = connection.threadId;
-    let stopped: 'timeout' | 'cancelled' | undefined;
-    // Set when the connection itself failed or stalled: then no reply tells what the server did.
-    let lost: Error | undefined;
-    // mysql2 tells a lost connection to the connection, not to the query it was running (which
-    // then never settles): every step of the run races this.
-    let failRun: (error: Error) => void = () => {};
-    const guard = new Promise<never>((_, reject) => {
-      failRun = reject;
-    });
-    guard.catch(() => {});
-    const onConnectionError = (error: Error) => {
-      lost ??= error;
-      failRun(lost);
-    };
-    const onConnectionEnd = () => onConnectionError(new Error('the server closed the connection'));
-    const sever = (why: string) => {
-      onConnectionError(new Error(why));
-      connection.destroy();
-    };
-    connection.on('error', onConnectionError);
-    connection.on('end', onConnectionEnd);
-    const step = <T>(promise: Promise<T>): Promise<T> => Promise.race([promise, guard]);
-    let severTimer: NodeJS.Timeout | undefined;
-    const stop = (why: 'timeout' | 'cancelled') => {
-      stopped ??= why;
-      this.killQuery(threadId);
-      // KILL QUERY travels on another connection; when the run's own connection stays silent
-      // after it (a stalled network carries no reply), it is closed and the outcome said plainly.
-      severTimer ??= setTimeout(
-        () =>
-          sever(
-            `no reply ${STALL_GRACE_MS} ms after the statement was ${why === 'timeout' ? 'timed out' : 'cancelled'}: the connection stalled`,
-          ),
-        STALL_GRACE_MS,
-      );
-    };
-    // The server's own limit first; KILL QUERY a moment later for what it does not cover.
-    const timer = setTimeout(() => stop('timeout'), options.timeoutMs + 250);
-    const onAbort = () => stop('cancelled');
-    options.signal.addEventListener('abort', onAbort, { once: true });
+    const watch = watchMysqlRun(connection, options, () => this.killQuery(threadId));
     const results: StatementResult[] = [];
     let index = 0;
     let sent = false;
     try {
-      await step(this.timeoutSetting(connection, options.timeoutMs));
-      if (options.readOnly) await step(query(connection, 'START TRANSACTION READ ONLY'));
+      await watch.step(this.timeoutSetting(connection, options.timeoutMs));
+      if (options.readOnly) await watch.step(query(connection, 'START TRANSACTION READ ONLY'));
       for (const [position, statement] of statements.entries()) {
         index = position;
-        if (options.signal.aborted) stop('cancelled');
-        if (stopped !== undefined) break;
+        if (options.signal.aborted) watch.stop('cancelled');
+        if (watch.stopped() !== undefined) break;
         sent = true;
-        results.push(await step(streamStatement(connection, statement.text, statement.normalized, options.maxRows)));
+        results.push(await watch.step(streamStatement(connection, statement, options.maxRows)));
       }
-      if (options.readOnly) await step(query(connection, 'ROLLBACK'));
-      if (stopped !== undefined) throw Object.assign(new Error('stopped'), { code: 'ER_QUERY_INTERRUPTED' });
+      if (options.readOnly) await watch.step(query(connection, 'ROLLBACK'));
+      if (watch.stopped() !== undefined) throw Object.assign(new Error('stopped'), { code: 'ER_QUERY_INTERRUPTED' });
       return { statements: results, elapsedMs: performance.now() - started, readOnly: options.readOnly };
     } catch (error) {
+      const statementIndex = statements.length > 1 ? index + 1 : undefined;
+      const lost = watch.lost();
       if (lost !== undefined || isConnectionLoss(error))
-        return this.afterLoss(lost ?? (error as Error), {
-          readOnly: options.readOnly,
-          sent,
-          threadId,
-          statementIndex: statements.length > 1 ? index + 1 : undefined,
-        });
-      return mysqlFailure(error, stopped, options.timeoutMs, statements.length > 1 ? index + 1 : undefined);
+        return this.afterLoss(lost ?? (error as Error), { readOnly: options.readOnly, sent, threadId, statementIndex });
+      return mysqlFailure(error, watch.stopped(), options.timeoutMs, statementIndex);
     } finally {
-      clearTimeout(timer);
-      clearTimeout(severTimer);
-      options.signal.removeEventListener('abort', onAbort);
-      connection.off('error', onConnectionError);
-      connection.off('end', onConnectionEnd);
-      // A late error of a connection being discarded must not crash the process.
-      connection.on('error', () => {});
-      if (options.readOnly && stopped === undefined && lost === undefined) connection.release();
+      watch.dispose();
+      if (options.readOnly && watch.stopped() === undefined && watch.lost() === undefined) connection.release();
       else connection.destroy();
     }
   }
@@ -327,8 +277,8 @@ export class MysqlConnection implements SqlConnection {
   }
 
   /** Why a rolled-back run could act beyond the transaction: a trigger, or a table that cannot roll back. */
-  private async previewBlocker(assessment: SqlAssessment): Promise<string | undefined> {
-    for (const analysis of assessment.statements) {
+  private async previewBlocker(plan: SqlPlan): Promise<string | undefined> {
+    for (const { analysis } of plan.statements) {
       if (analysis.writeTarget === undefined) continue;
       const [schema, table] = analysis.writeTarget.includes('.')
         ? analysis.writeTarget.split('.', 2)
@@ -350,13 +300,13 @@ export class MysqlConnection implements SqlConnection {
     return undefined;
   }
 
-  async estimate(sql: string, assessment: SqlAssessment, reason: string): Promise<PreviewSkipped | SqlFailure> {
-    if (assessment.effects.some((effect) => effect.kind === 'unknown')) return previewSkipped(reason);
+  async estimate(plan: SqlPlan, reason: string): Promise<PreviewSkipped | SqlFailure> {
+    if (hasUnknownEffect(plan)) return previewSkipped(reason);
     const estimates: PreviewLine[] = [];
     try {
-      for (const [index, statement] of lexSql(sql, { dialect: 'mysql' }).statements.entries()) {
-        const analysis = assessment.statements[index];
-        if (analysis?.writeTarget === undefined) continue;
+      for (const [index, statement] of plan.statements.entries()) {
+        const { analysis } = statement;
+        if (analysis.writeTarget === undefined) continue;
         const [rows] = await this.pool
           .promise()
           .query({ sql: `EXPLAIN ${statement.text}`, timeout: CATALOG_TIMEOUT_MS });
@@ -364,7 +314,7 @@ export class MysqlConnection implements SqlConnection {
         if (planned !== undefined && planned !== null)
           estimates.push({
             statementIndex: index + 1,
-            verb: verbOf(leadingKeyword(statement)),
+            verb: previewVerb(statement.verb),
             table: analysis.writeTarget,
             rows: Number(planned),
             estimate: true,
@@ -377,21 +327,16 @@ export class MysqlConnection implements SqlConnection {
   }
 
   async preview(
-    sql: string,
-    assessment: SqlAssessment,
+    plan: SqlPlan,
     options: { timeoutMs: number },
   ): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
-    const blocker = await this.previewBlocker(assessment).catch(
+    const blocker = await this.previewBlocker(plan).catch(
       (error: Error) => `the table cannot be checked (${error.message})`,
     );
-    if (blocker !== undefined) return this.estimate(sql, assessment, blocker);
-    const statements = lexSql(sql, { dialect: 'mysql' }).statements;
-    let connection: PoolConnection;
-    try {
-      connection = await this.connect();
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
-    }
+    if (blocker !== undefined) return this.estimate(plan, blocker);
+    const statements = plan.statements;
+    const connection = await connectOrFail(this.label, () => this.connect());
+    if (isSqlFailure(connection)) return connection;
     const lines: PreviewLine[] = [];
     // A preview is bounded like a run: a stalled connection must not hold the panel forever.
     // Closing it (and ending its server thread) rolls the preview's transaction back.
@@ -421,12 +366,12 @@ export class MysqlConnection implements SqlConnection {
         await query(connection, 'START TRANSACTION');
         for (const [index, statement] of statements.entries()) {
           const result = await query(connection, statement.text);
-          const analysis = assessment.statements[index];
+          const { analysis } = statement;
           const affected = (result as ResultSetHeader).affectedRows;
-          if (analysis?.writeTarget !== undefined && typeof affected === 'number') {
+          if (analysis.writeTarget !== undefined && typeof affected === 'number') {
             lines.push({
               statementIndex: index + 1,
-              verb: verbOf(leadingKeyword(statement)),
+              verb: previewVerb(statement.verb),
               table: analysis.writeTarget,
               rows: affected,
             });
@@ -447,12 +392,8 @@ export class MysqlConnection implements SqlConnection {
   }
 
   async describeSchema(table?: string): Promise<SchemaDescription | SqlFailure> {
-    let connection: PoolConnection;
-    try {
-      connection = await this.connect();
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
-    }
+    const connection = await connectOrFail(this.label, () => this.connect());
+    if (isSqlFailure(connection)) return connection;
     // Bounded as a whole, its connection's errors caught: on a stalled connection each catalog
     // query waited out its own timeout and the ROLLBACK after it hung, so describe_schema (which
     // runs unasked) held the turn for good.
@@ -576,6 +517,66 @@ export class MysqlConnection implements SqlConnection {
   }
 }
 
+/**
+ * The bounds of one run on its own connection. mysql2 tells a lost connection to the
+ * connection, not to the query it was running (which then never settles): every step races the
+ * connection's failure. A timeout or a cancel sends KILL QUERY (on another connection); when the
+ * run's own connection stays silent after it (a stalled network carries no reply), it is closed.
+ */
+function watchMysqlRun(
+  connection: PoolConnection,
+  options: { timeoutMs: number; signal: AbortSignal },
+  killQuery: () => void,
+) {
+  let stopped: 'timeout' | 'cancelled' | undefined;
+  // Set when the connection itself failed or stalled: then no reply tells what the server did.
+  let lost: Error | undefined;
+  let failRun: (error: Error) => void = () => {};
+  const guard = new Promise<never>((_, reject) => {
+    failRun = reject;
+  });
+  guard.catch(() => {});
+  const onConnectionError = (error: Error) => {
+    lost ??= error;
+    failRun(lost);
+  };
+  const onConnectionEnd = () => onConnectionError(new Error('the server closed the connection'));
+  connection.on('error', onConnectionError);
+  connection.on('end', onConnectionEnd);
+  let severTimer: NodeJS.Timeout | undefined;
+  const stop = (why: 'timeout' | 'cancelled') => {
+    stopped ??= why;
+    killQuery();
+    severTimer ??= setTimeout(() => {
+      onConnectionError(
+        new Error(
+          `no reply ${STALL_GRACE_MS} ms after the statement was ${why === 'timeout' ? 'timed out' : 'cancelled'}: the connection stalled`,
+        ),
+      );
+      connection.destroy();
+    }, STALL_GRACE_MS);
+  };
+  // The server's own limit first; KILL QUERY a moment later for what it does not cover.
+  const timer = setTimeout(() => stop('timeout'), options.timeoutMs + 250);
+  const onAbort = () => stop('cancelled');
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    step: <T>(promise: Promise<T>): Promise<T> => Promise.race([promise, guard]),
+    stop,
+    stopped: () => stopped,
+    lost: () => lost,
+    dispose() {
+      clearTimeout(timer);
+      clearTimeout(severTimer);
+      options.signal.removeEventListener('abort', onAbort);
+      connection.off('error', onConnectionError);
+      connection.off('end', onConnectionEnd);
+      // A late error of a connection being discarded must not crash the process.
+      connection.on('error', () => {});
+    },
+  };
+}
+
 /** One query; mysql2's own `timeout` closes a connection that stays silent (a stalled network). */
 function query(connection: Connection, sql: string, values: unknown[] = []): Promise<unknown> {
   return new Promise((resolve, reject) =>
@@ -588,10 +589,10 @@ function query(connection: Connection, sql: string, values: unknown[] = []): Pro
 /** Rows are counted as they arrive; only the first are kept, so memory stays flat. */
 function streamStatement(
   connection: Connection,
-  sql: string,
-  normalized: string,
+  statement: PlannedStatement,
   maxRows: number,
 ): Promise<StatementResult> {
+  const { text: sql, normalized } = statement;
   return new Promise((resolve, reject) => {
     let fields: FieldPacket[] | undefined;
     const rows: unknown[][] = [];
@@ -646,10 +647,6 @@ const MYSQL_TYPES: Record<number, string> = {
   253: 'varchar',
   254: 'char',
 };
-
-function verbOf(keyword: string): PreviewLine['verb'] {
-  return keyword === 'DELETE' ? 'delete' : keyword === 'INSERT' || keyword === 'REPLACE' ? 'insert' : 'update';
-}
 
 function safeUser(): string | undefined {
   try {

@@ -1,5 +1,5 @@
 import type { Effect } from '@riskgate/risk';
-import type { Node } from './pg-inspect.js';
+import type { Node } from './pg-node.js';
 
 /**
  * PostgreSQL functions that build values or rows of a size given as an argument:

@@ -94,70 +94,91 @@ async function relationEffects(
   }
   const { inspectRelations } = context.catalog;
   if (inspectRelations === undefined || unique.length === 0) return effects;
+  for (const facts of await inspectRelations(unique.map(quotedName)))
+    effects.push(...(await relationFactsEffects(facts, context, findings)));
+  return effects;
+}
+
+type RelationFacts = Awaited<ReturnType<NonNullable<PgAnalysisContext['catalog']['inspectRelations']>>>[number];
+
+/** What reading one relation does beyond the read: secrets, a foreign server, its view's or policies' code. */
+async function relationFactsEffects(
+  facts: RelationFacts,
+  context: PgAnalysisContext,
+  findings: Findings | undefined,
+): Promise<Effect[]> {
+  const effects: Effect[] = [];
+  const where = `${facts.schema}.${facts.name}`;
+  const secret = secretRelation(facts.schema, facts.name);
+  if (secret !== undefined) effects.push({ kind: 'read-db', object: where, secret });
+  if (findings !== undefined && facts.key_value != null && context.catalog.readKeys !== undefined)
+    effects.push(
+      ...(await keyValueReads(facts.schema, facts.name, facts.key_value, findings, context.catalog.readKeys)),
+    );
+  if (facts.server !== null)
+    effects.push({
+      kind: 'connect',
+      host: facts.server,
+      note: `${where} is a foreign table: reading it connects to the server ${facts.server}`,
+    });
+  // Built-in views are PostgreSQL's own (the secret ones are listed by name); a user's view runs its definition.
+  const system = facts.schema === 'pg_catalog' || facts.schema === 'information_schema';
+  if ((facts.kind === 'v' || facts.kind === 'm') && !system && facts.definition !== null)
+    effects.push(...(await viewSecretReads(facts.kind, where, facts.definition, context)));
+  const code = [
+    ...(facts.kind === 'v' && !system && facts.definition !== null ? [facts.definition] : []),
+    ...facts.policies.map((policy) => `SELECT ${policy}`),
+  ];
   const depth = context.depth ?? 0;
-  for (const facts of await inspectRelations(unique.map(quotedName))) {
-    const where = `${facts.schema}.${facts.name}`;
-    const secret = secretRelation(facts.schema, facts.name);
-    if (secret !== undefined) effects.push({ kind: 'read-db', object: where, secret });
-    if (findings !== undefined && facts.key_value != null && context.catalog.readKeys !== undefined)
-      effects.push(
-        ...(await keyValueReads(facts.schema, facts.name, facts.key_value, findings, context.catalog.readKeys)),
-      );
-    if (facts.server !== null)
-      effects.push({
-        kind: 'connect',
-        host: facts.server,
-        note: `${where} is a foreign table: reading it connects to the server ${facts.server}`,
-      });
-    // Built-in views are PostgreSQL's own (the secret ones are listed by name); a user's view runs its definition.
-    const system = facts.schema === 'pg_catalog' || facts.schema === 'information_schema';
-    const code = [
-      ...(facts.kind === 'v' && !system && facts.definition !== null ? [facts.definition] : []),
-      ...facts.policies.map((policy) => `SELECT ${policy}`),
-    ];
-    // A view (or materialized view) built on a credential column hands its values out under
-    // whatever name it gives them (`SELECT pwd AS note FROM accounts`): reading it is a secret read.
-    if ((facts.kind === 'v' || facts.kind === 'm') && !system && facts.definition !== null) {
-      effects.push(
-        ...secretColumnReads(facts.definition, 'postgres').map((effect) => ({
-          ...effect,
-          via: `${where} (its definition reads it)`,
-        })),
-      );
-      if (facts.kind === 'm' && depth < MAX_VIEW_DEPTH) {
-        // A materialized view's rows were stored when it was refreshed: its definition does not run, but what it read is in it.
-        try {
-          for (const tree of context.parse(facts.definition)) {
-            const inner = await analyzePostgresStatement(tree, where, 'SELECT', { ...context, depth: depth + 1 });
-            effects.push(
-              ...inner.effects
-                .filter((effect) => effect.kind === 'read-db' && effect.secret !== undefined)
-                .map((effect) => ({ ...effect, via: `${where} (materialized view)` })),
-            );
-          }
-        } catch {
-          // Its secret column names were already checked above.
-        }
-      }
+  for (const text of code) {
+    if (depth >= MAX_VIEW_DEPTH) {
+      effects.push(unknownEffect(`${where} is built on more than ${MAX_VIEW_DEPTH} levels of views`));
+      break;
     }
-    for (const text of code) {
-      if (depth >= MAX_VIEW_DEPTH) {
-        effects.push(unknownEffect(`${where} is built on more than ${MAX_VIEW_DEPTH} levels of views`));
-        break;
+    try {
+      for (const tree of context.parse(text)) {
+        const inner = await analyzePostgresStatement(tree, where, 'SELECT', { ...context, depth: depth + 1 });
+        effects.push(
+          ...inner.effects
+            .filter((effect) => effect.kind !== 'read-db' || effect.secret !== undefined)
+            .map((effect) => ({ ...effect, via: `${where} (view or policy)` })),
+        );
       }
-      try {
-        for (const tree of context.parse(text)) {
-          const inner = await analyzePostgresStatement(tree, where, 'SELECT', { ...context, depth: depth + 1 });
-          effects.push(
-            ...inner.effects
-              .filter((effect) => effect.kind !== 'read-db' || effect.secret !== undefined)
-              .map((effect) => ({ ...effect, via: `${where} (view or policy)` })),
-          );
-        }
-      } catch (error) {
-        effects.push(unknownEffect(`the definition of ${where} cannot be read: ${(error as Error).message}`));
-      }
+    } catch (error) {
+      effects.push(unknownEffect(`the definition of ${where} cannot be read: ${(error as Error).message}`));
     }
+  }
+  return effects;
+}
+
+/**
+ * A view (or materialized view) built on a credential column hands its values out under
+ * whatever name it gives them (`SELECT pwd AS note FROM accounts`): reading it is a secret read.
+ */
+async function viewSecretReads(
+  kind: string,
+  where: string,
+  definition: string,
+  context: PgAnalysisContext,
+): Promise<Effect[]> {
+  const effects: Effect[] = secretColumnReads(definition, 'postgres').map((effect) => ({
+    ...effect,
+    via: `${where} (its definition reads it)`,
+  }));
+  const depth = context.depth ?? 0;
+  if (kind !== 'm' || depth >= MAX_VIEW_DEPTH) return effects;
+  // A materialized view's rows were stored when it was refreshed: its definition does not run, but what it read is in it.
+  try {
+    for (const tree of context.parse(definition)) {
+      const inner = await analyzePostgresStatement(tree, where, 'SELECT', { ...context, depth: depth + 1 });
+      effects.push(
+        ...inner.effects
+          .filter((effect) => effect.kind === 'read-db' && effect.secret !== undefined)
+          .map((effect) => ({ ...effect, via: `${where} (materialized view)` })),
+      );
+    }
+  } catch {
+    // Its secret column names were already checked above.
   }
   return effects;
 }
@@ -258,44 +279,8 @@ export async function analyzePostgresStatement(
     statement(subject, [effect, ...(await secretReads(findings, context)), ...code.effects], { relations });
 
   switch (kind) {
-    case 'SelectStmt': {
-      if (findings.dml.length > 0) {
-        const inner = await Promise.all(
-          findings.dml.map((dml) =>
-            analyzePostgresStatement(
-              { [dml.kind]: dml.node },
-              subject,
-              dml.kind.replace('Stmt', '').toUpperCase(),
-              context,
-            ),
-          ),
-        );
-        const effects = inner.flatMap((analysis) => analysis.effects);
-        return statement(
-          subject,
-          [
-            writeDb('the database', 'a data-modifying WITH clause changes data even inside a SELECT'),
-            ...effects,
-            ...code.effects,
-          ],
-          { relations },
-        );
-      }
-      if (findings.into) return other(writeDb('a new table', 'SELECT … INTO creates a new table'));
-      if (findings.locking)
-        return other({ kind: 'hold-lock', detail: 'SELECT … FOR UPDATE/SHARE locks rows for writing' });
-      return statement(
-        subject,
-        [
-          ...(findings.relations.length === 0 ? [] : await relationEffects(findings.relations, context, findings)),
-          ...wholeRowReads(findings),
-          ...queryTextReads(findings),
-          ...code.effects,
-          ...(findings.relations.length === 0 ? reads([]) : []),
-        ],
-        { relations },
-      );
-    }
+    case 'SelectStmt':
+      return analyzeSelect(findings, subject, context, code.effects, relations, other);
     case 'VariableShowStmt': {
       const name = String(node.name ?? '');
       return statement(subject, [
@@ -304,25 +289,8 @@ export async function analyzePostgresStatement(
           : { kind: 'read-db', object: `the setting ${name}` },
       ]);
     }
-    case 'ExplainStmt': {
-      const inner = await analyzePostgresStatement((node.query ?? {}) as Node, subject, 'statement', context);
-      if (explainAnalyzes(node)) {
-        return isReadOnly(inner)
-          ? inner
-          : statement(
-              subject,
-              [...inner.effects, unknownEffect('EXPLAIN ANALYZE executes the statement it explains')],
-              { relations: inner.relations },
-            );
-      }
-      if (isReadOnly(inner)) return inner;
-      // Planning runs no statement, but may fold a user's IMMUTABLE function: keep those effects.
-      const planned = inner.effects.filter((effect) => effect.kind !== 'write-db' && effect.kind !== 'hold-lock');
-      return statement(subject, [
-        unknownEffect('EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist'),
-        ...planned,
-      ]);
-    }
+    case 'ExplainStmt':
+      return analyzeExplain(node, subject, context);
     case 'DeleteStmt':
     case 'UpdateStmt': {
       const table = relationName(node.relation);
@@ -341,38 +309,109 @@ export async function analyzePostgresStatement(
       const table = relationName(node.relation);
       return writeOf(table, `MERGE inserts, updates or deletes rows of ${table}`);
     }
+    default:
+      return other(statementEffect(kind, node, subject, verb));
+  }
+}
+
+/** A SELECT: reads, unless a data-modifying WITH, INTO or FOR UPDATE/SHARE makes it more. */
+async function analyzeSelect(
+  findings: Findings,
+  subject: string,
+  context: PgAnalysisContext,
+  codeEffects: readonly Effect[],
+  relations: readonly string[],
+  other: (effect: Effect) => Promise<StatementAnalysis>,
+): Promise<StatementAnalysis> {
+  if (findings.dml.length > 0) {
+    const inner = await Promise.all(
+      findings.dml.map((dml) =>
+        analyzePostgresStatement(
+          { [dml.kind]: dml.node },
+          subject,
+          dml.kind.replace('Stmt', '').toUpperCase(),
+          context,
+        ),
+      ),
+    );
+    const effects = inner.flatMap((analysis) => analysis.effects);
+    return statement(
+      subject,
+      [
+        writeDb('the database', 'a data-modifying WITH clause changes data even inside a SELECT'),
+        ...effects,
+        ...codeEffects,
+      ],
+      { relations },
+    );
+  }
+  if (findings.into) return other(writeDb('a new table', 'SELECT … INTO creates a new table'));
+  if (findings.locking) return other({ kind: 'hold-lock', detail: 'SELECT … FOR UPDATE/SHARE locks rows for writing' });
+  return statement(
+    subject,
+    [
+      ...(findings.relations.length === 0 ? [] : await relationEffects(findings.relations, context, findings)),
+      ...wholeRowReads(findings),
+      ...queryTextReads(findings),
+      ...codeEffects,
+      ...(findings.relations.length === 0 ? reads([]) : []),
+    ],
+    { relations },
+  );
+}
+
+/** EXPLAIN: the statement it explains, which it runs only with ANALYZE. */
+async function analyzeExplain(node: Node, subject: string, context: PgAnalysisContext): Promise<StatementAnalysis> {
+  const inner = await analyzePostgresStatement((node.query ?? {}) as Node, subject, 'statement', context);
+  if (explainAnalyzes(node)) {
+    return isReadOnly(inner)
+      ? inner
+      : statement(subject, [...inner.effects, unknownEffect('EXPLAIN ANALYZE executes the statement it explains')], {
+          relations: inner.relations,
+        });
+  }
+  if (isReadOnly(inner)) return inner;
+  // Planning runs no statement, but may fold a user's IMMUTABLE function: keep those effects.
+  const planned = inner.effects.filter((effect) => effect.kind !== 'write-db' && effect.kind !== 'hold-lock');
+  return statement(subject, [
+    unknownEffect('EXPLAIN of a statement that writes: it only plans it, but is not on the whitelist'),
+    ...planned,
+  ]);
+}
+
+/** What a statement does that neither reads rows nor writes rows of one table: one effect, by its kind. */
+function statementEffect(kind: string, node: Node, subject: string, verb: string): Effect {
+  switch (kind) {
     case 'DropStmt':
-      return other(writeDb('the schema', dropReason(node, subject), 'high'));
+      return writeDb('the schema', dropReason(node, subject), 'high');
     case 'TruncateStmt': {
       const tables = ((node.relations as Node[] | undefined) ?? []).map((relation) =>
         relationName((relation as Node).RangeVar),
       );
-      return other(
-        writeDb(
-          tables.join(', ') || 'the table',
-          `TRUNCATE removes every row of ${tables.join(', ') || 'the table'}`,
-          'high',
-        ),
+      return writeDb(
+        tables.join(', ') || 'the table',
+        `TRUNCATE removes every row of ${tables.join(', ') || 'the table'}`,
+        'high',
       );
     }
     case 'CopyStmt':
-      return other(copyEffect(node));
+      return copyEffect(node);
     case 'TransactionStmt':
-      return other({ kind: 'change-session', detail: `transaction control (${verb}) is not on the whitelist` });
+      return { kind: 'change-session', detail: `transaction control (${verb}) is not on the whitelist` };
     case 'DoStmt':
-      return other({
+      return {
         kind: 'run-program',
         program: 'a DO block',
         note: 'DO runs a block of procedural code',
         severity: 'high',
-      });
+      };
     case 'CallStmt':
-      return other({
+      return {
         kind: 'run-program',
         program: 'a stored procedure',
         note: 'CALL runs a stored procedure, which may change anything',
         severity: 'high',
-      });
+      };
     case 'VariableSetStmt':
     case 'DiscardStmt':
     case 'PrepareStmt':
@@ -381,42 +420,42 @@ export async function analyzePostgresStatement(
     case 'UnlistenStmt':
     case 'DeclareCursorStmt':
     case 'ClosePortalStmt':
-      return other({
+      return {
         kind: 'change-session',
         detail:
           kind === 'VariableSetStmt'
             ? 'SET changes a setting of the session'
             : `${verb} changes the state of the session`,
-      });
+      };
     case 'LockStmt':
-      return other({ kind: 'hold-lock', detail: 'LOCK takes table locks' });
+      return { kind: 'hold-lock', detail: 'LOCK takes table locks' };
     case 'NotifyStmt':
-      return other(writeDb('the database', 'NOTIFY sends a message to every listening session'));
+      return writeDb('the database', 'NOTIFY sends a message to every listening session');
     case 'LoadStmt':
-      return other({
+      return {
         kind: 'run-program',
         program: 'a shared library on the server',
         note: 'LOAD loads a shared library into the server',
         severity: 'high',
-      });
+      };
     case 'GrantStmt':
     case 'GrantRoleStmt':
-      return other({
+      return {
         kind: 'change-privilege',
         detail: `${node.is_grant === true ? 'GRANT' : 'REVOKE'} changes who may do what`,
-      });
+      };
     case 'DropdbStmt':
-      return other(writeDb('a database', 'DROP DATABASE removes a whole database', 'high'));
+      return writeDb('a database', 'DROP DATABASE removes a whole database', 'high');
     case 'RenameStmt':
-      return other(writeDb('the schema', 'RENAME changes names that queries and applications depend on', 'high'));
+      return writeDb('the schema', 'RENAME changes names that queries and applications depend on', 'high');
     default:
       if (kind.startsWith('Alter'))
-        return other(writeDb('the schema', `${verb} changes the structure or definition of the database`, 'high'));
+        return writeDb('the schema', `${verb} changes the structure or definition of the database`, 'high');
       if (kind.startsWith('Drop') || kind.startsWith('ReassignOwned'))
-        return other(writeDb('the schema', `${verb} removes database objects`, 'high'));
+        return writeDb('the schema', `${verb} removes database objects`, 'high');
       if (kind.startsWith('Create') || kind === 'IndexStmt' || kind === 'ViewStmt')
-        return other(writeDb('the schema', `${verb} creates database objects`));
-      return other(unknownEffect(`${verb || kind} is not on the whitelist`));
+        return writeDb('the schema', `${verb} creates database objects`);
+      return unknownEffect(`${verb || kind} is not on the whitelist`);
   }
 }
 

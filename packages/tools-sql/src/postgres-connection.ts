@@ -5,6 +5,9 @@ import { isConnectionLoss, transactionOutcome, watchRun, withDeadline } from './
 import { streamQuery } from './pg-streaming.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
 import {
+  connectOrFail,
+  hasUnknownEffect,
+  isSqlFailure,
   type PreviewLine,
   type PreviewSkipped,
   previewSkipped,
@@ -13,7 +16,7 @@ import {
   type SqlConnection,
   type TableDescription,
 } from './sql-connection.js';
-import { leadingKeyword, lexSql } from './sql-lexer.js';
+import { managesTransactions, type PlannedStatement, previewVerb, type SqlPlan } from './sql-plan.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { isReadOnly } from './statement-analysis.js';
 
@@ -67,13 +70,12 @@ export class PostgresConnection implements SqlConnection {
       // An idle client lost its connection; the next query reconnects or reports the failure.
     });
     const connection = new PostgresConnection(url, pool, clientConfig);
-    try {
-      const client = await pool.connect();
-      client.release();
-    } catch (error) {
+    const client = await connectOrFail(connection.label, () => pool.connect());
+    if (isSqlFailure(client)) {
       await pool.end().catch(() => {});
-      return sqlFailure('sql-connection-failed', `cannot connect to ${connection.label}: ${(error as Error).message}`);
+      return client;
     }
+    client.release();
     return connection;
   }
 
@@ -92,23 +94,16 @@ export class PostgresConnection implements SqlConnection {
     return assessSql(sql, { dialect: 'postgres', ...(catalog === undefined ? {} : { pgCatalog: catalog }) });
   }
 
-  async run(sql: string, given: RunOptions): Promise<SqlRunResult | SqlFailure> {
+  async run(plan: SqlPlan, given: RunOptions): Promise<SqlRunResult | SqlFailure> {
     // Closing the connection stops what still runs on it (bounded as any cancel is), so closing is bounded too.
     const options = { ...given, signal: AbortSignal.any([given.signal, this.closing.signal]) };
     const started = performance.now();
-    const lexed = lexSql(sql).statements;
-    const ownTransactionControl = lexed.some((statement) =>
-      /^(BEGIN|START|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|ABORT|PREPARE)$/.test(leadingKeyword(statement)),
-    );
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
-    }
+    const { statements } = plan;
+    const client = await connectOrFail(this.label, () => this.pool.connect());
+    if (isSqlFailure(client)) return client;
     const pid = (client as unknown as { processID?: number }).processID;
     const watch = watchRun(client, options, (pid) => this.pool.query('SELECT pg_cancel_backend($1)', [pid]));
-    const wrap = options.readOnly || !ownTransactionControl;
+    const wrap = options.readOnly || !managesTransactions(plan);
     // What was sent: the outcome of a lost connection depends on it.
     let xid: string | undefined;
     let sent = false;
@@ -131,14 +126,14 @@ export class PostgresConnection implements SqlConnection {
       } else {
         await client.query(`SET statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
       }
-      for (const [index, statement] of lexed.entries()) {
+      for (const [index, statement] of statements.entries()) {
         try {
           sent = true;
-          results.push(await this.runStatement(client, statement.text, statement.normalized, options.maxRows));
+          results.push(await this.runStatement(client, statement, options.maxRows));
         } catch (error) {
           if (watch.lost() !== undefined || isConnectionLoss(error)) throw error;
           if (wrap) await client.query('ROLLBACK').catch(() => {});
-          const failure = postgresFailure(error, options, lexed.length > 1 ? index + 1 : undefined);
+          const failure = postgresFailure(error, options, statements.length > 1 ? index + 1 : undefined);
           return wrap && !options.readOnly
             ? { ...failure, message: `${failure.message}; nothing was changed` }
             : failure;
@@ -206,14 +201,13 @@ export class PostgresConnection implements SqlConnection {
 
   private async runStatement(
     client: pg.PoolClient,
-    text: string,
-    normalized: string,
+    statement: PlannedStatement,
     maxRows: number,
   ): Promise<StatementResult> {
-    const result = await streamQuery(client, text, maxRows);
+    const result = await streamQuery(client, statement.text, maxRows);
     const changes = /^(INSERT|UPDATE|DELETE|MERGE|COPY)$/.test(result.command ?? '') ? result.rowCount : null;
     return {
-      statement: normalized,
+      statement: statement.normalized,
       columns: await this.columnsOf(client, result.fields),
       rows: result.rows,
       truncated: result.total > maxRows,
@@ -234,11 +228,11 @@ export class PostgresConnection implements SqlConnection {
   }
 
   /** What each write would run besides itself: triggers and rules always, defaults for INSERT. */
-  private async previewBlocker(assessment: SqlAssessment): Promise<string | undefined> {
+  private async previewBlocker(plan: SqlPlan): Promise<string | undefined> {
     const catalog = await withDeadline(this.pgCatalog(), CATALOG_TIMEOUT_MS).catch(() => undefined);
     if (catalog === undefined)
       return "the server's catalog cannot be read, so what else the write would run is unknown";
-    for (const analysis of assessment.statements) {
+    for (const { analysis } of plan.statements) {
       if (analysis.writeTarget === undefined || catalog.inspectWriteTarget === undefined) continue;
       const facts = await catalog.inspectWriteTarget(analysis.writeTarget);
       if (facts.runs.length > 0)
@@ -255,16 +249,11 @@ export class PostgresConnection implements SqlConnection {
     return undefined;
   }
 
-  async estimate(sql: string, assessment: SqlAssessment, reason: string): Promise<PreviewSkipped | SqlFailure> {
+  async estimate(plan: SqlPlan, reason: string): Promise<PreviewSkipped | SqlFailure> {
     // Planning folds IMMUTABLE functions: with a function riskgate cannot vouch for, not even EXPLAIN runs.
-    if (assessment.effects.some((effect) => effect.kind === 'unknown')) return previewSkipped(reason);
-    const lexed = lexSql(sql).statements;
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
-    }
+    if (hasUnknownEffect(plan)) return previewSkipped(reason);
+    const client = await connectOrFail(this.label, () => this.pool.connect());
+    if (isSqlFailure(client)) return client;
     const estimates: PreviewLine[] = [];
     // Bounded like a preview, its error events caught: a stalled or dropped connection must not
     // hold the confirmation panel forever, nor crash the session.
@@ -276,9 +265,9 @@ export class PostgresConnection implements SqlConnection {
     try {
       await client.query('BEGIN READ ONLY');
       await client.query(`SET LOCAL statement_timeout = ${ESTIMATE_TIMEOUT_MS}`);
-      for (const [index, statement] of lexed.entries()) {
-        const analysis = assessment.statements[index];
-        if (analysis?.writeTarget === undefined) continue;
+      for (const [index, statement] of plan.statements.entries()) {
+        const { analysis } = statement;
+        if (analysis.writeTarget === undefined) continue;
         const result = await client.query<{
           'QUERY PLAN': { Plan: { 'Plan Rows'?: number; Plans?: { 'Plan Rows'?: number }[] } }[];
         }>(`EXPLAIN (FORMAT JSON) ${statement.text}`);
@@ -287,7 +276,7 @@ export class PostgresConnection implements SqlConnection {
         if (rows !== undefined)
           estimates.push({
             statementIndex: index + 1,
-            verb: verbOf(leadingKeyword(statement)),
+            verb: previewVerb(statement.verb),
             table: analysis.writeTarget,
             rows,
             estimate: true,
@@ -304,21 +293,15 @@ export class PostgresConnection implements SqlConnection {
   }
 
   async preview(
-    sql: string,
-    assessment: SqlAssessment,
+    plan: SqlPlan,
     options: { timeoutMs: number },
   ): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
-    const blocker = await withDeadline(this.previewBlocker(assessment), CATALOG_TIMEOUT_MS).catch(
+    const blocker = await withDeadline(this.previewBlocker(plan), CATALOG_TIMEOUT_MS).catch(
       (error: Error) => `the table cannot be checked (${error.message})`,
     );
-    if (blocker !== undefined) return this.estimate(sql, assessment, blocker);
-    const lexed = lexSql(sql).statements;
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
-    }
+    if (blocker !== undefined) return this.estimate(plan, blocker);
+    const client = await connectOrFail(this.label, () => this.pool.connect());
+    if (isSqlFailure(client)) return client;
     const lines: PreviewLine[] = [];
     // Bounded like a run: a stalled connection must not hold the confirmation panel forever.
     const watch = watchRun(
@@ -331,13 +314,13 @@ export class PostgresConnection implements SqlConnection {
       const ms = Math.max(1, Math.floor(options.timeoutMs));
       await client.query(`SET LOCAL statement_timeout = ${ms}`);
       await client.query(`SET LOCAL lock_timeout = ${ms}`);
-      for (const [index, statement] of lexed.entries()) {
+      for (const [index, statement] of plan.statements.entries()) {
         const result = await client.query(statement.text);
-        const analysis = assessment.statements[index];
-        if (analysis?.writeTarget !== undefined && result.rowCount !== null) {
+        const { analysis } = statement;
+        if (analysis.writeTarget !== undefined && result.rowCount !== null) {
           lines.push({
             statementIndex: index + 1,
-            verb: verbOf(leadingKeyword(statement)),
+            verb: previewVerb(statement.verb),
             table: analysis.writeTarget,
             rows: result.rowCount,
           });
@@ -360,12 +343,8 @@ export class PostgresConnection implements SqlConnection {
   }
 
   async describeSchema(table?: string): Promise<SchemaDescription | SqlFailure> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      return sqlFailure('sql-connection-failed', `cannot connect to ${this.label}: ${(error as Error).message}`);
-    }
+    const client = await connectOrFail(this.label, () => this.pool.connect());
+    if (isSqlFailure(client)) return client;
     const watch = watchRun(
       client,
       { readOnly: true, maxRows: 0, timeoutMs: SCHEMA_TIMEOUT_MS, signal: new AbortController().signal },
@@ -452,10 +431,6 @@ export class PostgresConnection implements SqlConnection {
         client.connection?.stream?.destroy();
     });
   }
-}
-
-function verbOf(keyword: string): PreviewLine['verb'] {
-  return keyword === 'DELETE' ? 'delete' : keyword === 'INSERT' ? 'insert' : 'update';
 }
 
 function urlHasUser(url: string): boolean {

@@ -1,5 +1,5 @@
-import { loadWithDriver } from './drivers.js';
 import type { SqlAssessment } from './sql-assessor.js';
+import type { SqlPlan } from './sql-plan.js';
 import { type SqlFailure, type SqlRunResult, sqlFailure } from './sql-results.js';
 
 export interface RunOptions {
@@ -65,18 +65,42 @@ export interface SqlConnection {
   readonly dialect: 'sqlite' | 'postgres' | 'mysql';
   /** Where it points, with any password removed. */
   readonly label: string;
+  /** The assessment of a call, with the plan its run follows (with this database's own knowledge). */
   assess(sql: string): Promise<SqlAssessment>;
-  run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure>;
+  /** Sends the plan's statements as they are, one by one: never a re-split of the text. */
+  run(plan: SqlPlan, options: RunOptions): Promise<SqlRunResult | SqlFailure>;
   /** Run the writes in a transaction that is always rolled back, and count what they would change. */
-  preview(
-    sql: string,
-    assessment: SqlAssessment,
-    options: { timeoutMs: number },
-  ): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure>;
+  preview(plan: SqlPlan, options: { timeoutMs: number }): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure>;
   /** No run at all: the planner's estimate of the rows each write would change, where it has one. */
-  estimate(sql: string, assessment: SqlAssessment, reason: string): Promise<PreviewSkipped | SqlFailure>;
+  estimate(plan: SqlPlan, reason: string): Promise<PreviewSkipped | SqlFailure>;
   describeSchema(table?: string): Promise<SchemaDescription | SqlFailure>;
   close(): Promise<void>;
+}
+
+/** Assess and run in one step (benchmarks, tests, scripts): the tools assess once through the gate instead. */
+export async function assessAndRun(
+  connection: SqlConnection,
+  sql: string,
+  options: RunOptions,
+): Promise<SqlRunResult | SqlFailure> {
+  return connection.run((await connection.assess(sql)).plan, options);
+}
+
+/** The pool's connect, or the failure every call reports when the server cannot be reached. */
+export async function connectOrFail<Client>(
+  label: string,
+  connect: () => Promise<Client>,
+): Promise<Client | SqlFailure> {
+  try {
+    return await connect();
+  } catch (error) {
+    return sqlFailure('sql-connection-failed', `cannot connect to ${label}: ${(error as Error).message}`);
+  }
+}
+
+/** Whether any statement of the plan has an effect riskgate cannot vouch for (then the planner is not asked either). */
+export function hasUnknownEffect(plan: SqlPlan): boolean {
+  return plan.statements.some((statement) => statement.analysis.effects.some((effect) => effect.kind === 'unknown'));
 }
 
 export function isSqlFailure(value: unknown): value is SqlFailure {
@@ -94,31 +118,6 @@ export function formatPreviewLine(line: PreviewLine): string {
     case 'update':
       return `would change ${rows} of ${line.table}${suffix}`;
   }
-}
-
-/** A `postgres://` URL opens PostgreSQL, `mysql://` or `mariadb://` MySQL/MariaDB; anything else is a SQLite file. */
-export async function openSqlConnection(
-  target: string,
-  options: { create?: boolean } = {},
-): Promise<SqlConnection | SqlFailure> {
-  if (/^(mysql|mariadb):\/\//i.test(target)) {
-    // mysql-connection.js only imports mysql2's types: the driver itself is loaded by open().
-    const module = await loadWithDriver('mysql', () => import('./mysql-connection.js'));
-    return isSqlFailure(module) ? module : module.MysqlConnection.open(target);
-  }
-  if (/^\s*[a-z_]+\s*=/i.test(target)) {
-    // A libpq keyword string (`host=… dbname=…`), as psql takes it.
-    const url = keywordStringToUrl(target);
-    if (typeof url !== 'string') return url;
-    const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));
-    return isSqlFailure(module) ? module : module.PostgresConnection.open(url);
-  }
-  if (/^postgres(ql)?:\/\//i.test(target)) {
-    const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));
-    return isSqlFailure(module) ? module : module.PostgresConnection.open(target);
-  }
-  const module = await loadWithDriver('sqlite', () => import('./sqlite-connection.js'));
-  return isSqlFailure(module) ? module : module.SqliteConnection.open(target, options);
 }
 
 /** `host=db user=ada dbname='my shop'` → `postgres://ada@db/my%20shop`; a clear error when malformed. */

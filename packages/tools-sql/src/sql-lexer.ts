@@ -46,171 +46,211 @@ const WORD_START = /[\p{L}_]/u;
 const WORD_PART = /[\p{L}\p{N}_$]/u;
 
 export function lexSql(sql: string, options: LexOptions = {}): LexResult {
-  const dialect = options.dialect ?? 'postgres';
-  const mysqlEscapes = options.backslashEscapes ?? true;
-  const statements: SqlStatementText[] = [];
-  let tokens: Token[] = [];
-  let normalizedParts: string[] = [];
-  let statementStart = 0;
-  let error: string | undefined;
-  /** MySQL: the end of the executable comment we are inside, or -1. */
-  let executableEnd = -1;
+  return new Lexer(sql, options.dialect ?? 'postgres', options.backslashEscapes ?? true).run();
+}
 
-  const finish = (end: number) => {
-    if (tokens.length > 0) {
-      statements.push({
-        text: sql.slice(statementStart, end).trim(),
-        normalized: normalizedParts.join(''),
-        tokens,
-        start: statementStart,
+/** One pass over the text: `index` moves forward, tokens gather into statements at each top-level `;`. */
+class Lexer {
+  private readonly statements: SqlStatementText[] = [];
+  private tokens: Token[] = [];
+  private normalizedParts: string[] = [];
+  private statementStart = 0;
+  private error: string | undefined;
+  /** MySQL: the end of the executable comment we are inside, or -1. */
+  private executableEnd = -1;
+  /** Normalised text keeps one space wherever the original had whitespace or a comment. */
+  private lastEnd = -1;
+  private index = 0;
+
+  constructor(
+    private readonly sql: string,
+    private readonly dialect: LexDialect,
+    private readonly mysqlEscapes: boolean,
+  ) {}
+
+  run(): LexResult {
+    const { sql } = this;
+    while (this.index < sql.length) {
+      if (!this.skipTrivia()) this.index = this.token(sql[this.index]!, sql[this.index + 1]);
+    }
+    if (this.executableEnd !== -1) this.fail('unterminated executable comment');
+    this.finish(sql.length);
+    return this.error === undefined
+      ? { statements: this.statements }
+      : { statements: this.statements, error: this.error };
+  }
+
+  private fail(why: string): void {
+    this.error ??= why;
+  }
+
+  private finish(end: number): void {
+    if (this.tokens.length > 0) {
+      this.statements.push({
+        text: this.sql.slice(this.statementStart, end).trim(),
+        normalized: this.normalizedParts.join(''),
+        tokens: this.tokens,
+        start: this.statementStart,
       });
     }
-    tokens = [];
-    normalizedParts = [];
-  };
-  // Normalised text keeps one space wherever the original had whitespace or a comment.
-  let lastEnd = -1;
-  const push = (kind: TokenKind, start: number, end: number) => {
-    const text = sql.slice(start, end);
-    if (tokens.length === 0) statementStart = start;
-    else if (start > lastEnd) normalizedParts.push(' ');
-    tokens.push({ kind, text, upper: kind === 'word' ? text.toUpperCase() : text, start });
-    normalizedParts.push(text);
-    lastEnd = end;
-  };
-  const quoted = (
+    this.tokens = [];
+    this.normalizedParts = [];
+  }
+
+  private push(kind: TokenKind, start: number, end: number): void {
+    const text = this.sql.slice(start, end);
+    if (this.tokens.length === 0) this.statementStart = start;
+    else if (start > this.lastEnd) this.normalizedParts.push(' ');
+    this.tokens.push({ kind, text, upper: kind === 'word' ? text.toUpperCase() : text, start });
+    this.normalizedParts.push(text);
+    this.lastEnd = end;
+  }
+
+  private quoted(
     kind: TokenKind,
     start: number,
     quoteAt: number,
     quote: string,
     escapes: boolean,
     what: string,
-  ): number => {
-    const end = scanQuoted(sql, quoteAt, quote, escapes);
+  ): number {
+    const end = scanQuoted(this.sql, quoteAt, quote, escapes);
     if (end === -1) {
-      error ??= `unterminated ${what}`;
-      push(kind, start, sql.length);
-      return sql.length;
+      this.fail(`unterminated ${what}`);
+      this.push(kind, start, this.sql.length);
+      return this.sql.length;
     }
-    push(kind, start, end);
+    this.push(kind, start, end);
     return end;
-  };
+  }
 
-  let index = 0;
-  while (index < sql.length) {
+  /** Whitespace, comments and the markers of MySQL's executable comments; false at a token. */
+  private skipTrivia(): boolean {
+    const { sql, dialect, index } = this;
     const char = sql[index]!;
     const next = sql[index + 1];
-    if (executableEnd !== -1 && index === executableEnd) {
-      index += 2;
-      executableEnd = -1;
+    if (this.executableEnd !== -1 && index === this.executableEnd) {
+      this.index += 2;
+      this.executableEnd = -1;
     } else if (/\s/.test(char)) {
-      index++;
+      this.index++;
     } else if (char === '-' && next === '-' && (dialect !== 'mysql' || isMysqlDashCommentEnd(sql[index + 2]))) {
-      index = lineEnd(sql, index);
+      this.index = lineEnd(sql, index);
     } else if (char === '#' && dialect === 'mysql') {
-      index = lineEnd(sql, index);
+      this.index = lineEnd(sql, index);
     } else if (char === '/' && next === '*') {
-      if (dialect === 'mysql') {
-        const end = sql.indexOf('*/', index + 2);
-        const executable = /^\/\*(?:!|M!)(\d{5,6})?/.exec(sql.slice(index, index + 10));
-        if (end === -1) {
-          error ??= 'unterminated /* comment';
-          index = sql.length;
-        } else if (executable !== null && executableEnd === -1) {
-          // The server runs what is inside: lex it as SQL, and drop only the markers.
-          executableEnd = end;
-          index += executable[0].length;
-          if (sql.slice(index, end).includes('/*')) error ??= 'a comment inside an executable comment';
-        } else if (executable !== null) {
-          error ??= 'nested executable comments';
-          index = end + 2;
-        } else index = end + 2;
-      } else if (dialect === 'sqlite') {
-        // SQLite: the first */ ends the comment; an unterminated one runs to the end of the text.
-        const end = sql.indexOf('*/', index + 2);
-        index = end === -1 ? sql.length : end + 2;
-      } else {
-        index = nestedCommentEnd(sql, index);
-        if (index === -1) {
-          error ??= 'unterminated /* comment';
-          index = sql.length;
-        }
-      }
-    } else if (char === ';') {
-      if (executableEnd !== -1) error ??= 'a statement separator inside an executable comment';
+      this.index = this.blockComment();
+    } else return false;
+    return true;
+  }
+
+  /** The end of a block comment at `index` (or, for MySQL's executable comments, where its SQL starts). */
+  private blockComment(): number {
+    const { sql, index } = this;
+    if (this.dialect === 'sqlite') {
+      // SQLite: the first */ ends the comment; an unterminated one runs to the end of the text.
+      const end = sql.indexOf('*/', index + 2);
+      return end === -1 ? sql.length : end + 2;
+    }
+    if (this.dialect !== 'mysql') {
+      const end = nestedCommentEnd(sql, index);
+      if (end !== -1) return end;
+      this.fail('unterminated /* comment');
+      return sql.length;
+    }
+    const end = sql.indexOf('*/', index + 2);
+    const executable = /^\/\*(?:!|M!)(\d{5,6})?/.exec(sql.slice(index, index + 10));
+    if (end === -1) {
+      this.fail('unterminated /* comment');
+      return sql.length;
+    }
+    if (executable !== null && this.executableEnd === -1) {
+      // The server runs what is inside: lex it as SQL, and drop only the markers.
+      this.executableEnd = end;
+      if (sql.slice(index + executable[0].length, end).includes('/*'))
+        this.fail('a comment inside an executable comment');
+      return index + executable[0].length;
+    }
+    if (executable !== null) this.fail('nested executable comments');
+    return end + 2;
+  }
+
+  /** The token at `index` (or the statement it ends); returns where the next one may start. */
+  private token(char: string, next: string | undefined): number {
+    const { sql, dialect, index } = this;
+    if (char === ';') {
+      if (this.executableEnd !== -1) this.fail('a statement separator inside an executable comment');
       // Inside a routine's or trigger's body a ';' separates the body's statements, not the script's.
-      if (insideBody(tokens, dialect)) push('symbol', index, index + 1);
-      else finish(index);
-      index++;
-    } else if (char === "'") {
-      index = quoted('string', index, index, "'", dialect === 'mysql' && mysqlEscapes, 'string literal');
-    } else if (
+      if (insideBody(this.tokens, dialect)) this.push('symbol', index, index + 1);
+      else this.finish(index);
+      return index + 1;
+    }
+    if (char === "'")
+      return this.quoted('string', index, index, "'", dialect === 'mysql' && this.mysqlEscapes, 'string literal');
+    if (
       dialect === 'postgres' &&
       (char === 'E' || char === 'e') &&
       next === "'" &&
       !WORD_PART.test(sql[index - 1] ?? ' ')
-    ) {
-      index = quoted('string', index, index + 1, "'", true, 'string literal');
-    } else if (char === '"') {
+    )
+      return this.quoted('string', index, index + 1, "'", true, 'string literal');
+    if (char === '"')
       // MySQL reads "…" as a string (with escapes) unless ANSI_QUOTES; either way it is one token.
-      index =
-        dialect === 'mysql'
-          ? quoted('string', index, index, '"', mysqlEscapes, '" string')
-          : quoted('quoted-identifier', index, index, '"', false, '" identifier');
-    } else if (char === '`' && dialect !== 'postgres') {
-      index = quoted('quoted-identifier', index, index, '`', false, '` identifier');
-    } else if (char === '[' && dialect === 'sqlite' && isSqliteBracketIdentifier(tokens)) {
+      return dialect === 'mysql'
+        ? this.quoted('string', index, index, '"', this.mysqlEscapes, '" string')
+        : this.quoted('quoted-identifier', index, index, '"', false, '" identifier');
+    if (char === '`' && dialect !== 'postgres')
+      return this.quoted('quoted-identifier', index, index, '`', false, '` identifier');
+    if (char === '[' && dialect === 'sqlite' && isSqliteBracketIdentifier(this.tokens)) {
       const end = sql.indexOf(']', index);
       if (end === -1) {
-        error ??= 'unterminated [ identifier';
-        index = sql.length;
-      } else {
-        push('quoted-identifier', index, end + 1);
-        index = end + 1;
+        this.fail('unterminated [ identifier');
+        return sql.length;
       }
-    } else if (
-      dialect === 'postgres' &&
-      char === '$' &&
-      /[A-Za-z_$]/.test(next ?? '') &&
-      dollarTag(sql, index) !== undefined
-    ) {
-      const tag = dollarTag(sql, index)!;
-      const end = sql.indexOf(tag, index + tag.length);
-      if (end === -1) {
-        error ??= 'unterminated dollar-quoted string';
-        push('string', index, sql.length);
-        index = sql.length;
-      } else {
-        push('string', index, end + tag.length);
-        index = end + tag.length;
-      }
-    } else if (
+      this.push('quoted-identifier', index, end + 1);
+      return end + 1;
+    }
+    if (dialect === 'postgres' && char === '$' && /[A-Za-z_$]/.test(next ?? '') && dollarTag(sql, index) !== undefined)
+      return this.dollarQuoted();
+    return this.plainToken(char, next);
+  }
+
+  private dollarQuoted(): number {
+    const { sql, index } = this;
+    const tag = dollarTag(sql, index)!;
+    const end = sql.indexOf(tag, index + tag.length);
+    if (end === -1) {
+      this.fail('unterminated dollar-quoted string');
+      this.push('string', index, sql.length);
+      return sql.length;
+    }
+    this.push('string', index, end + tag.length);
+    return end + tag.length;
+  }
+
+  /** A parameter, a word, a number or a symbol. */
+  private plainToken(char: string, next: string | undefined): number {
+    const { index } = this;
+    if (
       (char === '$' || char === '?' || char === ':' || char === '@') &&
       /[0-9A-Za-z_@]/.test(next ?? '') &&
-      (char !== ':' || dialect === 'sqlite')
-    ) {
-      let end = index + 1;
-      while (end < sql.length && /[0-9A-Za-z_@.$]/.test(sql[end]!)) end++;
-      push('parameter', index, end);
-      index = end;
-    } else if (WORD_START.test(char)) {
-      let end = index + 1;
-      while (end < sql.length && WORD_PART.test(sql[end]!)) end++;
-      push('word', index, end);
-      index = end;
-    } else if (/[0-9]/.test(char) || (char === '.' && /[0-9]/.test(next ?? ''))) {
-      let end = index + 1;
-      while (end < sql.length && /[0-9A-Za-z_.]/.test(sql[end]!)) end++;
-      push('number', index, end);
-      index = end;
-    } else {
-      push('symbol', index, index + 1);
-      index++;
-    }
+      (char !== ':' || this.dialect === 'sqlite')
+    )
+      return this.span(index, /[0-9A-Za-z_@.$]/, 'parameter');
+    if (WORD_START.test(char)) return this.span(index, WORD_PART, 'word');
+    if (/[0-9]/.test(char) || (char === '.' && /[0-9]/.test(next ?? '')))
+      return this.span(index, /[0-9A-Za-z_.]/, 'number');
+    this.push('symbol', index, index + 1);
+    return index + 1;
   }
-  if (executableEnd !== -1) error ??= 'unterminated executable comment';
-  finish(sql.length);
-  return error === undefined ? { statements } : { statements, error };
+
+  /** A token of one character at `start` and every following one that matches `part`. */
+  private span(start: number, part: RegExp, kind: TokenKind): number {
+    let end = start + 1;
+    while (end < this.sql.length && part.test(this.sql[end]!)) end++;
+    this.push(kind, start, end);
+    return end;
+  }
 }
 
 /** MySQL: `--` starts a comment only when followed by whitespace, a control character or the end. */
@@ -310,11 +350,6 @@ function insideBody(tokens: readonly Token[], dialect: LexDialect): boolean {
 export function leadingKeyword(statement: SqlStatementText): string {
   const first = statement.tokens[0];
   return first?.kind === 'word' ? first.upper : '';
-}
-
-/** The statement's tokens joined by single spaces: no comment left for another lexer to read differently. */
-export function spacedText(statement: SqlStatementText): string {
-  return statement.tokens.map((token) => token.text).join(' ');
 }
 
 /** Names called as functions anywhere in the statement (`name (`), lower-cased, without schema. */

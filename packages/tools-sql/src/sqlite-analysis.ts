@@ -1,6 +1,7 @@
 import type { Effect } from '@riskgate/risk';
 import type BetterSqlite3 from 'better-sqlite3';
 import { requireDriver } from './drivers.js';
+import { isTransactionControl } from './sql-plan.js';
 import { isColumnList, leadingKeyword, lexSql, type SqlStatementText, unquote } from './sql-lexer.js';
 import { reads, type StatementAnalysis, statement, unknownEffect, writeDb } from './statement-analysis.js';
 
@@ -210,8 +211,6 @@ const NOT_FUNCTIONS = new Set([
   'END',
 ]);
 
-const SQLITE_TRANSACTION = new Set(['BEGIN', 'COMMIT', 'END', 'ROLLBACK', 'SAVEPOINT', 'RELEASE']);
-
 /**
  * SQLite statements riskgate decides by keyword, because SQLite calls them read-only although
  * they are not data reads (transaction control, ATTACH/DETACH, pragmas), plus what they touch.
@@ -220,7 +219,7 @@ export function sqliteKeywordStatement(text: SqlStatementText): StatementAnalysi
   const keyword = leadingKeyword(text);
   const subject = text.normalized;
   if (keyword === 'PRAGMA') return analyzePragma(text);
-  if (SQLITE_TRANSACTION.has(keyword))
+  if (isTransactionControl(text))
     return statement(subject, [
       { kind: 'change-session', detail: `transaction control (${keyword}) is not on the whitelist` },
     ]);

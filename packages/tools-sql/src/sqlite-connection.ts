@@ -11,7 +11,7 @@ import {
   type SqlConnection,
   type TableDescription,
 } from './sql-connection.js';
-import { lexSql, type SqlStatementText } from './sql-lexer.js';
+import { changesRows, managesTransactions, type PlannedStatement, previewVerb, type SqlPlan } from './sql-plan.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { SqliteReader, SqliteReadError, SqliteReadStopped } from './sqlite-reader.js';
 import { runSqliteWrite } from './sqlite-writer.js';
@@ -75,9 +75,9 @@ export class SqliteConnection implements SqlConnection {
     return assessSql(sql, { dialect: 'sqlite', sqlite: this.writable });
   }
 
-  async run(sql: string, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
+  async run(plan: SqlPlan, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
     const started = performance.now();
-    const statements = lexSql(sql, { dialect: 'sqlite' }).statements;
+    const { statements } = plan;
     // Reads run where they can be stopped, confirmed ones too (a confirmed endless CTE must not hang riskgate).
     if (this.reader !== undefined && (options.readOnly || this.onlyReads(statements))) {
       try {
@@ -102,12 +102,7 @@ export class SqliteConnection implements SqlConnection {
     if (!options.readOnly && this.readable !== undefined) return this.runInWriter(statements, options, started);
     const database = options.readOnly && this.readable !== undefined ? this.readable : this.writable;
     const queryOnly = options.readOnly && this.readable === undefined;
-    const ownTransaction =
-      !options.readOnly &&
-      statements.length > 1 &&
-      !statements.some((statement) =>
-        /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)$/.test(statement.tokens[0]?.upper ?? ''),
-      );
+    const ownTransaction = !options.readOnly && statements.length > 1 && !managesTransactions(plan);
     const deadline = Date.now() + options.timeoutMs;
     const results: StatementResult[] = [];
     if (queryOnly) database.pragma('query_only = ON');
@@ -138,7 +133,7 @@ export class SqliteConnection implements SqlConnection {
   }
 
   private async runInWriter(
-    statements: readonly SqlStatementText[],
+    statements: readonly PlannedStatement[],
     options: RunOptions,
     started: number,
   ): Promise<SqlRunResult | SqlFailure> {
@@ -172,11 +167,11 @@ export class SqliteConnection implements SqlConnection {
   }
 
   /** SELECT/WITH/VALUES that SQLite itself calls read-only: they can run in the reader process. */
-  private onlyReads(statements: readonly SqlStatementText[]): boolean {
+  private onlyReads(statements: readonly PlannedStatement[]): boolean {
     return (
       statements.length > 0 &&
       statements.every((statement) => {
-        if (!['SELECT', 'WITH', 'VALUES'].includes(statement.tokens[0]?.upper ?? '')) return false;
+        if (!['SELECT', 'WITH', 'VALUES'].includes(statement.verb)) return false;
         try {
           const prepared = this.writable.prepare(statement.text);
           return prepared.readonly && prepared.reader;
@@ -187,20 +182,19 @@ export class SqliteConnection implements SqlConnection {
     );
   }
 
-  async estimate(_sql: string, _assessment: SqlAssessment, reason: string): Promise<PreviewSkipped> {
+  async estimate(_plan: SqlPlan, reason: string): Promise<PreviewSkipped> {
     return previewSkipped(reason);
   }
 
   async preview(
-    sql: string,
-    assessment: SqlAssessment,
+    plan: SqlPlan,
     options: { timeoutMs: number } = { timeoutMs: 2_000 },
   ): Promise<readonly PreviewLine[] | PreviewSkipped | SqlFailure> {
-    const statements = lexSql(sql, { dialect: 'sqlite' }).statements;
+    const { statements } = plan;
     // On a file, the rolled-back run happens in a writer process stopped at the preview's time
     // limit: in riskgate's thread an endless UPDATE blocked the panel, and riskgate, for good.
     if (this.readable !== undefined) {
-      const counts = statements.map((_statement, index) => assessment.statements[index]?.writeTarget !== undefined);
+      const counts = statements.map((statement) => statement.analysis.writeTarget !== undefined);
       const outcome = await runSqliteWrite(this.path, statements, {
         maxRows: 0,
         timeoutMs: options.timeoutMs,
@@ -222,21 +216,21 @@ export class SqliteConnection implements SqlConnection {
       }
       if (outcome.kind !== 'preview') return previewSkipped('the preview did not run');
       return statements.flatMap((statement, index) => {
-        const target = assessment.statements[index]?.writeTarget;
+        const target = statement.analysis.writeTarget;
         const rows = outcome.changes[index];
         return target === undefined || rows === null || rows === undefined
           ? []
-          : [{ statementIndex: index + 1, verb: leadingVerb(statement.tokens[0]?.upper), table: target, rows }];
+          : [{ statementIndex: index + 1, verb: previewVerb(statement.verb), table: target, rows }];
       });
     }
     const lines: PreviewLine[] = [];
     this.writable.exec('BEGIN');
     try {
       for (const [index, statement] of statements.entries()) {
-        const analysis = assessment.statements[index];
+        const { analysis } = statement;
         const prepared = this.writable.prepare(statement.text);
         let changes: number;
-        if (prepared.reader && analysis?.writeTarget === undefined) {
+        if (prepared.reader && analysis.writeTarget === undefined) {
           // A read between the writes: one row is enough to run it.
           const iterator = prepared.iterate();
           iterator.next();
@@ -249,10 +243,10 @@ export class SqliteConnection implements SqlConnection {
         } else {
           changes = prepared.run().changes;
         }
-        if (analysis?.writeTarget !== undefined)
+        if (analysis.writeTarget !== undefined)
           lines.push({
             statementIndex: index + 1,
-            verb: leadingVerb(statement.tokens[0]?.upper),
+            verb: previewVerb(statement.verb),
             table: analysis.writeTarget,
             rows: changes,
           });
@@ -300,7 +294,7 @@ class TimeoutError extends Error {}
 
 function runStatement(
   database: Database.Database,
-  statement: SqlStatementText,
+  statement: PlannedStatement,
   maxRows: number,
   deadline: number,
 ): StatementResult {
@@ -323,8 +317,7 @@ function runStatement(
     rows.push(row);
     if (rows.length % 256 === 0 && Date.now() > deadline) throw new TimeoutError();
   }
-  const writes = /^(INSERT|UPDATE|DELETE|REPLACE)$/.test(statement.tokens[0]?.upper ?? '');
-  return { statement: normalized, columns, rows, truncated, affectedRows: writes ? rows.length : null };
+  return { statement: normalized, columns, rows, truncated, affectedRows: changesRows(statement) ? rows.length : null };
 }
 
 function describeSqliteTable(database: Database.Database, name: string, type: string): TableDescription {
@@ -384,12 +377,6 @@ function describeSqliteTable(database: Database.Database, name: string, type: st
       return { name: index.name, columns: indexColumns, unique: index.isUnique === 1 };
     }),
   };
-}
-
-function leadingVerb(keyword: string | undefined): PreviewLine['verb'] {
-  if (keyword === 'DELETE') return 'delete';
-  if (keyword === 'INSERT' || keyword === 'REPLACE') return 'insert';
-  return 'update';
 }
 
 function sqliteFailure(error: unknown, statementIndex: number | undefined, statementCount: number): SqlFailure {

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { deserialize } from 'node:v8';
-import type { SqlStatementText } from './sql-lexer.js';
+import { changesRows, type PlannedStatement } from './sql-plan.js';
 import type { StatementResult } from './sql-results.js';
 import { SQLITE_HEAP_LIMIT_BYTES } from './sqlite-reader.js';
 
@@ -119,8 +119,8 @@ process.once('exit', () => {
   for (const child of LIVE_WRITERS) child.kill('SIGKILL');
 });
 
-/** Statements that cannot run inside a transaction riskgate opens, or that manage their own. */
-const OWN_TRANSACTION = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|ATTACH|DETACH|PRAGMA)$/;
+/** Statements that cannot run inside a transaction riskgate opens (transaction control aside, which the plan marks). */
+const NOT_IN_A_TRANSACTION = new Set(['VACUUM', 'ATTACH', 'DETACH', 'PRAGMA']);
 
 export type SqliteWriteOutcome =
   | { readonly kind: 'done'; readonly results: StatementResult[]; readonly late: boolean }
@@ -155,22 +155,50 @@ interface Marker {
   };
 }
 
+interface WriteOptions {
+  readonly maxRows: number;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  readonly commitGraceMs?: number;
+  /** A rolled-back preview: for each statement, whether its rows are counted (a write with RETURNING). */
+  readonly preview?: readonly boolean[];
+}
+
+/** What the writer left behind when it exited: its markers, why it was stopped, its last words. */
+interface WriterEnd {
+  readonly markers: readonly Marker[];
+  readonly stopped: 'timeout' | 'cancelled' | undefined;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+}
+
 /** Runs confirmed statements on `path` in a child process bounded by `timeoutMs` and `signal`. */
-export function runSqliteWrite(
+export async function runSqliteWrite(
   path: string,
-  statements: readonly SqlStatementText[],
-  options: {
-    readonly maxRows: number;
-    readonly timeoutMs: number;
-    readonly signal: AbortSignal;
-    readonly commitGraceMs?: number;
-    /** A rolled-back preview: for each statement, whether its rows are counted (a write with RETURNING). */
-    readonly preview?: readonly boolean[];
-  },
+  statements: readonly PlannedStatement[],
+  options: WriteOptions,
 ): Promise<SqliteWriteOutcome> {
   const wrap =
     options.preview === undefined &&
-    !statements.some((statement) => OWN_TRANSACTION.test(statement.tokens[0]?.upper ?? ''));
+    !statements.some((statement) => statement.transactionControl || NOT_IN_A_TRANSACTION.has(statement.verb));
+  const child = startWriter(path, {
+    wrap,
+    preview: options.preview !== undefined,
+    maxRows: options.maxRows,
+    statements: statements.map((statement, index) => ({
+      text: statement.text,
+      normalized: statement.normalized,
+      writes: changesRows(statement),
+      counts: options.preview?.[index] === true,
+    })),
+  });
+  const end = await watchWriter(child, options);
+  return outcomeOf(end, { wrap, preview: options.preview !== undefined, statements: statements.length });
+}
+
+/** The writer process, handed its job on stdin; it dies with riskgate. */
+function startWriter(path: string, job: object): ChildProcessWithoutNullStreams {
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
   const settings = JSON.stringify({ module, path, heapLimit: SQLITE_HEAP_LIMIT_BYTES });
   const [command, ...prefix] =
@@ -181,22 +209,19 @@ export function runSqliteWrite(
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, RISKGATE_SQLITE_WRITER: settings },
   });
-  const job = {
-    wrap,
-    preview: options.preview !== undefined,
-    maxRows: options.maxRows,
-    statements: statements.map((statement, index) => ({
-      text: statement.text,
-      normalized: statement.normalized,
-      writes: /^(INSERT|UPDATE|DELETE|REPLACE)$/.test(statement.tokens[0]?.upper ?? ''),
-      counts: options.preview?.[index] === true,
-    })),
-  };
   LIVE_WRITERS.add(child);
   child.once('exit', () => LIVE_WRITERS.delete(child));
   child.stdin.on('error', () => {});
   child.stdin.end(JSON.stringify(job));
+  return child;
+}
 
+/**
+ * Reads the writer's markers until it exits, killing it at the deadline or on cancel — except
+ * during a COMMIT that has begun, which is given `commitGraceMs` to finish (killing it would
+ * leave its fate unknown).
+ */
+function watchWriter(child: ChildProcessWithoutNullStreams, options: WriteOptions): Promise<WriterEnd> {
   return new Promise((resolve) => {
     const markers: Marker[] = [];
     let pending = '';
@@ -204,13 +229,10 @@ export function runSqliteWrite(
     let stopped: 'timeout' | 'cancelled' | undefined;
     let timer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
-    const seen = (test: (marker: Marker) => boolean) => markers.some(test);
     const stop = (why: 'timeout' | 'cancelled') => {
       if (stopped !== undefined) return;
       stopped = why;
-      // A COMMIT that has begun is let finish, and its results come out (disk work, bounded):
-      // killing it would leave its fate unknown.
-      if (seen((marker) => marker.committing === true)) {
+      if (markers.some((marker) => marker.committing === true)) {
         graceTimer = setTimeout(() => child.kill('SIGKILL'), options.commitGraceMs ?? COMMIT_GRACE_MS);
         return;
       }
@@ -248,79 +270,69 @@ export function runSqliteWrite(
       clearTimeout(timer);
       clearTimeout(graceTimer);
       options.signal.removeEventListener('abort', onAbort);
-      const error = markers.find((marker) => marker.error !== undefined)?.error;
-      const results = markers.find((marker) => marker.results !== undefined)?.results;
-      const preview = markers.find((marker) => marker.preview !== undefined)?.preview;
-      if (preview !== undefined) return resolve({ kind: 'preview', changes: preview });
-      if (options.preview !== undefined && error === undefined) {
-        return resolve({
-          kind: 'stopped',
-          why: stopped ?? 'exited',
-          changed: 'nothing',
-          detail: 'it ran in a transaction that is always rolled back, so nothing was changed',
-        });
-      }
-      if (results !== undefined)
-        return resolve({
-          kind: 'done',
-          results: deserialize(Buffer.from(results, 'base64')) as StatementResult[],
-          late: stopped !== undefined,
-        });
-      if (error !== undefined) {
-        return resolve({
-          kind: 'error',
-          message: error.message,
-          code: error.code,
-          statementIndex: error.statementIndex,
-          rolledBack: error.rolledBack === true,
-        });
-      }
-      const why = stopped ?? 'exited';
-      const last = stderr.trim().split('\n').at(-1) ?? '';
-      const exited =
-        stopped === undefined
-          ? `the SQLite writer stopped (${signal ?? `exit ${code}`}${last === '' ? '' : `: ${last}`}); `
-          : '';
-      if (seen((marker) => marker.committed === true)) {
-        // Committed, and killed before its results came out: the change was made.
-        return resolve({
-          kind: 'stopped',
-          why,
-          changed: 'unknown',
-          detail: `${exited}the transaction had committed before it was stopped, so its changes were made`,
-        });
-      }
-      if (wrap) {
-        if (seen((marker) => marker.committing === true)) {
-          return resolve({
-            kind: 'stopped',
-            why,
-            changed: 'unknown',
-            detail: `${exited}it was stopped during its COMMIT, so it may have committed. Check the data before retrying`,
-          });
-        }
-        return resolve({
-          kind: 'stopped',
-          why,
-          changed: 'nothing',
-          detail: `${exited}it ran in one transaction that never committed, so nothing was changed`,
-        });
-      }
-      const began = markers.filter((marker) => marker.start !== undefined).length;
-      if (began === 0)
-        return resolve({
-          kind: 'stopped',
-          why,
-          changed: 'nothing',
-          detail: `${exited}no statement had started, so nothing was changed`,
-        });
-      const finished = markers.filter((marker) => marker.done !== undefined).length;
-      return resolve({
-        kind: 'stopped',
-        why,
-        changed: 'unknown',
-        detail: `${exited}statement ${began} of ${statements.length} was running (${finished} had finished) and the script manages its own transactions, so some of it may have been committed. Check the data before retrying`,
-      });
+      resolve({ markers, stopped, code, signal, stderr });
     });
   });
+}
+
+/** What committed, from the markers the writer wrote before each step (see the top of this file). */
+function outcomeOf(
+  { markers, stopped, code, signal, stderr }: WriterEnd,
+  run: { wrap: boolean; preview: boolean; statements: number },
+): SqliteWriteOutcome {
+  const seen = (test: (marker: Marker) => boolean) => markers.some(test);
+  const error = markers.find((marker) => marker.error !== undefined)?.error;
+  const results = markers.find((marker) => marker.results !== undefined)?.results;
+  const preview = markers.find((marker) => marker.preview !== undefined)?.preview;
+  if (preview !== undefined) return { kind: 'preview', changes: preview };
+  if (run.preview && error === undefined)
+    return {
+      kind: 'stopped',
+      why: stopped ?? 'exited',
+      changed: 'nothing',
+      detail: 'it ran in a transaction that is always rolled back, so nothing was changed',
+    };
+  if (results !== undefined)
+    return {
+      kind: 'done',
+      results: deserialize(Buffer.from(results, 'base64')) as StatementResult[],
+      late: stopped !== undefined,
+    };
+  if (error !== undefined)
+    return {
+      kind: 'error',
+      message: error.message,
+      code: error.code,
+      statementIndex: error.statementIndex,
+      rolledBack: error.rolledBack === true,
+    };
+  const why = stopped ?? 'exited';
+  const last = stderr.trim().split('\n').at(-1) ?? '';
+  const exited =
+    stopped === undefined
+      ? `the SQLite writer stopped (${signal ?? `exit ${code}`}${last === '' ? '' : `: ${last}`}); `
+      : '';
+  const stoppedAfter = (changed: 'nothing' | 'unknown', detail: string): SqliteWriteOutcome => ({
+    kind: 'stopped',
+    why,
+    changed,
+    detail: exited + detail,
+  });
+  // Committed, and killed before its results came out: the change was made.
+  if (seen((marker) => marker.committed === true))
+    return stoppedAfter('unknown', 'the transaction had committed before it was stopped, so its changes were made');
+  if (run.wrap)
+    return seen((marker) => marker.committing === true)
+      ? stoppedAfter(
+          'unknown',
+          'it was stopped during its COMMIT, so it may have committed. Check the data before retrying',
+        )
+      : stoppedAfter('nothing', 'it ran in one transaction that never committed, so nothing was changed');
+  const began = markers.filter((marker) => marker.start !== undefined).length;
+  if (began === 0) return stoppedAfter('nothing', 'no statement had started, so nothing was changed');
+  const finished = markers.filter((marker) => marker.done !== undefined).length;
+  return stoppedAfter(
+    'unknown',
+    `statement ${began} of ${run.statements} was running (${finished} had finished) and the script manages its own transactions, so some of it may have been committed. Check the data before retrying`,
+  );
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSqlFailure, openSqlConnection } from '../src/index.js';
+import { assessAndRun, isSqlFailure, openSqlConnection } from '../src/index.js';
 import { keywordStringToUrl } from '../src/sql-connection.js';
 import { createTempPostgres, type TempPostgres } from './helpers.js';
 
@@ -19,7 +19,7 @@ describe('libpq keyword strings', () => {
       `host=${url.hostname} port=${url.port} dbname=${url.pathname.slice(1)} user=${url.username}`,
     );
     if (isSqlFailure(opened)) throw new Error(opened.message);
-    const result = await opened.run('SELECT x FROM t', {
+    const result = await assessAndRun(opened, 'SELECT x FROM t', {
       readOnly: true,
       signal: new AbortController().signal,
       timeoutMs: 5_000,

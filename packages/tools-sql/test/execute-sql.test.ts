@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  assessAndRun,
   createDescribeSchemaTool,
   createExecuteSqlTool,
   isSqlFailure,
@@ -8,7 +9,7 @@ import {
   type SqlConnection,
   type SqlRunResult,
 } from '../src/index.js';
-import { callTool, createTempPostgres, createTempSqlite } from './helpers.js';
+import { callTool, createTempPostgres, createTempSqlite, describeCall, executeCall } from './helpers.js';
 
 interface Engine {
   readonly connection: SqlConnection;
@@ -124,14 +125,15 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
       ["DELETE FROM orders WHERE status = 'paid' RETURNING id", 'would delete 3 rows of orders'],
     ])('%s → %s, and rolls back', async (sql, line) => {
       const before = await engine.count('orders');
-      const description = await tool.describe({ sql }, { cwd: '.' });
+      const description = await describeCall(tool, { sql }, { cwd: '.' });
       expect((description as { details: readonly string[] }).details).toContain(line);
       expect(await engine.count('orders')).toBe(before);
       expect(await engine.count('customers WHERE id >= 20')).toBe(0);
     });
 
     it('counts each statement of a script after the ones before it', async () => {
-      const description = await tool.describe(
+      const description = await describeCall(
+        tool,
         { sql: 'DELETE FROM orders WHERE id = 1; DELETE FROM orders' },
         { cwd: '.' },
       );
@@ -142,7 +144,7 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
     });
 
     it('reports why a preview is unavailable instead of failing', async () => {
-      const description = await tool.describe({ sql: 'DELETE FROM no_such_table' }, { cwd: '.' });
+      const description = await describeCall(tool, { sql: 'DELETE FROM no_such_table' }, { cwd: '.' });
       expect((description as { details: readonly string[] }).details.join('\n')).toMatch(
         /preview unavailable: .*no_such_table/,
       );
@@ -157,7 +159,11 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
       ["INSERT INTO customers (id, name) VALUES (99, 'x')"],
     ])('a write forced down the read-only path fails and changes nothing: %s', async (sql) => {
       const before = await engine.count('orders');
-      const result = await tool.execute({ sql }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+      const result = await executeCall(
+        tool,
+        { sql },
+        { cwd: '.', signal: new AbortController().signal, readOnly: true },
+      );
       expect(result.type).toBe('tool-error');
       if (result.type === 'tool-error') expect(result.code).toBe('sql-read-only');
       expect(await engine.count('orders')).toBe(before);
@@ -168,7 +174,8 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
   describe('results and errors', () => {
     it('keeps only the first rows and flags that there are more', async () => {
       const limited = createExecuteSqlTool({ connection: engine.connection, limits: { maxRows: 2, modelRows: 1 } });
-      const result = await limited.execute(
+      const result = await executeCall(
+        limited,
         { sql: 'SELECT id FROM orders ORDER BY id' },
         { cwd: '.', signal: new AbortController().signal, readOnly: true },
       );
@@ -180,7 +187,8 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
     });
 
     it('types its columns', async () => {
-      const result = await tool.execute(
+      const result = await executeCall(
+        tool,
         { sql: 'SELECT id, name FROM customers ORDER BY id' },
         { cwd: '.', signal: new AbortController().signal, readOnly: true },
       );
@@ -195,16 +203,35 @@ describe.each(Object.keys(engines))('execute_sql on %s', (engineName) => {
       ['SELEC 1', 'sql-syntax-error'],
       ["INSERT INTO orders (id, customer_id, status, total_cents) VALUES (1, 1, 'dup', 1)", 'sql-constraint-violation'],
     ])('returns %s as a %s value, not a throw', async (sql, code) => {
-      const result = await tool.execute({ sql }, { cwd: '.', signal: new AbortController().signal, readOnly: false });
+      const result = await executeCall(
+        tool,
+        { sql },
+        { cwd: '.', signal: new AbortController().signal, readOnly: false },
+      );
       expect(result).toMatchObject({ type: 'tool-error', code });
     });
 
     it('rolls back a confirmed script whose later statement fails, and says so', async () => {
       const sql = "INSERT INTO customers (id, name) VALUES (50, 'x'); INSERT INTO missing_table VALUES (1)";
-      const result = await tool.execute({ sql }, { cwd: '.', signal: new AbortController().signal, readOnly: false });
+      const result = await executeCall(
+        tool,
+        { sql },
+        { cwd: '.', signal: new AbortController().signal, readOnly: false },
+      );
       expect(result.type).toBe('tool-error');
       if (result.type === 'tool-error') expect(result.message).toMatch(/statement 2.*nothing was changed/);
       expect(await engine.count('customers WHERE id = 50')).toBe(0);
+    });
+
+    it("runs nothing without its assessment's plan, and says so", async () => {
+      const before = await engine.count('customers');
+      const execute = tool.execute as (args: unknown, context: unknown, plan?: unknown) => Promise<unknown>;
+      const result = await execute(
+        { sql: 'DELETE FROM customers' },
+        { cwd: '.', signal: new AbortController().signal, readOnly: false },
+      );
+      expect(result).toMatchObject({ type: 'tool-error', code: 'sql-not-assessed' });
+      expect(await engine.count('customers')).toBe(before);
     });
   });
 
@@ -255,15 +282,20 @@ describe('connections', () => {
     const connection = await openSqlConnection(':memory:');
     if (isSqlFailure(connection)) throw new Error(connection.message);
     const signal = new AbortController().signal;
-    await connection.run('CREATE TABLE t (x integer); INSERT INTO t VALUES (1)', {
+    await assessAndRun(connection, 'CREATE TABLE t (x integer); INSERT INTO t VALUES (1)', {
       readOnly: false,
       signal,
       timeoutMs: 1000,
       maxRows: 10,
     });
-    const refused = await connection.run('DELETE FROM t', { readOnly: true, signal, timeoutMs: 1000, maxRows: 10 });
+    const refused = await assessAndRun(connection, 'DELETE FROM t', {
+      readOnly: true,
+      signal,
+      timeoutMs: 1000,
+      maxRows: 10,
+    });
     expect(isSqlFailure(refused) && refused.code).toBe('sql-read-only');
-    const read = await connection.run('SELECT count(*) FROM t', {
+    const read = await assessAndRun(connection, 'SELECT count(*) FROM t', {
       readOnly: true,
       signal,
       timeoutMs: 1000,
@@ -291,14 +323,17 @@ describe('PostgreSQL timeouts and cancellation stop the query on the server', ()
   /** Queries running in the test database, other than this probe (through a cursor they show as FETCH). */
   async function activeSleeps(): Promise<number> {
     const result = await database.query(
-      "SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND datname = current_database() AND pid <> pg_backend_pid()",
+      // The sleeps only: the pool's own `SELECT pg_cancel_backend(…)` may still be active on another connection.
+      "SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%pg_sleep(30)%'",
     );
     return Number(result.rows[0].n);
   }
 
   it('cancels a running query through the AbortSignal', async () => {
     const controller = new AbortController();
-    const running = connection.run('SELECT pg_sleep(30)', {
+    // Assessed first, so the wait below times the run alone.
+    const { plan } = await connection.assess('SELECT pg_sleep(30)');
+    const running = connection.run(plan, {
       readOnly: true,
       signal: controller.signal,
       timeoutMs: 60_000,
@@ -316,7 +351,7 @@ describe('PostgreSQL timeouts and cancellation stop the query on the server', ()
   });
 
   it('stops a statement at the statement timeout', async () => {
-    const result = await connection.run('SELECT pg_sleep(30)', {
+    const result = await assessAndRun(connection, 'SELECT pg_sleep(30)', {
       readOnly: true,
       signal: new AbortController().signal,
       timeoutMs: 200,

@@ -1,8 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { evaluateToolCall, judgeEffects, type AnyTool, type GatePolicy } from '@riskgate/risk';
-import { type AssessSqlOptions, assessSql } from '../src/index.js';
+import {
+  type AnyTool,
+  type AssessContext,
+  type ExecuteContext,
+  evaluateToolCall,
+  type GatePolicy,
+  judgeEffects,
+  type ToolResult,
+} from '@riskgate/risk';
+import { type AssessSqlOptions, assessSql, type SqlRunResult } from '../src/index.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 
@@ -98,17 +106,29 @@ export async function callTool(
   if (!evaluation.valid || decision.action === 'deny') return { decision, asked, ran: false as const, description };
   if (decision.action === 'confirm') {
     asked = true;
-    description = await tool.describe(evaluation.args, { cwd: process.cwd() });
+    description = await tool.describe(evaluation.args, { cwd: process.cwd() }, evaluation.assessment.plan?.value);
     if (answer === 'never-asked')
       throw new Error(`the gate asked about ${JSON.stringify(args)}: ${decision.reasons.join('; ')}`);
     if (answer === 'no') return { decision, asked, ran: false as const, description };
   }
-  const result = await tool.execute(evaluation.args, {
-    cwd: process.cwd(),
-    signal: new AbortController().signal,
-    readOnly: evaluation.assessment.whitelisted,
-  });
+  const result = await tool.execute(
+    evaluation.args,
+    { cwd: process.cwd(), signal: new AbortController().signal, readOnly: evaluation.assessment.whitelisted },
+    evaluation.assessment.plan?.value,
+  );
   return { decision, asked, ran: true as const, result, description };
+}
+
+/** `describe` as the gated executor calls it: with the plan of one assessment of the same arguments. */
+export async function describeCall(tool: AnyTool, args: unknown, context: AssessContext) {
+  const { plan } = await tool.assess(args, context);
+  return tool.describe(args, context, plan);
+}
+
+/** `execute` as the gated executor calls it: with the plan of one assessment of the same arguments. */
+export async function executeCall(tool: AnyTool, args: unknown, context: ExecuteContext) {
+  const { plan } = await tool.assess(args, context);
+  return (await tool.execute(args, context, plan)) as ToolResult<SqlRunResult>;
 }
 
 /** The assessor's effects as the gate judges them: level, whitelisted, reasons. */

@@ -1,6 +1,7 @@
 import { judgeEffects } from '@riskgate/risk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  assessAndRun,
   createDescribeSchemaTool,
   createExecuteSqlTool,
   isSqlFailure,
@@ -8,7 +9,7 @@ import {
   type SqlConnection,
 } from '../src/index.js';
 import { MARIADB_SQL_FUNCTIONS, MYSQL_FUNCTION_EFFECTS, MYSQL_HARMLESS_FUNCTIONS } from '../src/mysql-knowledge.js';
-import { callTool, createTempMysql, type TempMysql } from './helpers.js';
+import { callTool, createTempMysql, type TempMysql, describeCall, executeCall } from './helpers.js';
 
 let server: TempMysql;
 let connection: SqlConnection;
@@ -157,7 +158,7 @@ describe('SHOW and DESCRIBE and plain reads stay whitelisted, and MariaDB agrees
     expect((await judged(sql)).whitelisted).toBe(true);
     const tool = createExecuteSqlTool({ connection });
     // The engine as the oracle: it runs inside START TRANSACTION READ ONLY.
-    const result = await tool.execute({ sql }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    const result = await executeCall(tool, { sql }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
     if (result.type !== 'tool-success') throw new Error(result.message);
   });
 
@@ -168,7 +169,7 @@ describe('SHOW and DESCRIBE and plain reads stay whitelisted, and MariaDB agrees
     'CREATE TEMPORARY TABLE tt (x INT)',
   ])('MariaDB itself refuses %s in the read-only transaction, and riskgate does not whitelist it', async (sql) => {
     expect((await judged(sql)).whitelisted).toBe(false);
-    const result = await connection.run(sql, {
+    const result = await assessAndRun(connection, sql, {
       readOnly: true,
       signal: new AbortController().signal,
       timeoutMs: 5_000,
@@ -198,7 +199,7 @@ describe('a real connection', () => {
   it('previews are rolled back; a MyISAM table or a trigger means no preview run at all', async () => {
     const tool = createExecuteSqlTool({ connection });
     const details = async (sql: string) =>
-      ((await tool.describe({ sql }, { cwd: '.' })) as { details: readonly string[] }).details.join('\n');
+      ((await describeCall(tool, { sql }, { cwd: '.' })) as { details: readonly string[] }).details.join('\n');
     expect(await details("UPDATE orders SET status = 'x' WHERE status = 'paid'")).toMatch(
       /would change 3 rows of orders/,
     );
@@ -214,7 +215,8 @@ describe('a real connection', () => {
 
   it('describe_schema reads tables, columns, keys and indexes', async () => {
     const tool = createDescribeSchemaTool({ connection });
-    const result = await tool.execute(
+    const result = await executeCall(
+      tool,
       { table: 'orders' },
       { cwd: '.', signal: new AbortController().signal, readOnly: true },
     );
@@ -226,8 +228,9 @@ describe('a real connection', () => {
   });
 
   it('a statement that runs too long is stopped on the server', async () => {
+    const { plan } = await connection.assess('SELECT SLEEP(5)');
     const started = performance.now();
-    const result = await connection.run('SELECT SLEEP(5)', {
+    const result = await connection.run(plan, {
       readOnly: false,
       signal: new AbortController().signal,
       timeoutMs: 400,
@@ -239,8 +242,9 @@ describe('a real connection', () => {
 
   it('cancellation sends KILL QUERY: nothing keeps running on the server', async () => {
     const controller = new AbortController();
+    const { plan } = await connection.assess('SELECT SLEEP(20), 1 AS riskgate_cancel_probe');
     setTimeout(() => controller.abort(), 300);
-    const result = await connection.run('SELECT SLEEP(20), 1 AS riskgate_cancel_probe', {
+    const result = await connection.run(plan, {
       readOnly: false,
       signal: controller.signal,
       timeoutMs: 60_000,
@@ -255,13 +259,13 @@ describe('a real connection', () => {
 
   it('a SET on a confirmed call does not reach a later whitelisted read', async () => {
     for (let round = 0; round < 6; round++) {
-      await connection.run("SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES,ANSI_QUOTES'; SET @leak = 1", {
+      await assessAndRun(connection, "SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES,ANSI_QUOTES'; SET @leak = 1", {
         readOnly: false,
         signal: new AbortController().signal,
         timeoutMs: 5_000,
         maxRows: 10,
       });
-      const read = await connection.run('SELECT @@SESSION.sql_mode, @leak', {
+      const read = await assessAndRun(connection, 'SELECT @@SESSION.sql_mode, @leak', {
         readOnly: true,
         signal: new AbortController().signal,
         timeoutMs: 5_000,
@@ -275,7 +279,8 @@ describe('a real connection', () => {
 
   it('tells the model the true row count', async () => {
     const tool = createExecuteSqlTool({ connection, limits: { maxRows: 3, modelRows: 2 } });
-    const result = await tool.execute(
+    const result = await executeCall(
+      tool,
       { sql: 'SELECT seq FROM seq_1_to_10000' },
       { cwd: '.', signal: new AbortController().signal, readOnly: true },
     );

@@ -1,6 +1,6 @@
 import { startFaultProxy, type FaultProxy } from '@riskgate/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
+import { assessAndRun, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
 import { createTempMysql, type TempMysql } from './helpers.js';
 
 // Real faults between riskgate and a real MariaDB: a loopback proxy the test drops or stalls,
@@ -31,12 +31,27 @@ afterEach(async () => {
 });
 
 const run = (sql: string, options: { readOnly?: boolean; timeoutMs?: number; signal?: AbortSignal } = {}) =>
-  connection.run(sql, {
+  assessAndRun(connection, sql, {
     readOnly: options.readOnly ?? false,
     timeoutMs: options.timeoutMs ?? 3_000,
     maxRows: 50,
     signal: options.signal ?? new AbortController().signal,
   });
+/**
+ * The call assessed first (its catalog reads are not the run's), then the run started: for tests
+ * that time a fault against the run itself. The run's promise is wrapped so it is not awaited here.
+ */
+const start = async (sql: string, options: { readOnly?: boolean; timeoutMs?: number; signal?: AbortSignal } = {}) => {
+  const { plan } = await connection.assess(sql);
+  return {
+    result: connection.run(plan, {
+      readOnly: options.readOnly ?? false,
+      timeoutMs: options.timeoutMs ?? 3_000,
+      maxRows: 50,
+      signal: options.signal ?? new AbortController().signal,
+    }),
+  };
+};
 const total = async () =>
   Number(((await database.query('SELECT sum(total_cents) AS n FROM orders')) as { n: number }[])[0]!.n);
 
@@ -125,7 +140,7 @@ describe('MariaDB connection faults', { timeout: 20_000 }, () => {
     const assessment = await connection.assess(sql);
     proxy.whenSent('UPDATE orders', 'stall-replies');
     const started = Date.now();
-    const preview = await connection.preview(sql, assessment, { timeoutMs: 500 });
+    const preview = await connection.preview(assessment.plan, { timeoutMs: 500 });
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(preview).toMatchObject({ code: 'sql-timeout', message: expect.stringMatching(/changed nothing/) });
     expect(await total()).toBe(before);
@@ -154,7 +169,7 @@ describe('closing a MariaDB connection', { timeout: 30_000 }, () => {
   });
 
   it('is bounded in time while a call still runs on a stalled connection', async () => {
-    const running = run('SELECT SLEEP(30)', { readOnly: true, timeoutMs: 60_000 });
+    const { result: running } = await start('SELECT SLEEP(30)', { readOnly: true, timeoutMs: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 500));
     proxy.stall();
     const started = Date.now();

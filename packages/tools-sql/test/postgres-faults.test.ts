@@ -1,7 +1,7 @@
 import { startFaultProxy, type FaultProxy } from '@riskgate/testing';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
+import { assessAndRun, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
 import { createTempPostgres, type TempPostgres } from './helpers.js';
 
 // Real faults between riskgate and a real PostgreSQL: a loopback proxy the test drops or stalls,
@@ -32,12 +32,27 @@ afterEach(async () => {
 });
 
 const run = (sql: string, options: { readOnly?: boolean; timeoutMs?: number; signal?: AbortSignal } = {}) =>
-  connection.run(sql, {
+  assessAndRun(connection, sql, {
     readOnly: options.readOnly ?? false,
     timeoutMs: options.timeoutMs ?? 3_000,
     maxRows: 50,
     signal: options.signal ?? new AbortController().signal,
   });
+/**
+ * The call assessed first (its catalog reads are not the run's), then the run started: for tests
+ * that time a fault against the run itself. The run's promise is wrapped so it is not awaited here.
+ */
+const start = async (sql: string, options: { readOnly?: boolean; timeoutMs?: number; signal?: AbortSignal } = {}) => {
+  const { plan } = await connection.assess(sql);
+  return {
+    result: connection.run(plan, {
+      readOnly: options.readOnly ?? false,
+      timeoutMs: options.timeoutMs ?? 3_000,
+      maxRows: 50,
+      signal: options.signal ?? new AbortController().signal,
+    }),
+  };
+};
 const total = async () => Number((await database.query('SELECT sum(total_cents) AS n FROM orders')).rows[0].n);
 
 // Only this file's database: other test files run pg_sleep on the same server at the same time.
@@ -78,7 +93,7 @@ describe('PostgreSQL connection faults', { timeout: 20_000 }, () => {
   });
 
   it('a dropped connection during a read fails cleanly', async () => {
-    const running = run('SELECT pg_sleep(5)', { readOnly: true, timeoutMs: 10_000 });
+    const { result: running } = await start('SELECT pg_sleep(5)', { readOnly: true, timeoutMs: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     proxy.drop();
     const result = await running;
@@ -159,7 +174,7 @@ describe('PostgreSQL previews', { timeout: 20_000 }, () => {
     const assessment = await connection.assess(sql);
     proxy.whenSent('UPDATE orders', 'stall-replies');
     const started = Date.now();
-    const preview = await connection.preview(sql, assessment, { timeoutMs: 500 });
+    const preview = await connection.preview(assessment.plan, { timeoutMs: 500 });
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(preview).toMatchObject({
       code: 'sql-connection-failed',
@@ -174,7 +189,7 @@ describe('PostgreSQL estimates (a preview that cannot run)', { timeout: 30_000 }
   it('a connection dropped during the EXPLAIN is a skipped preview, not a crash (no error event reaches the process)', async () => {
     const assessment = await connection.assess(sql);
     proxy.whenSent('EXPLAIN', 'drop');
-    const estimate = await connection.estimate(sql, assessment, 'orders has a trigger');
+    const estimate = await connection.estimate(assessment.plan, 'orders has a trigger');
     expect(estimate).toMatchObject({ reason: 'orders has a trigger' });
     // Nothing is left to crash the process a moment later.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -185,7 +200,7 @@ describe('PostgreSQL estimates (a preview that cannot run)', { timeout: 30_000 }
     const assessment = await connection.assess(sql);
     proxy.whenSent('EXPLAIN', 'stall-replies');
     const started = Date.now();
-    const estimate = await connection.estimate(sql, assessment, 'orders has a trigger');
+    const estimate = await connection.estimate(assessment.plan, 'orders has a trigger');
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(estimate).toMatchObject({ reason: 'orders has a trigger' });
   });
@@ -205,7 +220,7 @@ describe('PostgreSQL assessment on a stalled connection', { timeout: 30_000 }, (
 describe('PostgreSQL that cannot be asked', { timeout: 30_000 }, () => {
   it('a COMMIT whose reply stalls while no new connection gets through is "outcome unknown", never "failed"', async () => {
     proxy.whenSent('COMMIT', 'stall-replies');
-    const running = run('UPDATE orders SET total_cents = total_cents + 1', { timeoutMs: 1_000 });
+    const { result: running } = await start('UPDATE orders SET total_cents = total_cents + 1', { timeoutMs: 1_000 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     proxy.stall('both');
     const result = await running;
@@ -228,7 +243,7 @@ describe('closing a PostgreSQL connection', { timeout: 30_000 }, () => {
   });
 
   it('is bounded in time while a call still runs on a stalled connection', async () => {
-    const running = run('SELECT pg_sleep(30)', { readOnly: true, timeoutMs: 60_000 });
+    const { result: running } = await start('SELECT pg_sleep(30)', { readOnly: true, timeoutMs: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 500));
     proxy.stall();
     const started = Date.now();

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
-import { createTempPostgres, type TempPostgres } from './helpers.js';
+import { createTempPostgres, type TempPostgres, describeCall, executeCall } from './helpers.js';
 
 /** Previews that cannot act, and session state that cannot leak, on the real server. */
 let database: TempPostgres;
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 const describeSql = async (sql: string) => {
   const tool = createExecuteSqlTool({ connection });
-  const description = await tool.describe({ sql }, { cwd: '.' });
+  const description = await describeCall(tool, { sql }, { cwd: '.' });
   return (description as { details: readonly string[] }).details.join('\n');
 };
 
@@ -100,9 +100,14 @@ describe('session state cannot leak into later whitelisted statements', () => {
     const context = { cwd: '.', signal: new AbortController().signal };
     // Several times: the pool has more than one connection, each must come back clean.
     for (let round = 0; round < 6; round++) {
-      const set = await tool.execute({ sql: 'SET standard_conforming_strings = off' }, { ...context, readOnly: false });
+      const set = await executeCall(
+        tool,
+        { sql: 'SET standard_conforming_strings = off' },
+        { ...context, readOnly: false },
+      );
       expect(set.type).toBe('tool-success');
-      const read = await tool.execute(
+      const read = await executeCall(
+        tool,
         { sql: "SELECT 'a\\b' AS v, current_setting('standard_conforming_strings') AS scs" },
         { ...context, readOnly: true },
       );
@@ -123,10 +128,10 @@ describe('session state cannot leak into later whitelisted statements', () => {
   ])('%s does not reach a later read', async (change, probe, expected) => {
     const tool = createExecuteSqlTool({ connection });
     const context = { cwd: '.', signal: new AbortController().signal };
-    const before = await tool.execute({ sql: probe }, { ...context, readOnly: true });
+    const before = await executeCall(tool, { sql: probe }, { ...context, readOnly: true });
     for (let round = 0; round < 5; round++) {
-      await tool.execute({ sql: change }, { ...context, readOnly: false });
-      const after = await tool.execute({ sql: probe }, { ...context, readOnly: true });
+      await executeCall(tool, { sql: change }, { ...context, readOnly: false });
+      const after = await executeCall(tool, { sql: probe }, { ...context, readOnly: true });
       if (after.type !== 'tool-success' || before.type !== 'tool-success') throw new Error('probe failed');
       expect(after.data.statements[0]!.rows[0]![0]).toEqual(expected ?? before.data.statements[0]!.rows[0]![0]);
     }
@@ -136,7 +141,8 @@ describe('session state cannot leak into later whitelisted statements', () => {
 describe('honest to the model', () => {
   it('tells the true number of rows when it shows a prefix, and keeps only the prefix', async () => {
     const tool = createExecuteSqlTool({ connection, limits: { maxRows: 5, modelRows: 3 } });
-    const result = await tool.execute(
+    const result = await executeCall(
+      tool,
       { sql: 'SELECT g FROM generate_series(1, 100000) g' },
       { cwd: '.', signal: new AbortController().signal, readOnly: true },
     );

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
-import { createTempSqlite, judgeSql, type TempSqlite } from './helpers.js';
+import { createTempSqlite, judgeSql, type TempSqlite, executeCall } from './helpers.js';
 
 let shop: TempSqlite;
 let connection: SqlConnection;
@@ -24,7 +24,8 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 50);
     const started = performance.now();
-    const result = await tool.execute(
+    const result = await executeCall(
+      tool,
       { sql: ENDLESS },
       { cwd: '.', signal: new AbortController().signal, readOnly: true },
     );
@@ -36,7 +37,8 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
     // The event loop kept running while SQLite counted (the read ran on another thread).
     expect(ticks).toBeGreaterThan(3);
     // And the next read works.
-    const next = await tool.execute(
+    const next = await executeCall(
+      tool,
       { sql: 'SELECT count(*) FROM orders' },
       { cwd: '.', signal: new AbortController().signal, readOnly: true },
     );
@@ -47,13 +49,13 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
     const tool = createExecuteSqlTool({ connection, limits: { statementTimeoutMs: 60_000 } });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const result = await tool.execute({ sql: ENDLESS }, { cwd: '.', signal: controller.signal, readOnly: true });
+    const result = await executeCall(tool, { sql: ENDLESS }, { cwd: '.', signal: controller.signal, readOnly: true });
     expect(result.type === 'tool-error' && result.code).toBe('sql-cancelled');
   });
 
   it('another writer is not blocked after the stopped read', async () => {
     const tool = createExecuteSqlTool({ connection, limits: { statementTimeoutMs: 300 } });
-    await tool.execute({ sql: ENDLESS }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    await executeCall(tool, { sql: ENDLESS }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
     const writer = new Database(shop.path);
     writer.pragma('busy_timeout = 1000');
     expect(() =>
@@ -116,7 +118,8 @@ describe('SQLite reads that cannot hang or exhaust riskgate', () => {
 
   it('long cells are cut before they reach riskgate, and the model is told', async () => {
     const tool = createExecuteSqlTool({ connection });
-    const result = await tool.execute(
+    const result = await executeCall(
+      tool,
       { sql: "SELECT replace(hex(zeroblob(50000)), '0', 'ab') AS big" },
       { cwd: '.', signal: new AbortController().signal, readOnly: true },
     );
@@ -207,7 +210,7 @@ describe('the model is told the true row count', () => {
     ['PRAGMA table_info(orders)'],
   ])('%s', async (sql) => {
     const tool = createExecuteSqlTool({ connection, limits: { maxRows: 2, modelRows: 1 } });
-    const result = await tool.execute({ sql }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
+    const result = await executeCall(tool, { sql }, { cwd: '.', signal: new AbortController().signal, readOnly: true });
     if (result.type !== 'tool-success') throw new Error(result.message);
     expect(result.data.statements[0]!.rows).toHaveLength(2);
     expect(result.data.statements[0]!.totalRows).toBe(sql.startsWith('PRAGMA') ? 4 : 5);
@@ -217,7 +220,8 @@ describe('the model is told the true row count', () => {
 describe('confirmed reads run where they can be stopped too', () => {
   it('a confirmed endless WITH RECURSIVE stops at the timeout', async () => {
     const tool = createExecuteSqlTool({ connection, limits: { statementTimeoutMs: 400 } });
-    const result = await tool.execute(
+    const result = await executeCall(
+      tool,
       { sql: ENDLESS },
       { cwd: '.', signal: new AbortController().signal, readOnly: false },
     );
@@ -232,7 +236,11 @@ describe('confirmed reads run where they can be stopped too', () => {
   ])('a %s read stopped at the timeout leaves nothing running and no lock held', async (_name, readOnly) => {
     const locking = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM orders, c';
     const tool = createExecuteSqlTool({ connection, limits: { statementTimeoutMs: 400 } });
-    const result = await tool.execute({ sql: locking }, { cwd: '.', signal: new AbortController().signal, readOnly });
+    const result = await executeCall(
+      tool,
+      { sql: locking },
+      { cwd: '.', signal: new AbortController().signal, readOnly },
+    );
     expect(result.type === 'tool-error' && result.code).toBe('sql-timeout');
     const before = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -244,7 +252,8 @@ describe('confirmed reads run where they can be stopped too', () => {
       writer.exec("INSERT INTO customers (id, name) VALUES (78, 'w'); DELETE FROM customers WHERE id = 78"),
     ).not.toThrow();
     writer.close();
-    const own = await tool.execute(
+    const own = await executeCall(
+      tool,
       { sql: 'UPDATE customers SET name = name WHERE id = 1' },
       { cwd: '.', signal: new AbortController().signal, readOnly: false },
     );
@@ -253,7 +262,8 @@ describe('confirmed reads run where they can be stopped too', () => {
 
   it('a confirmed write still writes', async () => {
     const tool = createExecuteSqlTool({ connection });
-    const result = await tool.execute(
+    const result = await executeCall(
+      tool,
       { sql: "INSERT INTO customers (id, name) VALUES (90, 'w')" },
       { cwd: '.', signal: new AbortController().signal, readOnly: false },
     );

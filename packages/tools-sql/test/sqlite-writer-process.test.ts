@@ -4,10 +4,16 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '../src/index.js';
-import { lexSql } from '../src/sql-lexer.js';
+import {
+  createExecuteSqlTool,
+  assessAndRun,
+  assessSql,
+  isSqlFailure,
+  openSqlConnection,
+  type SqlConnection,
+} from '../src/index.js';
 import { runSqliteWrite } from '../src/sqlite-writer.js';
-import { createTempSqlite, type TempSqlite } from './helpers.js';
+import { createTempSqlite, type TempSqlite, describeCall } from './helpers.js';
 
 // Confirmed SQLite statements run in a child process the deadline can kill (issue 19: they ran on
 // riskgate's own thread, so an endless confirmed UPDATE blocked the event loop for good — no
@@ -66,7 +72,7 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 50);
     const started = Date.now();
-    const result = await connection.run(ENDLESS, {
+    const result = await assessAndRun(connection, ENDLESS, {
       readOnly: false,
       signal: new AbortController().signal,
       timeoutMs: 1_000,
@@ -94,7 +100,8 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
   it('a cancel stops a confirmed UPDATE at once, and nothing was changed', async () => {
     const { file, connection } = await open();
     const controller = new AbortController();
-    const running = connection.run(ENDLESS, {
+    const { plan } = await connection.assess(ENDLESS);
+    const running = connection.run(plan, {
       readOnly: false,
       signal: controller.signal,
       timeoutMs: 60_000,
@@ -112,12 +119,16 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
 
   it('a script with its own COMMIT, stopped after it, is "outcome unknown", and what it committed stays', async () => {
     const { file, connection } = await open();
-    const result = await connection.run(`BEGIN; UPDATE orders SET total_cents = 7 WHERE id = 2; COMMIT; ${ENDLESS}`, {
-      readOnly: false,
-      signal: new AbortController().signal,
-      timeoutMs: 1_000,
-      maxRows: 10,
-    });
+    const result = await assessAndRun(
+      connection,
+      `BEGIN; UPDATE orders SET total_cents = 7 WHERE id = 2; COMMIT; ${ENDLESS}`,
+      {
+        readOnly: false,
+        signal: new AbortController().signal,
+        timeoutMs: 1_000,
+        maxRows: 10,
+      },
+    );
     expect(result).toMatchObject({ code: 'sql-outcome-unknown' });
     expect(isSqlFailure(result) && result.message).toMatch(
       /statement 4 of 4 was running \(3 had finished\).*Check the data before retrying/,
@@ -129,10 +140,15 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
   it('confirmed writes still run, report their rows, and roll back a failed script whole', async () => {
     const { file, connection } = await open();
     const options = { readOnly: false, signal: new AbortController().signal, timeoutMs: 5_000, maxRows: 10 };
-    const done = await connection.run("UPDATE orders SET status = 'done' WHERE status = 'paid' RETURNING id", options);
+    const done = await assessAndRun(
+      connection,
+      "UPDATE orders SET status = 'done' WHERE status = 'paid' RETURNING id",
+      options,
+    );
     expect(isSqlFailure(done)).toBe(false);
     expect(!isSqlFailure(done) && done.statements[0]).toMatchObject({ rows: [[1], [3], [5]], affectedRows: 3 });
-    const failed = await connection.run(
+    const failed = await assessAndRun(
+      connection,
       "DELETE FROM orders WHERE id = 4; INSERT INTO orders (id, customer_id, status, total_cents) VALUES (1, 1, 'x', 1)",
       options,
     );
@@ -145,13 +161,14 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
     const { file, connection } = await open();
     const tool = createExecuteSqlTool({ connection });
     const started = Date.now();
-    const endless = await tool.describe({ sql: ENDLESS }, { cwd: process.cwd(), dialect: 'sqlite' });
+    const endless = await describeCall(tool, { sql: ENDLESS }, { cwd: process.cwd(), dialect: 'sqlite' });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(endless.details.join('\n')).toMatch(
       /preview skipped: the rolled-back run took longer than 2000 ms and was stopped; nothing was changed/,
     );
     expect(totalOf(file.path, 1)).toBe(1200);
-    const plain = await tool.describe(
+    const plain = await describeCall(
+      tool,
       { sql: "DELETE FROM orders WHERE status = 'paid'" },
       { cwd: process.cwd(), dialect: 'sqlite' },
     );
@@ -194,7 +211,7 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
     other.exec('BEGIN');
     other.prepare('SELECT count(*) FROM orders').get();
     setTimeout(() => other.exec('COMMIT'), 1_500);
-    const result = await connection.run('UPDATE orders SET total_cents = 5 WHERE id = 3', {
+    const result = await assessAndRun(connection, 'UPDATE orders SET total_cents = 5 WHERE id = 3', {
       readOnly: false,
       signal: new AbortController().signal,
       timeoutMs: 500,
@@ -211,7 +228,8 @@ describe('confirmed SQLite statements', { timeout: 30_000 }, () => {
     other.exec('BEGIN');
     other.prepare('SELECT count(*) FROM orders').get();
     try {
-      const statements = lexSql('UPDATE orders SET total_cents = 6 WHERE id = 3', { dialect: 'sqlite' }).statements;
+      const { statements } = (await assessSql('UPDATE orders SET total_cents = 6 WHERE id = 3', { dialect: 'sqlite' }))
+        .plan;
       const outcome = await runSqliteWrite(file.path, statements, {
         maxRows: 10,
         timeoutMs: 300,

@@ -1,12 +1,11 @@
 import type { ApprovalAnswer, ApprovalRequest } from '@riskgate/core';
-import type { Decision } from '@riskgate/risk';
 import { Box, Text, useInput, useStdout } from 'ink';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { openInPager } from './pager.js';
 import { terminalText } from '../terminal-text.js';
 import { panelBody } from './panel-lines.js';
 import { ScreenLineView } from './ScreenLineView.js';
-import { fits, initialScroll, scrollReducer, unseenLines } from './scroll.js';
+import { fits, initialScroll, type ScrollAction, scrollReducer, unseenLines } from './scroll.js';
 import { TextInput } from './TextInput.js';
 
 /** Keys pressed this soon after the panel appears never answer it (type-ahead protection). */
@@ -20,31 +19,6 @@ export interface ConfirmPanelProps {
   readonly guardMs?: number;
   /** Shows a text in $PAGER; returns an error message when it could not. */
   readonly pager?: (text: string) => string | undefined;
-}
-
-/** Which argument `e` edits, per tool. */
-const EDITABLE: Record<string, string> = { execute_sql: 'sql', execute_command: 'command' };
-
-export function decidedBy(decision: Decision): string {
-  switch (decision.source) {
-    case 'llm':
-      return `the model rated it ${decision.llmLevel}`;
-    case 'default':
-      return 'riskgate: not on the whitelist of safe operations';
-    case 'rule':
-      return `your rule ${decision.rule ?? ''}`.trim();
-    case 'guard':
-      return 'guarded mode: the code found it dangerous';
-    case 'mode':
-      return 'strict mode asks about everything';
-    case 'whitelist':
-    case 'invalid':
-      return decision.source;
-    default: {
-      const unreachable: never = decision.source;
-      return String(unreachable);
-    }
-  }
 }
 
 type Stage =
@@ -68,7 +42,7 @@ export function ConfirmPanel({
   const { stdout } = useStdout();
   const columns = stdout.columns ?? 100;
   const height = Math.max(5, (stdout.rows ?? 40) - RESERVED_ROWS);
-  const [armed, setArmed] = useState(guardMs <= 0);
+  const armed = useArmedAfter(guardMs);
   const [stage, setStage] = useState<Stage>({ kind: 'choose' });
   const [warning, setWarning] = useState<string | undefined>(undefined);
   const { decision, description } = request;
@@ -79,47 +53,31 @@ export function ConfirmPanel({
     if (scroll.height !== height || scroll.total !== body.lines.length)
       dispatch({ type: 'resize', height, total: body.lines.length });
   }, [height, body.lines.length, scroll.height, scroll.total]);
-  useEffect(() => {
-    if (guardMs <= 0) return undefined;
-    const timer = setTimeout(() => setArmed(true), guardMs);
-    return () => clearTimeout(timer);
-  }, [guardMs]);
-  const editable = EDITABLE[request.toolName];
+  const { editable } = request;
   const current = editable === undefined ? undefined : (request.args as Record<string, unknown>)[editable];
   const unseen = unseenLines(scroll);
 
   useInput(
     (input, key) => {
       // Scrolling is safe before the guard: it answers nothing.
-      if (key.downArrow || input === 'j') dispatch({ type: 'line', delta: 1 });
-      else if (key.upArrow || input === 'k') dispatch({ type: 'line', delta: -1 });
-      else if (key.pageDown || input === ' ') dispatch({ type: 'page', delta: 1 });
-      else if (key.pageUp) dispatch({ type: 'page', delta: -1 });
-      else if (key.home || input === 'g') dispatch({ type: 'home' });
-      else if (key.end || input === 'G') dispatch({ type: 'end' });
+      const move = scrollKey(input, key);
+      if (move !== undefined) dispatch(move);
       else if (input === 'v' || input === 'V') {
         const failure = pager(body.text);
         if (failure === undefined) dispatch({ type: 'paged' });
         setWarning(failure);
-      } else if (!armed) return;
-      else if (input === 'y' || input === 'Y' || ((input === 'a' || input === 'A') && suggestedRule !== undefined)) {
-        if (unseen > 0) {
-          setWarning(
-            `${number(unseen)} ${unseen === 1 ? 'line' : 'lines'} of this operation have not been on screen: scroll (↓, PgDn) or press v to read it all, then answer.`,
-          );
-          return;
-        }
-        onAnswer(input === 'y' || input === 'Y' ? { type: 'approve' } : { type: 'always', rule: suggestedRule! });
-      } else if (input === 'n' || input === 'N' || key.return || key.escape) onAnswer({ type: 'deny' });
-      else if ((input === 'e' || input === 'E') && typeof current === 'string')
-        setStage({ kind: 'edit', value: current });
-      else if (input === 'm' || input === 'M') setStage({ kind: 'note', value: '' });
+      } else if (armed) {
+        const unread = unseen === 0 ? undefined : unreadWarning(unseen);
+        const choice = choiceKey(input, key, suggestedRule, typeof current === 'string' ? current : undefined);
+        if (choice?.kind === 'answer' && choice.answer.type !== 'deny' && unread !== undefined) setWarning(unread);
+        else if (choice?.kind === 'answer') onAnswer(choice.answer);
+        else if (choice?.kind === 'stage') setStage(choice.stage);
+      }
     },
     { isActive: stage.kind === 'choose' },
   );
 
   const visible = body.lines.slice(scroll.offset, scroll.offset + scroll.height);
-  const below = Math.max(0, body.lines.length - scroll.offset - scroll.height);
   return (
     <Box
       flexDirection="column"
@@ -127,13 +85,7 @@ export function ConfirmPanel({
       borderColor={decision.level === 'high' ? 'red' : 'yellow'}
       paddingX={1}
     >
-      {fits(scroll) ? null : (
-        <Text color="cyan">
-          lines {number(scroll.offset + 1)}–{number(scroll.offset + visible.length)} of {number(body.lines.length)}
-          {scroll.offset > 0 ? ` · ${number(scroll.offset)} above` : ''}
-          {below > 0 ? ` · ${number(below)} more below` : ''} · ↑↓ PgUp PgDn Home End scroll · v all in $PAGER
-        </Text>
-      )}
+      {fits(scroll) ? null : <ScrollStatus offset={scroll.offset} shown={visible.length} total={body.lines.length} />}
       {visible.map((line, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: screen lines are positional.
         <ScreenLineView key={scroll.offset + index} line={line} />
@@ -142,46 +94,134 @@ export function ConfirmPanel({
         <Text bold color={decision.level === 'high' ? 'red' : 'yellow'}>
           {decision.level ?? 'unknown'}
         </Text>
-        <Text dimColor> · asked because: {terminalText(decidedBy(decision))}</Text>
+        <Text dimColor> · asked because: {terminalText(decision.why)}</Text>
       </Text>
-      {stage.kind === 'choose' ? (
-        <Box flexDirection="column" marginTop={1}>
-          <Text bold>{request.question}</Text>
-          <Text dimColor>
-            y yes · n no (Enter, Esc) · m no, with a note
-            {suggestedRule === undefined ? '' : ` · a always allow ${terminalText(suggestedRule)}`}
-            {typeof current === 'string' ? ' · e edit' : ''}
-            {fits(scroll) ? ' · v view in $PAGER' : ''}
-          </Text>
-          {warning === undefined ? null : <Text color="red">{warning}</Text>}
-        </Box>
-      ) : stage.kind === 'edit' ? (
-        <Box flexDirection="column" marginTop={1}>
-          <Text bold>Edit, then Enter to run it (Esc to go back):</Text>
-          <TextInput
-            value={stage.value}
-            isActive
-            onChange={(value) => setStage({ kind: 'edit', value })}
-            onSubmit={(value) =>
-              onAnswer({ type: 'edit', args: { ...(request.args as Record<string, unknown>), [editable!]: value } })
-            }
-            onCancel={() => setStage({ kind: 'choose' })}
-          />
-        </Box>
-      ) : (
-        <Box flexDirection="column" marginTop={1}>
-          <Text bold>No — a note for the model (Enter to send, Esc to go back):</Text>
-          <TextInput
-            value={stage.value}
-            isActive
-            onChange={(value) => setStage({ kind: 'note', value })}
-            onSubmit={(value) =>
-              onAnswer(value.trim() === '' ? { type: 'deny' } : { type: 'deny', note: value.trim() })
-            }
-            onCancel={() => setStage({ kind: 'choose' })}
-          />
-        </Box>
-      )}
+      <AnswerArea
+        stage={stage}
+        setStage={setStage}
+        request={request}
+        onAnswer={onAnswer}
+        hints={[
+          suggestedRule === undefined ? '' : ` · a always allow ${terminalText(suggestedRule)}`,
+          typeof current === 'string' ? ' · e edit' : '',
+          fits(scroll) ? ' · v view in $PAGER' : '',
+        ].join('')}
+        warning={warning}
+      />
     </Box>
   );
+}
+
+/** Below the operation: the question and its keys, or the field for an edit or a note. */
+function AnswerArea({
+  stage,
+  setStage,
+  request,
+  onAnswer,
+  hints,
+  warning,
+}: {
+  readonly stage: Stage;
+  readonly setStage: (stage: Stage) => void;
+  readonly request: ApprovalRequest;
+  readonly onAnswer: (answer: ApprovalAnswer) => void;
+  readonly hints: string;
+  readonly warning: string | undefined;
+}) {
+  if (stage.kind === 'choose')
+    return (
+      <Box flexDirection="column" marginTop={1}>
+        <Text bold>{request.question}</Text>
+        <Text dimColor>y yes · n no (Enter, Esc) · m no, with a note{hints}</Text>
+        {warning === undefined ? null : <Text color="red">{warning}</Text>}
+      </Box>
+    );
+  const back = () => setStage({ kind: 'choose' });
+  if (stage.kind === 'edit')
+    return (
+      <Box flexDirection="column" marginTop={1}>
+        <Text bold>Edit, then Enter to run it (Esc to go back):</Text>
+        <TextInput
+          value={stage.value}
+          isActive
+          onChange={(value) => setStage({ kind: 'edit', value })}
+          onSubmit={(value) =>
+            onAnswer({
+              type: 'edit',
+              args: { ...(request.args as Record<string, unknown>), [request.editable!]: value },
+            })
+          }
+          onCancel={back}
+        />
+      </Box>
+    );
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text bold>No — a note for the model (Enter to send, Esc to go back):</Text>
+      <TextInput
+        value={stage.value}
+        isActive
+        onChange={(value) => setStage({ kind: 'note', value })}
+        onSubmit={(value) => onAnswer(value.trim() === '' ? { type: 'deny' } : { type: 'deny', note: value.trim() })}
+        onCancel={back}
+      />
+    </Box>
+  );
+}
+
+/** Where the panel is in a long operation, and the keys that move it. */
+function ScrollStatus({ offset, shown, total }: { offset: number; shown: number; total: number }) {
+  const below = Math.max(0, total - offset - shown);
+  return (
+    <Text color="cyan">
+      lines {number(offset + 1)}–{number(offset + shown)} of {number(total)}
+      {offset > 0 ? ` · ${number(offset)} above` : ''}
+      {below > 0 ? ` · ${number(below)} more below` : ''} · ↑↓ PgUp PgDn Home End scroll · v all in $PAGER
+    </Text>
+  );
+}
+
+type Key = Parameters<Parameters<typeof useInput>[0]>[1];
+
+/** A key that scrolls the operation (safe before the type-ahead guard: it answers nothing). */
+function scrollKey(input: string, key: Key): ScrollAction | undefined {
+  if (key.downArrow || input === 'j') return { type: 'line', delta: 1 };
+  if (key.upArrow || input === 'k') return { type: 'line', delta: -1 };
+  if (key.pageDown || input === ' ') return { type: 'page', delta: 1 };
+  if (key.pageUp) return { type: 'page', delta: -1 };
+  if (key.home || input === 'g') return { type: 'home' };
+  if (key.end || input === 'G') return { type: 'end' };
+  return undefined;
+}
+
+/** What a key answers, or which field it opens; undefined for any other key. */
+function choiceKey(
+  input: string,
+  key: Key,
+  suggestedRule: string | undefined,
+  editable: string | undefined,
+): { kind: 'answer'; answer: ApprovalAnswer } | { kind: 'stage'; stage: Stage } | undefined {
+  if (input === 'y' || input === 'Y') return { kind: 'answer', answer: { type: 'approve' } };
+  if ((input === 'a' || input === 'A') && suggestedRule !== undefined)
+    return { kind: 'answer', answer: { type: 'always', rule: suggestedRule } };
+  if (input === 'n' || input === 'N' || key.return || key.escape) return { kind: 'answer', answer: { type: 'deny' } };
+  if ((input === 'e' || input === 'E') && editable !== undefined)
+    return { kind: 'stage', stage: { kind: 'edit', value: editable } };
+  if (input === 'm' || input === 'M') return { kind: 'stage', stage: { kind: 'note', value: '' } };
+  return undefined;
+}
+
+function unreadWarning(unseen: number): string {
+  return `${number(unseen)} ${unseen === 1 ? 'line' : 'lines'} of this operation have not been on screen: scroll (↓, PgDn) or press v to read it all, then answer.`;
+}
+
+/** False until `guardMs` has passed since the panel appeared: keys typed ahead answer nothing. */
+function useArmedAfter(guardMs: number): boolean {
+  const [armed, setArmed] = useState(guardMs <= 0);
+  useEffect(() => {
+    if (guardMs <= 0) return undefined;
+    const timer = setTimeout(() => setArmed(true), guardMs);
+    return () => clearTimeout(timer);
+  }, [guardMs]);
+  return armed;
 }

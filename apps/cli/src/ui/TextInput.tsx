@@ -91,23 +91,6 @@ export function TextInput({
     } else submit(text);
   };
 
-  /**
-   * Text that arrived in one piece: fast typing, a slow frame, or a paste without paste
-   * markers. Control keys inside it still edit; newlines between text are a paste's lines (a
-   * paste never sends itself), a newline at either end is Enter.
-   */
-  const typedChunk = (text: string) => {
-    // A newline between two pieces of text is a paste's; at either end it is a key.
-    const pasted = /[^\n]\n+[^\n]/.test(text);
-    for (const [piece] of text.matchAll(/[\u0000-\u001F\u007F]|[^\u0000-\u001F\u007F]+/g)) {
-      if (piece === '\n') {
-        if (pasted) apply({ type: 'insert', text: '\n' });
-        else enter();
-      } else if (CONTROL_KEYS[piece] !== undefined) apply(CONTROL_KEYS[piece]);
-      else if (piece.length > 1 || piece >= ' ') apply({ type: 'insert', text: piece });
-    }
-  };
-
   useInput(
     (input, key) => {
       const current = state.current;
@@ -124,47 +107,31 @@ export function TextInput({
         apply({ type: 'insert', text: key.return ? '\n' : input });
         return;
       }
-      if (key.return) {
-        if (key.meta) apply({ type: 'insert', text: '\n' });
-        else enter();
-        return;
-      }
-      if (key.escape) {
-        onCancel?.();
-        return;
-      }
-      if (key.backspace || key.delete) apply({ type: key.meta ? 'delete-word-back' : 'backspace' });
-      else if (key.leftArrow) apply({ type: key.ctrl || key.meta ? 'word-left' : 'left' });
-      else if (key.rightArrow) apply({ type: key.ctrl || key.meta ? 'word-right' : 'right' });
-      else if (key.upArrow) {
-        const entry = history !== undefined && isOnFirstLine(current) ? history.previous(current.text) : undefined;
-        apply(entry === undefined ? { type: 'up' } : { type: 'set', text: entry });
-      } else if (key.downArrow) {
-        const entry = history !== undefined && isOnLastLine(current) ? history.next() : undefined;
-        apply(entry === undefined ? { type: 'down' } : { type: 'set', text: entry });
-      } else if (key.home) apply({ type: 'line-start' });
-      else if (key.end) apply({ type: 'line-end' });
-      else if (key.ctrl) {
-        const actions: Record<string, EditorAction> = {
-          a: { type: 'line-start' },
-          e: { type: 'line-end' },
-          b: { type: 'left' },
-          f: { type: 'right' },
-          u: { type: 'kill-to-line-start' },
-          k: { type: 'kill-to-line-end' },
-          w: { type: 'delete-word-back' },
-        };
-        if (input === 'd') {
-          if (current.text === '') onEndOfInput?.();
-          else apply({ type: 'delete-forward' });
-        } else if (actions[input] !== undefined) apply(actions[input]);
-      } else if (key.meta && (input === 'b' || input === 'f'))
-        apply({ type: input === 'b' ? 'word-left' : 'word-right' });
-      else if (!key.meta && !key.tab && input !== '') typedChunk(normaliseNewlines(input));
+      const result = keyAction(input, key, current, history);
+      if (result === undefined) return;
+      if (result.kind === 'apply') apply(result.action);
+      else if (result.kind === 'enter') enter();
+      else if (result.kind === 'cancel') onCancel?.();
+      else if (result.kind === 'end-of-input') onEndOfInput?.();
+      else if (result.kind === 'typed')
+        for (const step of chunkSteps(result.text)) step === 'enter' ? enter() : apply(step);
     },
     { isActive },
   );
-  const { text, cursor } = state.current;
+  return <EditorText state={state.current} placeholder={placeholder} isActive={isActive} />;
+}
+
+/** The text with its cursor (a placeholder when empty). */
+function EditorText({
+  state,
+  placeholder,
+  isActive,
+}: {
+  readonly state: EditorState;
+  readonly placeholder: string | undefined;
+  readonly isActive: boolean;
+}) {
+  const { text, cursor } = state;
   if (text === '' && placeholder !== undefined && isActive) {
     return (
       <Text>
@@ -186,4 +153,67 @@ export function TextInput({
       {terminalText(text.slice(cursor + at.length))}
     </Text>
   );
+}
+
+type Key = Parameters<Parameters<typeof useInput>[0]>[1];
+
+type KeyResult =
+  | { readonly kind: 'apply'; readonly action: EditorAction }
+  | { readonly kind: 'enter' | 'cancel' | 'end-of-input' }
+  | { readonly kind: 'typed'; readonly text: string }
+  | undefined;
+
+/** Ctrl+letter keys that edit. */
+const CTRL_ACTIONS: Readonly<Record<string, EditorAction>> = {
+  a: { type: 'line-start' },
+  e: { type: 'line-end' },
+  b: { type: 'left' },
+  f: { type: 'right' },
+  u: { type: 'kill-to-line-start' },
+  k: { type: 'kill-to-line-end' },
+  w: { type: 'delete-word-back' },
+};
+
+/** What one key (outside a paste) does to the editor. */
+function keyAction(input: string, key: Key, current: EditorState, history: TextInputProps['history']): KeyResult {
+  const apply = (action: EditorAction) => ({ kind: 'apply', action }) as const;
+  if (key.return) return key.meta ? apply({ type: 'insert', text: '\n' }) : { kind: 'enter' };
+  if (key.escape) return { kind: 'cancel' };
+  if (key.backspace || key.delete) return apply({ type: key.meta ? 'delete-word-back' : 'backspace' });
+  if (key.leftArrow) return apply({ type: key.ctrl || key.meta ? 'word-left' : 'left' });
+  if (key.rightArrow) return apply({ type: key.ctrl || key.meta ? 'word-right' : 'right' });
+  if (key.upArrow) {
+    const entry = history !== undefined && isOnFirstLine(current) ? history.previous(current.text) : undefined;
+    return apply(entry === undefined ? { type: 'up' } : { type: 'set', text: entry });
+  }
+  if (key.downArrow) {
+    const entry = history !== undefined && isOnLastLine(current) ? history.next() : undefined;
+    return apply(entry === undefined ? { type: 'down' } : { type: 'set', text: entry });
+  }
+  if (key.home) return apply({ type: 'line-start' });
+  if (key.end) return apply({ type: 'line-end' });
+  if (key.ctrl) {
+    if (input === 'd') return current.text === '' ? { kind: 'end-of-input' } : apply({ type: 'delete-forward' });
+    const action = CTRL_ACTIONS[input];
+    return action === undefined ? undefined : apply(action);
+  }
+  if (key.meta && (input === 'b' || input === 'f')) return apply({ type: input === 'b' ? 'word-left' : 'word-right' });
+  if (!key.meta && !key.tab && input !== '') return { kind: 'typed', text: normaliseNewlines(input) };
+  return undefined;
+}
+
+/**
+ * Text that arrived in one piece: fast typing, a slow frame, or a paste without paste markers.
+ * Control keys inside it still edit; newlines between text are a paste's lines (a paste never
+ * sends itself), a newline at either end is Enter.
+ */
+function chunkSteps(text: string): (EditorAction | 'enter')[] {
+  const pasted = /[^\n]\n+[^\n]/.test(text);
+  const steps: (EditorAction | 'enter')[] = [];
+  for (const [piece] of text.matchAll(/[\u0000-\u001F\u007F]|[^\u0000-\u001F\u007F]+/g)) {
+    if (piece === '\n') steps.push(pasted ? { type: 'insert', text: '\n' } : 'enter');
+    else if (CONTROL_KEYS[piece] !== undefined) steps.push(CONTROL_KEYS[piece]);
+    else if (piece.length > 1 || piece >= ' ') steps.push({ type: 'insert', text: piece });
+  }
+  return steps;
 }

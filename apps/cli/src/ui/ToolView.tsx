@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { Item } from './conversation.js';
 import { ranUnasked, shownTitle } from '../operation-text.js';
 import { Highlighted } from './Highlighted.js';
+import { type SqlData, sqlData } from './history-text.js';
 import { foldLines } from '../fold.js';
 import { Spinner } from './Spinner.js';
 import { layoutTable } from './table-layout.js';
@@ -24,16 +25,6 @@ function Unasked({ item }: { readonly item: ToolItem }) {
       {terminalText(note.text)}
     </Text>
   );
-}
-
-interface SqlData {
-  readonly statements: readonly {
-    statement: string;
-    columns: readonly { name: string }[];
-    rows: readonly (readonly unknown[])[];
-    truncated: boolean;
-    affectedRows: number | null;
-  }[];
 }
 
 /** A result in the history: head and tail, and how many lines between are not shown. */
@@ -120,8 +111,8 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
         </Box>
       );
     case 'succeeded': {
-      const data = item.result?.data as SqlData | undefined;
-      if (item.toolName === 'execute_sql' && data?.statements !== undefined) {
+      const data = sqlData(item);
+      if (data !== undefined) {
         return (
           <Box flexDirection="column">
             <SqlResult data={data} width={width} id={item.id} />

@@ -135,110 +135,111 @@ function rulesText(session: Session, grants: readonly Rule[]): string {
   ].join('\n');
 }
 
+type Handler = (argument: string, words: readonly string[], context: CommandContext) => void;
+
+/** Each slash command, by name; /help lists them (HELP_TEXT). */
+const COMMANDS: Readonly<Record<string, Handler>> = {
+  help: (_argument, _words, { notice }) => notice(HELP_TEXT),
+  exit: (_argument, _words, context) => context.exit(),
+  quit: (_argument, _words, context) => context.exit(),
+  clear: (_argument, _words, context) => {
+    const { info } = context.session;
+    context.clearScreen();
+    void context.switchTo({ kind: info.kind, ...(info.database === undefined ? {} : { database: info.database }) });
+  },
+  mode: setMode,
+  model: setModel,
+  rules: rulesCommand,
+  audit: (_argument, _words, { notice, session }) => notice(auditText(session.auditPath)),
+  sql: (argument, _words, context) =>
+    void context.switchTo({ kind: 'sql', ...(argument === '' ? {} : { database: argument }) }),
+  db: (argument, _words, context) => {
+    if (argument !== '') void context.switchTo({ kind: 'sql', database: argument });
+    else
+      context.notice(
+        `database: ${context.session.info.database ?? 'none (chat mode)'}; /db <file or postgres:// URL> to switch`,
+      );
+  },
+  chat: (_argument, _words, context) => void context.switchTo({ kind: 'chat' }),
+  view: viewResult,
+  send: (argument, _words, context) => {
+    const sent = sendWithheldText(context.conversation, argument);
+    if ('error' in sent) context.notice(sent.error, 'error');
+    else context.sendMessage(sent.text);
+  },
+  resume: (argument, _words, context) => {
+    if (argument === '') context.openPicker();
+    else void context.switchTo({ kind: context.session.info.kind, resume: argument });
+  },
+};
+
 export function runSlashCommand(line: string, context: CommandContext): void {
-  const { session, notice, grants } = context;
-  const [name, ...rest] = line.slice(1).trim().split(/\s+/);
-  const argument = rest.join(' ');
-  switch (name) {
-    case 'help':
-      notice(HELP_TEXT);
-      return;
-    case 'exit':
-    case 'quit':
-      context.exit();
-      return;
-    case 'clear':
-      context.clearScreen();
-      void context.switchTo({
-        kind: session.info.kind,
-        ...(session.info.database === undefined ? {} : { database: session.info.database }),
-      });
-      return;
-    case 'mode': {
-      if (!(SAFETY_MODES as readonly string[]).includes(argument) || argument === 'yolo') {
-        notice(
-          `/mode takes strict, smart or guarded (yolo only with --yolo at start); now ${session.agent.currentPolicy.mode}`,
-          'error',
-        );
-        return;
-      }
-      session.agent.setPolicy({ ...session.agent.currentPolicy, mode: argument as SafetyMode });
-      context.setSession({ ...session, info: { ...session.info, mode: argument as SafetyMode } });
-      notice(`safety mode: ${argument}`);
-      return;
-    }
-    case 'model':
-      if (argument === '') {
-        notice(`model: ${session.agent.model}; /model <name> switches (the conversation goes on with the new model)`);
-        return;
-      }
-      session.agent.setModel(argument);
-      context.setSession({ ...session, info: { ...session.info, model: argument } });
-      notice(`model: ${argument}`);
-      return;
-    case 'rules': {
-      const [verb, index] = rest;
-      if (verb !== 'revoke') {
-        notice(rulesText(session, grants));
-        return;
-      }
-      const grant = grants[Number(index) - 1];
-      if (grant === undefined) {
-        notice(`no grant number ${index ?? ''}; /rules lists them`, 'error');
-        return;
-      }
-      session.agent.setPolicy({
-        ...session.agent.currentPolicy,
-        rules: session.agent.currentPolicy.rules.filter((rule) => rule !== grant),
-      });
-      context.setGrants(grants.filter((rule) => rule !== grant));
-      notice(`revoked: ${grant.text}`);
-      return;
-    }
-    case 'audit':
-      notice(auditText(session.auditPath));
-      return;
-    case 'sql':
-      void context.switchTo({ kind: 'sql', ...(argument === '' ? {} : { database: argument }) });
-      return;
-    case 'db':
-      if (argument === '')
-        notice(`database: ${session.info.database ?? 'none (chat mode)'}; /db <file or postgres:// URL> to switch`);
-      else void context.switchTo({ kind: 'sql', database: argument });
-      return;
-    case 'chat':
-      void context.switchTo({ kind: 'chat' });
-      return;
-    case 'view': {
-      const items = [...context.conversation.archive, ...context.conversation.done, ...context.conversation.live];
-      const wanted =
-        argument === ''
-          ? items.findLast((item) => item.kind === 'tool')
-          : items.find((item) => item.id === Number(argument));
-      if (wanted?.kind !== 'tool') {
-        notice(
-          argument === ''
-            ? 'no tool result yet'
-            : `no tool result number ${argument} (the last ${ARCHIVED_TOOL_CALLS} are kept)`,
-          'error',
-        );
-        return;
-      }
-      const failure = openInPager(fullText(wanted));
-      if (failure !== undefined) notice(failure, 'error');
-      return;
-    }
-    case 'send': {
-      const sent = sendWithheldText(context.conversation, argument);
-      if ('error' in sent) notice(sent.error, 'error');
-      else context.sendMessage(sent.text);
-      return;
-    }
-    case 'resume':
-      if (argument === '') context.openPicker();
-      else void context.switchTo({ kind: session.info.kind, resume: argument });
-      return;
-    default:
-      notice(`unknown command /${name}; /help lists them`, 'error');
+  const [name = '', ...words] = line.slice(1).trim().split(/\s+/);
+  const handler = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (handler === undefined) context.notice(`unknown command /${name}; /help lists them`, 'error');
+  else handler(words.join(' '), words, context);
+}
+
+function setMode(argument: string, _words: readonly string[], { session, notice, setSession }: CommandContext): void {
+  if (!(SAFETY_MODES as readonly string[]).includes(argument) || argument === 'yolo') {
+    notice(
+      `/mode takes strict, smart or guarded (yolo only with --yolo at start); now ${session.agent.currentPolicy.mode}`,
+      'error',
+    );
+    return;
   }
+  session.agent.setPolicy({ ...session.agent.currentPolicy, mode: argument as SafetyMode });
+  setSession({ ...session, info: { ...session.info, mode: argument as SafetyMode } });
+  notice(`safety mode: ${argument}`);
+}
+
+function setModel(argument: string, _words: readonly string[], { session, notice, setSession }: CommandContext): void {
+  if (argument === '') {
+    notice(`model: ${session.agent.model}; /model <name> switches (the conversation goes on with the new model)`);
+    return;
+  }
+  session.agent.setModel(argument);
+  setSession({ ...session, info: { ...session.info, model: argument } });
+  notice(`model: ${argument}`);
+}
+
+/** /rules lists the rules and this session's grants; /rules revoke N takes a grant back. */
+function rulesCommand(_argument: string, words: readonly string[], context: CommandContext): void {
+  const { session, notice, grants } = context;
+  const [verb, index] = words;
+  if (verb !== 'revoke') {
+    notice(rulesText(session, grants));
+    return;
+  }
+  const grant = grants[Number(index) - 1];
+  if (grant === undefined) {
+    notice(`no grant number ${index ?? ''}; /rules lists them`, 'error');
+    return;
+  }
+  session.agent.setPolicy({
+    ...session.agent.currentPolicy,
+    rules: session.agent.currentPolicy.rules.filter((rule) => rule !== grant),
+  });
+  context.setGrants(grants.filter((rule) => rule !== grant));
+  notice(`revoked: ${grant.text}`);
+}
+
+/** /view [N]: a tool result whole, in the pager. */
+function viewResult(argument: string, _words: readonly string[], { conversation, notice }: CommandContext): void {
+  const items = [...conversation.archive, ...conversation.done, ...conversation.live];
+  const wanted =
+    argument === ''
+      ? items.findLast((item) => item.kind === 'tool')
+      : items.find((item) => item.id === Number(argument));
+  if (wanted?.kind !== 'tool') {
+    notice(
+      argument === ''
+        ? 'no tool result yet'
+        : `no tool result number ${argument} (the last ${ARCHIVED_TOOL_CALLS} are kept)`,
+      'error',
+    );
+    return;
+  }
+  const failure = openInPager(fullText(wanted));
+  if (failure !== undefined) notice(failure, 'error');
 }

@@ -122,6 +122,18 @@ function updateTool(
   };
 }
 
+/** A new item at the end of the live turn, with the next id. */
+function appended(state: ConversationState, item: DistributiveOmit<Item, 'id'>): ConversationState {
+  return { ...state, live: [...state.live, { ...item, id: state.nextId } as Item], nextId: state.nextId + 1 };
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A notice line in the live turn (errors, retries, trimmed context, rules added). */
+function notice(state: ConversationState, tone: NoticeTone, text: string): ConversationState {
+  return appended(state, { kind: 'notice', tone, text });
+}
+
 /**
  * Text from the model and from tools is kept as it will be drawn: every control and escape
  * sequence shown as its code (terminalText), so nothing it holds reaches the person's terminal.
@@ -134,109 +146,32 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       if (last?.kind === 'assistant') {
         return { ...state, live: [...state.live.slice(0, -1), { ...last, text: last.text + text }] };
       }
-      return {
-        ...state,
-        live: [...state.live, { kind: 'assistant', id: state.nextId, text, question: false }],
-        nextId: state.nextId + 1,
-      };
+      return appended(state, { kind: 'assistant', text, question: false });
     }
-    case 'tool-call':
-      return {
-        ...state,
-        live: [
-          ...state.live,
-          {
-            kind: 'tool',
-            id: state.nextId,
-            toolCallId: event.toolCallId,
-            toolName: event.toolName,
-            argumentsText: event.argumentsText,
-            title: event.title,
-            state: 'validating',
-            output: '',
-            startedAt: now,
-          },
-        ],
-        nextId: state.nextId + 1,
-      };
+    case 'tool-call': {
+      const { toolCallId, toolName, argumentsText, title } = event;
+      const item = { kind: 'tool', toolCallId, toolName, argumentsText, title, output: '', startedAt: now } as const;
+      return appended(state, { ...item, state: 'validating' });
+    }
     case 'tool-state':
-      return updateTool(state, event.toolCallId, (item) => ({
-        ...item,
-        state: event.state,
-        ...(event.state === 'executing' ? { startedAt: now } : {}),
-      }));
     case 'decision':
-      return updateTool(state, event.toolCallId, (item) => ({ ...item, decision: event.decision }));
     case 'tool-output':
-      return updateTool(state, event.toolCallId, (item) => ({
-        ...item,
-        output: (item.output + terminalText(event.chunk)).slice(-OUTPUT_KEPT),
-      }));
     case 'tool-result':
-      return updateTool(state, event.toolCallId, (item) => ({
-        ...item,
-        state: event.state,
-        // Kept as it came (/send hands it to the model); ToolView and /view show it through terminalText.
-        result: {
-          forModel: event.forPerson ?? event.forModel,
-          ...(event.data === undefined ? {} : { data: event.data }),
-          durationMs: event.durationMs,
-        },
-      }));
+      return updateTool(state, event.toolCallId, (item) => applyToolEvent(item, event, now));
     case 'error':
-      return {
-        ...state,
-        live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'error', text: terminalText(event.message) }],
-        nextId: state.nextId + 1,
-      };
+      return notice(state, 'error', terminalText(event.message));
     case 'retry':
-      return {
-        ...state,
-        live: [
-          ...state.live,
-          { kind: 'notice', id: state.nextId, tone: 'info', text: terminalText(`${retryText(event)} — Esc to stop`) },
-        ],
-        nextId: state.nextId + 1,
-      };
+      return notice(state, 'info', terminalText(`${retryText(event)} — Esc to stop`));
     case 'context-trimmed': {
-      const text = `kept the conversation within the model's context (≈${Math.round(event.budget / 1000)}k tokens): ${event.results} old tool ${event.results === 1 ? 'result' : 'results'} replaced by a note (≈${event.tokensSaved.toLocaleString('en-US')} tokens)`;
-      return {
-        ...state,
-        live: [...state.live, { kind: 'notice', id: state.nextId, tone: 'info', text }],
-        nextId: state.nextId + 1,
-      };
+      const tokens = event.tokensSaved.toLocaleString('en-US');
+      const results = `${event.results} old tool ${event.results === 1 ? 'result' : 'results'}`;
+      const text = `kept the conversation within the model's context (≈${Math.round(event.budget / 1000)}k tokens): ${results} replaced by a note (≈${tokens} tokens)`;
+      return notice(state, 'info', text);
     }
     case 'rule-added':
-      return {
-        ...state,
-        live: [
-          ...state.live,
-          {
-            kind: 'notice',
-            id: state.nextId,
-            tone: 'info',
-            text: `always allowed from now on: ${terminalText(event.rule)}`,
-          },
-        ],
-        nextId: state.nextId + 1,
-      };
-    case 'turn-end': {
-      // A reply that ends in a question is shown as one: the person's answer continues the turn.
-      const live = state.live.map((item, index) =>
-        item.kind === 'assistant' && index === state.live.length - 1 && event.reason === 'answered'
-          ? { ...item, question: /\?\s*$/.test(item.text) }
-          : item,
-      );
-      const cancelled: Item[] =
-        event.reason === 'cancelled' ? [{ kind: 'notice', id: state.nextId, tone: 'info', text: 'cancelled' }] : [];
-      return {
-        ...state,
-        done: [...state.done, ...live, ...cancelled],
-        live: [],
-        busy: false,
-        nextId: state.nextId + cancelled.length,
-      };
-    }
+      return notice(state, 'info', `always allowed from now on: ${terminalText(event.rule)}`);
+    case 'turn-end':
+      return endTurn(state, event.reason);
     case 'tool-approval-request':
     case 'tool-approval-answer':
     // Shown where it matters: guarded mode's decisions name the untrusted source in their reasons.
@@ -247,4 +182,49 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       return unreachable;
     }
   }
+}
+
+type ToolEvent = Extract<AgentEvent, { type: 'tool-state' | 'decision' | 'tool-output' | 'tool-result' }>;
+
+function applyToolEvent(item: ToolItem, event: ToolEvent, now: number): ToolItem {
+  switch (event.type) {
+    case 'tool-state':
+      return { ...item, state: event.state, ...(event.state === 'executing' ? { startedAt: now } : {}) };
+    case 'decision':
+      return { ...item, decision: event.decision };
+    case 'tool-output':
+      return { ...item, output: (item.output + terminalText(event.chunk)).slice(-OUTPUT_KEPT) };
+    case 'tool-result':
+      return {
+        ...item,
+        state: event.state,
+        // Kept as it came (/send hands it to the model); ToolView and /view show it through terminalText.
+        result: {
+          forModel: event.forPerson ?? event.forModel,
+          ...(event.data === undefined ? {} : { data: event.data }),
+          durationMs: event.durationMs,
+        },
+      };
+  }
+}
+
+/** The turn moves to `done`; a reply that ends in a question is shown as one (the answer continues the turn). */
+function endTurn(
+  state: ConversationState,
+  reason: Extract<AgentEvent, { type: 'turn-end' }>['reason'],
+): ConversationState {
+  const live = state.live.map((item, index) =>
+    item.kind === 'assistant' && index === state.live.length - 1 && reason === 'answered'
+      ? { ...item, question: /\?\s*$/.test(item.text) }
+      : item,
+  );
+  const cancelled: Item[] =
+    reason === 'cancelled' ? [{ kind: 'notice', id: state.nextId, tone: 'info', text: 'cancelled' }] : [];
+  return {
+    ...state,
+    done: [...state.done, ...live, ...cancelled],
+    live: [],
+    busy: false,
+    nextId: state.nextId + cancelled.length,
+  };
 }

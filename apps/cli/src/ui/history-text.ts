@@ -6,7 +6,8 @@ export { foldLines, HISTORY_LINES } from '../fold.js';
 
 type ToolItem = Extract<Item, { kind: 'tool' }>;
 
-interface SqlData {
+/** What an execute_sql result holds for the screen: its statements with their rows. */
+export interface SqlData {
   readonly statements: readonly {
     statement: string;
     columns: readonly { name: string }[];
@@ -16,11 +17,17 @@ interface SqlData {
   }[];
 }
 
+/** The SQL result of a tool call, when it is one (it is drawn as tables). */
+export function sqlData(item: ToolItem): SqlData | undefined {
+  const data = item.result?.data as SqlData | undefined;
+  return item.toolName === 'execute_sql' && Array.isArray(data?.statements) ? data : undefined;
+}
+
 /** The whole of a tool call and its result as plain text, for `/view N` in $PAGER. */
 export function fullText(item: ToolItem): string {
-  const data = item.result?.data as SqlData | undefined;
+  const data = sqlData(item);
   const body =
-    item.toolName === 'execute_sql' && data?.statements !== undefined
+    data !== undefined
       ? data.statements
           .map((statement) => {
             if (statement.columns.length === 0)

@@ -31,11 +31,11 @@ assert.equal(drop.assessment.whitelisted, false);
 assert.equal(drop.decision.action, 'confirm');
 const select = await evaluateToolCall(tool, { sql: 'SELECT item FROM orders ORDER BY id' }, context, DEFAULT_POLICY);
 assert.equal(select.decision.action, 'execute');
-const result = await tool.execute(select.args, {
-  ...context,
-  signal: AbortSignal.timeout(10_000),
-  readOnly: select.assessment.whitelisted,
-});
+const result = await tool.execute(
+  select.args,
+  { ...context, signal: AbortSignal.timeout(10_000), readOnly: select.assessment.whitelisted },
+  select.assessment.plan?.value, // what the assessor worked out for the run
+);
 assert.equal(result.type, 'tool-success');
 assert.match(result.forModel, /tea[\s\S]*cake/);
 await connection.close();

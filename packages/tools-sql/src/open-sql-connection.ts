@@ -1,0 +1,30 @@
+import { loadWithDriver } from './drivers.js';
+import { isSqlFailure, keywordStringToUrl, type SqlConnection } from './sql-connection.js';
+import type { SqlFailure } from './sql-results.js';
+
+// The opener lives apart from sql-connection.ts, which the connections import: with it there,
+// sql-connection.ts and the connection files imported each other (a runtime cycle).
+/** A `postgres://` URL opens PostgreSQL, `mysql://` or `mariadb://` MySQL/MariaDB; anything else is a SQLite file. */
+export async function openSqlConnection(
+  target: string,
+  options: { create?: boolean } = {},
+): Promise<SqlConnection | SqlFailure> {
+  if (/^(mysql|mariadb):\/\//i.test(target)) {
+    // mysql-connection.js only imports mysql2's types: the driver itself is loaded by open().
+    const module = await loadWithDriver('mysql', () => import('./mysql-connection.js'));
+    return isSqlFailure(module) ? module : module.MysqlConnection.open(target);
+  }
+  if (/^\s*[a-z_]+\s*=/i.test(target)) {
+    // A libpq keyword string (`host=… dbname=…`), as psql takes it.
+    const url = keywordStringToUrl(target);
+    if (typeof url !== 'string') return url;
+    const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));
+    return isSqlFailure(module) ? module : module.PostgresConnection.open(url);
+  }
+  if (/^postgres(ql)?:\/\//i.test(target)) {
+    const module = await loadWithDriver('postgres', () => import('./postgres-connection.js'));
+    return isSqlFailure(module) ? module : module.PostgresConnection.open(target);
+  }
+  const module = await loadWithDriver('sqlite', () => import('./sqlite-connection.js'));
+  return isSqlFailure(module) ? module : module.SqliteConnection.open(target, options);
+}
