@@ -83,6 +83,7 @@ export {
   tableFacts,
 } from './knowledge/path-lookup.js';
 export { type ClosedOptions, closedToOthers } from './knowledge/closed-files.js';
+export { expandHome } from './home-path.js';
 export { scanTree, type TreeScan, type TreeScanOptions } from './knowledge/tree-scan.js';
 export {
   type PathClass,

@@ -1,11 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import {
   type AssessContext,
   defineTool,
   type Effect,
   type ExecuteContext,
+  expandHome,
   findSecretsIn,
   type PlannedReport,
   replaceFindings,
@@ -248,12 +248,6 @@ function stoppedPartWay(result: CommandRunResult): boolean {
 
 function partial(result: CommandRunResult): { partial?: true } {
   return stoppedPartWay(result) ? { partial: true } : {};
-}
-
-/** `~` in the cwd argument means the home directory, as in the shell. */
-function expandHome(path: string, home = homedir()): string {
-  if (path === '~') return home;
-  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
 }
 
 /** "5 s", "2 minutes", "60 minutes". */

@@ -189,6 +189,16 @@ export const LONG_TAIL_COMMANDS: readonly SandboxOnlyRow[] = [
       'git check-ref-format --branch main',
       'git bisect log 2>&1 || true',
     ],
+    // The same reads without the scratch repository the strace run builds first (its mkdir and commit write).
+    match: [
+      'git notes list',
+      'git reflog HEAD --max-count 5',
+      'git branch --all --contains HEAD',
+      'git hash-object notes.txt',
+      'git check-ref-format --branch main',
+      'git bisect log 2>&1 || true',
+    ],
+    notMatch: ['git hash-object -w notes.txt', 'git notes add -m x'],
   },
   // Package queries of the local database.
   {

@@ -9,7 +9,8 @@ export {
   fileOperationsParameters,
   type ListEntry,
 } from './file-operations-tool.js';
-export { expandHome, type ResolvedPath, resolvePath } from './paths.js';
+export { expandHome } from '@riskgate/risk';
+export { type ResolvedPath, resolvePath } from './paths.js';
 // Used on its own, a tool needs two parts of the gate as well: its JSON schema for a model's API
 // (with risk_level) and the gate's verdict. Re-exported so an app can install this package alone.
 export {

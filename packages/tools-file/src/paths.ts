@@ -1,7 +1,7 @@
 import { existsSync, lstatSync } from 'node:fs';
-import { realPathOf } from '@riskgate/risk';
+import { expandHome, isInside, realPathOf } from '@riskgate/risk';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { relative, resolve } from 'node:path';
 
 export interface ResolvedPath {
   /** As the model wrote it. */
@@ -19,17 +19,6 @@ export interface ResolvedPath {
   readonly escapesThroughSymlink: boolean;
   /** How rules and the panel name it: relative to the workspace inside it, absolute outside. */
   readonly display: string;
-}
-
-export function expandHome(path: string, home = homedir()): string {
-  if (path === '~') return home;
-  if (path.startsWith('~/')) return join(home, path.slice(2));
-  return path;
-}
-
-export function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 /** Resolve a path the model gave, symlinks included, before anything is decided about it. */

@@ -1,11 +1,10 @@
 import type { Effect } from '@riskgate/risk';
 import { meansSomethingElse } from './help-version.js';
-import { optionTable, parseArgs, unlistedEffect } from './options.js';
-import { known, runWords } from './simple-command.js';
+import { optionTable, type ParsedOption, parseArgs, unlistedEffect } from './options.js';
+import { known, type WordValue } from './words.js';
 import { type CallSite, type OperandUse, type PathExtra, type ProgramRow, TAKES_VALUE } from './table.js';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
-import type { WordValue } from './words.js';
 
 /** Programs that take `@FILE` as a file of further arguments (GNU binutils). */
 const RESPONSE_FILES: ReadonlySet<string> = new Set([
@@ -68,7 +67,7 @@ class Site implements CallSite {
   }
 
   command(words: readonly WordValue[], via: string): void {
-    runWords(this.walk, words, via);
+    this.walk.runWords(words, via);
   }
 
   chdir(word: WordValue): void {
@@ -173,78 +172,18 @@ function applyRowTo(walk: Walk, name: string, row: ProgramRow, args: readonly Wo
 /** The table's generic reading: options by use, then operands by use. */
 export function applyOperands(site: CallSite, row: ProgramRow): void {
   const parsed = parseArgs(row, site.args, site);
-  let recursive = row.recursive === true;
-  let skipsHidden = row.skipsHidden === true;
-  let followsLinks = false;
-  let inPlace = false;
-  let supplied = false;
-  for (const option of parsed.options) {
-    const via = `${site.name} ${option.name}`;
-    switch (option.use) {
-      case 'read':
-      case 'list':
-      case 'write':
-        if (option.value !== undefined) site.path(option.use, option.value, { via });
-        break;
-      case 'pattern-file':
-        supplied = true;
-        if (option.value !== undefined) site.path('read', option.value, { via });
-        break;
-      case 'pattern':
-      case 'no-pattern':
-        supplied = true;
-        break;
-      case 'run':
-        site.emit({ kind: 'run-program', program: option.value?.raw ?? 'a program', via });
-        if (option.value !== undefined) site.command([option.value], via);
-        break;
-      case 'recursive':
-        recursive = true;
-        break;
-      case 'recursive-links':
-        recursive = true;
-        followsLinks = true;
-        break;
-      case 'follows-links':
-        followsLinks = true;
-        break;
-      case 'hidden':
-        skipsHidden = false;
-        break;
-      case 'follow':
-        site.emit({ kind: 'unbounded', resource: 'time', detail: `${via} waits for new lines and never ends`, via });
-        break;
-      case 'environment':
-        site.emit({ kind: 'read-env', names: 'all', via });
-        break;
-      case 'in-place':
-        inPlace = true;
-        break;
-      case 'runs':
-        site.emit({ kind: 'run-program', program: `what ${via} starts`, via });
-        break;
-      case 'writes':
-        inPlace = true;
-        break;
-      case 'unknown':
-        site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate does not read what ${via} does`, via });
-        break;
-      case 'connects':
-        site.emit({ kind: 'connect', host: `the servers ${site.name} asks`, via });
-        break;
-      case 'changes':
-        site.emit({ kind: 'run-program', program: `${via}, which changes what ${site.name} manages`, via });
-        break;
-      case 'unlisted':
-        site.emit(unlistedEffect(site.name, option.name));
-        break;
-      default:
-        break;
-    }
-  }
-  const files = parsed.operands.slice(supplied ? 0 : (row.leading ?? 0));
-  const whenNone = row.whenNone ?? (recursive ? row.whenNoneRecursive : undefined);
+  const reading: Reading = {
+    recursive: row.recursive === true,
+    skipsHidden: row.skipsHidden === true,
+    followsLinks: false,
+    inPlace: false,
+    supplied: false,
+  };
+  for (const option of parsed.options) applyOption(site, option, reading);
+  const files = parsed.operands.slice(reading.supplied ? 0 : (row.leading ?? 0));
+  const whenNone = row.whenNone ?? (reading.recursive ? row.whenNoneRecursive : undefined);
   if (files.length === 0 && whenNone !== undefined) files.push(known(whenNone));
+  const { recursive, skipsHidden, followsLinks, inPlace } = reading;
   files.forEach((word, index) => {
     let use: OperandUse =
       row.last !== undefined && files.length >= 2 && index === files.length - 1 ? row.last : row.operands;
@@ -258,4 +197,87 @@ export function applyOperands(site: CallSite, row: ProgramRow): void {
       via: site.name,
     });
   });
+}
+
+/** How the options so far make the program read its operands. */
+interface Reading {
+  recursive: boolean;
+  skipsHidden: boolean;
+  followsLinks: boolean;
+  /** The operands are rewritten (sed -i) or files are written beside them (tree -R). */
+  inPlace: boolean;
+  /** An option gave the pattern (grep -e, -f): every operand is a file. */
+  supplied: boolean;
+}
+
+/** One option by its use: an effect of its own, or a change to how the operands are read. */
+function applyOption(site: CallSite, option: ParsedOption, reading: Reading): void {
+  const via = `${site.name} ${option.name}`;
+  switch (option.use) {
+    case 'read':
+    case 'list':
+    case 'write':
+      if (option.value !== undefined) site.path(option.use, option.value, { via });
+      break;
+    case 'pattern-file':
+      reading.supplied = true;
+      if (option.value !== undefined) site.path('read', option.value, { via });
+      break;
+    case 'pattern':
+    case 'no-pattern':
+      reading.supplied = true;
+      break;
+    case 'run':
+      site.emit({ kind: 'run-program', program: option.value?.raw ?? 'a program', via });
+      if (option.value !== undefined) site.command([option.value], via);
+      break;
+    case 'recursive':
+      reading.recursive = true;
+      break;
+    case 'recursive-links':
+      reading.recursive = true;
+      reading.followsLinks = true;
+      break;
+    case 'follows-links':
+      reading.followsLinks = true;
+      break;
+    case 'hidden':
+      reading.skipsHidden = false;
+      break;
+    case 'in-place':
+    case 'writes':
+      reading.inPlace = true;
+      break;
+    default:
+      optionEffect(site, option, via);
+  }
+}
+
+/** Options whose use is an effect by itself (never ends, reads the environment, runs, connects…). */
+function optionEffect(site: CallSite, option: ParsedOption, via: string): void {
+  switch (option.use) {
+    case 'follow':
+      site.emit({ kind: 'unbounded', resource: 'time', detail: `${via} waits for new lines and never ends`, via });
+      break;
+    case 'environment':
+      site.emit({ kind: 'read-env', names: 'all', via });
+      break;
+    case 'runs':
+      site.emit({ kind: 'run-program', program: `what ${via} starts`, via });
+      break;
+    case 'unknown':
+      site.emit({ kind: 'unknown', severity: 'high', detail: `riskgate does not read what ${via} does`, via });
+      break;
+    case 'connects':
+      site.emit({ kind: 'connect', host: `the servers ${site.name} asks`, via });
+      break;
+    case 'changes':
+      site.emit({ kind: 'run-program', program: `${via}, which changes what ${site.name} manages`, via });
+      break;
+    case 'unlisted':
+      site.emit(unlistedEffect(site.name, option.name));
+      break;
+    default:
+      break;
+  }
 }

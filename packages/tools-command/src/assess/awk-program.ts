@@ -94,6 +94,9 @@ const REFUSED = new Set([
   'dcngettext',
 ]);
 
+/** Assignment operators: after one, awk wants an operand (`/` starts a regular expression). */
+const ASSIGNMENTS = ['+=', '-=', '*=', '/=', '%=', '^='];
+
 const OPERATORS = [
   '**=',
   '&&',
@@ -102,12 +105,7 @@ const OPERATORS = [
   '!=',
   '<=',
   '>=',
-  '+=',
-  '-=',
-  '*=',
-  '/=',
-  '%=',
-  '^=',
+  ...ASSIGNMENTS,
   '**',
   '++',
   '--',
@@ -153,12 +151,7 @@ const WANTS_OPERAND = new Set([
   '?',
   ':',
   '=',
-  '+=',
-  '-=',
-  '*=',
-  '/=',
-  '%=',
-  '^=',
+  ...ASSIGNMENTS,
   '**=',
   '==',
   '!=',
@@ -189,89 +182,117 @@ const OWN_OUTPUT = new Set(['"/dev/stdout"', '"/dev/stderr"']);
 
 /** Why the program is not made only of harmless tokens, or undefined when it is. */
 export function awkProblem(program: string): string | undefined {
-  const functions = new Set([...program.matchAll(/\bfunc(?:tion)?\s+([A-Za-z_]\w*)/g)].map((match) => match[1]!));
-  let index = 0;
-  let previous = '';
-  let depth = 0;
+  return new AwkTokens(program).problem();
+}
+
+/** A token read (and how many characters it took, when not its own length), or why it is refused. */
+type Token = { readonly token: string; readonly length?: number } | { readonly problem: string };
+
+/** An awk program read token by token, with the state a print redirection depends on. */
+class AwkTokens {
+  private readonly program: string;
+  /** Functions the program defines: calling them is harmless. */
+  private readonly functions: ReadonlySet<string>;
+  private index = 0;
+  private previous = '';
+  private depth = 0;
   /** The parenthesis depth of the print statement being read, if any. */
-  let printDepth: number | undefined;
-  while (index < program.length) {
-    const rest = program.slice(index);
+  private printDepth: number | undefined;
+
+  constructor(program: string) {
+    this.program = program;
+    this.functions = new Set([...program.matchAll(/\bfunc(?:tion)?\s+([A-Za-z_]\w*)/g)].map((match) => match[1]!));
+  }
+
+  problem(): string | undefined {
+    while (this.index < this.program.length) {
+      const rest = this.program.slice(this.index);
+      if (this.skipped(rest)) continue;
+      const read = this.token(rest);
+      if ('problem' in read) return read.problem;
+      this.index += read.length ?? read.token.length;
+      this.previous = read.token;
+    }
+    return this.depth === 0 ? undefined : 'unbalanced brackets';
+  }
+
+  /** Blanks, line continuations, comments and newlines (which may end a print statement). */
+  private skipped(rest: string): boolean {
     const char = rest[0]!;
-    if (char === ' ' || char === '\t' || char === '\r') {
-      index++;
-      continue;
-    }
-    if (rest.startsWith('\\\n') || rest.startsWith('\\\r\n')) {
-      index += rest.startsWith('\\\n') ? 2 : 3;
-      continue;
-    }
-    if (char === '#') {
-      const end = program.indexOf('\n', index);
-      index = end === -1 ? program.length : end;
-      continue;
-    }
-    if (char === '\n') {
-      if (ENDS_OPERAND.test(previous) && printDepth === depth) printDepth = undefined;
-      if (ENDS_OPERAND.test(previous)) previous = '\n';
-      index++;
-      continue;
-    }
-    let token: string;
+    if (char === ' ' || char === '\t' || char === '\r') this.index++;
+    else if (rest.startsWith('\\\n') || rest.startsWith('\\\r\n')) this.index += rest.startsWith('\\\n') ? 2 : 3;
+    else if (char === '#') {
+      const end = this.program.indexOf('\n', this.index);
+      this.index = end === -1 ? this.program.length : end;
+    } else if (char === '\n') {
+      if (ENDS_OPERAND.test(this.previous) && this.printDepth === this.depth) this.printDepth = undefined;
+      if (ENDS_OPERAND.test(this.previous)) this.previous = '\n';
+      this.index++;
+    } else return false;
+    return true;
+  }
+
+  private token(rest: string): Token {
+    const char = rest[0]!;
+    const previous = this.previous;
     if (char === '"') {
       const match = /^"(?:[^"\\\n]|\\[\s\S])*"/.exec(rest);
-      if (match === null) return 'a string that does not end';
-      token = match[0];
-    } else if (char === '/' && (WANTS_OPERAND.has(previous) || AMBIGUOUS.has(previous))) {
-      if (AMBIGUOUS.has(previous)) {
-        // Division or a regular expression? Read the same tokens either way, or refuse.
-        const line = rest.slice(1).split('\n')[0]!;
-        const next = line.indexOf('/');
-        if (/["#[\\]/.test(next === -1 ? line : line.slice(0, next)))
-          return `awk could read "/" after "${previous}" as a regular expression`;
-        token = '/';
-      } else {
-        const regex = readRegex(rest);
-        if (regex === undefined) return 'a regular expression that does not end';
-        // A quote inside a regular expression is rare and is where two readings could part.
-        if (regex.includes('"')) return 'a regular expression with a quote in it';
-        token = regex;
-      }
-    } else if (
-      /[0-9.]/.test(char) &&
-      /^(0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?)/.test(rest)
-    ) {
-      token = /^(0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?)/.exec(rest)![0];
-    } else if (/[A-Za-z_]/.test(char)) {
-      token = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest)![0];
-      if (REFUSED.has(token)) return `${token} reaches outside awk`;
-      const called = program.slice(index + token.length).startsWith('(');
-      if (called && !KEYWORDS.has(token) && !FUNCTIONS.has(token) && !functions.has(token))
-        return `${token}() is not a function riskgate knows to be harmless`;
-      if (token === 'print' || token === 'printf') printDepth = depth;
-    } else {
-      const operator = OPERATORS.find((candidate) => rest.startsWith(candidate));
-      if (operator === undefined)
-        return `"${char}" is not part of the awk riskgate reads (pipes, @ and :: reach outside)`;
-      if (rest.startsWith('::')) return '"::" names a function in another namespace (awk::system)';
-      token = operator;
-      if (token === '(' || token === '[') depth++;
-      else if (token === ')' || token === ']') depth--;
-      else if (token === ';' || token === '}' || token === '{') {
-        if (printDepth !== undefined && depth <= printDepth) printDepth = undefined;
-      } else if ((token === '>' || token === '>=') && printDepth === depth) {
-        // `print … > target` writes a file; only the call's own output is harmless.
-        const target = /^>\s*("(?:[^"\\\n]|\\[\s\S])*")/.exec(rest);
-        if (token === '>=' || target === null || !OWN_OUTPUT.has(target[1]!)) return 'print writes to a file';
-        index += target[0].length;
-        previous = target[1]!;
-        continue;
-      }
+      return match === null ? { problem: 'a string that does not end' } : { token: match[0] };
     }
-    index += token.length;
-    previous = token;
+    if (char === '/' && (WANTS_OPERAND.has(previous) || AMBIGUOUS.has(previous))) return this.slash(rest);
+    const number = /^(0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*([eE][-+]?[0-9]+)?|\.[0-9]+([eE][-+]?[0-9]+)?)/;
+    if (/[0-9.]/.test(char) && number.test(rest)) return { token: number.exec(rest)![0] };
+    if (/[A-Za-z_]/.test(char)) return this.name(rest);
+    return this.operator(rest);
   }
-  return depth === 0 ? undefined : 'unbalanced brackets';
+
+  /** `/` after a token that wants an operand: a regular expression, or division where both readings agree. */
+  private slash(rest: string): Token {
+    const previous = this.previous;
+    if (AMBIGUOUS.has(previous)) {
+      // Division or a regular expression? Read the same tokens either way, or refuse.
+      const line = rest.slice(1).split('\n')[0]!;
+      const next = line.indexOf('/');
+      if (/["#[\\]/.test(next === -1 ? line : line.slice(0, next)))
+        return { problem: `awk could read "/" after "${previous}" as a regular expression` };
+      return { token: '/' };
+    }
+    const regex = readRegex(rest);
+    if (regex === undefined) return { problem: 'a regular expression that does not end' };
+    // A quote inside a regular expression is rare and is where two readings could part.
+    if (regex.includes('"')) return { problem: 'a regular expression with a quote in it' };
+    return { token: regex };
+  }
+
+  /** A name: a keyword, a variable, or a call of a function known to be harmless. */
+  private name(rest: string): Token {
+    const token = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest)![0];
+    if (REFUSED.has(token)) return { problem: `${token} reaches outside awk` };
+    const called = this.program.slice(this.index + token.length).startsWith('(');
+    if (called && !KEYWORDS.has(token) && !FUNCTIONS.has(token) && !this.functions.has(token))
+      return { problem: `${token}() is not a function riskgate knows to be harmless` };
+    if (token === 'print' || token === 'printf') this.printDepth = this.depth;
+    return { token };
+  }
+
+  /** An operator; `print … > target` writes a file, and only the call's own output is harmless. */
+  private operator(rest: string): Token {
+    const operator = OPERATORS.find((candidate) => rest.startsWith(candidate));
+    if (operator === undefined)
+      return { problem: `"${rest[0]}" is not part of the awk riskgate reads (pipes, @ and :: reach outside)` };
+    if (rest.startsWith('::')) return { problem: '"::" names a function in another namespace (awk::system)' };
+    if (operator === '(' || operator === '[') this.depth++;
+    else if (operator === ')' || operator === ']') this.depth--;
+    else if (operator === ';' || operator === '}' || operator === '{') {
+      if (this.printDepth !== undefined && this.depth <= this.printDepth) this.printDepth = undefined;
+    } else if ((operator === '>' || operator === '>=') && this.printDepth === this.depth) {
+      const target = /^>\s*("(?:[^"\\\n]|\\[\s\S])*")/.exec(rest);
+      if (operator === '>=' || target === null || !OWN_OUTPUT.has(target[1]!))
+        return { problem: 'print writes to a file' };
+      return { token: target[1]!, length: target[0].length };
+    }
+    return { token: operator };
+  }
 }
 
 /** `/…/` as awk's lexer reads it: `\` escapes, and `/` inside a bracket expression does not end it. */

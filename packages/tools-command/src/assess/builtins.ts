@@ -3,9 +3,8 @@ import { resolve } from 'node:path';
 import { checkArithmetic } from './arithmetic-walk.js';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
-import { joinWords, known, runWords } from './simple-command.js';
+import { joinWords, known, type WordValue } from './words.js';
 import { PLAIN_VARIABLE_NAME, rebindsBehaviour } from './variables.js';
-import type { WordValue } from './words.js';
 
 /**
  * Bash builtins, by name: they change the shell itself (directory, variables, options), so
@@ -331,7 +330,7 @@ const execBuiltin: Builtin = (walk, name, args) => {
   let index = 0;
   while (index < args.length && /^-[cl]+$|^-a$|^--$/.test(args[index]!.value ?? ''))
     index += args[index]!.value === '-a' ? 2 : 1;
-  if (index < args.length) runWords(walk, args.slice(index), name);
+  if (index < args.length) walk.runWords(args.slice(index), name);
   else notModelled("re-wires the shell's file descriptors for the rest of the line")(walk, name, args);
 };
 
@@ -345,7 +344,7 @@ const commandBuiltin: Builtin = (walk, name, args) => {
     }
     if (/[vV]/.test(args[index]!.value!)) return;
   }
-  runWords(walk, args.slice(index), name);
+  walk.runWords(args.slice(index), name);
 };
 
 const runsProgram =
@@ -395,13 +394,13 @@ export const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['trap', trapBuiltin],
   ['exec', execBuiltin],
   ['command', commandBuiltin],
-  ['builtin', (walk, name, args) => runWords(walk, args[0]?.value === '--' ? args.slice(1) : args, name)],
+  ['builtin', (walk, name, args) => walk.runWords(args[0]?.value === '--' ? args.slice(1) : args, name)],
   // `coproc cmd` runs cmd beside the shell, wired to file descriptors the line may juggle.
   [
     'coproc',
     (walk, name, args) => {
       notModelled('runs a command beside the shell, on file descriptors riskgate does not follow')(walk, name, args);
-      runWords(walk, args, name);
+      walk.runWords(args, name);
     },
   ],
   // `hash -p /tmp/x ls` binds the name ls to another program.

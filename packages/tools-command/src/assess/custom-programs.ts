@@ -1,8 +1,7 @@
 import { applyOperands } from './apply.js';
 import { parseArgs, reportUnlisted, unlistedEffect } from './options.js';
-import { known } from './simple-command.js';
+import { known, type WordValue } from './words.js';
 import { type CallSite, type ProgramRow, row } from './table.js';
-import type { WordValue } from './words.js';
 
 /**
  * Programs whose words a table row cannot describe alone: find's expressions, date's
@@ -359,7 +358,8 @@ export function shellProgram(site: CallSite): void {
   else site.emit({ kind: 'run-program', program: `a ${site.name} script read from its input`, via: site.name });
 }
 
-const RUNS_WHAT_IT_IS_GIVEN: ReadonlySet<string> = new Set([
+/** Tracers, debuggers, recorders and database clients: they run or send what they are given (programs.ts registers them). */
+export const RUNS_WHAT_IT_IS_GIVEN: ReadonlySet<string> = new Set([
   'strace',
   'ltrace',
   'gdb',

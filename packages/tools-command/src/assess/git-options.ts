@@ -6,6 +6,35 @@
  * --recurse-submodules (runs git in every submodule, whose configuration is not checked). An option not here is asked about. Short letters first,
  * then long options; every subcommand also takes -<number> and --help.
  */
+/** git log's options (2.45), which whatchanged takes too. */
+const LOG =
+  '-BCDEFGILMNOPRSUWXabcgilmnpstuwz0123456789 --abbrev --abbrev-commit --after --all --all-match ' +
+  '--alternate-refs --ancestry-path --anchored --author --author-date-order --basic-regexp --before ' +
+  '--binary --bisect --boundary --branches --break-rewrites --cached --cc --check --cherry --cherry-mark ' +
+  '--cherry-pick --children --clear-decorations --color --color-moved --color-moved-ws --color-words ' +
+  '--combined --combined-all-paths --committer --compact-summary --cumulative --date --date-order ' +
+  '--decorate --decorate-refs --decorate-refs-exclude --dense --diff-algorithm --diff-filter --diff-merges ' +
+  '--dirstat --dirstat-by-file --do-walk --dst-prefix --encoding --exclude --exclude-first-parent-only ' +
+  '--exclude-hidden --exit-code --expand-tabs --extended-regexp --find-copies --find-copies-harder ' +
+  '--find-object --find-renames --first-parent --fixed-strings --follow --format --full-diff --full-history ' +
+  '--full-index --function-context --git --glob --graph --grep --grep-reflog --histogram --ignore-all-space ' +
+  '--ignore-blank-lines --ignore-cr-at-eol --ignore-matching-lines --ignore-missing --ignore-space-at-eol ' +
+  '--ignore-space-change --ignore-submodules --indent-heuristic --indexed-objects --inter-hunk-context ' +
+  '--invert-grep --irreversible-delete --ita-invisible-in-index --ita-visible-in-index --left-only ' +
+  '--left-right --line-prefix --log-size --max-count --max-parents --merge --merges --min-parents --minimal ' +
+  '--name-only --name-status --no-abbrev --no-abbrev-commit --no-color --no-color-moved --no-color-moved-ws ' +
+  '--no-decorate --no-diff-merges --no-expand-tabs --no-ext-diff --no-indent-heuristic --no-max-parents ' +
+  '--no-merges --no-min-parents --no-notes --no-patch --no-prefix --no-relative --no-renames --no-textconv ' +
+  '--no-use-mailmap --no-walk --not --notes --numstat --oneline --output-indicator-context ' +
+  '--output-indicator-new --output-indicator-old --parents --patch --patch-with-raw --patch-with-stat ' +
+  '--patience --perl-regexp --pickaxe-all --pickaxe-regex --pretty --raw --reflog --regexp-ignore-case ' +
+  '--relative --relative-date --remerge-diff --remotes --remove-empty --reverse --right-only --rotate-to ' +
+  '--shortstat --show-linear-break --show-notes --show-pulls --simplify-by-decoration ' +
+  '--simplify-merges --since --since-as-filter --single-worktree --skip --skip-to --source --sparse ' +
+  '--src-prefix --stat --stat-count --stat-graph-width --stat-name-width --stat-width --stdin --strategy ' +
+  '--submodule --summary --tags --text --textconv --topo-order --unfold --unified --until --use-mailmap ' +
+  '--verify --walk-reflogs --word-diff --word-diff-regex --ws-error-highlight';
+
 export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
   annotate:
     '-CLMbcefhlnpstw0123456789 --abbrev --color-by-age --color-lines --date --diff-filter --encoding ' +
@@ -101,33 +130,7 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
     '--no-exclude-standard --no-index --no-recursive --no-textconv --not --null --only-matching --or ' +
     '--parent-basename --perl-regexp --quiet --recursive --show-function --text --textconv --threads ' +
     '--untracked --word-regexp',
-  log:
-    '-BCDEFGILMNOPRSUWXabcgilmnpstuwz0123456789 --abbrev --abbrev-commit --after --all --all-match ' +
-    '--alternate-refs --ancestry-path --anchored --author --author-date-order --basic-regexp --before ' +
-    '--binary --bisect --boundary --branches --break-rewrites --cached --cc --check --cherry --cherry-mark ' +
-    '--cherry-pick --children --clear-decorations --color --color-moved --color-moved-ws --color-words ' +
-    '--combined --combined-all-paths --committer --compact-summary --cumulative --date --date-order ' +
-    '--decorate --decorate-refs --decorate-refs-exclude --dense --diff-algorithm --diff-filter --diff-merges ' +
-    '--dirstat --dirstat-by-file --do-walk --dst-prefix --encoding --exclude --exclude-first-parent-only ' +
-    '--exclude-hidden --exit-code --expand-tabs --extended-regexp --find-copies --find-copies-harder ' +
-    '--find-object --find-renames --first-parent --fixed-strings --follow --format --full-diff --full-history ' +
-    '--full-index --function-context --git --glob --graph --grep --grep-reflog --histogram --ignore-all-space ' +
-    '--ignore-blank-lines --ignore-cr-at-eol --ignore-matching-lines --ignore-missing --ignore-space-at-eol ' +
-    '--ignore-space-change --ignore-submodules --indent-heuristic --indexed-objects --inter-hunk-context ' +
-    '--invert-grep --irreversible-delete --ita-invisible-in-index --ita-visible-in-index --left-only ' +
-    '--left-right --line-prefix --log-size --max-count --max-parents --merge --merges --min-parents --minimal ' +
-    '--name-only --name-status --no-abbrev --no-abbrev-commit --no-color --no-color-moved --no-color-moved-ws ' +
-    '--no-decorate --no-diff-merges --no-expand-tabs --no-ext-diff --no-indent-heuristic --no-max-parents ' +
-    '--no-merges --no-min-parents --no-notes --no-patch --no-prefix --no-relative --no-renames --no-textconv ' +
-    '--no-use-mailmap --no-walk --not --notes --numstat --oneline --output-indicator-context ' +
-    '--output-indicator-new --output-indicator-old --parents --patch --patch-with-raw --patch-with-stat ' +
-    '--patience --perl-regexp --pickaxe-all --pickaxe-regex --pretty --raw --reflog --regexp-ignore-case ' +
-    '--relative --relative-date --remerge-diff --remotes --remove-empty --reverse --right-only --rotate-to ' +
-    '--shortstat --show-linear-break --show-notes --show-pulls --simplify-by-decoration ' +
-    '--simplify-merges --since --since-as-filter --single-worktree --skip --skip-to --source --sparse ' +
-    '--src-prefix --stat --stat-count --stat-graph-width --stat-name-width --stat-width --stdin --strategy ' +
-    '--submodule --summary --tags --text --textconv --topo-order --unfold --unified --until --use-mailmap ' +
-    '--verify --walk-reflogs --word-diff --word-diff-regex --ws-error-highlight',
+  log: LOG,
   'ls-files':
     '-cdfikmostuvxz0123456789 --abbrev --cached --debug --deduplicate --deleted --directory --eol ' +
     '--error-unmatch --exclude --exclude-per-directory --exclude-standard --format --full-name ' +
@@ -207,31 +210,6 @@ export const GIT_READ_OPTIONS: Readonly<Record<string, string>> = {
   var: '-l0123456789 --nofork',
   'verify-commit': '-Sv0123456789 --raw --verbose',
   'verify-tag': '-v0123456789 --format --raw --verbose',
-  whatchanged:
-    '-BCDEFGILMNOPRSUWXabcgilmnpstuwz0123456789 --abbrev --abbrev-commit --after --all --all-match ' +
-    '--alternate-refs --ancestry-path --anchored --author --author-date-order --basic-regexp --before ' +
-    '--binary --bisect --boundary --branches --break-rewrites --cached --cc --check --cherry --cherry-mark ' +
-    '--cherry-pick --children --clear-decorations --color --color-moved --color-moved-ws --color-words ' +
-    '--combined --combined-all-paths --committer --compact-summary --cumulative --date --date-order ' +
-    '--decorate --decorate-refs --decorate-refs-exclude --dense --diff-algorithm --diff-filter --diff-merges ' +
-    '--dirstat --dirstat-by-file --do-walk --dst-prefix --encoding --exclude --exclude-first-parent-only ' +
-    '--exclude-hidden --exit-code --expand-tabs --extended-regexp --find-copies --find-copies-harder ' +
-    '--find-object --find-renames --first-parent --fixed-strings --follow --format --full-diff --full-history ' +
-    '--full-index --function-context --git --glob --graph --grep --grep-reflog --histogram --ignore-all-space ' +
-    '--ignore-blank-lines --ignore-cr-at-eol --ignore-matching-lines --ignore-missing --ignore-space-at-eol ' +
-    '--ignore-space-change --ignore-submodules --indent-heuristic --indexed-objects --inter-hunk-context ' +
-    '--invert-grep --irreversible-delete --ita-invisible-in-index --ita-visible-in-index --left-only ' +
-    '--left-right --line-prefix --log-size --max-count --max-parents --merge --merges --min-parents --minimal ' +
-    '--name-only --name-status --no-abbrev --no-abbrev-commit --no-color --no-color-moved --no-color-moved-ws ' +
-    '--no-decorate --no-diff-merges --no-expand-tabs --no-ext-diff --no-indent-heuristic --no-max-parents ' +
-    '--no-merges --no-min-parents --no-notes --no-patch --no-prefix --no-relative --no-renames --no-textconv ' +
-    '--no-use-mailmap --no-walk --not --notes --numstat --oneline --output-indicator-context ' +
-    '--output-indicator-new --output-indicator-old --parents --patch --patch-with-raw --patch-with-stat ' +
-    '--patience --perl-regexp --pickaxe-all --pickaxe-regex --pretty --raw --reflog --regexp-ignore-case ' +
-    '--relative --relative-date --remerge-diff --remotes --remove-empty --reverse --right-only --rotate-to ' +
-    '--shortstat --show-linear-break --show-notes --show-pulls --simplify-by-decoration ' +
-    '--simplify-merges --since --since-as-filter --single-worktree --skip --skip-to --source --sparse ' +
-    '--src-prefix --stat --stat-count --stat-graph-width --stat-name-width --stat-width --stdin --strategy ' +
-    '--submodule --summary --tags --text --textconv --topo-order --unfold --unified --until --use-mailmap ' +
-    '--verify --walk-reflogs --word-diff --word-diff-regex --ws-error-highlight',
+  // git whatchanged is git log with other defaults: the same options.
+  whatchanged: LOG,
 };

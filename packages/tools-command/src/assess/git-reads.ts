@@ -1,5 +1,5 @@
 import { gitProgram } from './git.js';
-import { known } from './simple-command.js';
+import { known } from './words.js';
 import type { CallSite } from './table.js';
 
 /**

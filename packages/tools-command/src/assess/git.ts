@@ -7,9 +7,8 @@ import { NEEDS_SANDBOX } from './apply.js';
 import { GIT_READ_OPTIONS } from './git-options.js';
 import { findGitDirectory, programsInRepositoryConfig } from './git-repository.js';
 import { unlistedEffect } from './options.js';
-import { known } from './simple-command.js';
+import { known, type WordValue } from './words.js';
 import type { CallSite } from './table.js';
-import type { WordValue } from './words.js';
 
 /**
  * git, one subcommand per row. Read subcommands read their path operands (`git show
@@ -102,8 +101,64 @@ const LISTING: Record<string, RegExp> = {
 const value = (word: WordValue | undefined): string => word?.value ?? '';
 
 export function gitProgram(site: CallSite): void {
+  const global = readGlobalOptions(site);
+  if (global === undefined) return;
+  const { gitDir, bare } = global;
+  const subcommand = site.args[global.index];
+  if (subcommand === undefined) return;
+  const name = subcommand.value;
+  const rest = site.args.slice(global.index + 1);
+  if (name === undefined) {
+    site.emit({
+      kind: 'run-program',
+      program: `git ${subcommand.raw}, a subcommand known only at run time`,
+      severity: 'high',
+    });
+    return;
+  }
+  const via = `git ${name}`;
+  const repository =
+    gitDir ?? (site.cwd === undefined ? undefined : bare ? resolve(site.cwd) : findGitDirectory(site.cwd));
+  checkRepositoryConfiguration(site, name, via, gitDir, repository);
+  everySubcommand(site, name, rest);
+  if (READ.has(name)) unlistedOptions(site, name, rest);
+  const call: GitCall = {
+    site,
+    name,
+    via,
+    rest,
+    options: rest.map(value).filter((text) => text.startsWith('-')),
+    operands: rest.filter((word) => !value(word).startsWith('-')),
+    repository,
+    repositoryWord: known(gitDir ?? '.git'),
+  };
+  if (READ.has(name)) readSubcommand(call);
+  else if (name === 'config') configSubcommand(site, rest);
+  else if (!listingSubcommand(call) && !remoteSubcommand(call)) writingSubcommand(call);
+}
+
+/** One git call, once its global options are read: what each subcommand group judges. */
+interface GitCall {
+  readonly site: CallSite;
+  readonly name: string;
+  readonly via: string;
+  /** The words after the subcommand. */
+  readonly rest: readonly WordValue[];
+  readonly options: readonly string[];
+  readonly operands: readonly WordValue[];
+  readonly repository: string | undefined;
+  /** The repository directory as a word (`.git` unless --git-dir named another). */
+  readonly repositoryWord: WordValue;
+}
+
+/**
+ * git's own options before the subcommand. Every way of naming another repository (issue 18):
+ * --git-dir, --work-tree, --bare, -C. Undefined when a word is known only at run time (judged).
+ */
+function readGlobalOptions(
+  site: CallSite,
+): { readonly index: number; readonly gitDir: string | undefined; readonly bare: boolean } | undefined {
   const args = site.args;
-  // Every way of naming another repository (issue 18): --git-dir, --work-tree, --bare, -C.
   let gitDir: string | undefined;
   let bare = false;
   let index = 0;
@@ -111,7 +166,7 @@ export function gitProgram(site: CallSite): void {
     const option = args[index]!.value;
     if (option === undefined) {
       site.emit({ kind: 'unknown', severity: 'high', detail: `git gets ${args[index]!.raw}, known only at run time` });
-      return;
+      return undefined;
     }
     if (!option.startsWith('-')) break;
     const [long, attached] =
@@ -147,21 +202,17 @@ export function gitProgram(site: CallSite): void {
       if (attached === undefined) index++;
     } else if (!GLOBAL_FLAGS.has(option)) site.emit(unlistedEffect('git', option));
   }
-  const subcommand = args[index];
-  if (subcommand === undefined) return;
-  const name = subcommand.value;
-  const rest = args.slice(index + 1);
-  if (name === undefined) {
-    site.emit({
-      kind: 'run-program',
-      program: `git ${subcommand.raw}, a subcommand known only at run time`,
-      severity: 'high',
-    });
-    return;
-  }
-  const via = `git ${name}`;
-  const repository =
-    gitDir ?? (site.cwd === undefined ? undefined : bare ? resolve(site.cwd) : findGitDirectory(site.cwd));
+  return { index, gitDir, bare };
+}
+
+/** Settings of the repository's configuration that run programs on (almost) every git call. */
+function checkRepositoryConfiguration(
+  site: CallSite,
+  name: string,
+  via: string,
+  gitDir: string | undefined,
+  repository: string | undefined,
+): void {
   if (gitDir === undefined && site.cwd === undefined) {
     site.emit({
       kind: 'unknown',
@@ -179,99 +230,109 @@ export function gitProgram(site: CallSite): void {
         note: `${repository} sets ${configured}`,
       });
   }
-  everySubcommand(site, name, rest);
-  if (READ.has(name)) unlistedOptions(site, name, rest);
-  const options = rest.map(value).filter((text) => text.startsWith('-'));
-  const operands = rest.filter((word) => !value(word).startsWith('-'));
-  const repositoryWord = known(gitDir ?? '.git');
-  if (READ.has(name)) {
-    if (name === 'help') {
-      if (options.some((option) => /^(-w|--web|-i|--info|-m|--man)$/.test(option)))
-        site.emit({ kind: 'run-program', program: 'a browser, info or man (git help)', via });
-      // git help PAGE starts man: not core (the fallback, issue 18).
-      else if (!site.sandbox && operands.length > 0)
-        site.emit({ kind: 'unknown', detail: `git help ${NEEDS_SANDBOX}`, via });
-      return;
-    }
-    const paths =
-      name === 'grep' && !options.some((option) => /^(-e|-f|--file)$/.test(option)) ? operands.slice(1) : operands;
-    // What git reads beyond its operands: the tracked files (git grep), or every file the history
-    // ever held (a patch, a search of the history, a revision). Git's own lists say which files
-    // those are; a secret among them (a committed .env, deleted since) is a secret read.
-    checkContent(
-      site,
-      via,
-      contentScope(name, options, paths, site.cwd) ?? notesScope(name, options, paths, repository),
-      repository,
-    );
-    // `git grep --no-index`/`--untracked` read files git does not track (and, outside a repository,
-    // any tree): judged as a recursive read, where the workspace scan and the private home apply.
-    if (name === 'grep' && options.some((option) => /^--(no-index|untracked)$/.test(option))) {
-      for (const word of paths.length > 0 ? paths : [known('.')]) site.path('read', word, { via, recursive: true });
-    }
-    for (const word of paths) {
-      // `REV:path` names a file as committed: reading it reads that file.
-      const text = word.value;
-      const colon = text === undefined ? -1 : text.indexOf(':');
-      site.path('read', colon > 0 ? known(text!.slice(colon + 1) || '.') : word, { via });
-    }
+}
+
+/** Read subcommands: their path operands, and the content git prints beyond them. */
+function readSubcommand({ site, name, via, options, operands, repository }: GitCall): void {
+  if (name === 'help') {
+    if (options.some((option) => /^(-w|--web|-i|--info|-m|--man)$/.test(option)))
+      site.emit({ kind: 'run-program', program: 'a browser, info or man (git help)', via });
+    // git help PAGE starts man: not core (the fallback, issue 18).
+    else if (!site.sandbox && operands.length > 0)
+      site.emit({ kind: 'unknown', detail: `git help ${NEEDS_SANDBOX}`, via });
     return;
   }
-  if (name === 'config') {
-    configSubcommand(site, rest);
-    return;
+  const paths =
+    name === 'grep' && !options.some((option) => /^(-e|-f|--file)$/.test(option)) ? operands.slice(1) : operands;
+  // What git reads beyond its operands: the tracked files (git grep), or every file the history
+  // ever held (a patch, a search of the history, a revision). Git's own lists say which files
+  // those are; a secret among them (a committed .env, deleted since) is a secret read.
+  checkContent(
+    site,
+    via,
+    contentScope(name, options, paths, site.cwd) ?? notesScope(name, options, paths, repository),
+    repository,
+  );
+  // `git grep --no-index`/`--untracked` read files git does not track (and, outside a repository,
+  // any tree): judged as a recursive read, where the workspace scan and the private home apply.
+  if (name === 'grep' && options.some((option) => /^--(no-index|untracked)$/.test(option))) {
+    for (const word of paths.length > 0 ? paths : [known('.')]) site.path('read', word, { via, recursive: true });
   }
+  for (const word of paths) {
+    // `REV:path` names a file as committed: reading it reads that file.
+    const text = word.value;
+    const colon = text === undefined ? -1 : text.indexOf(':');
+    site.path('read', colon > 0 ? known(text!.slice(colon + 1) || '.') : word, { via });
+  }
+}
+
+/**
+ * Listing forms of subcommands that also write (branch, tag, remote, stash, worktree, reflog):
+ * true when the call is one, judged here.
+ */
+function listingSubcommand({ site, name, via, options, operands, repository }: GitCall): boolean {
   const listing = LISTING[name];
   // Remote URLs come from the repository's configuration, where a token may sit in one
   // (`https://x-access-token:…@github.com/…`): printing them reads that file, judged by its content.
   const remoteUrls =
     name === 'remote' && (operands.length === 0 || value(operands[0]) === 'get-url' || value(operands[0]) === 'show');
   if (remoteUrls && repository !== undefined) site.path('read', known(join(repository, 'config')), { via });
-  if (listing !== undefined && operands.length === 0 && options.every((option) => listing.test(option))) return;
+  if (listing !== undefined && operands.length === 0 && options.every((option) => listing.test(option))) return true;
   if (
     name === 'remote' &&
     (value(operands[0]) === 'get-url' || (value(operands[0]) === 'show' && options.includes('-n')))
   )
-    return;
+    return true;
   // `git stash list` takes log's options: `-p` prints every stash's patch (red team, round 3).
   if (name === 'stash' && value(operands[0]) === 'list') {
     if (options.some((option) => CONTENT_OPTIONS.test(option) || STASH_CONTENT_OPTIONS.test(option)))
       checkContent(site, via, 'history', repository);
-    return;
+    return true;
   }
-  if (name === 'worktree' && value(operands[0]) === 'list') return;
+  if (name === 'worktree' && value(operands[0]) === 'list') return true;
   // A stash's patch (and the untracked files `-u` kept in it) and the reflog's patches print
   // contents the branches may no longer hold: checked like the history, which the list includes.
   if (name === 'stash' && value(operands[0]) === 'show') {
     if (options.some((option) => STASH_CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history', repository);
-    return;
+    return true;
   }
   if (name === 'reflog' && (operands.length === 0 || value(operands[0]) === 'show')) {
     if (options.some((option) => CONTENT_OPTIONS.test(option))) checkContent(site, via, 'history', repository);
-    return;
+    return true;
   }
+  return false;
+}
+
+/** Subcommands that talk to a remote (push, fetch, clone, submodule update…): true when the call is one. */
+function remoteSubcommand({ site, name, via, options, operands, repositoryWord }: GitCall): boolean {
   if (
-    CONNECT.has(name) ||
-    (name === 'remote' && value(operands[0]) === 'update') ||
-    (name === 'submodule' && /^(update|add|sync|foreach)$/.test(value(operands[0])))
-  ) {
-    const force =
-      options.some((option) =>
-        /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes|--mirror|--delete|-d|--prune)$/.test(option),
-      ) || operands.some((word) => value(word).startsWith('+') || value(word).startsWith(':'));
-    site.emit({
-      kind: 'connect',
-      host: `a git remote (${value(operands[0]) || 'the default'})`,
-      via,
-      ...(force ? { severity: 'high' as const, note: `${via} --force rewrites or deletes history on the remote` } : {}),
-    });
-    if (name === 'clone') site.path('write', operands[1] ?? known('.'), { via });
-    if (name === 'pull') site.path('write', known('.'), { recursive: true, via });
-    if (name === 'fetch' || name === 'pull' || name === 'push') site.path('write', repositoryWord, { via });
-    if (name === 'submodule' && value(operands[0]) === 'foreach')
-      site.script(value(operands[operands.length - 1]) || undefined, 'git submodule foreach');
-    return;
-  }
+    !(
+      CONNECT.has(name) ||
+      (name === 'remote' && value(operands[0]) === 'update') ||
+      (name === 'submodule' && /^(update|add|sync|foreach)$/.test(value(operands[0])))
+    )
+  )
+    return false;
+  const force =
+    options.some((option) =>
+      /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes|--mirror|--delete|-d|--prune)$/.test(option),
+    ) || operands.some((word) => value(word).startsWith('+') || value(word).startsWith(':'));
+  site.emit({
+    kind: 'connect',
+    host: `a git remote (${value(operands[0]) || 'the default'})`,
+    via,
+    ...(force ? { severity: 'high' as const, note: `${via} --force rewrites or deletes history on the remote` } : {}),
+  });
+  if (name === 'clone') site.path('write', operands[1] ?? known('.'), { via });
+  if (name === 'pull') site.path('write', known('.'), { recursive: true, via });
+  if (name === 'fetch' || name === 'pull' || name === 'push') site.path('write', repositoryWord, { via });
+  if (name === 'submodule' && value(operands[0]) === 'foreach')
+    site.script(value(operands[operands.length - 1]) || undefined, 'git submodule foreach');
+  return true;
+}
+
+/** Subcommands that write the working tree or the repository (or run what an alias names). */
+function writingSubcommand({ site, name, via, rest, options, operands, repositoryWord }: GitCall): void {
   switch (name) {
     // credential fill/get prints saved passwords and tokens.
     case 'credential':
@@ -321,54 +382,60 @@ export function gitProgram(site: CallSite): void {
       site.emit({ kind: 'run-program', program: `the commands ${via} runs`, via });
       site.path('write', known('.'), { recursive: true, via });
       return;
-    case 'format-patch':
-    case 'bundle':
-    case 'commit':
-    case 'add':
-    case 'mv':
-    case 'merge':
-    case 'cherry-pick':
-    case 'revert':
-    case 'am':
-    case 'apply':
-    case 'stash':
-    case 'tag':
-    case 'branch':
-    case 'remote':
-    case 'worktree':
-    case 'reflog':
-    case 'init':
-    case 'gc':
-    case 'prune':
-    case 'repack':
-    case 'notes':
-    case 'replace':
-    case 'update-ref':
-    case 'update-index':
-    case 'symbolic-ref':
-    case 'submodule':
-    case 'sparse-checkout':
-    case 'lfs':
-    case 'maintenance':
-      site.path(
-        'write',
-        name === 'apply' ||
-          name === 'am' ||
-          name === 'merge' ||
-          name === 'cherry-pick' ||
-          name === 'revert' ||
-          name === 'stash' ||
-          name === 'mv'
-          ? known('.')
-          : repositoryWord,
-        { via, ...(name === 'apply' || name === 'stash' || name === 'merge' ? { recursive: true } : {}) },
-      );
-      return;
     default:
+      if (WRITES_REPOSITORY.has(name)) {
+        site.path('write', WRITES_WORKING_TREE.has(name) ? known('.') : repositoryWord, {
+          via,
+          ...(name === 'apply' || name === 'stash' || name === 'merge' ? { recursive: true } : {}),
+        });
+        return;
+      }
       // An alias (`alias.x = !sh …`) or a git-NAME program on the PATH: either can run anything.
       site.emit({ kind: 'run-program', program: `git ${name} (an alias or a git-${name} program)`, via });
   }
 }
+
+/** Subcommands that write the repository (or, for those in WRITES_WORKING_TREE, the working tree). */
+const WRITES_REPOSITORY: ReadonlySet<string> = new Set([
+  'format-patch',
+  'bundle',
+  'commit',
+  'add',
+  'mv',
+  'merge',
+  'cherry-pick',
+  'revert',
+  'am',
+  'apply',
+  'stash',
+  'tag',
+  'branch',
+  'remote',
+  'worktree',
+  'reflog',
+  'init',
+  'gc',
+  'prune',
+  'repack',
+  'notes',
+  'replace',
+  'update-ref',
+  'update-index',
+  'symbolic-ref',
+  'submodule',
+  'sparse-checkout',
+  'lfs',
+  'maintenance',
+]);
+const WRITES_WORKING_TREE: ReadonlySet<string> = new Set([
+  'apply',
+  'am',
+  'merge',
+  'cherry-pick',
+  'revert',
+  'stash',
+  'mv',
+]);
 
 const readTables = new Map<string, { readonly short: ReadonlySet<string>; readonly long: ReadonlySet<string> }>();
 

@@ -1,7 +1,6 @@
 import { parseArgs } from './options.js';
-import { known } from './simple-command.js';
+import { known, type WordValue } from './words.js';
 import { type CallSite, type OptionUse, row } from './table.js';
-import type { WordValue } from './words.js';
 
 /**
  * Programs that open connections. Each yields a `connect` effect per host it names (the judge

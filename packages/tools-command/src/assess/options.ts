@@ -1,5 +1,5 @@
 import { type CallSite, type OptionUse, type ProgramRow, RISKY_USES, TAKES_VALUE } from './table.js';
-import { UNKNOWN, type WordValue } from './words.js';
+import { known, UNKNOWN, type WordValue } from './words.js';
 
 /** One option as the program will read it, with its value when it takes one. */
 export interface ParsedOption {
@@ -12,8 +12,6 @@ export interface ParsedArgs {
   readonly options: readonly ParsedOption[];
   readonly operands: readonly WordValue[];
 }
-
-const known = (text: string): WordValue => ({ raw: text, texts: [text], value: text, unknown: false, glob: false });
 
 /** Flags every program row accepts: they print usage or a version and stop (issue 18: run in the sandbox). */
 const ABOUT_ITSELF: Readonly<Record<string, OptionUse>> = { '--help': 'flag', '--version': 'flag' };

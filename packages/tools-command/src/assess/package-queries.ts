@@ -1,5 +1,5 @@
-import { known } from './simple-command.js';
-import type { CallSite, ProgramRow } from './table.js';
+import { known } from './words.js';
+import { type CallSite, type ProgramRow, withExamples } from './table.js';
 
 /**
  * Queries of what a package manager has installed (issue 18, item 5), in the sandbox only: each
@@ -153,7 +153,17 @@ const queryOnly = (query: Query): ProgramRow => ({
 });
 
 export const PACKAGE_QUERY_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
-  rpm: queryOnly(rpm),
-  'apt-file': queryOnly(aptFile),
-  flatpak: queryOnly(flatpak),
+  rpm: withExamples(queryOnly(rpm), {
+    judged: 'read',
+    match: ["rpm -qa 'php*'", 'rpm -qf notes.txt'],
+    notMatch: ['rpm -i notes.txt', 'rpm -e bash'],
+  }),
+  'apt-file': withExamples(queryOnly(aptFile), {
+    judged: 'read',
+    match: ['apt-file search notes.txt', 'apt-file list bash'],
+  }),
+  flatpak: withExamples(queryOnly(flatpak), {
+    judged: 'read',
+    match: ['flatpak list --app', 'flatpak info com.example.App'],
+  }),
 };

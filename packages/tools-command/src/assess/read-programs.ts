@@ -1,5 +1,5 @@
 import { SYSTEM_PROGRAMS } from './system-programs.js';
-import { type ProgramRow, row } from './table.js';
+import { type OptionUse, type ProgramRow, row } from './table.js';
 
 /**
  * Programs that only read what they are pointed at (or nothing at all). Their reads are
@@ -15,6 +15,17 @@ const FILES0 = { '--files0-from': 'read' } as const;
 const DIGITS = '-0123456789';
 
 /** grep reads its operands (the first is the pattern unless -e/-f gives it); -r reads whole trees. */
+/** Lines around a match and how many matches: grep's and rg's, the same words. */
+const CONTEXT_OPTIONS: Record<string, OptionUse> = {
+  '-A': 'data',
+  '-B': 'data',
+  '-C': 'data',
+  '--after-context': 'data',
+  '--before-context': 'data',
+  '--context': 'data',
+  '-m': 'data',
+  '--max-count': 'data',
+};
 const GREP = row('read', {
   leading: 1,
   whenNoneRecursive: '.',
@@ -30,14 +41,7 @@ const GREP = row('read', {
     // -R follows every symbolic link it meets below (-r only those on the command line).
     '-R': 'recursive-links',
     '--dereference-recursive': 'recursive-links',
-    '-A': 'data',
-    '-B': 'data',
-    '-C': 'data',
-    '--after-context': 'data',
-    '--before-context': 'data',
-    '--context': 'data',
-    '-m': 'data',
-    '--max-count': 'data',
+    ...CONTEXT_OPTIONS,
     '--include': 'data',
     '--exclude': 'data',
     '--exclude-dir': 'data',
@@ -49,6 +53,8 @@ const GREP = row('read', {
     '--devices': 'data',
     '--binary-files': 'data',
   },
+  match: ['grep -rn TODO src', 'grep -c x names.txt'],
+  notMatch: ['grep -Y x README.md'],
 });
 
 /** ls and its GNU siblings dir and vdir: names and metadata only; -R lists whole trees. */
@@ -77,12 +83,15 @@ const LS = row('list', {
     '--quoting-style': 'data',
     '--indicator-style': 'data',
   },
+  match: ['ls', 'ls -la /tmp'],
+  notMatch: ['ls --zzz', 'ls -la --zzz=1'],
 });
 
 /** Checksums: -c reads the files a list names (judged as the list's read: the names are data to it). */
 const SUMS = row('read', {
   core: true,
   flags: '-bctzw --binary --check --tag --text --zero --ignore-missing --quiet --status --strict --warn',
+  match: ['sha256sum README.md', 'md5sum a.txt b.txt', 'sha1sum -c sums.txt'],
 });
 /** Encoders: -w takes a column count. */
 const ENCODER = row('read', {
@@ -90,9 +99,16 @@ const ENCODER = row('read', {
   flags:
     '-di --decode --ignore-garbage --base64 --base64url --base32 --base32hex --base16 --base2msbf --base2lsbf --z85',
   options: { '-w': 'data', '--wrap': 'data' },
+  match: ['base64 README.md', 'base64 -d a.txt', 'base32 -w 0 a.txt'],
 });
 /** Words that are never files or options (bash's own builtins of these names are judged in builtins.ts). */
-const WORDS_ONLY = row('data', { core: true, custom: () => {} });
+const WORDS_ONLY = row('data', {
+  core: true,
+  custom: () => {},
+  judged: 'read',
+  // Words only: `echo rm -rf /` prints them.
+  match: ['echo hello world', "echo 'rm -rf /'", "printf '%s\\n' a b", 'test -f x'],
+});
 
 export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   // Print files, whole or in part.
@@ -100,8 +116,15 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     core: true,
     flags:
       '-AbeEnstTuv --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs --show-nonprinting',
+    match: ['cat README.md', 'cat src/a.ts src/deep/b.ts'],
+    notMatch: ['cat -Z README.md'],
   }),
-  tac: row('read', { core: true, flags: '-br --before --regex', options: { '-s': 'data', '--separator': 'data' } }),
+  tac: row('read', {
+    core: true,
+    flags: '-br --before --regex',
+    options: { '-s': 'data', '--separator': 'data' },
+    match: ['tac a.txt', 'tac'],
+  }),
   nl: row('read', {
     core: true,
     flags: '-p --no-renumber',
@@ -127,11 +150,14 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--starting-line-number': 'data',
       '--number-width': 'data',
     },
+    match: ['nl -ba names.txt', 'nl a.txt'],
   }),
   head: row('read', {
     core: true,
     flags: `${DIGITS} -qvz --quiet --silent --verbose --zero-terminated`,
     options: { '-n': 'data', '-c': 'data', '--lines': 'data', '--bytes': 'data' },
+    match: ['head -n 20 file.txt', 'head -5'],
+    notMatch: ['head --unknown README.md', 'head -c 10 /dev/sda'],
   }),
   // tail -f / -F waits for more lines for ever.
   tail: row('read', {
@@ -150,6 +176,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-F': 'follow',
       '--follow': 'follow',
     },
+    match: ['tail -n 5 log.txt', 'tail -5 log.txt'],
+    notMatch: ['tail -f log.txt', 'tail -F log.txt'],
   }),
   // less and more copy the file when not on a terminal; a `+cmd` word runs a command in them (custom-programs.ts).
   less: row('read', {
@@ -173,15 +201,21 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-t': 'data',
       '-T': 'read',
     },
+    judged: 'read',
+    match: ['less README.md', 'less'],
   }),
   more: row('read', {
     flags: '-dflcpsu --silent --logical --no-pause --print-over --clean-print --squeeze --plain',
     options: { '-n': 'data', '--lines': 'data' },
+    judged: 'read',
+    match: ['more', 'more a.txt'],
   }),
   wc: row('read', {
     core: true,
     flags: '-cmlLw --bytes --chars --lines --max-line-length --words --total',
     options: { ...FILES0 },
+    match: ['wc -l *.ts', 'wc -w README.md'],
+    notMatch: ['wc -Q README.md'],
   }),
   cut: row('read', {
     core: true,
@@ -197,11 +231,13 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--fields': 'data',
       '--output-delimiter': 'data',
     },
+    match: ['cut -d, -f1 data.csv', 'cut a.txt'],
   }),
   paste: row('read', {
     core: true,
     flags: '-sz --serial --zero-terminated',
     options: { '-d': 'data', '--delimiters': 'data' },
+    match: ['paste a.txt', 'paste'],
   }),
   join: row('read', {
     core: true,
@@ -216,17 +252,25 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-a': 'data',
       '-v': 'data',
     },
+    match: ['join a.txt', 'join'],
   }),
   comm: row('read', {
     core: true,
     flags: '-123z --check-order --nocheck-order --total --zero-terminated',
     options: { '--output-delimiter': 'data' },
+    match: ['comm -12 a.txt b.txt', 'comm a.txt'],
   }),
-  fold: row('read', { core: true, flags: '-bs --bytes --spaces', options: { '-w': 'data', '--width': 'data' } }),
+  fold: row('read', {
+    core: true,
+    flags: '-bs --bytes --spaces',
+    options: { '-w': 'data', '--width': 'data' },
+    match: ['fold a.txt', 'fold'],
+  }),
   fmt: row('read', {
     core: true,
     flags: `${DIGITS} -cstu --crown-margin --split-only --tagged-paragraph --uniform-spacing`,
     options: { '-w': 'data', '--width': 'data', '-p': 'data', '--prefix': 'data', '-g': 'data', '--goal': 'data' },
+    match: ['fmt a.txt', 'fmt'],
   }),
   pr: row('read', {
     flags: `${DIGITS} -adfFmrtTJ --across --double-space --form-feed --merge --no-file-warnings --omit-header --omit-pagination --join-lines`,
@@ -242,10 +286,21 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-o': 'data',
       '--indent': 'data',
     },
+    match: ['pr a.txt', 'pr'],
   }),
-  expand: row('read', { core: true, flags: '-i --initial', options: { '-t': 'data', '--tabs': 'data' } }),
-  unexpand: row('read', { core: true, flags: '-a --all --first-only', options: { '-t': 'data', '--tabs': 'data' } }),
-  rev: row('read', { core: true }),
+  expand: row('read', {
+    core: true,
+    flags: '-i --initial',
+    options: { '-t': 'data', '--tabs': 'data' },
+    match: ['expand a.txt', 'expand'],
+  }),
+  unexpand: row('read', {
+    core: true,
+    flags: '-a --all --first-only',
+    options: { '-t': 'data', '--tabs': 'data' },
+    match: ['unexpand a.txt', 'unexpand'],
+  }),
+  rev: row('read', { core: true, match: ['rev', 'rev file.txt'] }),
   column: row('read', {
     core: true,
     flags: '-tJxneLR --table --json --fillrows --table-noextreme --keep-empty-lines --table-noheadings',
@@ -269,9 +324,14 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-r': 'data',
       '-d': 'flag',
     },
+    match: ['column -t -s, data.csv', 'column a.txt'],
   }),
   // tr takes character sets, never files: it reads standard input only.
-  tr: row('data', { core: true, flags: '-cCdst --complement --delete --squeeze-repeats --truncate-set1' }),
+  tr: row('data', {
+    core: true,
+    flags: '-cCdst --complement --delete --squeeze-repeats --truncate-set1',
+    match: ["tr -d '\\n'", 'tr a-z A-Z'],
+  }),
   diff: row('read', {
     core: true,
     flags:
@@ -312,11 +372,13 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--changed-group-format': 'data',
       '--unchanged-group-format': 'data',
     },
+    match: ['diff a.txt b.txt', 'diff -u a.txt b.txt'],
   }),
   cmp: row('read', {
     core: true,
     flags: '-bls --print-bytes --verbose --quiet --silent',
     options: { '-i': 'data', '--ignore-initial': 'data', '-n': 'data', '--bytes': 'data' },
+    match: ['cmp a.txt', 'cmp'],
   }),
   // Checksums and encodings read their files.
   ...Object.fromEntries(
@@ -326,14 +388,16 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     core: true,
     flags: '-bctzw --binary --check --tag --text --zero --ignore-missing --quiet --status --strict --warn',
     options: { '-l': 'data', '--length': 'data' },
+    match: ['b2sum a.txt', 'b2sum'],
   }),
   cksum: row('read', {
     core: true,
     flags:
       '-cz --check --zero --base64 --raw --tag --untagged --debug --ignore-missing --quiet --status --strict --warn',
     options: { '-a': 'data', '--algorithm': 'data', '-l': 'data', '--length': 'data' },
+    match: ['cksum a.txt', 'cksum'],
   }),
-  sum: row('read', { core: true, flags: '-rs --sysv' }),
+  sum: row('read', { core: true, flags: '-rs --sysv', match: ['sum a.txt', 'sum'] }),
   ...Object.fromEntries(['base32', 'base64', 'basenc'].map((name) => [name, ENCODER])),
   od: row('read', {
     core: true,
@@ -353,11 +417,14 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--strings': 'optional',
       '--endian': 'data',
     },
+    match: ['od -An -w16 -tx1 a.txt', 'od a.txt'],
+    notMatch: ['od -w ../home/backup.txt', 'od --width ../home/backup.txt'],
   }),
   hexdump: row('read', {
     core: true,
     flags: '-bcCdoxvL',
     options: { '-e': 'data', '-f': 'read', '-n': 'data', '-s': 'data' },
+    match: ['hexdump a.txt', 'hexdump'],
   }),
   // xxd: a second file name is where it writes.
   // xxd [options] [infile [outfile]]: options only before the first operand.
@@ -387,6 +454,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-n': 'data',
       '-name': 'data',
     },
+    match: ['xxd a.txt -ps', 'xxd README.md -i'],
+    notMatch: ['xxd'],
   }),
   strings: row('read', {
     core: true,
@@ -404,6 +473,7 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--unicode': 'data',
       '--target': 'data',
     },
+    match: ['strings a.txt', 'strings'],
   }),
   // uniq: a second file name is where it writes.
   uniq: row('read', {
@@ -418,6 +488,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-w': 'data',
       '--check-chars': 'data',
     },
+    match: ['uniq names.txt out.txt', 'uniq x a.txt'],
+    notMatch: ['uniq names.txt'],
   }),
   // sort -o writes; --compress-program runs a program; -T puts temporary files in a directory.
   sort: row('read', {
@@ -442,6 +514,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--random-source': 'read',
       ...FILES0,
     },
+    match: ['sort -r names.txt', 'sort -k2 -t, data.csv'],
+    notMatch: ['sort -o out.txt names.txt', 'sort -ro out names.txt'],
   }),
   // shuf -r repeats for ever (unless -n bounds it).
   shuf: row('read', {
@@ -458,6 +532,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-r': 'follow',
       '--repeat': 'follow',
     },
+    match: ['shuf a.txt', 'shuf'],
+    notMatch: ['shuf -r -e a', 'shuf -o out.txt names.txt'],
   }),
   iconv: row('read', {
     core: true,
@@ -470,6 +546,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-o': 'write',
       '--output': 'write',
     },
+    match: ['iconv a.txt', 'iconv'],
+    notMatch: ['iconv -f utf8 -t ascii -o out.txt README.md', 'iconv -o out.txt a.txt'],
   }),
   // file -C compiles a magic file (writes); -m names the magic file it reads; -f a list of names; -p resets access times.
   file: row('read', {
@@ -491,12 +569,16 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--exclude': 'data',
       '--exclude-quiet': 'data',
     },
+    match: ['file logo.png', 'file -b --mime-type README.md'],
+    notMatch: ['file -C -m magic'],
   }),
   // Metadata only: names, sizes, times.
   stat: row('list', {
     core: true,
     flags: '-Lft --dereference --file-system --terse',
     options: { '-c': 'data', '--format': 'data', '--printf': 'data', '--cached': 'data' },
+    match: ['stat package.json', 'stat -c %s README.md'],
+    notMatch: ['stat --zzz README.md'],
   }),
   ls: LS,
   dir: LS,
@@ -523,6 +605,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--time-style': 'data',
       ...FILES0,
     },
+    match: ['du -sh .', 'du -sh src'],
+    notMatch: ['du --time ../home'],
   }),
   // tree -o writes its listing; -R with -H writes 00Tree.html into every directory; --fromfile reads listings.
   tree: row('list', {
@@ -550,22 +634,31 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--hintro': 'read',
       '--houtro': 'read',
     },
+    match: ['tree -L 2', 'tree src'],
+    notMatch: ['tree --xyz', 'tree -o out.txt'],
   }),
   // Names and paths as text: nothing is read.
-  basename: row('data', { core: true, flags: '-az --multiple --zero', options: { '-s': 'data', '--suffix': 'data' } }),
-  dirname: row('data', { core: true, flags: '-z --zero' }),
+  basename: row('data', {
+    core: true,
+    flags: '-az --multiple --zero',
+    options: { '-s': 'data', '--suffix': 'data' },
+    match: ['basename', 'basename a.txt'],
+  }),
+  dirname: row('data', { core: true, flags: '-z --zero', match: ['dirname', 'dirname a.txt'] }),
   realpath: row('data', {
     core: true,
     flags:
       '-emLPqsz --canonicalize-existing --canonicalize-missing --logical --physical --quiet --strip --no-symlinks --zero',
     options: { '--relative-to': 'data', '--relative-base': 'data' },
+    match: ['realpath .', 'realpath'],
   }),
   readlink: row('data', {
     core: true,
     flags:
       '-femnqsvz --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet --silent --verbose --zero',
+    match: ['readlink -f .', 'readlink'],
   }),
-  pathchk: row('data', { core: true, flags: '-pP --portability' }),
+  pathchk: row('data', { core: true, flags: '-pP --portability', match: ['pathchk', 'pathchk a.txt'] }),
   // Text from the words themselves: /bin/echo prints unknown options as text, test takes -f as an operator.
   ...Object.fromEntries(
     ['echo', 'printf', 'expr', 'true', 'false', 'test', '[', 'factor'].map((name) => [name, WORDS_ONLY]),
@@ -574,6 +667,7 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     core: true,
     flags: `${DIGITS} -w --equal-width`,
     options: { '-f': 'data', '--format': 'data', '-s': 'data', '--separator': 'data' },
+    match: ['seq 1 10', 'seq 1 3'],
   }),
   // sleep's words are durations (`sleep infinity` is for ever: bounded by the call's timeout).
   sleep: WORDS_ONLY,
@@ -595,6 +689,7 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--to': 'data',
       '--to-unit': 'data',
     },
+    match: ['numfmt', 'numfmt a.txt'],
   }),
   // Searches: the first operand is the pattern unless -e/-f gives it; -r reads whole trees (of . by default).
   grep: GREP,
@@ -630,14 +725,7 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-z': 'runs',
       '--search-zip': 'runs',
       '--ignore-file': 'read',
-      '-A': 'data',
-      '-B': 'data',
-      '-C': 'data',
-      '--after-context': 'data',
-      '--before-context': 'data',
-      '--context': 'data',
-      '-m': 'data',
-      '--max-count': 'data',
+      ...CONTEXT_OPTIONS,
       '-g': 'data',
       '--glob': 'data',
       '--iglob': 'data',
@@ -671,6 +759,8 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--generate': 'data',
       '--hyperlink-format': 'data',
     },
+    match: ['rg --files', 'rg TODO src'],
+    notMatch: ['rg --unknown-flag x', 'rg --pre ./evil x'],
   }),
   // fd lists names below . (dotfiles skipped unless -H); -x/-X run a program on every match.
   fd: row('list', {
@@ -715,11 +805,14 @@ export const READ_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '--search-path': 'list',
       '--base-directory': 'list',
     },
+    match: ['fd x', 'fd -t f .txt'],
+    notMatch: ['fd -x ./x a.txt', 'fd --exec ./x a.txt'],
   }),
   bc: row('read', {
     core: true,
     flags: '-lqswi --mathlib --quiet --standard --warn --interactive',
     options: { '-f': 'read', '--file': 'read', '-e': 'data', '--expression': 'data' },
+    match: ['bc a.txt', 'bc'],
   }),
   ...SYSTEM_PROGRAMS,
 };

@@ -63,6 +63,8 @@ export const SANDBOX_ONLY_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-p': 'read',
       '--path-to-ignore': 'read',
     },
+    match: ['ag -i todo src', 'ag a.txt'],
+    notMatch: ['ag --pager ./x a.txt'],
   }),
   ack: row('read', {
     leading: 1,
@@ -81,9 +83,16 @@ export const SANDBOX_ONLY_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-m': 'data',
       '--ackrc': 'read',
     },
+    match: ['ack a.txt', 'ack'],
+    notMatch: ['ack --pager ./x a.txt'],
   }),
   // Debian's name for fd: the same row, in the sandbox only.
-  fdfind: { ...READ_PROGRAMS.fd!, sandboxOnly: true },
+  fdfind: {
+    ...READ_PROGRAMS.fd!,
+    sandboxOnly: true,
+    match: ['fdfind a.txt', 'fdfind'],
+    notMatch: ['fdfind -x rm -f', 'fdfind . -X rm'],
+  },
   // PCI and USB listings read /sys; -F reads a dump file, -i/-p name a database.
   lspci: row('data', {
     sandboxOnly: true,
@@ -98,28 +107,33 @@ export const SANDBOX_ONLY_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
       '-O': 'data',
       '-H': 'unknown',
     },
+    match: ['lspci', 'lspci -v -nn'],
   }),
   lsusb: row('data', {
     sandboxOnly: true,
     flags: '-vt --verbose --tree',
     options: { '-s': 'data', '-d': 'data', '-D': 'read' },
+    match: ['lsusb -t', 'lsusb'],
   }),
   // The manual index.
   whatis: row('data', {
     sandboxOnly: true,
     flags: '-drwl --debug --regex --wildcard --long --verbose',
     options: { '-M': 'read', '-C': 'read', '-s': 'data', '-m': 'data', '-L': 'data' },
+    match: ['whatis ls', 'whatis'],
   }),
   apropos: row('data', {
     sandboxOnly: true,
     flags: '-drwea --debug --regex --wildcard --exact --and --long --verbose',
     options: { '-M': 'read', '-C': 'read', '-s': 'data', '-m': 'data', '-L': 'data' },
+    match: ['apropos directory', 'apropos'],
   }),
   // The process tree, from /proc (the sandbox's own processes only).
   pstree: row('data', {
     sandboxOnly: true,
     flags:
       '-aAcClgGhnNpsStTuUZ --arguments --ascii --compact-not --show-pgids --highlight-all --long --numeric-sort --show-pids --show-parents --thread-names --hide-threads --uid-changes --unicode --vt100 --security-context',
+    match: ['pstree -p', 'pstree'],
   }),
   // bat prints files; `bat cache --build|--clear` writes its cache, --pager starts a program.
   ...Object.fromEntries(
@@ -150,6 +164,8 @@ export const SANDBOX_ONLY_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
           '--terminal-width': 'data',
           '--config-file': 'read',
         },
+        match: [`${name} -p notes.txt`, `${name} -n a.txt`],
+        notMatch: [`${name} --pager=vim notes.txt`, `${name} cache --build`],
       }),
     ]),
   ),
@@ -178,6 +194,7 @@ export const SANDBOX_ONLY_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
           '-a': 'hidden',
           '--all': 'hidden',
         },
+        match: [`${name} -l`, `${name} -la src`],
       }),
     ]),
   ),
@@ -186,11 +203,13 @@ export const SANDBOX_ONLY_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
     sandboxOnly: true,
     flags: '-btUs0 --binary --text --UNIVERSAL --status --strict --warn --quiet --tag --check',
     options: { '-a': 'data', '--algorithm': 'data', '-c': 'flag' },
+    match: ['shasum -a 256 notes.txt', 'shasum a.txt'],
   }),
   // The dpkg database by query; -f/--showformat is a format string.
   'dpkg-query': row('data', {
     sandboxOnly: true,
     flags: '-lWsLSp --list --show --status --listfiles --search --print-avail',
     options: { '-f': 'data', '--showformat': 'data', '--admindir': 'read', '--root': 'read', '--load-avail': 'flag' },
+    match: ['dpkg-query', 'dpkg-query a.txt'],
   }),
 };

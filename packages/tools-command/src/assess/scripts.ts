@@ -1,9 +1,8 @@
 import { awkProblem } from './awk-program.js';
 import { jqProblem } from './jq-filter.js';
 import { type GetoptSpec, getopt } from './getopt.js';
-import { known } from './simple-command.js';
+import { known, type WordValue } from './words.js';
 import type { CallSite } from './table.js';
-import type { WordValue } from './words.js';
 
 /**
  * The script languages commands carry inside their words — sed, awk, jq — read for what
@@ -48,46 +47,71 @@ function report(site: CallSite, found: ScriptFindings, via: string): void {
 
 /** Read a GNU sed script: `e`, `s///e` run commands; `w`, `W`, `s///w` write; `r`, `R` read. */
 export function readSedScript(script: string): ScriptFindings {
-  const found = findings();
-  let index = 0;
-  const at = (offset = 0) => script[index + offset] ?? '';
-  const restOfLine = (): string => {
-    const end = script.indexOf('\n', index);
-    const text = script.slice(index, end === -1 ? script.length : end);
-    index = end === -1 ? script.length : end;
+  return new SedScript(script).read();
+}
+
+/** A sed script read once from start to end: addresses, then one command at a time. */
+class SedScript {
+  private readonly found = findings();
+  private readonly script: string;
+  private index = 0;
+
+  constructor(script: string) {
+    this.script = script;
+  }
+
+  read(): ScriptFindings {
+    const { script, found } = this;
+    while (this.index < script.length && found.problem === undefined) {
+      while (/[\s;]/.test(this.at()) && this.index < script.length) this.index++;
+      if (this.index >= script.length) break;
+      this.address();
+      if (this.at() === ',') {
+        this.index++;
+        this.address();
+      }
+      while (/[\s!]/.test(this.at())) this.index++;
+      this.command(script[this.index++] ?? '');
+    }
+    return found;
+  }
+
+  private at(offset = 0): string {
+    return this.script[this.index + offset] ?? '';
+  }
+
+  private restOfLine(): string {
+    const end = this.script.indexOf('\n', this.index);
+    const text = this.script.slice(this.index, end === -1 ? this.script.length : end);
+    this.index = end === -1 ? this.script.length : end;
     return text.trim();
-  };
-  const delimited = (delimiter: string): boolean => {
-    while (index < script.length) {
-      const char = script[index++]!;
-      if (char === '\\') index++;
+  }
+
+  private delimited(delimiter: string): boolean {
+    while (this.index < this.script.length) {
+      const char = this.script[this.index++]!;
+      if (char === '\\') this.index++;
       else if (char === delimiter) return true;
     }
     return false;
-  };
-  const address = (): void => {
-    if (/\d/.test(at())) while (/[\d~]/.test(at())) index++;
-    else if (at() === '$') index++;
-    else if (at() === '/' || at() === '\\') {
-      const delimiter = at() === '\\' ? at(1) : '/';
-      index += at() === '\\' ? 2 : 1;
-      if (!delimited(delimiter)) found.problem = 'an address does not end';
-      while (/[IM]/.test(at())) index++;
-    } else if (at() === '+' || at() === '~') {
-      index++;
-      while (/\d/.test(at())) index++;
+  }
+
+  private address(): void {
+    if (/\d/.test(this.at())) while (/[\d~]/.test(this.at())) this.index++;
+    else if (this.at() === '$') this.index++;
+    else if (this.at() === '/' || this.at() === '\\') {
+      const delimiter = this.at() === '\\' ? this.at(1) : '/';
+      this.index += this.at() === '\\' ? 2 : 1;
+      if (!this.delimited(delimiter)) this.found.problem = 'an address does not end';
+      while (/[IM]/.test(this.at())) this.index++;
+    } else if (this.at() === '+' || this.at() === '~') {
+      this.index++;
+      while (/\d/.test(this.at())) this.index++;
     }
-  };
-  while (index < script.length && found.problem === undefined) {
-    while (/[\s;]/.test(at()) && index < script.length) index++;
-    if (index >= script.length) break;
-    address();
-    if (at() === ',') {
-      index++;
-      address();
-    }
-    while (/[\s!]/.test(at())) index++;
-    const command = script[index++] ?? '';
+  }
+
+  private command(command: string): void {
+    const { script, found } = this;
     switch (command) {
       case '{':
       case '}':
@@ -97,7 +121,7 @@ export function readSedScript(script: string): ScriptFindings {
       case 'i':
       case 'c':
         // Text to the end of the line (one-liner GNU form).
-        while (index < script.length && at() !== '\n') index += at() === '\\' ? 2 : 1;
+        while (this.index < script.length && this.at() !== '\n') this.index += this.at() === '\\' ? 2 : 1;
         break;
       case ':':
       case 'b':
@@ -106,58 +130,62 @@ export function readSedScript(script: string): ScriptFindings {
       case 'v':
         // GNU sed 4.9 ends a label at whitespace too (`:a e id` runs `e id`): the label stops
         // there, and what follows is read as the next command.
-        while (index < script.length && at() === ' ') index++;
-        while (index < script.length && !/[;\n}\s]/.test(at())) index++;
+        while (this.index < script.length && this.at() === ' ') this.index++;
+        while (this.index < script.length && !/[;\n}\s]/.test(this.at())) this.index++;
         break;
       case 'r':
       case 'R':
-        found.reads.push(restOfLine());
+        found.reads.push(this.restOfLine());
         break;
       case 'w':
       case 'W':
-        found.writes.push(restOfLine());
+        found.writes.push(this.restOfLine());
         break;
       case 'e': {
-        const text = restOfLine();
+        const text = this.restOfLine();
         // A bare `e` runs the pattern space: a command taken from the input.
         found.runs.push(text === '' ? undefined : text);
         break;
       }
       case 's':
-      case 'y': {
-        const delimiter = script[index++] ?? '';
-        if (
-          delimiter === '' ||
-          delimiter === '\n' ||
-          delimiter === '\\' ||
-          !delimited(delimiter) ||
-          !delimited(delimiter)
-        ) {
-          found.problem = `the ${command} command does not end`;
-          break;
-        }
-        if (command === 'y') break;
-        while (/[gpiImMe0-9]/.test(at())) {
-          if (at() === 'e') found.runs.push(undefined);
-          index++;
-        }
-        if (at() === 'w') {
-          index++;
-          found.writes.push(restOfLine());
-        }
+      case 'y':
+        this.substitute(command);
         break;
-      }
       case 'l':
       case 'q':
       case 'Q':
       case 'L':
-        while (/[\s\d]/.test(at()) && at() !== '\n') index++;
+        while (/[\s\d]/.test(this.at()) && this.at() !== '\n') this.index++;
         break;
       default:
         if (!'=dDgGhHnNpPxzF'.includes(command)) found.problem = `unknown command "${command}"`;
     }
   }
-  return found;
+
+  /** `s/…/…/FLAGS` and `y/…/…/`: the `e` flag runs the result, `w FILE` writes it. */
+  private substitute(command: 's' | 'y'): void {
+    const found = this.found;
+    const delimiter = this.script[this.index++] ?? '';
+    if (
+      delimiter === '' ||
+      delimiter === '\n' ||
+      delimiter === '\\' ||
+      !this.delimited(delimiter) ||
+      !this.delimited(delimiter)
+    ) {
+      found.problem = `the ${command} command does not end`;
+      return;
+    }
+    if (command === 'y') return;
+    while (/[gpiImMe0-9]/.test(this.at())) {
+      if (this.at() === 'e') found.runs.push(undefined);
+      this.index++;
+    }
+    if (this.at() === 'w') {
+      this.index++;
+      found.writes.push(this.restOfLine());
+    }
+  }
 }
 
 /**

@@ -8,19 +8,11 @@ import { pathEffects } from './paths.js';
 import { lookupProgram } from './programs.js';
 import type { Walk } from './walk.js';
 import { assignmentEffect } from './variables.js';
-import { childrenOf, textOf, UNKNOWN, type WordValue } from './words.js';
+import { childrenOf, known, textOf, UNKNOWN, type WordValue } from './words.js';
 import { WRAPPERS } from './wrappers.js';
 
 /** Directories whose programs are the ones the name means: `/bin/rm` is rm, `./rm` is not. */
 const SYSTEM_BIN = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
-
-export const known = (text: string): WordValue => ({
-  raw: text,
-  texts: [text],
-  value: text,
-  unknown: false,
-  glob: false,
-});
 
 /** One simple command node (with the words that followed its redirections). */
 export function judgeSimpleCommand(walk: Walk, node: Node, extra: readonly WordValue[]): void {
@@ -212,12 +204,6 @@ function operandsAsReads(walk: Walk, name: string, args: readonly WordValue[]): 
       ...(directory ? { recursive: true } : {}),
     });
   }
-}
-
-/** A word made of the given words' texts joined by spaces, as `sh -c "$*"` or `eval` sees it. */
-export function joinWords(words: readonly WordValue[]): string | undefined {
-  if (words.some((word) => word.unknown || word.texts.length !== 1)) return undefined;
-  return words.map((word) => word.texts[0]!).join(' ');
 }
 
 export function isUnknownText(text: string): boolean {

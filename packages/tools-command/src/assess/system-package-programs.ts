@@ -1,5 +1,5 @@
 import { applyOperands } from './apply.js';
-import { always, type CallSite, connects, type OptionUse, type ProgramRow, row, runs } from './table.js';
+import { always, type CallSite, connects, type OptionUse, type ProgramRow, row, runs, withExamples } from './table.js';
 
 /**
  * The system's package managers as tables of verbs (issue 18, see package-programs.ts): the
@@ -44,13 +44,20 @@ const APT_OPTIONS: Record<string, OptionUse> = {
 const APT_READ = reads(APT, APT_OPTIONS);
 const ABOUT = reads('-v -h --version --help');
 
-const apt = manager(
-  'apt',
-  {},
+const apt = withExamples(
+  manager(
+    'apt',
+    {},
+    {
+      '': ABOUT,
+      ...verbs(['list', 'show', 'search', 'policy', 'depends', 'rdepends', 'showsrc', 'help'], APT_READ),
+      changelog: queries('the Debian changelog server', APT, APT_OPTIONS),
+    },
+  ),
   {
-    '': ABOUT,
-    ...verbs(['list', 'show', 'search', 'policy', 'depends', 'rdepends', 'showsrc', 'help'], APT_READ),
-    changelog: queries('the Debian changelog server', APT, APT_OPTIONS),
+    judged: 'read',
+    match: ['apt list --installed bash', 'apt show bash'],
+    notMatch: ['apt list -o APT::Update::Pre-Invoke::=touch'],
   },
 );
 const aptCache = row('data', {
@@ -77,11 +84,12 @@ const aptCache = row('data', {
     ),
   },
   otherSubcommands: runsVerb,
+  judged: 'read',
+  match: ['apt-cache policy bash', 'apt-cache depends bash'],
 });
-const aptGet = manager(
-  'apt-get',
-  {},
-  { '': ABOUT, changelog: queries('the Debian changelog server', APT, APT_OPTIONS) },
+const aptGet = withExamples(
+  manager('apt-get', {}, { '': ABOUT, changelog: queries('the Debian changelog server', APT, APT_OPTIONS) }),
+  { judged: 'read', match: ['apt-get'], notMatch: ['apt-get install -y curl'] },
 );
 
 /** dpkg: the action is an option; only the query actions read. */
@@ -102,6 +110,9 @@ const dpkg = row('data', {
       return;
     for (const effect of installs('dpkg').effects ?? []) site.emit({ ...effect, via: 'dpkg' });
   },
+  judged: 'read',
+  match: ['dpkg -l bash', 'dpkg --listfiles bash'],
+  notMatch: ['dpkg -i x.deb', 'dpkg -l --force-all'],
 });
 
 // dnf and yum: reads refresh the repository metadata over the network unless -C.
@@ -191,6 +202,9 @@ const pacman = row('data', {
     if ((query || sync || files || letters === 'T' || about) && longsRead) return;
     for (const effect of installs('pacman').effects ?? []) site.emit({ ...effect, via: 'pacman' });
   },
+  judged: 'read',
+  match: ['pacman -Qe', 'pacman -Qi bash'],
+  notMatch: ['pacman -Syu', 'pacman -S x'],
 });
 
 // Homebrew: list and the like read; info and search fetch install counts; home opens a browser.
@@ -230,48 +244,59 @@ const brew = row('data', {
     services: row('data', { subcommands: { list: BREW_READ, info: BREW_READ }, otherSubcommands: installs('brew') }),
   },
   otherSubcommands: installs('brew'),
+  judged: 'read',
+  match: ['brew ls', 'brew ls --cask'],
 });
 
-const snap = manager(
-  'snap',
-  {},
-  {
-    '': ABOUT,
-    ...verbs(
-      ['list', 'version', 'services', 'changes', 'connections', 'aliases', 'help', 'get'],
-      reads('--all --unicode --color --abs-time'),
-    ),
-    ...verbs(['find', 'info', 'search'], queries('the Snap Store', '--verbose --narrow')),
-  },
-);
-const apk = manager(
-  'apk',
-  { flags: '-q -v --quiet --verbose --no-cache --no-network' },
-  {
-    '': ABOUT,
-    ...verbs(
-      ['info', 'search', 'list', 'policy', 'version', 'stats', 'dot'],
-      reads(
-        '-q -v -a -d -s -L -R -W -e -r -w -x -I --quiet --verbose --all --description --size --contents --depends --rdepends --who-owns --installed --available --upgradable --origin --exact --no-network',
+const snap = withExamples(
+  manager(
+    'snap',
+    {},
+    {
+      '': ABOUT,
+      ...verbs(
+        ['list', 'version', 'services', 'changes', 'connections', 'aliases', 'help', 'get'],
+        reads('--all --unicode --color --abs-time'),
       ),
-    ),
-  },
+      ...verbs(['find', 'info', 'search'], queries('the Snap Store', '--verbose --narrow')),
+    },
+  ),
+  { judged: 'read', match: ['snap', 'snap list'] },
 );
-const conda = manager(
-  'conda',
-  {},
-  {
-    '': ABOUT,
-    list: reads('--json -e --export --explicit --revisions -f --full-name --show-channel-urls', {
-      '-n': 'data',
-      '--name': 'data',
-      '-p': 'list',
-      '--prefix': 'list',
-    }),
-    info: reads('--json -e --envs --base'),
-    search: queries('the conda channels', '--json --info -i'),
-    env: row('data', { subcommands: { list: reads('--json') }, otherSubcommands: installs('conda') }),
-  },
+const apk = withExamples(
+  manager(
+    'apk',
+    { flags: '-q -v --quiet --verbose --no-cache --no-network' },
+    {
+      '': ABOUT,
+      ...verbs(
+        ['info', 'search', 'list', 'policy', 'version', 'stats', 'dot'],
+        reads(
+          '-q -v -a -d -s -L -R -W -e -r -w -x -I --quiet --verbose --all --description --size --contents --depends --rdepends --who-owns --installed --available --upgradable --origin --exact --no-network',
+        ),
+      ),
+    },
+  ),
+  { judged: 'read', match: ['apk', 'apk list'] },
+);
+const conda = withExamples(
+  manager(
+    'conda',
+    {},
+    {
+      '': ABOUT,
+      list: reads('--json -e --export --explicit --revisions -f --full-name --show-channel-urls', {
+        '-n': 'data',
+        '--name': 'data',
+        '-p': 'list',
+        '--prefix': 'list',
+      }),
+      info: reads('--json -e --envs --base'),
+      search: queries('the conda channels', '--json --info -i'),
+      env: row('data', { subcommands: { list: reads('--json') }, otherSubcommands: installs('conda') }),
+    },
+  ),
+  { judged: 'read', match: ['conda', 'conda list'] },
 );
 
 export const SYSTEM_PACKAGE_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
@@ -279,8 +304,8 @@ export const SYSTEM_PACKAGE_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   'apt-get': aptGet,
   'apt-cache': aptCache,
   dpkg,
-  dnf: dnfLike('dnf'),
-  yum: dnfLike('yum'),
+  dnf: withExamples(dnfLike('dnf'), { judged: 'read', match: ['dnf'] }),
+  yum: withExamples(dnfLike('yum'), { judged: 'read', match: ['yum'] }),
   pacman,
   brew,
   snap,

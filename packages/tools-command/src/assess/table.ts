@@ -36,6 +36,11 @@ import type { WordValue } from './words.js';
  *   parent's `options`/`flags`/`globalValues` are the options allowed before the subcommand,
  *   any other option there is unlisted.
  * - `custom`: a judge in code for what a table cannot say (sed scripts, find -exec, git).
+ * - `match` / `notMatch`: the row's proof (issue 23, as codex's execpolicy rules carry theirs):
+ *   command lines judged as the row says and lines that must not be, where the row has an edge
+ *   (an option that turns a read into a write, a form left out). `judged` says what "as the row
+ *   says" is for rows judged in code or by subcommand; test/program-row-examples.test.ts checks
+ *   every row through the real assessor and judge, and fails on a row without a `match`.
  */
 export type OperandUse = 'read' | 'list' | 'write' | 'delete' | 'data';
 
@@ -149,7 +154,25 @@ export interface PathExtra {
 /** An effect that does not depend on the words: `{ kind: 'control-process', detail }`. */
 export type FixedEffect = Effect;
 
-export interface ProgramRow {
+/**
+ * What a row's `match` examples are judged as: `'read'` runs unasked (inside the sandbox, and
+ * without it too when the row is `core`; a row that is not core is asked there); an effect kind
+ * is one the assessor reports for the line, which is then not whitelisted. `notMatch` examples
+ * are the opposite: asked in the sandbox, or without that kind. Rows without `judged` get it from
+ * their shape: their `effects`' kinds, `write-path`/`delete-path` for rows that write or delete
+ * their operands, `'read'` for the rest.
+ */
+export type RowVerdict = 'read' | Effect['kind'];
+
+export interface RowExamples {
+  readonly judged?: RowVerdict;
+  /** Command lines this row judges as `judged` says (every row has at least one). */
+  readonly match?: readonly string[];
+  /** Command lines at the row's edge that it must not judge so. */
+  readonly notMatch?: readonly string[];
+}
+
+export interface ProgramRow extends RowExamples {
   readonly operands: OperandUse;
   readonly leading?: number;
   readonly last?: OperandUse;
@@ -182,6 +205,11 @@ export interface ProgramRow {
 /** A row in one line: `row('read', { options: { '-o': 'write' } })`. */
 export function row(operands: OperandUse, rest: Omit<ProgramRow, 'operands'> = {}): ProgramRow {
   return { operands, ...rest };
+}
+
+/** A row built elsewhere (a shared judge, a helper's row) with its examples beside it. */
+export function withExamples(base: ProgramRow, examples: RowExamples): ProgramRow {
+  return { ...base, ...examples };
 }
 
 /** A program whose every call has the given effects (its words are data). */

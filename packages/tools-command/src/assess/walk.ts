@@ -7,7 +7,7 @@ import { checkArithmetic, walkArithmetic, walkTestPart } from './arithmetic-walk
 import { forgetAssigned, forgetAssignedBy } from './loops.js';
 import { type Producer, producerOf } from './producers.js';
 import { redirectEffects } from './redirects.js';
-import { judgeSimpleCommand } from './simple-command.js';
+import { judgeSimpleCommand, runWords } from './simple-command.js';
 import { syntaxProblems } from './syntax.js';
 import { assignmentEffect, rebindsBehaviour } from './variables.js';
 import { childrenOf, evaluateWord, textOf, UNKNOWN, type WordHost, type WordValue } from './words.js';
@@ -149,6 +149,15 @@ export class Walk implements WordHost {
     }
   }
 
+  /**
+   * Run a command given as words (a wrapper's program, `builtin`, `exec`, find -exec): judged as
+   * a simple command. On the walk, so the tables that run commands need no import of the judge
+   * that looks them up (simple-command.ts), which would close a cycle.
+   */
+  runWords(words: readonly WordValue[], via: string | undefined): void {
+    runWords(this, words, via);
+  }
+
   walkRoot(root: Node): void {
     this.checkMissing = root.hasError;
     if (root.hasError)
@@ -246,27 +255,12 @@ export class Walk implements WordHost {
       case 'while_statement':
         this.whileStatement(node);
         return;
-      case 'c_style_for_statement': {
-        this.emit({ kind: 'unbounded', resource: 'time', detail: 'a counting loop may run until it is stopped' });
-        const parts = [...childrenOf(node)];
-        const open = parts.find((child) => child.type === '((');
-        const close = parts.find((child) => child.type === '))');
-        if (open !== undefined && close !== undefined)
-          checkArithmetic(this, this.source.slice(open.endIndex, close.startIndex), node);
-        forgetAssigned(this, node);
-        for (const child of parts) {
-          if (child.type === 'do_group' || child.type === 'compound_statement') this.visit(child);
-          else if (child.isNamed) walkArithmetic(this, child, false);
-        }
+      case 'c_style_for_statement':
+        this.countingLoop(node);
         return;
-      }
       case 'case_statement':
       case 'case_item':
-        for (const child of childrenOf(node)) {
-          if (child.type === 'case_item') this.visit(child);
-          else if (node.type === 'case_statement' && child.isNamed) this.word(child);
-          else if (child.isNamed && child.type !== 'word' && child.type !== 'extglob_pattern') this.visit(child);
-        }
+        this.caseStatement(node);
         return;
       case 'function_definition':
         this.functionDefinition(node);
@@ -279,29 +273,57 @@ export class Walk implements WordHost {
       case 'herestring_redirect':
         this.redirect(node);
         return;
-      case '&':
-        // A background job outlives the call: nothing waits for it or stops it (nohup ./server &, fork bombs).
-        this.emit({
-          kind: 'unbounded',
-          resource: 'time',
-          detail: 'runs a command in the background, where it outlives the call',
-        });
-        return;
-      case 'ERROR':
-        this.emit({
-          kind: 'unknown',
-          severity: 'high',
-          detail: `the command does not parse as bash near "${textOf(node, this.source).slice(0, 40)}"`,
-        });
-        return;
       default:
-        if (!node.isNamed) return;
-        // A construct the walk does not read (the person never sees parser names).
-        this.emit({
-          kind: 'unknown',
-          severity: 'high',
-          detail: `uses shell syntax riskgate does not read: "${textOf(node, this.source).slice(0, 40)}"`,
-        });
+        this.unreadNode(node);
+    }
+  }
+
+  /** `for ((…; …; …))`: may never end; its arithmetic runs, its body is walked. */
+  private countingLoop(node: Node): void {
+    this.emit({ kind: 'unbounded', resource: 'time', detail: 'a counting loop may run until it is stopped' });
+    const parts = [...childrenOf(node)];
+    const open = parts.find((child) => child.type === '((');
+    const close = parts.find((child) => child.type === '))');
+    if (open !== undefined && close !== undefined)
+      checkArithmetic(this, this.source.slice(open.endIndex, close.startIndex), node);
+    forgetAssigned(this, node);
+    for (const child of parts) {
+      if (child.type === 'do_group' || child.type === 'compound_statement') this.visit(child);
+      else if (child.isNamed) walkArithmetic(this, child, false);
+    }
+  }
+
+  /** `case WORD in …`: the word is expanded, each item's commands walked (its patterns only match). */
+  private caseStatement(node: Node): void {
+    for (const child of childrenOf(node)) {
+      if (child.type === 'case_item') this.visit(child);
+      else if (node.type === 'case_statement' && child.isNamed) this.word(child);
+      else if (child.isNamed && child.type !== 'word' && child.type !== 'extglob_pattern') this.visit(child);
+    }
+  }
+
+  /** Nodes with no reading of their own: a background job, a parse error, syntax the walk does not model. */
+  private unreadNode(node: Node): void {
+    if (node.type === '&') {
+      // A background job outlives the call: nothing waits for it or stops it (nohup ./server &, fork bombs).
+      this.emit({
+        kind: 'unbounded',
+        resource: 'time',
+        detail: 'runs a command in the background, where it outlives the call',
+      });
+    } else if (node.type === 'ERROR') {
+      this.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `the command does not parse as bash near "${textOf(node, this.source).slice(0, 40)}"`,
+      });
+    } else if (node.isNamed) {
+      // A construct the walk does not read (the person never sees parser names).
+      this.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `uses shell syntax riskgate does not read: "${textOf(node, this.source).slice(0, 40)}"`,
+      });
     }
   }
 

@@ -32,6 +32,21 @@ export interface WordValue {
   readonly pipe?: boolean;
 }
 
+/** A word whose one text is known before running: what bash makes of a literal. */
+export const known = (text: string): WordValue => ({
+  raw: text,
+  texts: [text],
+  value: text,
+  unknown: false,
+  glob: false,
+});
+
+/** A word made of the given words' texts joined by spaces, as `sh -c "$*"` or `eval` sees it. */
+export function joinWords(words: readonly WordValue[]): string | undefined {
+  if (words.some((word) => word.unknown || word.texts.length !== 1)) return undefined;
+  return words.map((word) => word.texts[0]!).join(' ');
+}
+
 /** Where the file names a command prints lie (see producers.ts). */
 export interface Producer {
   readonly path: string;

@@ -1,9 +1,8 @@
 import type { Effect } from '@riskgate/risk';
 import { pathEffects } from './paths.js';
 import type { Walk } from './walk.js';
-import { joinWords, runWords } from './simple-command.js';
 import { assignmentEffect } from './variables.js';
-import { UNKNOWN, type WordValue } from './words.js';
+import { joinWords, UNKNOWN, type WordValue } from './words.js';
 import { type Arity, type GetoptSpec, getopt } from './getopt.js';
 
 /**
@@ -49,6 +48,10 @@ const flags = (text: string): Record<string, Arity> =>
   Object.fromEntries(text.split(',').map((aliases) => [aliases.trim(), 'none' as Arity]));
 const values = (text: string): Record<string, Arity> =>
   Object.fromEntries(text.split(',').map((aliases) => [aliases.trim(), 'required' as Arity]));
+
+/** su and runuser (util-linux 2.38): a login shell or a command as another user, run by that shell. */
+const SHELL_AS_USER_FLAGS = flags('-l --login, -m -p --preserve-environment, -f --fast, -P --pty');
+const SHELL_AS_USER = { lenient: true, scriptOption: ['-c', '--session-command'] } as const;
 
 export const WRAPPER_ROWS: Readonly<Record<string, WrapperRow>> = {
   // Scheduling and limits: they run the command unchanged (coreutils 9, util-linux 2.38 tables).
@@ -151,10 +154,9 @@ export const WRAPPER_ROWS: Readonly<Record<string, WrapperRow>> = {
   su: {
     options: {
       ...values('-s --shell, -g --group, -G --supp-group, -w --whitelist-environment, -c --command, --session-command'),
-      ...flags('-l --login, -m -p --preserve-environment, -f --fast, -P --pty'),
+      ...SHELL_AS_USER_FLAGS,
     },
-    lenient: true,
-    scriptOption: ['-c', '--session-command'],
+    ...SHELL_AS_USER,
     effects: [asRoot('su')],
     alone: [{ kind: 'change-privilege', detail: 'su opens a shell as another user' }],
   },
@@ -163,10 +165,9 @@ export const WRAPPER_ROWS: Readonly<Record<string, WrapperRow>> = {
       ...values(
         '-u --user, -g --group, -G --supp-group, -s --shell, -c --command, --session-command, -w --whitelist-environment',
       ),
-      ...flags('-l --login, -m -p --preserve-environment, -f --fast, -P --pty'),
+      ...SHELL_AS_USER_FLAGS,
     },
-    lenient: true,
-    scriptOption: ['-c', '--session-command'],
+    ...SHELL_AS_USER,
     effects: [asRoot('runuser')],
     alone: [{ kind: 'change-privilege', detail: 'runuser opens a shell as another user' }],
   },
@@ -246,7 +247,7 @@ function unwrap(walk: Walk, name: string, row: WrapperRow, words: readonly WordV
   }
   if (row.joins === true && !parsed.options.some((option) => option.name === row.execOption))
     walk.script(joinWords(rest), name);
-  else runWords(walk, rest, name);
+  else walk.runWords(rest, name);
 }
 
 const ENV_SPEC: GetoptSpec = {
@@ -314,7 +315,7 @@ function env(walk: Walk, name: string, args: readonly WordValue[]): void {
       if (!cleared) walk.readEnvironment('all', name);
       return;
     }
-    runWords(walk, operands.slice(index), name);
+    walk.runWords(operands.slice(index), name);
   } finally {
     walk.scope.cwd = saved;
   }
@@ -376,7 +377,7 @@ function xargs(walk: Walk, name: string, args: readonly WordValue[]): void {
     replace === undefined
       ? [...command, input]
       : command.map((word, position) => (position > 0 && (word.value ?? word.raw).includes(replace!) ? input : word));
-  runWords(walk, words, name);
+  walk.runWords(words, name);
 }
 
 export const WRAPPERS: ReadonlyMap<string, WrapperHandler> = new Map<string, WrapperHandler>([
