@@ -4,7 +4,7 @@ import { optionTable, type ParsedOption, parseArgs, unlistedEffect } from './opt
 import { known, type WordValue } from './words.js';
 import { type CallSite, type OperandUse, type PathExtra, type ProgramRow, TAKES_VALUE } from './table.js';
 import { pathEffects } from './paths.js';
-import type { Walk } from './walk.js';
+import type { WalkHost as Walk } from './walk-host.js';
 
 /** Programs that take `@FILE` as a file of further arguments (GNU binutils). */
 const RESPONSE_FILES: ReadonlySet<string> = new Set([

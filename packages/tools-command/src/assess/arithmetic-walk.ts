@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { NUMBER, readArithmetic } from './arithmetic.js';
 import { PLAIN_VARIABLE_NAME, rebindsBehaviour } from './variables.js';
-import type { Walk } from './walk.js';
+import type { WalkHost as Walk } from './walk-host.js';
 import { childrenOf, textOf } from './words.js';
 
 /** The walk's reading of tests and arithmetic, checked by arithmetic.ts. */

@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkArithmetic } from './arithmetic-walk.js';
 import { pathEffects } from './paths.js';
-import type { Walk } from './walk.js';
+import type { WalkHost as Walk } from './walk-host.js';
 import { joinWords, known, type WordValue } from './words.js';
 import { PLAIN_VARIABLE_NAME, rebindsBehaviour } from './variables.js';
 

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { isKnownNumber, NUMBER } from './arithmetic.js';
-import type { Walk } from './walk.js';
+import type { WalkHost as Walk } from './walk-host.js';
 import { childrenOf, textOf } from './words.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Effect } from '@riskgate/risk';
 import { producerOf } from './producers.js';
 import type { PathExtra } from './table.js';
-import type { Walk } from './walk.js';
+import type { WalkHost as Walk } from './walk-host.js';
 import { UNKNOWN, type WordValue } from './words.js';
 
 /** Path effects for a word: one per text bash could produce; names known only at run time are asked about. */

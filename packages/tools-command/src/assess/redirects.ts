@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { pathEffects } from './paths.js';
-import type { Walk } from './walk.js';
+import type { WalkHost as Walk } from './walk-host.js';
 import { childrenOf, textOf, type WordValue } from './words.js';
 
 /** A redirection: its effects; returns the words that follow it and belong to the command. */

@@ -6,7 +6,7 @@ import { applyRow } from './apply.js';
 import { asksAboutItselfInSandbox } from './help-version.js';
 import { pathEffects } from './paths.js';
 import { lookupProgram } from './programs.js';
-import type { Walk } from './walk.js';
+import type { WalkHost as Walk } from './walk-host.js';
 import { assignmentEffect } from './variables.js';
 import { childrenOf, known, textOf, UNKNOWN, type WordValue } from './words.js';
 import { WRAPPERS } from './wrappers.js';

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Effect } from '@riskgate/risk';
-import type { Node, Parser } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import { NUMBER } from './arithmetic.js';
 import { checkArithmetic, walkArithmetic, walkTestPart } from './arithmetic-walk.js';
 import { forgetAssigned, forgetAssignedBy } from './loops.js';
@@ -10,39 +10,17 @@ import { redirectEffects } from './redirects.js';
 import { judgeSimpleCommand, runWords } from './simple-command.js';
 import { syntaxProblems } from './syntax.js';
 import { assignmentEffect, rebindsBehaviour } from './variables.js';
-import { childrenOf, evaluateWord, textOf, UNKNOWN, type WordHost, type WordValue } from './words.js';
+import type { Scope, WalkHost, WalkOptions } from './walk-host.js';
+import { childrenOf, evaluateWord, textOf, UNKNOWN, type WordValue } from './words.js';
 
-/** Where the line runs and what the walk has learnt so far about its shell. */
-export interface Scope {
-  /** The directory relative paths resolve against; undefined once a `cd` went somewhere only known at run time. */
-  cwd: string | undefined;
-  /** Variables the line set: their possible values, or null when only known at run time. */
-  readonly vars: Map<string, readonly string[] | null>;
-  /**
-   * Functions the line defined: calling one runs its body, which was judged where it was defined.
-   * `certain` when the definition surely ran before the call (a top-level statement); the text
-   * tells which variables a call may change.
-   */
-  readonly functions: Map<
-    string,
-    { readonly text: string; readonly certain: boolean; readonly cwd?: string | undefined }
-  >;
-  /** Inside a function body: variables set later on the line may hold anything. */
-  opaque: boolean;
-}
-
-export interface WalkOptions {
-  readonly home: string;
-  readonly sandbox: boolean;
-  readonly parser: Parser;
-}
+export type { Scope, WalkOptions } from './walk-host.js';
 
 export const MAX_DEPTH = 4;
 /** Subshells, substitutions and pipelines inside each other. */
 export const MAX_NESTING = 200;
 
 /** The walk of one bash line: every node visited, every word evaluated, effects collected. */
-export class Walk implements WordHost {
+export class Walk implements WalkHost {
   readonly effects: Effect[] = [];
   readonly subjects: string[] = [];
   /** The previous command of the pipeline being walked: where its output's file names lie. */

@@ -1,6 +1,6 @@
 import type { Effect } from '@riskgate/risk';
 import { pathEffects } from './paths.js';
-import type { Walk } from './walk.js';
+import type { WalkHost as Walk } from './walk-host.js';
 import { assignmentEffect } from './variables.js';
 import { joinWords, UNKNOWN, type WordValue } from './words.js';
 import { type Arity, type GetoptSpec, getopt } from './getopt.js';
