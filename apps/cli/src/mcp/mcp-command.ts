@@ -114,30 +114,8 @@ export async function runMcp(
     io.stderr.write(`riskgate mcp: ${args.error}\nRun "riskgate mcp --help" for usage.\n`);
     return 1;
   }
-  let config: ResolvedConfig;
-  try {
-    config = loadConfig({ projectDirectory: args.cwd, flags: args.flags, defaultMode: 'guarded' });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.stderr.write(`riskgate mcp: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
-  // An untrusted project's .riskgate/ may only tighten; what it asked for and did not get is named.
-  if (config.project.notice !== undefined) io.stderr.write(`riskgate mcp: ${config.project.notice}\n`);
-  // A rule that does not parse is an error here, not silently dropped: the person typed it.
-  const { parseRule } = await import('@riskgate/risk');
-  for (const [effect, texts] of Object.entries(args.flags.rules ?? {})) {
-    for (const text of texts ?? []) {
-      const rule = parseRule(text, effect as 'allow');
-      if (!rule.ok) {
-        io.stderr.write(`riskgate mcp: --${effect} ${JSON.stringify(text)}: ${rule.error}\n`);
-        return 1;
-      }
-    }
-  }
-
+  const config = await mcpConfig(args, io.stderr);
+  if (config === undefined) return 1;
   const tools: AnyTool[] = [];
   let connection: SqlConnection | undefined;
   if (args.database !== undefined) {
@@ -193,4 +171,36 @@ export async function runMcp(
   await closed;
   await connection?.close();
   return 0;
+}
+
+/**
+ * The configuration the server runs with (guarded unless the person named a mode), or
+ * undefined after saying on stderr why there is none: a broken config or a rule that does not
+ * parse is an error here, not silently dropped (the person typed it).
+ */
+async function mcpConfig(
+  args: Extract<ReturnType<typeof parseMcpArgs>, { flags: unknown }>,
+  stderr: NodeJS.WritableStream,
+): Promise<ResolvedConfig | undefined> {
+  let config: ResolvedConfig;
+  try {
+    config = loadConfig({ projectDirectory: args.cwd, flags: args.flags, defaultMode: 'guarded' });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    stderr.write(`riskgate mcp: ${error.message}\n`);
+    return undefined;
+  }
+  // An untrusted project's .riskgate/ may only tighten; what it asked for and did not get is named.
+  if (config.project.notice !== undefined) stderr.write(`riskgate mcp: ${config.project.notice}\n`);
+  const { parseRule } = await import('@riskgate/risk');
+  for (const [effect, texts] of Object.entries(args.flags.rules ?? {})) {
+    for (const text of texts ?? []) {
+      const rule = parseRule(text, effect as 'allow');
+      if (!rule.ok) {
+        stderr.write(`riskgate mcp: --${effect} ${JSON.stringify(text)}: ${rule.error}\n`);
+        return undefined;
+      }
+    }
+  }
+  return config;
 }

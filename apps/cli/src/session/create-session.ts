@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   type AgentEvent,
   Agent,
+  type AgentOptions,
   AuditLog,
   type Confirmer,
   type Message,
@@ -109,6 +110,76 @@ export interface CreateSessionOptions {
 
 export async function createSession(options: CreateSessionOptions): Promise<Session> {
   const { config } = options;
+  const model = requireModel(config);
+  const sessionsDirectory = join(stateDirectory(), 'sessions');
+  const resumedPath = options.resume === undefined ? undefined : resolveResume(options.resume, sessionsDirectory);
+  const resumed = resumedPath === undefined ? undefined : readTranscript(resumedPath);
+  const kind = resumed?.session.kind ?? options.kind;
+  const opened = await openTools(options, kind, resumed?.session.database);
+  const { connection, tools, sandboxAvailable, sandboxNotice } = opened;
+  const registry = new ToolRegistry(tools);
+  // Before the transcript is made: a template that fails to load leaves no session behind.
+  const systemPrompt = await systemPromptFor(config, options.cwd, registry, opened);
+  const meta: Omit<SessionMeta, 'id' | 'startedAt'> = {
+    cwd: options.cwd,
+    kind,
+    model,
+    mode: config.policy.mode,
+    ...(connection === undefined ? {} : { database: opened.database! }),
+  };
+  const storage = new StorageFaults();
+  const transcript =
+    resumed !== undefined && resumedPath !== undefined
+      ? TranscriptWriter.reopen(resumedPath, resumed.session, storage.report)
+      : TranscriptWriter.create(sessionsDirectory, meta, storage.report);
+  const auditPath = join(stateDirectory(), 'audit.jsonl');
+  const context = assessContextFromConfig(config, options.cwd, connection, sandboxAvailable);
+  const agent = createAgent(config, model, {
+    registry,
+    confirmer: options.confirmer,
+    context,
+    systemPrompt,
+    transcript,
+    audit: new AuditLog(auditPath, { onFault: storage.report }),
+    ...(resumed === undefined ? {} : { history: resumed.messages }),
+  });
+  let warmed = false;
+  const warmUp = () => {
+    if (warmed) return;
+    warmed = true;
+    const gate = { tools, context, policy: config.policy };
+    void warmFirstCall(kind === 'sql' ? ['sql'] : ['commands'], {
+      ...(connection === undefined ? {} : { connection }),
+      gate,
+    });
+  };
+  return {
+    warmUp,
+    agent,
+    registry,
+    ...(connection === undefined ? {} : { connection }),
+    restored: resumed?.messages ?? [],
+    restoredEvents: resumed?.events ?? [],
+    auditPath,
+    info: {
+      kind,
+      ...(connection === undefined ? {} : { database: connection.label }),
+      model,
+      mode: config.policy.mode,
+      transcriptPath: transcript.path,
+      ...(sandboxNotice === undefined ? {} : { sandboxNotice }),
+    },
+    id: transcript.session.id,
+    storage,
+    close: async () => {
+      await connection?.close();
+      return transcript.finish();
+    },
+  };
+}
+
+/** The model to talk to, or a SetupError that says how to set one. */
+function requireModel(config: ResolvedConfig): string {
   if (config.model === undefined) {
     if (config.baseURL === undefined && config.apiKey !== undefined) {
       throw new SetupError(
@@ -118,77 +189,78 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     throw new SetupError(noModelMessage());
   }
   if (config.apiKey === undefined && config.baseURL === undefined) throw new SetupError(noModelMessage());
+  return config.model;
+}
 
-  let resumed: ReturnType<typeof readTranscript> | undefined;
-  let resumedPath: string | undefined;
-  const sessionsDirectory = join(stateDirectory(), 'sessions');
-  if (options.resume !== undefined) {
-    resumedPath = resolveResume(options.resume, sessionsDirectory);
-    resumed = readTranscript(resumedPath);
-  }
-  const kind = resumed?.session.kind ?? options.kind;
+interface OpenedTools {
+  readonly tools: AnyTool[];
+  readonly sql?: typeof import('@riskgate/tools-sql');
+  readonly connection?: SqlConnection;
+  readonly database?: string;
+  readonly sandboxAvailable: boolean;
+  readonly sandboxNotice?: string;
+}
 
-  let connection: SqlConnection | undefined;
-  let database: string | undefined;
-  let sandboxAvailable = false;
-  let sandboxNotice: string | undefined;
-  const tools: AnyTool[] = [];
-  // Only the tools of this conversation's mode are loaded: start-up stays fast.
-  const sql = kind === 'sql' ? await import('@riskgate/tools-sql') : undefined;
-  if (sql !== undefined) {
-    const { ensureDemoDatabase, isSqlFailure, openSqlConnection } = sql;
-    database = resumed?.session.database ?? options.database ?? config.sql.database ?? ensureDemoDatabase();
-    const opened = await openSqlConnection(database);
-    if (isSqlFailure(opened)) throw new SetupError(opened.message);
-    connection = opened;
-    tools.push(...(await createSqlTools(config, connection)));
-  } else {
+/** Only the tools of this conversation's mode are loaded: start-up stays fast. */
+async function openTools(
+  options: CreateSessionOptions,
+  kind: ConversationKind,
+  resumedDatabase: string | undefined,
+): Promise<OpenedTools> {
+  const { config } = options;
+  if (kind !== 'sql') {
     const sandbox = await sandboxFromConfig(config);
-    sandboxAvailable = sandbox.available;
-    if (sandbox.notice !== undefined) sandboxNotice = sandbox.notice;
-    tools.push(...(await createChatTools(config)));
+    return {
+      tools: await createChatTools(config),
+      sandboxAvailable: sandbox.available,
+      ...(sandbox.notice === undefined ? {} : { sandboxNotice: sandbox.notice }),
+    };
   }
-  const registry = new ToolRegistry(tools);
-  // The project's templates are among these only when the person trusts the project (docs/trust.md).
-  const promptSources = config.promptSources;
-  let systemPrompt: string;
-  if (sql !== undefined && connection !== undefined) {
-    const schema = await connection.describeSchema();
-    systemPrompt = loadPrompt(
-      'system-sql',
-      {
-        dialect: { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' }[connection.dialect],
-        database: connection.label,
-        schema: sql.isSqlFailure(schema)
-          ? `(the schema could not be read: ${schema.message})`
-          : sql.formatSchemaForModel(schema),
-      },
-      promptSources,
-    );
-  } else {
-    systemPrompt = loadPrompt(
-      'system-chat',
-      { tools: registry.names.join(', '), workspace: options.cwd, os: `${platform()} ${release()}` },
-      promptSources,
-    );
-  }
+  const sql = await import('@riskgate/tools-sql');
+  const database = resumedDatabase ?? options.database ?? config.sql.database ?? sql.ensureDemoDatabase();
+  const connection = await sql.openSqlConnection(database);
+  if (sql.isSqlFailure(connection)) throw new SetupError(connection.message);
+  return { tools: await createSqlTools(config, connection), sql, connection, database, sandboxAvailable: false };
+}
 
-  const meta: Omit<SessionMeta, 'id' | 'startedAt'> = {
-    cwd: options.cwd,
-    kind,
-    model: config.model,
-    mode: config.policy.mode,
-    ...(connection === undefined ? {} : { database: database! }),
-  };
-  const storage = new StorageFaults();
-  const transcript =
-    resumed !== undefined && resumedPath !== undefined
-      ? TranscriptWriter.reopen(resumedPath, resumed.session, storage.report)
-      : TranscriptWriter.create(sessionsDirectory, meta, storage.report);
-  const auditPath = join(stateDirectory(), 'audit.jsonl');
+/**
+ * The system prompt of the mode: in SQL mode with the database's schema. The project's templates
+ * are among the sources only when the person trusts the project (docs/trust.md).
+ */
+async function systemPromptFor(
+  config: ResolvedConfig,
+  cwd: string,
+  registry: ToolRegistry,
+  { sql, connection }: OpenedTools,
+): Promise<string> {
+  const promptSources = config.promptSources;
+  if (sql === undefined || connection === undefined) {
+    const variables = { tools: registry.names.join(', '), workspace: cwd, os: `${platform()} ${release()}` };
+    return loadPrompt('system-chat', variables, promptSources);
+  }
+  const schema = await connection.describeSchema();
+  return loadPrompt(
+    'system-sql',
+    {
+      dialect: { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' }[connection.dialect],
+      database: connection.label,
+      schema: sql.isSqlFailure(schema)
+        ? `(the schema could not be read: ${schema.message})`
+        : sql.formatSchemaForModel(schema),
+    },
+    promptSources,
+  );
+}
+
+function createAgent(
+  config: ResolvedConfig,
+  model: string,
+  parts: Pick<AgentOptions, 'registry' | 'confirmer' | 'context' | 'systemPrompt' | 'transcript' | 'audit' | 'history'>,
+): Agent {
   // The model's window, when it is smaller (a local model) or larger than the default.
   const contextTokens = contextTokensFromEnvironment();
-  const agent = new Agent({
+  return new Agent({
+    ...parts,
     // The SDK is loaded with the first request, not at start-up.
     client: async () => {
       const { default: OpenAI } = await import('openai');
@@ -203,59 +275,16 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     ...(config.maxRetries === undefined ? {} : { retries: { maxRetries: config.maxRetries } }),
     // A person who gives a slow model more time gives its whole reply that time too.
     ...(config.requestTimeoutMs === undefined ? {} : { replyLimits: { maxMs: config.requestTimeoutMs } }),
-    model: config.model,
-    registry,
+    model,
     policy: config.policy,
-    confirmer: options.confirmer,
-    context: assessContextFromConfig(config, options.cwd, connection, sandboxAvailable),
     outputGuard: createOutputGuard({
       env: process.env,
       secretValues: config.apiKey === undefined ? [] : [config.apiKey],
     }),
-    systemPrompt,
     maxSteps: config.maxSteps,
-    transcript,
-    audit: new AuditLog(auditPath, { onFault: storage.report }),
-    ...(resumed === undefined ? {} : { history: resumed.messages }),
     ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
     ...(contextTokens === undefined ? {} : { contextTokens }),
   });
-  let warmed = false;
-  const warmUp = () => {
-    if (warmed) return;
-    warmed = true;
-    void warmFirstCall(kind === 'sql' ? ['sql'] : ['commands'], {
-      ...(connection === undefined ? {} : { connection }),
-      gate: {
-        tools,
-        context: assessContextFromConfig(config, options.cwd, connection, sandboxAvailable),
-        policy: config.policy,
-      },
-    });
-  };
-  return {
-    warmUp,
-    agent,
-    registry,
-    ...(connection === undefined ? {} : { connection }),
-    restored: resumed?.messages ?? [],
-    restoredEvents: resumed?.events ?? [],
-    auditPath,
-    info: {
-      kind,
-      ...(connection === undefined ? {} : { database: connection.label }),
-      model: config.model,
-      mode: config.policy.mode,
-      transcriptPath: transcript.path,
-      ...(sandboxNotice === undefined ? {} : { sandboxNotice }),
-    },
-    id: transcript.session.id,
-    storage,
-    close: async () => {
-      await connection?.close();
-      return transcript.finish();
-    },
-  };
 }
 
 function resolveResume(resume: string | true, directory: string): string {
