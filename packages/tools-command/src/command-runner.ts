@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,8 @@ import { childEnvironment } from './child-environment.js';
 import type { HostReader } from './host-reader.js';
 import { countLines, cutNotice, HeadTail, LiveOutput } from './output-capture.js';
 import type { ResourceBounds } from './resource-bounds.js';
-import { killMarked, launchFor } from './run-launch.js';
+import type { CgroupCounts } from './run-cgroup.js';
+import { killMarked, type Launch, launchFor } from './run-launch.js';
 import { prepareZygote, startZygote, zygoteWaiting } from './zygote.js';
 import { detectLimit, type LimitHit, OutputSigns } from './run-limits.js';
 import { SANDBOX_ENVIRONMENT } from './sandbox.js';
@@ -77,24 +78,7 @@ export interface CommandRunResult {
  */
 export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandRunResult> {
   const started = performance.now();
-  const capture = new HeadTail(Math.max(1, Math.floor(options.maxOutputBytes / 2)));
-  const live = options.onOutput === undefined ? undefined : new LiveOutput(options.onOutput);
-  const signs = new OutputSigns();
-  const grace = options.killGraceMs ?? 2_000;
-  let first: Buffer | undefined;
-  let binary = false;
-  // Standard input goes in as a file bound read-only into the sandbox (readable by `nobody`).
-  let stdinDirectory: string | undefined;
-  let stdinFile: string | undefined;
-  if (options.stdin !== undefined && options.sandbox === true) {
-    stdinDirectory = mkdtempSync(join(tmpdir(), 'riskgate-stdin-'));
-    chmodSync(stdinDirectory, 0o755);
-    stdinFile = join(stdinDirectory, 'stdin');
-    writeFileSync(stdinFile, options.stdin, { mode: 0o644 });
-  }
-  const removeStdin = () => {
-    if (stdinDirectory !== undefined) rmSync(stdinDirectory, { recursive: true, force: true });
-  };
+  const stdin = stdinFor(options);
   const launch = launchFor({
     command,
     cwd: options.cwd,
@@ -105,137 +89,25 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
     ...(options.hostReader === undefined ? {} : { hostReader: options.hostReader }),
     ...(options.cgroups === false ? { cgroups: false } : {}),
-    ...(stdinFile === undefined ? {} : { stdinFile }),
+    ...(stdin.file === undefined ? {} : { stdinFile: stdin.file }),
   });
-  const environment = {
-    ...(options.env ?? childEnvironment(process.env)),
-    ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}),
-    ...launch.env,
-    PAGER: 'cat',
-    GIT_PAGER: 'cat',
-    TERM: 'dumb',
-  };
-  const start = () =>
-    spawn(launch.file, launch.args, {
-      cwd: options.cwd,
-      stdio: ['ignore', 'pipe', 'pipe', ...launch.extraFds],
-      detached: true,
-      env: environment,
-    });
+  const environment = environmentFor(launch, options);
   // Forked inside the run's cgroup, so nothing it starts is ever outside it. When the cgroup
   // cannot be joined the command does not run: unbounded is not a fallback we choose silently.
-  let child: ReturnType<typeof start>;
+  let child: ChildProcess;
   try {
-    if (launch.zygote !== undefined) {
-      child = launch.zygote.child;
-      startZygote(launch.zygote, {
-        file: launch.file,
-        args: launch.args,
-        cwd: options.cwd,
-        env: environment,
-        fds: launch.extraFds.length,
-      });
-    } else child = launch.cgroup === undefined ? start() : launch.cgroup.spawnInside(start);
+    child = startChild(launch, options, environment);
   } catch (error) {
     launch.release();
     launch.cgroup?.removeLater(options.sandbox === true);
-    removeStdin();
-    const message = `riskgate could not start the command in its cgroup (${(error as Error).message}); it did not run\n`;
-    return {
-      exitCode: 125,
-      signal: null,
-      timedOut: false,
-      cancelled: false,
-      output: message,
-      outputBytes: 0,
-      droppedBytes: 0,
-      binary: false,
-      durationMs: performance.now() - started,
-    };
+    stdin.remove();
+    return notStarted(error as Error, started);
   }
   // The child has its own copies of the filter descriptors now.
   launch.release();
-  const onData = (chunk: Buffer) => {
-    if (first === undefined) {
-      first = chunk;
-      binary = looksBinary(chunk);
-    }
-    // Lines are counted once here, for both the model's copy and the screen (binary output shows neither).
-    const lines = binary ? 0 : countLines(chunk);
-    capture.push(chunk, lines);
-    if (options.sandbox === true) signs.push(chunk);
-    if (!binary) live?.push(chunk, lines);
-  };
-  child.stdout?.on('data', onData);
-  child.stderr?.on('data', onData);
-  const streamsClosed = Promise.all(
-    [child.stdout, child.stderr].map((stream) =>
-      stream === null ? undefined : new Promise((resolve) => stream.once('close', resolve)),
-    ),
-  );
-
-  let timedOut = false;
-  let cancelled = false;
-  let leftoversEnded = false;
-  const killTree = (signal: NodeJS.Signals, atExit = false) => {
-    if (child.pid !== undefined) {
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        // The group is already gone.
-      }
-    }
-    if (signal !== 'SIGKILL') return;
-    // Those that left the group (setsid): the cgroup holds them, or the marker names them. (In
-    // the sandbox, once the command has exited, the PID namespace has ended them already: its
-    // dying processes are no news, and reading the cgroup would cost every call.)
-    if (launch.cgroup !== undefined && !(atExit && options.sandbox === true)) {
-      if (options.sandbox !== true && launch.cgroup.members().length > 0) leftoversEnded = true;
-      launch.cgroup.killAll();
-    }
-    if (launch.marker !== undefined && killMarked(launch.marker) > 0) leftoversEnded = true;
-  };
-  let forceTimer: NodeJS.Timeout | undefined;
-  const stop = () => {
-    killTree('SIGTERM');
-    forceTimer ??= setTimeout(() => killTree('SIGKILL'), grace);
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stop();
-  }, options.timeoutMs);
-  const onAbort = () => {
-    cancelled = true;
-    stop();
-  };
-  if (options.signal.aborted) onAbort();
-  else options.signal.addEventListener('abort', onAbort, { once: true });
-
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: NodeJS.ErrnoException }>(
-    (resolve) => {
-      child.once('exit', (code, signal) => resolve({ code, signal }));
-      child.once('error', (error) => resolve({ code: null, signal: null, error }));
-    },
-  );
-  clearTimeout(timer);
-  options.signal.removeEventListener('abort', onAbort);
-  // Whatever the command left running does not outlive it. Unsandboxed, wait until it is gone
-  // (in the sandbox the PID namespace's end is the kernel's own, and waiting would cost every call).
-  killTree('SIGKILL', true);
-  if (options.sandbox !== true) await launch.cgroup?.killAllAndWait();
-  if (forceTimer !== undefined) clearTimeout(forceTimer);
-  // Read to the end, but not forever: a pipe still held after the grace period is closed by us.
-  let held: NodeJS.Timeout | undefined;
-  const patience = new Promise((resolve) => {
-    held = setTimeout(resolve, Math.min(grace, 500));
-  });
-  await Promise.race([streamsClosed, patience]);
-  clearTimeout(held);
-  const outputCut = child.stdout?.closed === false || child.stderr?.closed === false;
-  if (outputCut) {
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-  }
+  const run = new CommandRun(options, launch, child);
+  const exit = await run.waitForExit();
+  const outputCut = await run.endTree();
   const counts = launch.cgroup?.counts();
   launch.cgroup?.removeLater(options.sandbox === true);
   // Without a cgroup, the next sandboxed run's first process is started ahead all the same, off
@@ -244,45 +116,246 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     setImmediate(() => {
       if (!zygoteWaiting()) prepareZygote(undefined, []);
     });
-  removeStdin();
+  stdin.remove();
+  return run.result(exit, { counts, outputCut, started });
+}
 
-  if (!binary) live?.flush();
-  if (exit.error !== undefined) capture.push(Buffer.from(`${launch.file}: ${exit.error.message}\n`));
-  const { head, tail, dropped, droppedLines } = capture.result();
-  const output = binary
-    ? ''
-    : dropped > 0
-      ? `${head.toString('utf8')}\n${cutNotice(droppedLines, dropped)}\n${tail.toString('utf8')}`
-      : Buffer.concat([head, tail]).toString('utf8');
-  // bubblewrap reports a command killed by a signal as exit code 128 + the signal's number.
-  const sandboxSignal = options.sandbox === true && exit.signal === null ? signalOfStatus(exit.code) : undefined;
-  const signal = sandboxSignal ?? exit.signal ?? null;
-  const limit =
-    launch.bounds === undefined
-      ? undefined
-      : detectLimit({ bounds: launch.bounds, ...(counts === undefined ? {} : { counts }), signal, signs });
+interface StdinFile {
+  readonly file: string | undefined;
+  readonly remove: () => void;
+}
+
+/** Standard input goes in as a file bound read-only into the sandbox (readable by `nobody`). */
+function stdinFor(options: RunCommandOptions): StdinFile {
+  if (options.stdin === undefined || options.sandbox !== true) return { file: undefined, remove: () => {} };
+  const directory = mkdtempSync(join(tmpdir(), 'riskgate-stdin-'));
+  chmodSync(directory, 0o755);
+  const file = join(directory, 'stdin');
+  writeFileSync(file, options.stdin, { mode: 0o644 });
+  return { file, remove: () => rmSync(directory, { recursive: true, force: true }) };
+}
+
+function environmentFor(launch: Launch, options: RunCommandOptions): Readonly<Record<string, string>> {
   return {
-    exitCode: sandboxSignal === undefined ? (exit.error === undefined ? exit.code : 127) : null,
-    signal,
-    timedOut,
-    cancelled,
-    output,
-    outputBytes: capture.total,
-    droppedBytes: binary ? capture.total : dropped,
-    binary,
-    durationMs: performance.now() - started,
-    ...(limit === undefined ? {} : { limit }),
-    ...(leftoversEnded ? { leftoversEnded } : {}),
-    ...(outputCut ? { outputCut } : {}),
-    ...(counts === undefined
-      ? {}
-      : {
-          peak: {
-            ...(counts.peakProcesses === undefined ? {} : { processes: counts.peakProcesses }),
-            ...(counts.peakMemoryBytes === undefined ? {} : { memoryBytes: counts.peakMemoryBytes }),
-          },
-        }),
+    ...(options.env ?? childEnvironment(process.env)),
+    ...(options.sandbox === true ? SANDBOX_ENVIRONMENT : {}),
+    ...launch.env,
+    PAGER: 'cat',
+    GIT_PAGER: 'cat',
+    TERM: 'dumb',
   };
+}
+
+/** The command's process: handed to the waiting zygote, or spawned (inside the run's cgroup where it has one). */
+function startChild(
+  launch: Launch,
+  options: RunCommandOptions,
+  environment: Readonly<Record<string, string>>,
+): ChildProcess {
+  const start = () =>
+    spawn(launch.file, launch.args, {
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe', ...launch.extraFds],
+      detached: true,
+      env: environment,
+    });
+  if (launch.zygote === undefined) return launch.cgroup === undefined ? start() : launch.cgroup.spawnInside(start);
+  const child = launch.zygote.child;
+  startZygote(launch.zygote, {
+    file: launch.file,
+    args: launch.args,
+    cwd: options.cwd,
+    env: environment,
+    fds: launch.extraFds.length,
+  });
+  return child;
+}
+
+/** The result of a command that never started: exit code 125 and the reason as its output. */
+function notStarted(error: Error, started: number): CommandRunResult {
+  const message = `riskgate could not start the command in its cgroup (${error.message}); it did not run\n`;
+  return {
+    exitCode: 125,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    output: message,
+    outputBytes: 0,
+    droppedBytes: 0,
+    binary: false,
+    durationMs: performance.now() - started,
+  };
+}
+
+interface ChildExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly error?: NodeJS.ErrnoException;
+}
+
+/** One started command: its output as it arrives, the timeout and cancel that stop it, the end of its tree. */
+class CommandRun {
+  private readonly capture: HeadTail;
+  private readonly live: LiveOutput | undefined;
+  private readonly signs = new OutputSigns();
+  private readonly grace: number;
+  private readonly streamsClosed: Promise<unknown>;
+  private first: Buffer | undefined;
+  private binary = false;
+  private timedOut = false;
+  private cancelled = false;
+  private leftoversEnded = false;
+  private forceTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: RunCommandOptions,
+    private readonly launch: Launch,
+    private readonly child: ChildProcess,
+  ) {
+    this.capture = new HeadTail(Math.max(1, Math.floor(options.maxOutputBytes / 2)));
+    this.live = options.onOutput === undefined ? undefined : new LiveOutput(options.onOutput);
+    this.grace = options.killGraceMs ?? 2_000;
+    child.stdout?.on('data', this.onData);
+    child.stderr?.on('data', this.onData);
+    this.streamsClosed = Promise.all(
+      [child.stdout, child.stderr].map((stream) =>
+        stream === null ? undefined : new Promise((resolve) => stream.once('close', resolve)),
+      ),
+    );
+  }
+
+  private readonly onData = (chunk: Buffer) => {
+    if (this.first === undefined) {
+      this.first = chunk;
+      this.binary = looksBinary(chunk);
+    }
+    // Lines are counted once here, for both the model's copy and the screen (binary output shows neither).
+    const lines = this.binary ? 0 : countLines(chunk);
+    this.capture.push(chunk, lines);
+    if (this.options.sandbox === true) this.signs.push(chunk);
+    if (!this.binary) this.live?.push(chunk, lines);
+  };
+
+  private killTree(signal: NodeJS.Signals, atExit = false): void {
+    if (this.child.pid !== undefined) {
+      try {
+        process.kill(-this.child.pid, signal);
+      } catch {
+        // The group is already gone.
+      }
+    }
+    if (signal !== 'SIGKILL') return;
+    // Those that left the group (setsid): the cgroup holds them, or the marker names them. (In
+    // the sandbox, once the command has exited, the PID namespace has ended them already: its
+    // dying processes are no news, and reading the cgroup would cost every call.)
+    const { cgroup, marker } = this.launch;
+    if (cgroup !== undefined && !(atExit && this.options.sandbox === true)) {
+      if (this.options.sandbox !== true && cgroup.members().length > 0) this.leftoversEnded = true;
+      cgroup.killAll();
+    }
+    if (marker !== undefined && killMarked(marker) > 0) this.leftoversEnded = true;
+  }
+
+  private stop(): void {
+    this.killTree('SIGTERM');
+    this.forceTimer ??= setTimeout(() => this.killTree('SIGKILL'), this.grace);
+  }
+
+  /** Waits for the command to exit, stopping it at the timeout or on cancel. */
+  async waitForExit(): Promise<ChildExit> {
+    const { options, child } = this;
+    const timer = setTimeout(() => {
+      this.timedOut = true;
+      this.stop();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      this.cancelled = true;
+      this.stop();
+    };
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+    const exit = await new Promise<ChildExit>((resolve) => {
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    });
+    clearTimeout(timer);
+    options.signal.removeEventListener('abort', onAbort);
+    return exit;
+  }
+
+  /** Ends what the command left running and reads its output to the end; true when a held pipe was cut. */
+  async endTree(): Promise<boolean> {
+    const { child } = this;
+    // Whatever the command left running does not outlive it. Unsandboxed, wait until it is gone
+    // (in the sandbox the PID namespace's end is the kernel's own, and waiting would cost every call).
+    this.killTree('SIGKILL', true);
+    if (this.options.sandbox !== true) await this.launch.cgroup?.killAllAndWait();
+    if (this.forceTimer !== undefined) clearTimeout(this.forceTimer);
+    // Read to the end, but not forever: a pipe still held after the grace period is closed by us.
+    let held: NodeJS.Timeout | undefined;
+    const patience = new Promise((resolve) => {
+      held = setTimeout(resolve, Math.min(this.grace, 500));
+    });
+    await Promise.race([this.streamsClosed, patience]);
+    clearTimeout(held);
+    const outputCut = child.stdout?.closed === false || child.stderr?.closed === false;
+    if (outputCut) {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }
+    return outputCut;
+  }
+
+  /** What the run comes to: exit status, bounded output, the limit that stopped it, the cgroup's peaks. */
+  result(
+    exit: ChildExit,
+    end: { readonly counts: CgroupCounts | undefined; readonly outputCut: boolean; readonly started: number },
+  ): CommandRunResult {
+    const { capture, binary, options, launch } = this;
+    const { counts, outputCut } = end;
+    if (!binary) this.live?.flush();
+    if (exit.error !== undefined) capture.push(Buffer.from(`${launch.file}: ${exit.error.message}\n`));
+    const { head, tail, dropped, droppedLines } = capture.result();
+    const output = binary
+      ? ''
+      : dropped > 0
+        ? `${head.toString('utf8')}\n${cutNotice(droppedLines, dropped)}\n${tail.toString('utf8')}`
+        : Buffer.concat([head, tail]).toString('utf8');
+    // bubblewrap reports a command killed by a signal as exit code 128 + the signal's number.
+    const sandboxSignal = options.sandbox === true && exit.signal === null ? signalOfStatus(exit.code) : undefined;
+    const signal = sandboxSignal ?? exit.signal ?? null;
+    const limit =
+      launch.bounds === undefined
+        ? undefined
+        : detectLimit({
+            bounds: launch.bounds,
+            ...(counts === undefined ? {} : { counts }),
+            signal,
+            signs: this.signs,
+          });
+    return {
+      exitCode: sandboxSignal === undefined ? (exit.error === undefined ? exit.code : 127) : null,
+      signal,
+      timedOut: this.timedOut,
+      cancelled: this.cancelled,
+      output,
+      outputBytes: capture.total,
+      droppedBytes: binary ? capture.total : dropped,
+      binary,
+      durationMs: performance.now() - end.started,
+      ...(limit === undefined ? {} : { limit }),
+      ...(this.leftoversEnded ? { leftoversEnded: this.leftoversEnded } : {}),
+      ...(outputCut ? { outputCut } : {}),
+      ...(counts === undefined
+        ? {}
+        : {
+            peak: {
+              ...(counts.peakProcesses === undefined ? {} : { processes: counts.peakProcesses }),
+              ...(counts.peakMemoryBytes === undefined ? {} : { memoryBytes: counts.peakMemoryBytes }),
+            },
+          }),
+    };
+  }
 }
 
 const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number as number, name]));

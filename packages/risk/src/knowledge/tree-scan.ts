@@ -1,11 +1,12 @@
-import { statSync } from 'node:fs';
+import { type Dirent, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { closedToOthers, entryClosedToOthers } from './closed-files.js';
 import { contentHoldsSecret } from './content-secret.js';
-import { listDirectory, lstatBig } from './directory-cache.js';
+import { type Listing, listDirectory, lstatBig } from './directory-cache.js';
 import { isPrivateHomePath } from './home-allowlist.js';
 import {
+  type CompiledRow,
   compiledRows,
   fileFacts,
   isInside,
@@ -120,10 +121,77 @@ function literalPrefix(segments: readonly string[]): string {
 export function scanTree(directory: string, options: TreeScanOptions = {}): TreeScan {
   const home = options.home ?? homedir();
   const maxEntries = options.maxEntries ?? 20_000;
-  let sniffs = options.maxSniffs ?? maxEntries;
-  const facts: (PathFact & { path: string })[] = [];
   const root = realPathOf(directory);
-  // Absolute rows inside the tree (`grep -r KEY ~` reaches ~/.aws whether or not we look).
+  const facts = anchoredRowsInside(root, home, options);
+  // The walk tests each entry against rows that could match below the root: rows that name a
+  // file anywhere (by its name alone: fast), and the few anchored rows that lie above the root
+  // (`/proc/*/environ` when the walk starts in /proc/1). Anchored rows inside the root were
+  // reported above without looking.
+  const rows = compiledRows(home).filter((row) => row.class !== 'machine');
+  const byName = rows.filter((row) => row.name !== undefined);
+  const byPath = rows.filter(
+    (row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))),
+  );
+  // One budget for the whole read, the trees its followed links lead to included.
+  const shared = options.shared ?? {
+    entries: maxEntries,
+    scanned: new Set<string>([root]),
+    overBudget: budget(options.budgetMs ?? TREE_SCAN_BUDGET_MS),
+  };
+  // Modes are looked at only outside the workspace and the home: an lstat per entry of a system tree.
+  const realHome = realPathOf(home);
+  const modes =
+    options.workspace !== undefined &&
+    !isInside(root, realPathOf(options.workspace)) &&
+    !(realHome !== '/' && isInside(root, realHome));
+  if (modes) {
+    const closed = closedToOthers(root, { home, workspace: options.workspace! });
+    if (closed !== undefined) return { facts: [...facts, { ...closed, path: root }], complete: true };
+  }
+  const walk: Walk = {
+    root,
+    home,
+    options,
+    maxEntries,
+    facts,
+    byName,
+    byPath,
+    shared,
+    modes,
+    queue: [root],
+    // Per listing, what the name rows say of each entry (names do not change while it holds).
+    memo: `tree-scan\0${home}`,
+    visited: 0,
+    sniffs: options.maxSniffs ?? maxEntries,
+  };
+  return walkTree(walk);
+}
+
+type FoundFact = PathFact & { path: string };
+
+/** One scan's walk: what it tests entries against, its bounds, and what it has found and has yet to visit. */
+interface Walk {
+  readonly root: string;
+  readonly home: string;
+  readonly options: TreeScanOptions;
+  readonly maxEntries: number;
+  readonly facts: FoundFact[];
+  readonly byName: readonly CompiledRow[];
+  readonly byPath: readonly CompiledRow[];
+  readonly shared: NonNullable<TreeScanOptions['shared']>;
+  /** Entries closed to others are secrets (outside the workspace and the home). */
+  readonly modes: boolean;
+  readonly queue: string[];
+  /** The key of `namedRows`' results in a listing. */
+  readonly memo: string;
+  visited: number;
+  /** Regular files whose content may still be checked. */
+  sniffs: number;
+}
+
+/** Absolute rows inside the tree (`grep -r KEY ~` reaches ~/.aws whether or not we look). */
+function anchoredRowsInside(root: string, home: string, options: TreeScanOptions): FoundFact[] {
+  const facts: FoundFact[] = [];
   for (const row of compiledRows(home)) {
     if (!row.anchored || row.class === 'machine') continue;
     const path = literalPrefix(row.segments);
@@ -139,104 +207,93 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
       facts.push({ class: row.class, what: row.what, path });
     }
   }
-  // The walk tests each entry against rows that could match below the root: rows that name a
-  // file anywhere (by its name alone: fast), and the few anchored rows that lie above the root
-  // (`/proc/*/environ` when the walk starts in /proc/1). Anchored rows inside the root were
-  // reported above without looking.
-  const rows = compiledRows(home).filter((row) => row.class !== 'machine');
-  const byName = rows.filter((row) => row.name !== undefined);
-  const byPath = rows.filter(
-    (row) => row.name === undefined && (!row.anchored || isInside(root, literalPrefix(row.segments))),
-  );
-  let visited = 0;
-  // One budget for the whole read, the trees its followed links lead to included.
-  const shared = options.shared ?? {
-    entries: maxEntries,
-    scanned: new Set<string>([root]),
-    overBudget: budget(options.budgetMs ?? TREE_SCAN_BUDGET_MS),
-  };
+  return facts;
+}
+
+/** The bounded walk: every entry counted against the entry bound, the shared link budget and the time budget. */
+function walkTree(walk: Walk): TreeScan {
+  const { root, options, facts, queue, shared } = walk;
   const overBudget = shared.overBudget;
-  const queue = [root];
-  // Modes are looked at only outside the workspace and the home: an lstat per entry of a system tree.
-  const realHome = realPathOf(home);
-  const modes =
-    options.workspace !== undefined &&
-    !isInside(root, realPathOf(options.workspace)) &&
-    !(realHome !== '/' && isInside(root, realHome));
-  if (modes) {
-    const closed = closedToOthers(root, { home, workspace: options.workspace! });
-    if (closed !== undefined) return { facts: [...facts, { ...closed, path: root }], complete: true };
-  }
-  // Per listing, what the name rows say of each entry (names do not change while it holds).
-  const memo = `tree-scan\0${home}`;
   for (let next = 0; next < queue.length && facts.length < 20; next++) {
     const dir = queue[next]!;
     const stats = lstatBig(dir);
     if (stats === undefined || !stats.isDirectory()) continue;
     const listed = listDirectory(dir, stats);
     if (listed === undefined) continue;
-    let named = listed.derived.get(memo) as readonly (readonly PathFact[])[] | undefined;
-    if (named === undefined) {
-      named = listed.entries.map((entry) => {
-        const directory = entry.isDirectory();
-        return byName.filter((row) => !(row.fileOnly && directory) && row.name!(entry.name));
-      });
-      listed.derived.set(memo, named);
-    }
+    const named = namedRows(listed, walk);
     if (overBudget()) return incomplete(root, options, facts);
     for (const [index, entry] of listed.entries.entries()) {
       if (
-        ++visited > maxEntries ||
-        ((visited & 0x7f) === 0 && overBudget()) ||
+        ++walk.visited > walk.maxEntries ||
+        ((walk.visited & 0x7f) === 0 && overBudget()) ||
         (options.followsLinks === true && --shared.entries < 0)
       )
         return incomplete(root, options, facts);
-      if (options.skipsHidden && entry.name.startsWith('.')) continue;
-      const path = join(dir, entry.name);
-      if (options.followsLinks === true && entry.isSymbolicLink()) {
-        const followed = followLink(path, root, { ...options, shared }, home);
-        if (followed === 'incomplete') return incomplete(root, options, facts);
-        facts.push(...followed);
-        continue;
-      }
-      const directory = entry.isDirectory();
-      // Recursive readers do not follow symlinks by default (grep -r, rg, find): judge the link's own name.
-      let secretDirectory = false;
-      for (const row of named[index]!) {
-        facts.push({ class: row.class, what: row.what, path });
-        secretDirectory ||= directory;
-      }
-      for (const row of byPath) {
-        if (row.fileOnly && directory) continue;
-        if (row.test(path)) {
-          facts.push({ class: row.class, what: row.what, path });
-          secretDirectory ||= directory;
-        }
-      }
-      const closed = modes ? entryClosedToOthers(path) : undefined;
-      if (closed !== undefined) {
-        facts.push({ ...closed, path });
-        continue;
-      }
-      // A directory the table names is reported whole; what lies inside adds nothing.
-      if (directory) {
-        if (!secretDirectory) queue.push(path);
-      } else if (entry.isFIFO() || entry.isCharacterDevice() || entry.isBlockDevice() || entry.isSocket()) {
-        facts.push({ ...fileFacts(path)[0]!, path });
-      } else if (entry.isFile()) {
-        // A file left unread is not a file known to hold no secret: the scan says it stopped short.
-        if (sniffs-- <= 0) return incomplete(root, options, facts);
-        // Its identity now (a listing says nothing of content); `fileFacts` reads it again only
-        // when that changed or had not settled when it was read (file-identity.ts).
-        const now = lstatBig(path);
-        if (now === undefined) continue;
-        // Swapped for something else since the listing: judged by what the path leads to now.
-        for (const fact of fileFacts(path, now.isFile() ? now : undefined, TREE_SNIFF_BYTES))
-          facts.push({ ...fact, path });
-      }
+      if (visitEntry(walk, dir, entry, named[index]!) === 'incomplete') return incomplete(root, options, facts);
     }
   }
   return { facts, complete: true };
+}
+
+/** What the name rows say of each entry of a listing, computed once per listing. */
+function namedRows(listed: Listing, walk: Walk): readonly (readonly PathFact[])[] {
+  const { memo } = walk;
+  let named = listed.derived.get(memo) as readonly (readonly PathFact[])[] | undefined;
+  if (named === undefined) {
+    named = listed.entries.map((entry) => {
+      const directory = entry.isDirectory();
+      return walk.byName.filter((row) => !(row.fileOnly && directory) && row.name!(entry.name));
+    });
+    listed.derived.set(memo, named);
+  }
+  return named;
+}
+
+/** One entry of a listing: judged by the table, its mode and its kind; a directory is queued, a file read. */
+function visitEntry(walk: Walk, dir: string, entry: Dirent, named: readonly PathFact[]): 'incomplete' | undefined {
+  const { root, options, facts } = walk;
+  if (options.skipsHidden && entry.name.startsWith('.')) return;
+  const path = join(dir, entry.name);
+  if (options.followsLinks === true && entry.isSymbolicLink()) {
+    const followed = followLink(path, root, { ...options, shared: walk.shared }, walk.home);
+    if (followed === 'incomplete') return 'incomplete';
+    facts.push(...followed);
+    return;
+  }
+  const directory = entry.isDirectory();
+  // Recursive readers do not follow symlinks by default (grep -r, rg, find): judge the link's own name.
+  let secretDirectory = false;
+  for (const row of named) {
+    facts.push({ class: row.class, what: row.what, path });
+    secretDirectory ||= directory;
+  }
+  for (const row of walk.byPath) {
+    if (row.fileOnly && directory) continue;
+    if (row.test(path)) {
+      facts.push({ class: row.class, what: row.what, path });
+      secretDirectory ||= directory;
+    }
+  }
+  const closed = walk.modes ? entryClosedToOthers(path) : undefined;
+  if (closed !== undefined) {
+    facts.push({ ...closed, path });
+    return;
+  }
+  // A directory the table names is reported whole; what lies inside adds nothing.
+  if (directory) {
+    if (!secretDirectory) walk.queue.push(path);
+  } else if (entry.isFIFO() || entry.isCharacterDevice() || entry.isBlockDevice() || entry.isSocket()) {
+    facts.push({ ...fileFacts(path)[0]!, path });
+  } else if (entry.isFile()) {
+    // A file left unread is not a file known to hold no secret: the scan says it stopped short.
+    if (walk.sniffs-- <= 0) return 'incomplete';
+    // Its identity now (a listing says nothing of content); `fileFacts` reads it again only
+    // when that changed or had not settled when it was read (file-identity.ts).
+    const now = lstatBig(path);
+    if (now === undefined) return;
+    // Swapped for something else since the listing: judged by what the path leads to now.
+    for (const fact of fileFacts(path, now.isFile() ? now : undefined, TREE_SNIFF_BYTES)) facts.push({ ...fact, path });
+  }
 }
 
 /** A scan cut short: what it found, `complete: false`, and the rest of the walk warmed in the background. */
