@@ -15,7 +15,7 @@ import {
   type SqlConnection,
   type TableDescription,
 } from './sql-connection.js';
-import { type PlannedStatement, previewVerb, type SqlPlan } from './sql-plan.js';
+import { type PlannedStatement, previewLine, type SqlPlan } from './sql-plan.js';
 import { isConnectionLoss, mysqlFailure } from './mysql-failures.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 
@@ -311,14 +311,9 @@ export class MysqlConnection implements SqlConnection {
           .promise()
           .query({ sql: `EXPLAIN ${statement.text}`, timeout: CATALOG_TIMEOUT_MS });
         const planned = (rows as { rows?: number | string }[])[0]?.rows;
-        if (planned !== undefined && planned !== null)
-          estimates.push({
-            statementIndex: index + 1,
-            verb: previewVerb(statement.verb),
-            table: analysis.writeTarget,
-            rows: Number(planned),
-            estimate: true,
-          });
+        const line =
+          planned === undefined || planned === null ? undefined : previewLine(statement, index, Number(planned), true);
+        if (line !== undefined) estimates.push(line);
       }
     } catch {
       return previewSkipped(reason);
@@ -366,16 +361,9 @@ export class MysqlConnection implements SqlConnection {
         await query(connection, 'START TRANSACTION');
         for (const [index, statement] of statements.entries()) {
           const result = await query(connection, statement.text);
-          const { analysis } = statement;
           const affected = (result as ResultSetHeader).affectedRows;
-          if (analysis.writeTarget !== undefined && typeof affected === 'number') {
-            lines.push({
-              statementIndex: index + 1,
-              verb: previewVerb(statement.verb),
-              table: analysis.writeTarget,
-              rows: affected,
-            });
-          }
+          const line = typeof affected === 'number' ? previewLine(statement, index, affected) : undefined;
+          if (line !== undefined) lines.push(line);
         }
         return lines;
       } catch (error) {

@@ -16,7 +16,7 @@ import {
   type SqlConnection,
   type TableDescription,
 } from './sql-connection.js';
-import { managesTransactions, type PlannedStatement, previewVerb, type SqlPlan } from './sql-plan.js';
+import { managesTransactions, type PlannedStatement, previewLine, type SqlPlan } from './sql-plan.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { isReadOnly } from './statement-analysis.js';
 
@@ -273,14 +273,8 @@ export class PostgresConnection implements SqlConnection {
         }>(`EXPLAIN (FORMAT JSON) ${statement.text}`);
         const plan = result.rows[0]?.['QUERY PLAN'][0]?.Plan;
         const rows = plan?.Plans?.[0]?.['Plan Rows'] ?? plan?.['Plan Rows'];
-        if (rows !== undefined)
-          estimates.push({
-            statementIndex: index + 1,
-            verb: previewVerb(statement.verb),
-            table: analysis.writeTarget,
-            rows,
-            estimate: true,
-          });
+        const line = rows === undefined ? undefined : previewLine(statement, index, rows, true);
+        if (line !== undefined) estimates.push(line);
       }
       return previewSkipped(reason, estimates);
     } catch {
@@ -316,15 +310,8 @@ export class PostgresConnection implements SqlConnection {
       await client.query(`SET LOCAL lock_timeout = ${ms}`);
       for (const [index, statement] of plan.statements.entries()) {
         const result = await client.query(statement.text);
-        const { analysis } = statement;
-        if (analysis.writeTarget !== undefined && result.rowCount !== null) {
-          lines.push({
-            statementIndex: index + 1,
-            verb: previewVerb(statement.verb),
-            table: analysis.writeTarget,
-            rows: result.rowCount,
-          });
-        }
+        const line = result.rowCount === null ? undefined : previewLine(statement, index, result.rowCount);
+        if (line !== undefined) lines.push(line);
       }
       return lines;
     } catch (error) {

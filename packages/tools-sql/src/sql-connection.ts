@@ -1,5 +1,5 @@
 import type { SqlAssessment } from './sql-assessor.js';
-import type { SqlPlan } from './sql-plan.js';
+import type { PreviewLine, SqlPlan } from './sql-plan.js';
 import { type SqlFailure, type SqlRunResult, sqlFailure } from './sql-results.js';
 
 export interface RunOptions {
@@ -10,15 +10,7 @@ export interface RunOptions {
   readonly maxRows: number;
 }
 
-/** "would delete 1,204 rows of orders" */
-export interface PreviewLine {
-  readonly statementIndex: number;
-  readonly verb: 'insert' | 'update' | 'delete';
-  readonly table: string;
-  readonly rows: number;
-  /** The planner's estimate, not a count (no rolled-back run happened). */
-  readonly estimate?: boolean;
-}
+export type { PreviewLine } from './sql-plan.js';
 
 /** No rolled-back run: it could act beyond the transaction. Estimates where the planner has them. */
 export interface PreviewSkipped {

@@ -85,6 +85,33 @@ export function previewVerb(verb: string): 'insert' | 'update' | 'delete' {
   return 'update';
 }
 
+/** "would delete 1,204 rows of orders" */
+export interface PreviewLine {
+  readonly statementIndex: number;
+  readonly verb: 'insert' | 'update' | 'delete';
+  readonly table: string;
+  readonly rows: number;
+  /** The planner's estimate, not a count (no rolled-back run happened). */
+  readonly estimate?: boolean;
+}
+
+/**
+ * "would delete 1,204 rows of orders": the preview line of the plan's statement `index`, or
+ * undefined when the statement writes no table riskgate can name. `estimate`: the planner's
+ * number, not a count from a rolled-back run.
+ */
+export function previewLine(
+  statement: PlannedStatement,
+  index: number,
+  rows: number,
+  estimate = false,
+): PreviewLine | undefined {
+  const table = statement.analysis.writeTarget;
+  if (table === undefined) return undefined;
+  const line = { statementIndex: index + 1, verb: previewVerb(statement.verb), table, rows };
+  return estimate ? { ...line, estimate: true } : line;
+}
+
 /** Rows a statement changes (as opposed to rows it returns): INSERT/UPDATE/DELETE/REPLACE. */
 export function changesRows(statement: PlannedStatement): boolean {
   return ['INSERT', 'UPDATE', 'DELETE', 'REPLACE'].includes(statement.verb);

@@ -11,7 +11,7 @@ import {
   type SqlConnection,
   type TableDescription,
 } from './sql-connection.js';
-import { changesRows, managesTransactions, type PlannedStatement, previewVerb, type SqlPlan } from './sql-plan.js';
+import { changesRows, managesTransactions, type PlannedStatement, previewLine, type SqlPlan } from './sql-plan.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { SqliteReader, SqliteReadError, SqliteReadStopped } from './sqlite-reader.js';
 import { runSqliteWrite } from './sqlite-writer.js';
@@ -216,11 +216,9 @@ export class SqliteConnection implements SqlConnection {
       }
       if (outcome.kind !== 'preview') return previewSkipped('the preview did not run');
       return statements.flatMap((statement, index) => {
-        const target = statement.analysis.writeTarget;
         const rows = outcome.changes[index];
-        return target === undefined || rows === null || rows === undefined
-          ? []
-          : [{ statementIndex: index + 1, verb: previewVerb(statement.verb), table: target, rows }];
+        const line = rows === null || rows === undefined ? undefined : previewLine(statement, index, rows);
+        return line === undefined ? [] : [line];
       });
     }
     const lines: PreviewLine[] = [];
@@ -243,13 +241,8 @@ export class SqliteConnection implements SqlConnection {
         } else {
           changes = prepared.run().changes;
         }
-        if (analysis.writeTarget !== undefined)
-          lines.push({
-            statementIndex: index + 1,
-            verb: previewVerb(statement.verb),
-            table: analysis.writeTarget,
-            rows: changes,
-          });
+        const line = previewLine(statement, index, changes);
+        if (line !== undefined) lines.push(line);
       }
       return lines;
     } catch (error) {
