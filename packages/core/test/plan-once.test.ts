@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyTool } from '@riskgate/risk';
@@ -126,5 +126,28 @@ describe('one assessment per call, its plan carried to describe and execute', ()
     );
     expect(outcome).toMatchObject({ state: 'denied' });
     expect(outcome.forModel).toMatch(/assessor-failed.*parser crashed/);
+  });
+
+  it.each([
+    [
+      'execute_command',
+      () => createExecuteCommandTool(),
+      { command: 'touch made-unplanned.txt' },
+      'command-not-assessed',
+    ],
+    [
+      'file_operations',
+      () => createFileOperationsTool(),
+      { operation: 'write', path: 'made-unplanned.txt', content: 'x' },
+      'file-not-assessed',
+    ],
+  ] as const)('%s run without its plan (a plain JavaScript caller) runs nothing and says why', async (_name, make, args, code) => {
+    const workspace = join(root, `unplanned-${code}`);
+    mkdirSync(workspace, { recursive: true });
+    const tool: AnyTool = make();
+    const context = { cwd: workspace, signal: new AbortController().signal, readOnly: false };
+    const result = await (tool.execute as (args: unknown, context: unknown) => Promise<unknown>)(args, context);
+    expect(result).toMatchObject({ type: 'tool-error', code, message: expect.stringMatching(/nothing was run/) });
+    expect(existsSync(join(workspace, 'made-unplanned.txt'))).toBe(false);
   });
 });

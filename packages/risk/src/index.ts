@@ -130,6 +130,7 @@ export {
   type OperationDescription,
   type PlanArgument,
   type PlannedReport,
+  notAssessed,
   SQL_DIALECTS,
   type SqlDialect,
   type ToolDefinition,

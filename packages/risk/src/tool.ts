@@ -186,6 +186,18 @@ export function toolFailure(code: string, message: string, options: { outcomeUnk
   };
 }
 
+/**
+ * What a tool's execute answers when it is handed no plan: a caller in plain JavaScript may
+ * leave the last argument out (the gated executor never does), and what runs must be what was
+ * assessed, so nothing runs.
+ */
+export function notAssessed(toolName: string, code: string): ToolFailure {
+  return toolFailure(
+    code,
+    `nothing was run: ${toolName} runs the plan of its assessment (pass evaluateToolCall(...).assessment.plan.value)`,
+  );
+}
+
 /** A report of the given effects and rule subjects. */
 export function report(effects: readonly Effect[], subjects: readonly string[]): EffectReport {
   return { effects, subjects };

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import {
+  notAssessed,
   type AssessContext,
   defineTool,
   type Effect,
@@ -102,7 +103,11 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
     ruleStyle: 'text',
     assess: (args, context) => assessCall(args, context, settings),
     describe: ({ command }, _context, plan) => ({ kind: 'command', command, cwd: plan.directory, details: [] }),
-    execute: (args, context, plan) => executeCall(args.command, context, plan, settings),
+    // What runs is what was assessed: no plan, nothing runs.
+    execute: async (args, context, plan) =>
+      plan === undefined
+        ? notAssessed(COMMAND_TOOL_NAME, 'command-not-assessed')
+        : executeCall(args.command, context, plan, settings),
   });
 }
 

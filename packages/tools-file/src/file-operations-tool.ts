@@ -3,6 +3,7 @@ import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
+  notAssessed,
   defineTool,
   type Effect,
   type EffectReport,
@@ -121,7 +122,11 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
         details: [],
       };
     },
-    execute: (args, context, plan) => executeFileOperation(args, context, plan, limits),
+    // What runs is what was assessed: no plan, nothing runs.
+    execute: async (args, context, plan) =>
+      plan === undefined
+        ? notAssessed(FILE_TOOL_NAME, 'file-not-assessed')
+        : executeFileOperation(args, context, plan, limits),
   });
 }
 

@@ -1,4 +1,11 @@
-import { defineTool, type NetworkPolicy, type OperationDescription, STRICT_NETWORK, toolFailure } from '@riskgate/risk';
+import {
+  notAssessed,
+  defineTool,
+  type NetworkPolicy,
+  type OperationDescription,
+  STRICT_NETWORK,
+  toolFailure,
+} from '@riskgate/risk';
 import { z } from 'zod';
 import { boundedResolver, type Resolver, systemResolver } from './dns.js';
 import { assessHttpRequest } from './http-assessor.js';
@@ -83,6 +90,8 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
       };
     },
     execute: async (args, context, plan) => {
+      // What runs is what was assessed: no plan, nothing runs.
+      if (plan === undefined) return notAssessed(HTTP_TOOL_NAME, 'http-not-assessed');
       const network = context.network ?? fallbackNetwork;
       const target = new URL(args.url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {

@@ -488,6 +488,18 @@ describe('requests against a real server on 127.0.0.1', () => {
     expect(lookups).toBe(2);
   });
 
+  it('a POST run without its plan (a plain JavaScript caller) sends nothing', async () => {
+    const before = seen.length;
+    const tool = createHttpRequestTool({ resolve: resolver });
+    const context = { cwd: '.', signal: new AbortController().signal, readOnly: false };
+    const execute = tool.execute as (args: unknown, context: unknown) => Promise<unknown>;
+    expect(await execute({ method: 'POST', url: `${base}/json`, body: '{}' }, context)).toMatchObject({
+      type: 'tool-error',
+      code: 'http-not-assessed',
+    });
+    expect(seen.length).toBe(before);
+  });
+
   it('reports timeouts, cancellation, refused connections, DNS and TLS failures as values', async () => {
     expect(await run({ method: 'GET', url: `${base}/slow`, timeout_ms: 200 })).toMatchObject({
       type: 'tool-error',

@@ -1,4 +1,11 @@
-import { type AnyTool, defineTool, type OperationDescription, type SqlDialect, toolFailure } from '@riskgate/risk';
+import {
+  notAssessed,
+  type AnyTool,
+  defineTool,
+  type OperationDescription,
+  type SqlDialect,
+  toolFailure,
+} from '@riskgate/risk';
 import { z } from 'zod';
 import { formatFailureForModel, formatRunForModel } from './format-results.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
@@ -62,11 +69,7 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
       if (connection === undefined) return toolFailure('sql-no-database', 'no database is selected');
       // What runs is what was assessed: without the assessment's plan nothing runs (a caller of
       // plain JavaScript may leave it out; the gated executor never does).
-      if (plan === undefined)
-        return toolFailure(
-          'sql-not-assessed',
-          'nothing was run: execute_sql runs the plan of its assessment (evaluateToolCall(...).assessment.plan.value)',
-        );
+      if (plan === undefined) return notAssessed(SQL_TOOL_NAME, 'sql-not-assessed');
       const result = await connection.run(plan, {
         readOnly: context.readOnly,
         signal: context.signal,
