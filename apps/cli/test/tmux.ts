@@ -9,6 +9,25 @@ function tmux(args: readonly string[], options: { encoding?: 'utf8'; stdio?: 'ig
   return execFileSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { ...options, encoding: 'utf8' });
 }
 
+/**
+ * Start a session, again when the server was shutting down: tmux ends its server when the last
+ * session closes, and a `new-session` that reaches it in that moment fails with "server exited
+ * unexpectedly" although nothing is wrong (seen in CI between two tests of one file).
+ */
+function startSession(args: readonly string[]): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      tmux(args);
+      return;
+    } catch (error) {
+      const message = String((error as { stderr?: unknown }).stderr ?? '') + String((error as Error).message);
+      const serverWentAway = /server exited unexpectedly|lost server|no server running/.test(message);
+      if (!serverWentAway || attempt >= 5) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
+    }
+  }
+}
+
 /** A real pseudo-terminal: tmux runs the program, send-keys types, capture-pane reads the screen. */
 export class TmuxTerminal {
   private static counter = 0;
@@ -20,7 +39,7 @@ export class TmuxTerminal {
     const assignments = Object.entries({ LANG: 'C.UTF-8', TERM: 'xterm-256color', CI: 'true', ...env }).map(
       ([key, value]) => `${key}=${shellQuote(value)}`,
     );
-    tmux([
+    startSession([
       '-u',
       'new-session',
       '-d',
