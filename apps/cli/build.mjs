@@ -1,6 +1,7 @@
 // Bundles the CLI so it starts fast: one small entry chunk for --version and --help, and the
 // rest (tools, parsers, drivers) in chunks loaded only when a command needs them.
 import { chmod, cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -52,6 +53,42 @@ const zodEnglishOnly = {
   },
 };
 
+// The TUI's first frame without ICU (src/ui/graphemes.ts): Ink's dependencies create their
+// Intl.Segmenter when their module loads, and string-width compiles \p{RGI_Emoji} on its first
+// non-ASCII text — ≈ 45 ms before the prompt for a frame of ASCII and a few marks. In the bundle
+// their module-level segmenters are made lazy (simple text segmented unit by unit, the rest by
+// ICU), and string-width answers simple text first. A dependency that changes its code so that a
+// rewrite no longer applies fails the build here rather than silently losing it.
+const graphemesModule = fileURLToPath(new URL('./src/ui/graphemes.ts', import.meta.url));
+const lazyTextMeasuring = {
+  name: 'riskgate-lazy-text-measuring',
+  setup(build) {
+    build.onLoad(
+      { filter: /[\\/](string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize)[\\/].*\.js$/ },
+      async (args) => {
+        let contents = await readFile(args.path, 'utf8');
+        if (!contents.includes('new Intl.Segmenter(')) return undefined;
+        const segmenters = /^const (\w+) = new Intl\.Segmenter\(/gm;
+        contents = contents.replace(segmenters, 'const $1 = __riskgateLazySegmenter(');
+        if (contents.includes('new Intl.Segmenter('))
+          throw new Error(`${args.path}: a segmenter the build cannot make lazy`);
+        const widthFunction = /export default function stringWidth\((\w+), (\w+) = \{\}\) \{/;
+        if (/[\\/]string-width[\\/]index\.js$/.test(args.path)) {
+          if (!widthFunction.test(contents)) throw new Error(`${args.path}: stringWidth's signature changed`);
+          contents = contents.replace(
+            widthFunction,
+            (whole, text, options) =>
+              `${whole}\n\tif (typeof ${text} === 'string' && ${options}.ambiguousIsNarrow !== false) {` +
+              ` const simple = __riskgateSimpleTextWidth(${text}); if (simple !== undefined) return simple; }`,
+          );
+        }
+        const imports = `import { lazyGraphemeSegmenter as __riskgateLazySegmenter, simpleTextWidth as __riskgateSimpleTextWidth } from ${JSON.stringify(graphemesModule)};\n`;
+        return { contents: imports + contents, loader: 'js', resolveDir: dirname(args.path) };
+      },
+    );
+  },
+};
+
 await rm(new URL('./dist', import.meta.url), { recursive: true, force: true });
 const result = await build({
   entryPoints: { riskgate: 'src/main.ts' },
@@ -71,7 +108,7 @@ const result = await build({
   define: { RISKGATE_VERSION: JSON.stringify(manifest.version), 'process.env.NODE_ENV': '"production"' },
   // The workspace packages are bundled from their TypeScript source (see their exports maps).
   conditions: ['@riskgate/source'],
-  plugins: [promptTemplatesBesideBundle, bashGrammarBesideBundle, zodEnglishOnly],
+  plugins: [promptTemplatesBesideBundle, bashGrammarBesideBundle, zodEnglishOnly, lazyTextMeasuring],
   // No source maps in what is published: they were 11 MB of the tarball (every dependency's
   // source inlined) for stack traces a person never sees. RISKGATE_SOURCEMAP=1 builds them locally.
   sourcemap: process.env.RISKGATE_SOURCEMAP === '1' ? 'linked' : false,

@@ -1,4 +1,4 @@
-import { ConfigError, type ConfigFile, loadConfig, type ResolvedConfig, stateDirectory } from '@riskgate/core';
+import { ConfigError, type ConfigFile, loadConfig, type ResolvedConfig, stateDirectory } from '@riskgate/core/config';
 import { colourLevel } from './ui/colour.js';
 import type { OutputFormat } from './headless.js';
 import type { ConversationKind, Session } from './session/create-session.js';

@@ -132,11 +132,14 @@ describe('the TUI in a real pseudo-terminal', () => {
   });
 
   it('type-ahead does not confirm: keys pressed before the panel appears are ignored', async () => {
-    const { database, env, count } = await setup([{ ...sql('DELETE FROM orders'), delayMs: 200 }, { text: 'ok' }]);
+    const { database, env, count } = await setup([{ ...sql('DELETE FROM orders'), delayMs: 600 }, { text: 'ok' }]);
     // A wide guard, so that a slow machine cannot push the early keys past it.
     terminal = new TmuxTerminal(`node ${BIN} sql --db ${database}`, { ...env, RISKGATE_TYPE_AHEAD_MS: '2500' });
     await terminal.waitFor(/scripted-model/);
     terminal.type('Delete everything', true);
+    // The Enter is taken before the y's are typed: a loaded machine may otherwise read Enter and
+    // the y's as one chunk, which the prompt takes as pasted text (a newline, not a send).
+    await terminal.waitFor(/thinking/);
     terminal.type('yyy');
     await terminal.waitFor(/Execute this query\?/);
     terminal.type('y');

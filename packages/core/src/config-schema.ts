@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
+import { SAFETY_MODES, type SafetyMode } from '@riskgate/risk/config';
 import { z } from 'zod';
 
 const ruleList = z

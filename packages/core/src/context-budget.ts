@@ -10,7 +10,9 @@ const FILL = 0.8;
 export const TRIMMED_RESULT = (characters: number) =>
   `[an earlier tool result of ${characters.toLocaleString('en-US')} characters was removed to keep the conversation within the model's context; run the call again if it is needed]`;
 
-const TRIMMED_PREFIX = TRIMMED_RESULT(0).slice(0, 25);
+// Literal, not TRIMMED_RESULT(0): toLocaleString at load would start ICU (~25 ms) before the
+// TUI's first frame. context-budget.test.ts checks the two agree.
+export const TRIMMED_PREFIX = '[an earlier tool result o';
 
 /** Characters / 4: the usual estimate for English and code, close enough for a budget. */
 export function estimateTokens(messages: readonly Message[], systemPrompt = ''): number {

@@ -1,5 +1,5 @@
 import { readdirSync, realpathSync } from 'node:fs';
-import { MODE_STRICTNESS, type SafetyMode } from '@riskgate/risk';
+import { MODE_STRICTNESS, type SafetyMode } from '@riskgate/risk/config';
 import type { ConfigFile } from './config-schema.js';
 
 /** A project that has not been trusted may move the mode only to the right of the person's own (MODE_STRICTNESS). */

@@ -8,6 +8,7 @@ import {
   TranscriptWriter,
   trimToBudget,
 } from '../src/index.js';
+import { TRIMMED_PREFIX } from '../src/context-budget.js';
 import { createHarness, type Harness } from './helpers.js';
 
 const big = (label: string, characters: number) => `${label}:${'x'.repeat(characters)}`;
@@ -19,6 +20,12 @@ const call = (id: string): Message => ({
 const result = (id: string, content: string): Message => ({ role: 'tool', tool_call_id: id, content });
 
 describe('trimToBudget', () => {
+  it('recognises a trimmed result by the prefix every replacement starts with', () => {
+    for (const characters of [0, 7, 20_009, 1_234_567])
+      expect(TRIMMED_RESULT(characters).startsWith(TRIMMED_PREFIX)).toBe(true);
+    expect(TRIMMED_PREFIX.length).toBe(25);
+  });
+
   it('replaces old tool results, oldest first, until the conversation fits; what people said stays', () => {
     const messages: Message[] = [
       { role: 'user', content: big('question one', 4_000) },

@@ -9,7 +9,10 @@ import {
   isOnLastLine,
   normaliseNewlines,
 } from './editor.js';
+import { lazyGraphemeSegmenter } from './graphemes.js';
 import type { InputHistory } from './input-history.js';
+
+const segmenter = lazyGraphemeSegmenter();
 
 export interface TextInputProps {
   readonly value: string;
@@ -143,7 +146,7 @@ function EditorText({
   if (text === '' && placeholder !== undefined) return <Text dimColor>{placeholder}</Text>;
   // A text to edit may come from the model (the panel's `e`): its control characters show as codes.
   if (!isActive) return <Text>{terminalText(text)}</Text>;
-  const at = [...new Intl.Segmenter().segment(text.slice(cursor))][0]?.segment ?? '';
+  const at = segmenter.segment(text.slice(cursor)).containing(0)?.segment ?? '';
   const under = at === '' || at === '\n' ? ' ' : at;
   return (
     <Text>

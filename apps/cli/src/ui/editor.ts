@@ -1,3 +1,5 @@
+import { lazyGraphemeSegmenter } from './graphemes.js';
+
 /**
  * The prompt's text and cursor as a pure state, with the editing a terminal user expects
  * (readline's keys): tested without a terminal, driven by TextInput.
@@ -25,7 +27,7 @@ export type EditorAction =
   | { readonly type: 'down' }
   | { readonly type: 'set'; readonly text: string };
 
-const segmenter = new Intl.Segmenter();
+const segmenter = lazyGraphemeSegmenter();
 
 /** Grapheme boundaries of a text: an emoji or an accented letter moves and deletes as one. */
 function boundaries(text: string): number[] {

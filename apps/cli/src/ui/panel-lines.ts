@@ -1,6 +1,7 @@
 import type { Decision, OperationDescription } from '@riskgate/risk';
 import stringWidth from 'string-width';
 import { INVISIBLE, INVISIBLE_ALL, escapeCode, partOfEmoji } from '../terminal-text.js';
+import { lazyGraphemeSegmenter } from './graphemes.js';
 import { highlightShell, highlightSql, type Token } from './highlight.js';
 
 /** A piece of a screen line with its style; `visible` marks text riskgate made visible (a control character). */
@@ -48,7 +49,7 @@ export function hasInvisible(text: string): boolean {
   return INVISIBLE.test(text.replaceAll('\n', ''));
 }
 
-const segmenter = new Intl.Segmenter();
+const segmenter = lazyGraphemeSegmenter();
 const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
 
 /** Hard-wraps one logical line to `width` terminal columns (CJK and emoji count double). */

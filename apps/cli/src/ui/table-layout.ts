@@ -1,6 +1,7 @@
 import { formatCell } from '@riskgate/tools-sql';
 import stringWidth from 'string-width';
 import { revealText } from './panel-lines.js';
+import { lazyGraphemeSegmenter } from './graphemes.js';
 
 export interface TableLayout {
   /** `records`: one block per row, a line per column (psql's \\x), for rows too wide for a table. */
@@ -11,7 +12,7 @@ export interface TableLayout {
   readonly footer: string;
 }
 
-const segmenter = new Intl.Segmenter();
+const segmenter = lazyGraphemeSegmenter();
 
 /**
  * Columns of a result drawn on the screen: a 1,600-column result took 1.6 GB as a record per
