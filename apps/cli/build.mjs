@@ -89,6 +89,23 @@ const lazyTextMeasuring = {
   },
 };
 
+// terminal-size (Ink's fallback when stdout has no size) imports node:child_process, which
+// Node loads with net, streams and the rest (≈ 5 ms before the first frame) for a call made
+// only on a terminal that reports no size. In the bundle the module is required on that call.
+const terminalSizeLazyChildProcess = {
+  name: 'riskgate-terminal-size-lazy-child-process',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]terminal-size[\\/]index\.js$/ }, async (args) => {
+      const contents = await readFile(args.path, 'utf8');
+      const eager = "import {execFileSync} from 'node:child_process';";
+      if (!contents.includes(eager)) throw new Error(`${args.path}: its child_process import changed`);
+      // `require` is the bundle's own (the banner's createRequire).
+      const lazy = "const execFileSync = (...a) => require('node:child_process').execFileSync(...a);";
+      return { contents: contents.replace(eager, lazy), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 await rm(new URL('./dist', import.meta.url), { recursive: true, force: true });
 const result = await build({
   entryPoints: { riskgate: 'src/main.ts' },
@@ -108,7 +125,13 @@ const result = await build({
   define: { RISKGATE_VERSION: JSON.stringify(manifest.version), 'process.env.NODE_ENV': '"production"' },
   // The workspace packages are bundled from their TypeScript source (see their exports maps).
   conditions: ['@riskgate/source'],
-  plugins: [promptTemplatesBesideBundle, bashGrammarBesideBundle, zodEnglishOnly, lazyTextMeasuring],
+  plugins: [
+    promptTemplatesBesideBundle,
+    bashGrammarBesideBundle,
+    zodEnglishOnly,
+    lazyTextMeasuring,
+    terminalSizeLazyChildProcess,
+  ],
   // No source maps in what is published: they were 11 MB of the tarball (every dependency's
   // source inlined) for stack traces a person never sees. RISKGATE_SOURCEMAP=1 builds them locally.
   sourcemap: process.env.RISKGATE_SOURCEMAP === '1' ? 'linked' : false,
