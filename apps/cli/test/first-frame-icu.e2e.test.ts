@@ -23,7 +23,11 @@ describe('the first frame without ICU', () => {
       const terminal = scene.open(`node --require ${PROBE} ${BIN} ${command}`, { ...env, RISKGATE_PROBE_OUT: out });
       const screen = await terminal.waitFor(/Ask anything[\s\S]*·/);
       await terminal.waitFor(/·/);
-      expect(readFileSync(out, 'utf8').split('\n')[0]).toBe('FRAME');
+      const [first, builtins] = readFileSync(out, 'utf8').split('\n');
+      expect(first).toBe('FRAME');
+      // Nor loading what only later work needs.
+      expect(builtins?.split(' ')).not.toContain('child_process');
+      expect(builtins?.split(' ')).toContain('tty');
       // The status line under the prompt is drawn whole and aligned (› · marks measured as one column).
       expect(screen).toMatch(/›/);
     });
