@@ -39,17 +39,22 @@ export async function analyzeSqliteStatement(
   };
   // The schema as last read while the database has not changed (sqlite-schema-snapshot.ts).
   const snapshot = database === undefined ? undefined : schemaSnapshot(database);
-  const verdict = snapshot === undefined ? standInVerdict(text) : openVerdict(snapshot, text);
+  // What the open database says of this text is a function of the text and the snapshot alone: it is
+  // worked out once per snapshot (a client repeating a query reads the schema for it once).
+  const verdict =
+    snapshot === undefined
+      ? standInVerdict(text)
+      : snapshot.memo(`verdict\u0000${text.text}`, () => openVerdict(snapshot, text));
   if ('error' in verdict) return withFunctions(unparsable(subject, text, verdict.error));
   if (verdict.readonly && (keyword === 'SELECT' || keyword === 'WITH' || keyword === 'VALUES')) {
     const secrets =
       snapshot === undefined
         ? []
-        : [
+        : snapshot.memo(`secrets\u0000${text.text}`, () => [
             ...sqliteSecretColumns(text, verdict.tables, snapshot),
             ...sqliteViewSecrets(snapshot, text.tokens),
             ...sqliteKeyValueSecrets(snapshot, text),
-          ];
+          ]);
     return withFunctions(statement(subject, [...reads(verdict.tables), ...secrets]));
   }
   if (verdict.readonly && keyword === 'EXPLAIN') {

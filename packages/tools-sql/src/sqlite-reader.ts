@@ -38,13 +38,24 @@ const cut = (value) => {
   if (Buffer.isBuffer(value) && value.length > workerData.maxCell) return value.subarray(0, workerData.maxCell);
   return value;
 };
+// Statements stay prepared between reads (a client repeating a query; a bound on memory). SQLite
+// prepares one again itself when the schema changed, and its columns are read after its rows.
+const preparedByText = new Map();
+const prepare = (text) => {
+  let prepared = preparedByText.get(text);
+  if (prepared !== undefined) return prepared;
+  prepared = database.prepare(text);
+  if (prepared.reader) prepared.raw(true);
+  if (preparedByText.size >= 64) preparedByText.delete(preparedByText.keys().next().value);
+  preparedByText.set(text, prepared);
+  return prepared;
+};
 parentPort.on('message', ({ id, statements, maxRows }) => {
   const results = [];
   try {
     for (const statement of statements) {
-      const prepared = database.prepare(statement.text);
+      const prepared = prepare(statement.text);
       if (!prepared.reader) throw Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' });
-      prepared.raw(true);
       const rows = [];
       let total = 0;
       let counted = true;

@@ -30,6 +30,11 @@ export interface SqliteSchemaSnapshot {
   keys(table: string, keyColumn: string): readonly string[] | undefined;
   /** The statement prepared on this database, or SQLite's error. Never run: read for its verdict and columns. */
   prepared(text: string): BetterSqlite3.Statement | Error;
+  /**
+   * `compute()` once per snapshot and key (bounded): for what is a function of a statement's text
+   * and this snapshot alone. The value is shared between calls: never change it.
+   */
+  memo<T>(key: string, compute: () => T): T;
 }
 
 /** Statements kept prepared per snapshot (a client repeating its queries; a bound on memory). */
@@ -41,9 +46,8 @@ interface Kept {
 }
 
 const KEPT = new WeakMap<BetterSqlite3.Database, Kept>();
-/** The statement that reads the version key, by the list of schemas it covers. */
+/** The statement that reads the version key, by the list of schemas it was written for. */
 const VERSION_READERS = new WeakMap<BetterSqlite3.Database, { schemas: string; statement: BetterSqlite3.Statement }>();
-const SCHEMA_LISTS = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 
 /** The database's snapshot: the kept one while nothing changed, else a fresh one (then kept). */
 export function schemaSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
@@ -57,28 +61,34 @@ export function schemaSnapshot(database: BetterSqlite3.Database): SqliteSchemaSn
 }
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const SCHEMA_LIST = '(SELECT group_concat(name, char(0)) FROM (SELECT name FROM pragma_database_list ORDER BY seq))';
 
-/** Every schema's schema_version and data_version, and this connection's total_changes(), as one text. */
+/**
+ * Every schema's schema_version and data_version, and this connection's total_changes(), as one
+ * text — read by one statement (each is a read of the file's header: ~20 us). Its first column is
+ * the list of schemas now; when that is not the list the statement was written for (an ATTACH on
+ * this connection), it is written again for the new list.
+ */
 function versionKey(database: BetterSqlite3.Database): string | undefined {
   try {
-    let list = SCHEMA_LISTS.get(database);
-    if (list === undefined) {
-      list = database.prepare('SELECT name FROM pragma_database_list ORDER BY seq').pluck(true);
-      SCHEMA_LISTS.set(database, list);
-    }
-    const schemas = (list.all() as string[]).join('\u0000');
     let reader = VERSION_READERS.get(database);
-    if (reader === undefined || reader.schemas !== schemas) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (reader !== undefined) {
+        const row = reader.statement.get() as unknown[];
+        if (row[0] === reader.schemas) return row.join(',');
+      }
+      const schemas = database.prepare(`SELECT ${SCHEMA_LIST}`).pluck(true).get() as string;
       const parts = schemas
         .split('\u0000')
         .flatMap((name) => [
           `(SELECT schema_version FROM ${quote(name)}.pragma_schema_version)`,
           `(SELECT data_version FROM ${quote(name)}.pragma_data_version)`,
         ]);
-      reader = { schemas, statement: database.prepare(`SELECT ${[...parts, 'total_changes()'].join(', ')}`).raw(true) };
+      const statement = database.prepare(`SELECT ${[SCHEMA_LIST, ...parts, 'total_changes()'].join(', ')}`).raw(true);
+      reader = { schemas, statement };
       VERSION_READERS.set(database, reader);
     }
-    return `${schemas}\u0001${(reader.statement.get() as unknown[]).join(',')}`;
+    return undefined;
   } catch {
     return undefined;
   }
@@ -89,6 +99,9 @@ function readSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
   const columns = new Map<string, readonly SqliteColumn[]>();
   const keys = new Map<string, readonly string[]>();
   const prepared = new Map<string, BetterSqlite3.Statement>();
+  const memos = new Map<string, unknown>();
+  /** Reads that failed so far: a memo computed over one is not kept (it may have missed what the read would show). */
+  let failures = 0;
   let relations: { all: string[]; main: string[] } | undefined;
   let views: Map<string, string> | undefined;
   const readRelations = () => {
@@ -105,6 +118,7 @@ function readSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
       };
     } catch {
       // An old SQLite without sqlite_schema: callers fall back to what the statement names.
+      failures++;
     }
     return relations;
   };
@@ -125,6 +139,7 @@ function readSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
           .all() as { name: string; sql: string | null }[];
         views = new Map(rows.map((row) => [row.name.toLowerCase(), row.sql ?? '']));
       } catch {
+        failures++;
         return undefined;
       }
       return views;
@@ -137,6 +152,7 @@ function readSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
         columns.set(table, found);
         return found;
       } catch {
+        failures++;
         return undefined;
       }
     },
@@ -155,6 +171,7 @@ function readSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
         keys.set(at, found);
         return found;
       } catch {
+        failures++;
         return undefined;
       }
     },
@@ -165,11 +182,29 @@ function readSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
       try {
         statement = database.prepare(text);
       } catch (error) {
+        failures++;
         return error instanceof Error ? error : new Error(String(error));
       }
       if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
       prepared.set(text, statement);
       return statement;
     },
+    memo<T>(key: string, compute: () => T): T {
+      if (memos.has(key)) return memos.get(key) as T;
+      const before = failures;
+      const value = compute();
+      if (failures !== before) return value;
+      // Shared by every call after this one: a change by one of them would reach the others.
+      freeze(value, 3);
+      if (memos.size >= MAX_PREPARED * 2) memos.delete(memos.keys().next().value!);
+      memos.set(key, value);
+      return value;
+    },
   };
+}
+
+function freeze(value: unknown, depth: number): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  if (depth > 0) for (const inner of Object.values(value)) freeze(inner, depth - 1);
 }
