@@ -39,6 +39,8 @@ export interface SqliteSchemaSnapshot {
 
 /** Statements kept prepared per snapshot (a client repeating its queries; a bound on memory). */
 const MAX_PREPARED = 64;
+/** Tables' columns, key/value keys and lists kept per snapshot. */
+const MAX_ANSWERS = 4096;
 
 interface Kept {
   key: string;
@@ -95,112 +97,109 @@ function versionKey(database: BetterSqlite3.Database): string | undefined {
 }
 
 function readSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
+  return new Snapshot(database);
+}
+
+const RELATIONS =
+  "SELECT name, 1 AS main FROM sqlite_schema WHERE type IN ('table', 'view') UNION ALL SELECT name, 0 FROM sqlite_temp_schema WHERE type IN ('table', 'view')";
+const VIEWS =
+  "SELECT name, sql FROM sqlite_master WHERE type = 'view' UNION ALL SELECT name, sql FROM sqlite_temp_master WHERE type = 'view'";
+
+class Snapshot implements SqliteSchemaSnapshot {
   // Only what SQLite answered is kept: a failure (a lock held past busy_timeout) is asked again next time.
-  const columns = new Map<string, readonly SqliteColumn[]>();
-  const keys = new Map<string, readonly string[]>();
-  const prepared = new Map<string, BetterSqlite3.Statement>();
-  const memos = new Map<string, unknown>();
+  private readonly answers = new Map<string, unknown>();
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  private readonly memos = new Map<string, unknown>();
   /** Reads that failed so far: a memo computed over one is not kept (it may have missed what the read would show). */
-  let failures = 0;
-  let relations: { all: string[]; main: string[] } | undefined;
-  let views: Map<string, string> | undefined;
-  const readRelations = () => {
-    if (relations !== undefined) return relations;
+  private failures = 0;
+
+  constructor(private readonly database: BetterSqlite3.Database) {}
+
+  /** SQLite's answer to `read`, read once; undefined (and not kept) when SQLite refuses it. */
+  private answer<T>(key: string, read: () => T): T | undefined {
+    if (this.answers.has(key)) return this.answers.get(key) as T;
     try {
-      const rows = database
-        .prepare(
-          "SELECT name, 1 AS main FROM sqlite_schema WHERE type IN ('table', 'view') UNION ALL SELECT name, 0 FROM sqlite_temp_schema WHERE type IN ('table', 'view')",
-        )
-        .all() as { name: string; main: number }[];
-      relations = {
+      const value = read();
+      // A bound on memory over a long session of distinct statements (one entry per word looked up).
+      if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
+      this.answers.set(key, value);
+      return value;
+    } catch {
+      this.failures++;
+      return undefined;
+    }
+  }
+
+  private allRelations(): { all: string[]; main: string[] } | undefined {
+    // Undefined on an old SQLite without sqlite_schema: callers fall back to what the statement names.
+    return this.answer('relations', () => {
+      const rows = this.database.prepare(RELATIONS).all() as { name: string; main: number }[];
+      return {
         all: [...new Set(rows.map((row) => row.name))],
         main: rows.filter((row) => row.main === 1).map((row) => row.name),
       };
-    } catch {
-      // An old SQLite without sqlite_schema: callers fall back to what the statement names.
-      failures++;
+    });
+  }
+
+  get relations(): readonly string[] | undefined {
+    return this.allRelations()?.all;
+  }
+
+  get mainRelations(): readonly string[] | undefined {
+    return this.allRelations()?.main;
+  }
+
+  get views(): ReadonlyMap<string, string> | undefined {
+    return this.answer('views', () => {
+      const rows = this.database.prepare(VIEWS).all() as { name: string; sql: string | null }[];
+      return new Map(rows.map((row) => [row.name.toLowerCase(), row.sql ?? '']));
+    });
+  }
+
+  columns(table: string): readonly SqliteColumn[] | undefined {
+    return this.answer(
+      `columns\u0000${table}`,
+      () => this.database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as SqliteColumn[],
+    );
+  }
+
+  keys(table: string, keyColumn: string): readonly string[] | undefined {
+    const key = quote(keyColumn);
+    return this.answer(`keys\u0000${table}\u0000${keyColumn}`, () =>
+      (
+        this.database
+          .prepare(`SELECT DISTINCT CAST(${key} AS TEXT) AS key FROM (SELECT ${key} FROM ${quote(table)} LIMIT 10000)`)
+          .all() as { key: string | null }[]
+      ).flatMap((row) => (row.key === null ? [] : [row.key])),
+    );
+  }
+
+  prepared(text: string): BetterSqlite3.Statement | Error {
+    const kept = this.statements.get(text);
+    if (kept !== undefined) return kept;
+    let statement: BetterSqlite3.Statement;
+    try {
+      statement = this.database.prepare(text);
+    } catch (error) {
+      this.failures++;
+      return error instanceof Error ? error : new Error(String(error));
     }
-    return relations;
-  };
-  return {
-    get relations() {
-      return readRelations()?.all;
-    },
-    get mainRelations() {
-      return readRelations()?.main;
-    },
-    get views() {
-      if (views !== undefined) return views;
-      try {
-        const rows = database
-          .prepare(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'view' UNION ALL SELECT name, sql FROM sqlite_temp_master WHERE type = 'view'",
-          )
-          .all() as { name: string; sql: string | null }[];
-        views = new Map(rows.map((row) => [row.name.toLowerCase(), row.sql ?? '']));
-      } catch {
-        failures++;
-        return undefined;
-      }
-      return views;
-    },
-    columns(table) {
-      const kept = columns.get(table);
-      if (kept !== undefined) return kept;
-      try {
-        const found = database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as SqliteColumn[];
-        columns.set(table, found);
-        return found;
-      } catch {
-        failures++;
-        return undefined;
-      }
-    },
-    keys(table, keyColumn) {
-      const at = `${table}\u0000${keyColumn}`;
-      const kept = keys.get(at);
-      if (kept !== undefined) return kept;
-      try {
-        const found = (
-          database
-            .prepare(
-              `SELECT DISTINCT CAST(${quote(keyColumn)} AS TEXT) AS key FROM (SELECT ${quote(keyColumn)} FROM ${quote(table)} LIMIT 10000)`,
-            )
-            .all() as { key: string | null }[]
-        ).flatMap((row) => (row.key === null ? [] : [row.key]));
-        keys.set(at, found);
-        return found;
-      } catch {
-        failures++;
-        return undefined;
-      }
-    },
-    prepared(text) {
-      const kept = prepared.get(text);
-      if (kept !== undefined) return kept;
-      let statement: BetterSqlite3.Statement;
-      try {
-        statement = database.prepare(text);
-      } catch (error) {
-        failures++;
-        return error instanceof Error ? error : new Error(String(error));
-      }
-      if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
-      prepared.set(text, statement);
-      return statement;
-    },
-    memo<T>(key: string, compute: () => T): T {
-      if (memos.has(key)) return memos.get(key) as T;
-      const before = failures;
-      const value = compute();
-      if (failures !== before) return value;
-      // Shared by every call after this one: a change by one of them would reach the others.
-      freeze(value, 3);
-      if (memos.size >= MAX_PREPARED * 2) memos.delete(memos.keys().next().value!);
-      memos.set(key, value);
-      return value;
-    },
-  };
+    if (this.statements.size >= MAX_PREPARED) this.statements.delete(this.statements.keys().next().value!);
+    this.statements.set(text, statement);
+    return statement;
+  }
+
+  memo<T>(key: string, compute: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const before = this.failures;
+    const value = compute();
+    if (this.failures !== before) return value;
+    // Shared by every call after this one: a change by one of them would reach the others.
+    freeze(value, 3);
+    if (this.memos.size >= MAX_PREPARED * 2) this.memos.delete(this.memos.keys().next().value!);
+    this.memos.set(key, value);
+    return value;
+  }
 }
 
 function freeze(value: unknown, depth: number): void {
