@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -97,6 +97,45 @@ describe('riskgate mcp', () => {
     expect(result.isError).toBe(false);
     expect(text(result)).toMatch(/tea[\s\S]*cake[\s\S]*jam/);
     expect(asked).toEqual([]);
+  });
+
+  // The per-call caches (the schema snapshot, the reader's prepared statements) against the schema
+  // changing between two calls, through the real client and server.
+  it('withholds a column renamed to password by another process between two calls', async () => {
+    const { client } = await connect(['--db', databasePath]);
+    expect(text(await sql(client, 'SELECT * FROM orders WHERE id = 1'))).toContain('tea');
+    const other = new Database(databasePath);
+    other.exec('ALTER TABLE orders RENAME COLUMN item TO password');
+    other.close();
+    const result = await sql(client, 'SELECT * FROM orders WHERE id = 1');
+    expect(result.isError).toBe(false);
+    expect(text(result)).not.toContain('tea');
+    expect(text(result)).toMatch(/withheld: the values of the column password/);
+  });
+
+  // Containment stays what it was: an endless whitelisted read runs in the reader process and is
+  // killed at the statement timeout; the next read gets a fresh reader.
+  it('stops an endless whitelisted SELECT at the statement timeout, and serves the next call', async () => {
+    mkdirSync(join(directory, 'config', 'riskgate'), { recursive: true });
+    writeFileSync(join(directory, 'config', 'riskgate', 'config.json'), '{"sql":{"statementTimeoutMs":800}}');
+    const other = new Database(databasePath);
+    other.exec(
+      "WITH RECURSIVE g(n) AS (SELECT 4 UNION ALL SELECT n + 1 FROM g WHERE n < 3000) INSERT INTO orders SELECT n, 'x' FROM g",
+    );
+    other.close();
+    const { client } = await connect(['--db', databasePath]);
+    await sql(client, 'SELECT item FROM orders WHERE id = 1');
+    const started = performance.now();
+    // Whitelisted (a read of orders), and 27 billion rows to count.
+    const endless = await sql(client, 'SELECT count(*) FROM orders a, orders b, orders c');
+    const elapsed = performance.now() - started;
+    expect(endless.isError).toBe(true);
+    expect(text(endless)).toMatch(/sql-timeout/);
+    expect(elapsed).toBeGreaterThanOrEqual(700);
+    expect(elapsed).toBeLessThan(10_000);
+    expect(text(await sql(client, 'SELECT item FROM orders WHERE id < 4 ORDER BY id'))).toMatch(
+      /tea[\s\S]*cake[\s\S]*jam/,
+    );
   });
 
   it('refuses a DELETE with the reason when the client cannot ask, and the rows stay', async () => {

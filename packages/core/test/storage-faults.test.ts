@@ -1,4 +1,14 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -112,6 +122,50 @@ describe('a line cut by another process while this one writes', () => {
     ]);
     expect(loaded.damagedLines).toBe(1);
     expect(loaded.truncatedTail).toBe(false);
+  });
+});
+
+// The audit log keeps its descriptor open between records (jsonl-file.ts): a record must still land
+// in the file at the path after the file was moved away or deleted, and after other writers.
+describe('a log file moved, deleted or written by others between two records', () => {
+  it('writes the next record to a new file at the path after the old one was moved away (log rotation)', () => {
+    const path = join(directory, 'audit-rotated', 'audit.jsonl');
+    const log = new AuditLog(path);
+    log.record(entry('call-1', 'started'));
+    renameSync(path, `${path}.1`);
+    log.record(entry('call-1', 'succeeded'));
+    expect(lines(`${path}.1`).map((line) => JSON.parse(line).outcome)).toEqual(['started']);
+    expect(lines(path).map((line) => JSON.parse(line).outcome)).toEqual(['succeeded']);
+  });
+
+  it('writes the next record to a new file after the old one was deleted', () => {
+    const path = join(directory, 'audit-deleted', 'audit.jsonl');
+    const log = new AuditLog(path);
+    log.record(entry('call-1', 'started'));
+    unlinkSync(path);
+    log.record(entry('call-1', 'succeeded'));
+    expect(lines(path).map((line) => JSON.parse(line).outcome)).toEqual(['succeeded']);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps records whole around complete lines and cut ones of other writers, each time', () => {
+    const path = join(directory, 'audit-others', 'audit.jsonl');
+    const log = new AuditLog(path);
+    log.record(entry('call-1', 'started'));
+    appendFileSync(path, '{"toolCallId":"other-1","outcome":"started"}\n');
+    log.record(entry('call-1', 'succeeded'));
+    appendFileSync(path, '{"toolCallId":"other-2","outc');
+    log.record(entry('call-2', 'started'));
+    appendFileSync(path, '{"toolCallId":"other-3","outc');
+    log.record(entry('call-2', 'succeeded'));
+    const readable = lines(path).flatMap((line) => {
+      try {
+        return [JSON.parse(line) as AuditEntry];
+      } catch {
+        return [];
+      }
+    });
+    expect(readable.map((record) => record.toolCallId)).toEqual(['call-1', 'other-1', 'call-1', 'call-2', 'call-2']);
   });
 });
 

@@ -10,6 +10,24 @@ import { lexSql, unquote } from './sql-lexer.js';
  * guard withholds a secret column's values).
  */
 export function secretColumnReads(sql: string, dialect: SqlDialect): Effect[] {
+  // A pure function of the text: a client repeating a statement has it lexed here once.
+  const key = `${dialect}\u0000${sql}`;
+  const kept = KEPT.get(key);
+  if (kept !== undefined) return [...kept];
+  const found = readSecretColumns(sql, dialect);
+  if (sql.length > MAX_KEPT_LENGTH) return found;
+  if (KEPT.size >= MAX_KEPT) KEPT.delete(KEPT.keys().next().value!);
+  KEPT.set(key, Object.freeze(found.map((effect) => Object.freeze(effect))));
+  return [...found];
+}
+
+/** Statements whose answer is kept (by dialect and text), the oldest dropped first. */
+const MAX_KEPT = 128;
+/** Only texts this long are kept: a bound on the memory the kept texts take. */
+const MAX_KEPT_LENGTH = 8_192;
+const KEPT = new Map<string, readonly Effect[]>();
+
+function readSecretColumns(sql: string, dialect: SqlDialect): Effect[] {
   const lexDialect = dialect === 'mysql' ? 'mysql' : dialect === 'sqlite' ? 'sqlite' : 'postgres';
   const names = new Map<string, string>();
   for (const text of lexSql(sql, { dialect: lexDialect }).statements) {

@@ -5,6 +5,7 @@ import { fallbackAnalysis, unparsable } from './keyword-analysis.js';
 import { secretColumnReads } from './secret-column-reads.js';
 import { leadingKeyword, lexSql, type SqlStatementText, type Token, unquote } from './sql-lexer.js';
 import { explainedStatement, sqliteFunctionEffects, sqliteKeywordStatement } from './sqlite-analysis.js';
+import { type SqliteSchemaSnapshot, schemaSnapshot } from './sqlite-schema-snapshot.js';
 import { isReadOnly, reads, type StatementAnalysis, statement, unknownEffect, writeDb } from './statement-analysis.js';
 
 /**
@@ -36,17 +37,24 @@ export async function analyzeSqliteStatement(
       previewBlocker: blocker,
     };
   };
-  const verdict = database === undefined ? standInVerdict(text) : openVerdict(database, text);
+  // The schema as last read while the database has not changed (sqlite-schema-snapshot.ts).
+  const snapshot = database === undefined ? undefined : schemaSnapshot(database);
+  // What the open database says of this text is a function of the text and the snapshot alone: it is
+  // worked out once per snapshot (a client repeating a query reads the schema for it once).
+  const verdict =
+    snapshot === undefined
+      ? standInVerdict(text)
+      : snapshot.memo(`verdict\u0000${text.text}`, () => openVerdict(snapshot, text));
   if ('error' in verdict) return withFunctions(unparsable(subject, text, verdict.error));
   if (verdict.readonly && (keyword === 'SELECT' || keyword === 'WITH' || keyword === 'VALUES')) {
     const secrets =
-      database === undefined
+      snapshot === undefined
         ? []
-        : [
-            ...sqliteSecretColumns(text, verdict.tables, database),
-            ...sqliteViewSecrets(database, text.tokens),
-            ...sqliteKeyValueSecrets(database, text),
-          ];
+        : snapshot.memo(`secrets\u0000${text.text}`, () => [
+            ...sqliteSecretColumns(text, verdict.tables, snapshot),
+            ...sqliteViewSecrets(snapshot, text.tokens),
+            ...sqliteKeyValueSecrets(snapshot, text),
+          ]);
     return withFunctions(statement(subject, [...reads(verdict.tables), ...secrets]));
   }
   if (verdict.readonly && keyword === 'EXPLAIN') {
@@ -102,25 +110,12 @@ function qualifiedName(tokens: readonly { kind: string; text: string }[], at: nu
 type Verdict = { readonly: boolean; tables: string[] } | { error: string };
 
 /** SQLite's verdict on the open database, with the tables and views of it the statement names. */
-function openVerdict(database: BetterSqlite3.Database, text: SqlStatementText): Verdict {
-  let readonly: boolean;
-  try {
-    readonly = database.prepare(text.text).readonly;
-  } catch (error) {
-    return { error: `SQLite cannot prepare it: ${(error as Error).message}` };
-  }
-  let names: string[] = [];
-  try {
-    names = (
-      database
-        .prepare(
-          "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') UNION SELECT name FROM sqlite_temp_schema WHERE type IN ('table', 'view')",
-        )
-        .all() as { name: string }[]
-    ).map((row) => row.name);
-  } catch {
-    // An old SQLite without sqlite_schema: the statement's reads are then "the database".
-  }
+function openVerdict(snapshot: SqliteSchemaSnapshot, text: SqlStatementText): Verdict {
+  const prepared = snapshot.prepared(text.text);
+  if (prepared instanceof Error) return { error: `SQLite cannot prepare it: ${prepared.message}` };
+  const readonly = prepared.readonly;
+  // Without sqlite_schema (an old SQLite) the statement's reads are "the database".
+  const names = snapshot.relations ?? [];
   const byName = new Map(names.map((name) => [name.toLowerCase(), name]));
   const tables = text.tokens.flatMap((token) =>
     token.kind === 'word' || token.kind === 'quoted-identifier'
@@ -303,7 +298,7 @@ function ownerTable(tables: readonly string[], tokens: readonly Token[], owner: 
 function sqliteSecretColumns(
   text: SqlStatementText,
   tables: readonly string[],
-  database: BetterSqlite3.Database,
+  snapshot: SqliteSchemaSnapshot,
 ): Effect[] {
   const words = new Set(text.tokens.map((token) => token.text.replace(/^["'`[]|["'`\]]$/g, '').toLowerCase()));
   // `*` reads every column too, but under their own names: the SQL tool withholds a credential
@@ -311,29 +306,15 @@ function sqliteSecretColumns(
   const effects: Effect[] = [];
   // Tables the parse named, and any table of the database the statement names (SQLite syntax the
   // PostgreSQL grammar does not parse: `[Password]`).
-  let named: string[] = [];
-  try {
-    named = (
-      database.prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')").all() as { name: string }[]
-    )
-      .map((row) => row.name)
-      .filter((name) => words.has(name.toLowerCase()));
-  } catch {
-    // An old SQLite without sqlite_schema: the parse's tables only.
-  }
+  // Without sqlite_schema (an old SQLite): the parse's tables only.
+  const named = (snapshot.mainRelations ?? []).filter((name) => words.has(name.toLowerCase()));
   for (const table of new Set([...tables, ...named])) {
     const name = table
       .split('.')
       .pop()!
       .replace(/^["'`[]|["'`\]]$/g, '');
-    let columns: string[];
-    try {
-      columns = (database.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]).map(
-        (row) => row.name,
-      );
-    } catch {
-      continue;
-    }
+    const columns = snapshot.columns(name)?.map((column) => column.name);
+    if (columns === undefined) continue;
     const secret = columns.find((column) => isSecretColumnName(column) && words.has(column.toLowerCase()));
     if (secret !== undefined)
       effects.push({
@@ -351,21 +332,11 @@ function sqliteSecretColumns(
  * password out as `note`. Followed through views of views (4 levels).
  */
 function sqliteViewSecrets(
-  database: BetterSqlite3.Database,
+  snapshot: SqliteSchemaSnapshot,
   tokens: readonly { kind: string; text: string }[],
 ): Effect[] {
-  let views: Map<string, string>;
-  try {
-    const rows = database
-      .prepare(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'view' UNION ALL SELECT name, sql FROM sqlite_temp_master WHERE type = 'view'",
-      )
-      .all() as { name: string; sql: string | null }[];
-    views = new Map(rows.map((row) => [row.name.toLowerCase(), row.sql ?? '']));
-  } catch {
-    return [];
-  }
-  if (views.size === 0) return [];
+  const views = snapshot.views;
+  if (views === undefined || views.size === 0) return [];
   const effects: Effect[] = [];
   const seen = new Set<string>();
   const follow = (words: readonly { kind: string; text: string }[], depth: number) => {
@@ -399,7 +370,7 @@ function sqliteViewSecrets(
  * is a secret read — the output guard would see no key beside the value. With the key in the
  * result (`SELECT * FROM cfg`), the output guard withholds the value. Keys: the first 10,000 rows.
  */
-function sqliteKeyValueSecrets(database: BetterSqlite3.Database, text: SqlStatementText): Effect[] {
+function sqliteKeyValueSecrets(snapshot: SqliteSchemaSnapshot, text: SqlStatementText): Effect[] {
   const words = new Set(
     text.tokens.flatMap((token) =>
       token.kind === 'word' || token.kind === 'quoted-identifier'
@@ -408,23 +379,18 @@ function sqliteKeyValueSecrets(database: BetterSqlite3.Database, text: SqlStatem
     ),
   );
   const star = text.tokens.some((token) => token.text === '*');
+  const prepared = snapshot.prepared(text.text);
+  if (prepared instanceof Error) return [];
   let origins: { column: string | null; table: string | null }[];
   try {
-    origins = database.prepare(text.text).columns();
+    origins = prepared.columns();
   } catch {
     return [];
   }
   const effects: Effect[] = [];
   for (const table of words) {
-    let columns: { name: string; type: string }[];
-    try {
-      columns = database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as {
-        name: string;
-        type: string;
-      }[];
-    } catch {
-      continue;
-    }
+    const columns = snapshot.columns(table);
+    if (columns === undefined) continue;
     const names = new Map(columns.map((column) => [column.name.toLowerCase(), column]));
     const key = ['key', 'k', 'name']
       .map((name) => names.get(name))
@@ -435,19 +401,8 @@ function sqliteKeyValueSecrets(database: BetterSqlite3.Database, text: SqlStatem
       (origin) => origin.table?.toLowerCase() === table && origin.column?.toLowerCase() === key.name.toLowerCase(),
     );
     if (keyShown) continue;
-    const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-    let keys: string[];
-    try {
-      keys = (
-        database
-          .prepare(
-            `SELECT DISTINCT CAST(${quote(key.name)} AS TEXT) AS key FROM (SELECT ${quote(key.name)} FROM ${quote(table)} LIMIT 10000)`,
-          )
-          .all() as { key: string | null }[]
-      ).flatMap((row) => (row.key === null ? [] : [row.key]));
-    } catch {
-      continue;
-    }
+    const keys = snapshot.keys(table, key.name);
+    if (keys === undefined) continue;
     const secret = keys.filter((name) => isSecretKeyName(name));
     if (secret.length > 0)
       effects.push({

@@ -14,6 +14,7 @@ import {
 import { changesRows, managesTransactions, type PlannedStatement, previewLine, type SqlPlan } from './sql-plan.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { SqliteReader, SqliteReadError, SqliteReadStopped } from './sqlite-reader.js';
+import { schemaSnapshot } from './sqlite-schema-snapshot.js';
 import { runSqliteWrite } from './sqlite-writer.js';
 
 /** describe_schema counts rows up to this many, so a large table costs no full scan. */
@@ -172,12 +173,9 @@ export class SqliteConnection implements SqlConnection {
       statements.length > 0 &&
       statements.every((statement) => {
         if (!['SELECT', 'WITH', 'VALUES'].includes(statement.verb)) return false;
-        try {
-          const prepared = this.writable.prepare(statement.text);
-          return prepared.readonly && prepared.reader;
-        } catch {
-          return false;
-        }
+        // Prepared once while the schema is unchanged (the assessor prepared the same text).
+        const prepared = schemaSnapshot(this.writable).prepared(statement.text);
+        return !(prepared instanceof Error) && prepared.readonly && prepared.reader;
       })
     );
   }

@@ -38,14 +38,24 @@ const cut = (value) => {
   if (Buffer.isBuffer(value) && value.length > workerData.maxCell) return value.subarray(0, workerData.maxCell);
   return value;
 };
+// Statements stay prepared between reads (a client repeating a query; a bound on memory). SQLite
+// prepares one again itself when the schema changed, and its columns are read after its rows.
+const preparedByText = new Map();
+const prepare = (text) => {
+  let prepared = preparedByText.get(text);
+  if (prepared !== undefined) return prepared;
+  prepared = database.prepare(text);
+  if (prepared.reader) prepared.raw(true);
+  if (preparedByText.size >= 64) preparedByText.delete(preparedByText.keys().next().value);
+  preparedByText.set(text, prepared);
+  return prepared;
+};
 parentPort.on('message', ({ id, statements, maxRows }) => {
   const results = [];
   try {
     for (const statement of statements) {
-      const prepared = database.prepare(statement.text);
+      const prepared = prepare(statement.text);
       if (!prepared.reader) throw Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' });
-      prepared.raw(true);
-      const columns = prepared.columns().map((column) => ({ name: column.name, type: column.type }));
       const rows = [];
       let total = 0;
       let counted = true;
@@ -69,6 +79,12 @@ parentPort.on('message', ({ id, statements, maxRows }) => {
           break;
         }
       }
+      // The columns as SQLite stepped the statement, never as it was prepared: a schema changed by
+      // another connection since this one last read it (a column renamed to password) makes the
+      // first step prepare the statement again, and the rows then carry the new columns — named
+      // by the old list, the password cells went to the model unnamed, so never withheld.
+      const columns = prepared.columns().map((column) => ({ name: column.name, type: column.type }));
+      if (rows.some((row) => row.length !== columns.length)) throw new Error('the schema changed while the statement ran; run it again');
       // A text that cannot be wrapped (a trailing comment, a pragma) is stepped through, one column only.
       if (!counted) {
         try {

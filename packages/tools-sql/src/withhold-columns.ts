@@ -30,13 +30,18 @@ function withholdIn(statement: StatementResult, withheld: Set<string>): Statemen
     const keyAt = row.findIndex(
       (cell, index) => !secretColumns.has(index) && typeof cell === 'string' && isSecretKeyName(cell),
     );
-    if (secretColumns.size === 0 && keyAt === -1) return row;
+    // A cell past the named columns (a row of a statement prepared again under a changed schema)
+    // has no name to judge it by: withheld.
+    const unnamed = row.length > statement.columns.length;
+    if (secretColumns.size === 0 && keyAt === -1 && !unnamed) return row;
     return row.map((cell, index) => {
       const what = secretColumns.has(index)
         ? `the values of the column ${statement.columns[index]!.name}`
-        : keyAt !== -1 && index !== keyAt && (schema === undefined || schema.has(index)) && isValueLike(cell)
-          ? `the value of ${String(row[keyAt])}`
-          : undefined;
+        : index >= statement.columns.length
+          ? 'the values of a column the result does not name'
+          : keyAt !== -1 && index !== keyAt && (schema === undefined || schema.has(index)) && isValueLike(cell)
+            ? `the value of ${String(row[keyAt])}`
+            : undefined;
       if (what === undefined || cell === null || cell === '') return cell;
       withheld.add(what);
       changed = true;
