@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CgroupHome, cgroupHome, type ResourceBounds } from './resource-bounds.js';
+import { type CgroupHome, cgroupHome, probeCgroupHome, type ResourceBounds } from './resource-bounds.js';
 import { prepareZygote, zygoteWaiting } from './zygote.js';
 
 /**
@@ -41,10 +41,7 @@ export class RunCgroup {
     where: CgroupHome | undefined = cgroupHome(),
   ): RunCgroup | undefined {
     if (where === undefined) return undefined;
-    if (!swept) {
-      swept = true;
-      sweepStale(where).catch(() => {});
-    }
+    sweepOnce(where);
     const directories = takeSpare(where) ?? makeDirectories(where);
     if (directories === undefined) return undefined;
     try {
@@ -190,6 +187,33 @@ export class RunCgroup {
       }
     }
   }
+}
+
+function sweepOnce(where: CgroupHome): void {
+  if (swept) return;
+  swept = true;
+  sweepStale(where).catch(() => {});
+}
+
+/**
+ * Readies the first sandboxed run off its path, for a host that knows the sandbox is there: the
+ * cgroup probe without blocking, then a zygote waiting in the first run's cgroup (or, without
+ * a cgroup, one bound by rlimits). A headless run waits for the model meanwhile; its first call
+ * then neither probes (~20 ms), nor moves riskgate into a cgroup (an RCU grace period), nor
+ * forks riskgate itself (issue 20). A session that never runs a command kills the zygote at exit
+ * like any other; its empty cgroup is swept by the next riskgate.
+ */
+export async function prepareFirstRun(): Promise<void> {
+  const where = await probeCgroupHome();
+  if (zygoteWaiting()) return;
+  if (where === undefined) {
+    prepareZygote(undefined, []);
+    return;
+  }
+  sweepOnce(where);
+  const directories = makeDirectories(where);
+  if (directories !== undefined && !prepareZygote(where, directories))
+    for (const directory of directories) removeQuietly(directory);
 }
 
 let spare: { readonly where: CgroupHome; readonly directories: readonly string[] } | undefined;

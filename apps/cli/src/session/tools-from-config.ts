@@ -67,8 +67,21 @@ export async function sandboxFromConfig(
 ): Promise<{ readonly available: boolean; readonly notice?: string }> {
   if (config.commands.sandbox === 'off')
     return { available: false, notice: 'sandbox off (commands.sandbox): only commands safe without it run unasked' };
-  const { probeSandbox } = await import('@riskgate/tools-command');
-  const status = await probeSandbox();
+  const { childEnvironment, loadBashParser, prepareFirstRun, probeCgroupHome, probeSandbox } = await import(
+    '@riskgate/tools-command'
+  );
+  // The cgroup probe runs beside bubblewrap's, and the first run's zygote is started while the
+  // model thinks: the first sandboxed call finds both ready (issue 20).
+  void probeCgroupHome();
+  const probing = probeSandbox();
+  // While bubblewrap starts (the main thread would wait idle): the bash grammar's WebAssembly
+  // compiles on V8's background threads, and the secret engine's verdicts on the environment a
+  // command inherits are remembered per value (child-environment.ts). A session without a
+  // command pays a few milliseconds of the wait it had anyway.
+  void loadBashParser().catch(() => undefined);
+  childEnvironment(process.env);
+  const status = await probing;
+  if (status.available) void prepareFirstRun().catch(() => undefined);
   return status.available ? { available: true } : { available: false, notice: status.message };
 }
 
