@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { compiledRows, expandBraces, SENSITIVE_PATHS } from '../src/index.js';
+import { HOME_ALLOWLIST_GLOBS } from '../src/knowledge/home-allowlist.js';
 import { hasSegment, lazyMatcher, literalParts } from '../src/knowledge/lazy-glob.js';
 
 /**
@@ -73,6 +74,20 @@ describe('lazily compiled path rows', () => {
       }
     }
     expect(differences).toEqual([]);
+  });
+
+  it("give the home allowlist's paths the verdict of the eager matcher", () => {
+    const globs = [...HOME_ALLOWLIST_GLOBS, ...HOME_ALLOWLIST_GLOBS.map((glob) => `${glob}/**`)];
+    const lazy = lazyMatcher(globs, PICO);
+    const eager = picomatch(globs, PICO);
+    const relativeCorpus = [
+      ...new Set([
+        ...HOME_ALLOWLIST_GLOBS.flatMap(instances).flatMap(variations),
+        ...corpus.map((path) => path.replace(/^\/+/, '')),
+      ]),
+    ].map((path) => path.replace(`${HOME}/`, ''));
+    expect(relativeCorpus.filter((path) => lazy(path) !== eager(path))).toEqual([]);
+    expect(relativeCorpus.filter((path) => eager(path)).length).toBeGreaterThan(50);
   });
 
   it('compile a glob only for a path that holds its literal text', () => {
