@@ -13,6 +13,9 @@ import { prepareZygote, zygoteWaiting } from './zygote.js';
 const NAME = /^riskgate-(\d+)-\w+$/;
 
 let counter = 0;
+
+/** How long after a run its cgroup is removed and the next run's readied (RunCgroup.removeLater). */
+const AFTER_RUN_MS = 25;
 let swept = false;
 
 /** What the kernel counted for one run. */
@@ -67,9 +70,16 @@ export class RunCgroup {
    * Removes the cgroup once its processes are gone, off the caller's path, then makes the next
    * run's cgroup: mkdir and rmdir of a memory cgroup cost milliseconds of kernel time that
    * would otherwise add to every call (bench/sandbox-bounds.bench.ts).
+   *
+   * Not at once but a moment later (AFTER_RUN_MS), on a timer that does not hold riskgate: the
+   * call's result goes to the model first, and this work overlaps the model's next reply instead
+   * of delaying the request (forking the next zygote and removing a memory cgroup took ~20 ms
+   * there, issue 20). A riskgate that ends meanwhile (a headless run answered at once) prepares
+   * nothing it will not use, and leaves the run's empty cgroup to the next riskgate's sweep
+   * (sweepStale), as it leaves a waiting zygote's: the run's processes were ended already.
    */
   removeLater(nextSandboxed = false): void {
-    setImmediate(() => {
+    const timer = setTimeout(() => {
       prepareSpare(this.home);
       if (nextSandboxed && !zygoteWaiting()) {
         const directories = makeDirectories(this.home);
@@ -77,7 +87,8 @@ export class RunCgroup {
           for (const directory of directories) removeQuietly(directory);
       }
       this.remove().catch(() => {});
-    });
+    }, AFTER_RUN_MS);
+    timer.unref();
   }
 
   /**

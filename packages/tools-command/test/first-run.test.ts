@@ -42,7 +42,9 @@ describe('the first sandboxed run', () => {
       const result = await pending;
       expect(result.exitCode).toBe(0);
       expect(result.output.split('\n')).toEqual(['11', workspace, '']);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The next one is prepared a moment after the run (RunCgroup.removeLater), off the model's request.
+      for (let waited = 0; waited < 2_000 && !zygoteWaiting(); waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       expect(zygoteWaiting()).toBe(true);
     },
   );
