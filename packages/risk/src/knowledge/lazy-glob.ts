@@ -42,12 +42,19 @@ export function literalParts(glob: string): LiteralParts {
   return { segments, fragments };
 }
 
-/** Whether `segment` is one of the `/`-separated segments of `path`. */
+/** Whether `segment` is one of the `/`-separated segments of `path` (no allocation: tree walks test every entry). */
 export function hasSegment(path: string, segment: string): boolean {
-  return (
-    path === segment || path.startsWith(`${segment}/`) || path.endsWith(`/${segment}`) || path.includes(`/${segment}/`)
-  );
+  for (let from = 0; ; ) {
+    const at = path.indexOf(segment, from);
+    if (at === -1) return false;
+    const end = at + segment.length;
+    if ((at === 0 || path.charCodeAt(at - 1) === SLASH) && (end === path.length || path.charCodeAt(end) === SLASH))
+      return true;
+    from = at + 1;
+  }
 }
+
+const SLASH = 47;
 
 export function mayMatch(path: string, parts: LiteralParts): boolean {
   for (const segment of parts.segments) if (!hasSegment(path, segment)) return false;
@@ -63,8 +70,13 @@ export function lazyMatcher(globs: readonly string[], options: picomatch.Picomat
   const parts = globs.map(literalParts);
   let matcher: ((path: string) => boolean) | undefined;
   return (path) => {
-    if (!parts.some((part) => mayMatch(path, part))) return false;
-    matcher ??= picomatch([...globs], options);
-    return matcher(path);
+    // Once compiled, the matcher alone: as fast as the eager one for the walks that call it often.
+    if (matcher !== undefined) return matcher(path);
+    for (const part of parts) {
+      if (!mayMatch(path, part)) continue;
+      matcher = picomatch([...globs], options);
+      return matcher(path);
+    }
+    return false;
   };
 }
