@@ -25,7 +25,9 @@ export {
   cgroupHome,
   DEFAULT_BOUNDS,
   describeBounds,
+  probeCgroupHome,
   type ResourceBounds,
 } from './resource-bounds.js';
+export { prepareFirstRun } from './run-cgroup.js';
 export type { LimitHit, LimitKind } from './run-limits.js';
 export { type HiddenPath, hiddenPaths } from './sandbox-hidden-paths.js';

@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { mkdir, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sandboxSizesTmpfs } from './sandbox.js';
 
@@ -52,26 +53,50 @@ export interface CgroupHome {
 const CGROUP_ROOT = '/sys/fs/cgroup';
 
 let home: CgroupHome | null | undefined;
+let probing: Promise<CgroupHome | undefined> | undefined;
 
 /**
  * The cgroup parent directories riskgate may create run cgroups in, found once per process:
  * cgroup v2 when our cgroup delegates `memory` and `pids` to its children (a systemd user
  * session does), else v1's `pids` and `memory` hierarchies when we may write them (root in a
- * container). Undefined when neither: the runner falls back to rlimits.
+ * container). Undefined when neither: the runner falls back to rlimits. Found here and now,
+ * blocking, unless `probeCgroupHome` has found it already.
  */
 export function cgroupHome(): CgroupHome | undefined {
-  if (home === undefined) home = findCgroupHome() ?? null;
+  if (home === undefined) home = findCgroupHome(tryCreate) ?? null;
   return home ?? undefined;
 }
 
-function findCgroupHome(): CgroupHome | undefined {
+/**
+ * The same, found without blocking: a host starts it early (with the sandbox probe), so the
+ * first sandboxed call does not wait ~20 ms for a shell to join a probe cgroup (issue 20). It
+ * asks the same questions as `cgroupHome`; whichever ends first decides for the process.
+ */
+export function probeCgroupHome(): Promise<CgroupHome | undefined> {
+  if (home !== undefined) return Promise.resolve(home ?? undefined);
+  probing ??= findCgroupHomeAsync().then(
+    (found) => {
+      if (home === undefined) home = found ?? null;
+      return home ?? undefined;
+    },
+    () => cgroupHome(),
+  );
+  return probing;
+}
+
+/** Where to look: our cgroups by controller, from /proc/self/cgroup. */
+function ownCgroups(): string[] | undefined {
   if (process.platform !== 'linux') return undefined;
-  let lines: string[];
   try {
-    lines = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
+    return readFileSync('/proc/self/cgroup', 'utf8').split('\n');
   } catch {
     return undefined;
   }
+}
+
+/** The candidate homes in the order they are tried: v2 (our cgroup, then its parent), then v1. */
+function candidates(lines: readonly string[]): CgroupHome[] {
+  const found: CgroupHome[] = [];
   const pathOf = (controller: string) =>
     lines.map((line) => line.split(':')).find(([, controllers]) => controllers?.split(',').includes(controller))?.[2];
   const v2Path = lines.find((line) => line.startsWith('0::'))?.slice(3);
@@ -79,39 +104,62 @@ function findCgroupHome(): CgroupHome | undefined {
     if (v2Path === undefined || !existsSync(join(mount, 'cgroup.controllers'))) continue;
     // Our own cgroup when it delegates to children; else its parent (a systemd slice holds no
     // processes of its own, so it may delegate while our scope beside it holds the terminal).
-    for (const directory of [join(mount, v2Path), dirname(join(mount, v2Path))]) {
-      if (usable(directory, ['memory', 'pids']))
-        return {
-          mechanism: 'cgroup-v2',
-          pids: directory,
-          memory: directory,
-          own: [join(mount, v2Path, 'cgroup.procs')],
-        };
-    }
+    for (const directory of [join(mount, v2Path), dirname(join(mount, v2Path))])
+      found.push({
+        mechanism: 'cgroup-v2',
+        pids: directory,
+        memory: directory,
+        own: [join(mount, v2Path, 'cgroup.procs')],
+      });
   }
   const pids = pathOf('pids');
   const memory = pathOf('memory');
-  if (pids === undefined || memory === undefined) return undefined;
+  if (pids === undefined || memory === undefined) return found;
   // `pids:/` is the hierarchy's root: no trailing slash in what doctor prints.
   const pidsDirectory = join(CGROUP_ROOT, 'pids', pids).replace(/(.)\/$/, '$1');
   const memoryDirectory = join(CGROUP_ROOT, 'memory', memory).replace(/(.)\/$/, '$1');
-  if (!tryCreate(pidsDirectory) || !tryCreate(memoryDirectory)) return undefined;
   const own = [join(pidsDirectory, 'cgroup.procs'), join(memoryDirectory, 'cgroup.procs')];
-  return { mechanism: 'cgroup-v1', pids: pidsDirectory, memory: memoryDirectory, own };
+  found.push({ mechanism: 'cgroup-v1', pids: pidsDirectory, memory: memoryDirectory, own });
+  return found;
+}
+
+function findCgroupHome(create: (parent: string) => boolean): CgroupHome | undefined {
+  const lines = ownCgroups();
+  if (lines === undefined) return undefined;
+  for (const candidate of candidates(lines)) {
+    if (
+      candidate.mechanism === 'cgroup-v2'
+        ? usable(candidate.pids, ['memory', 'pids']) && create(candidate.pids)
+        : create(candidate.pids) && create(candidate.memory)
+    )
+      return candidate;
+  }
+  return undefined;
+}
+
+async function findCgroupHomeAsync(): Promise<CgroupHome | undefined> {
+  const lines = ownCgroups();
+  if (lines === undefined) return undefined;
+  for (const candidate of candidates(lines)) {
+    if (candidate.mechanism === 'cgroup-v2') {
+      if (usable(candidate.pids, ['memory', 'pids']) && (await tryCreateAsync(candidate.pids))) return candidate;
+    } else if ((await tryCreateAsync(candidate.pids)) && (await tryCreateAsync(candidate.memory))) return candidate;
+  }
+  return undefined;
 }
 
 /** v2: children get the controllers only when the parent lists them in subtree_control. */
 function usable(directory: string, controllers: readonly string[]): boolean {
   try {
     const enabled = readFileSync(join(directory, 'cgroup.subtree_control'), 'utf8').trim().split(/\s+/);
-    return controllers.every((controller) => enabled.includes(controller)) && tryCreate(directory);
+    return controllers.every((controller) => enabled.includes(controller));
   } catch {
     return false;
   }
 }
 
 /**
- * Whether a cgroup can be made under `parent`, joined the way the runner's wrapper joins it
+ * Whether a cgroup can be made under `parent`, joined the way a run's first process joins it
  * (moving a process needs write access to the common ancestor too), and removed again.
  */
 function tryCreate(parent: string): boolean {
@@ -123,7 +171,10 @@ function tryCreate(parent: string): boolean {
   }
   let joined = false;
   try {
-    execFileSync('/bin/sh', ['-c', `echo 0 > '${join(probe, 'cgroup.procs')}'`], { stdio: 'ignore', timeout: 5_000 });
+    execFileSync('/bin/sh', ['-c', JOIN, 'riskgate-probe', join(probe, 'cgroup.procs')], {
+      stdio: 'ignore',
+      timeout: 5_000,
+    });
     joined = true;
   } catch {
     // not ours to use
@@ -134,6 +185,34 @@ function tryCreate(parent: string): boolean {
       break;
     } catch {
       // the probe's shell leaves the cgroup a moment after it is reaped
+    }
+  }
+  return joined;
+}
+
+/** The probe's shell joins the cgroup named by its first argument (as the zygote joins a run's). */
+const JOIN = 'echo 0 > "$1"';
+
+/** `tryCreate` without blocking: the shell runs while riskgate goes on; its own probe name. */
+async function tryCreateAsync(parent: string): Promise<boolean> {
+  const probe = join(parent, `riskgate-${process.pid}-early`);
+  try {
+    await mkdir(probe);
+  } catch {
+    return false;
+  }
+  const joined = await new Promise<boolean>((resolve) => {
+    execFile('/bin/sh', ['-c', JOIN, 'riskgate-probe', join(probe, 'cgroup.procs')], { timeout: 5_000 }, (error) =>
+      resolve(error === null),
+    );
+  });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      await rmdir(probe);
+      break;
+    } catch {
+      // the probe's shell leaves the cgroup a moment after it is reaped
+      await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
   return joined;

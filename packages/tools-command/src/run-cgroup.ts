@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CgroupHome, cgroupHome, type ResourceBounds } from './resource-bounds.js';
+import { type CgroupHome, cgroupHome, probeCgroupHome, type ResourceBounds } from './resource-bounds.js';
 import { prepareZygote, zygoteWaiting } from './zygote.js';
 
 /**
@@ -13,6 +13,9 @@ import { prepareZygote, zygoteWaiting } from './zygote.js';
 const NAME = /^riskgate-(\d+)-\w+$/;
 
 let counter = 0;
+
+/** How long after a run its cgroup is removed and the next run's readied (RunCgroup.removeLater). */
+const AFTER_RUN_MS = 25;
 let swept = false;
 
 /** What the kernel counted for one run. */
@@ -41,10 +44,7 @@ export class RunCgroup {
     where: CgroupHome | undefined = cgroupHome(),
   ): RunCgroup | undefined {
     if (where === undefined) return undefined;
-    if (!swept) {
-      swept = true;
-      sweepStale(where).catch(() => {});
-    }
+    sweepOnce(where);
     const directories = takeSpare(where) ?? makeDirectories(where);
     if (directories === undefined) return undefined;
     try {
@@ -70,9 +70,16 @@ export class RunCgroup {
    * Removes the cgroup once its processes are gone, off the caller's path, then makes the next
    * run's cgroup: mkdir and rmdir of a memory cgroup cost milliseconds of kernel time that
    * would otherwise add to every call (bench/sandbox-bounds.bench.ts).
+   *
+   * Not at once but a moment later (AFTER_RUN_MS), on a timer that does not hold riskgate: the
+   * call's result goes to the model first, and this work overlaps the model's next reply instead
+   * of delaying the request (forking the next zygote and removing a memory cgroup took ~20 ms
+   * there, issue 20). A riskgate that ends meanwhile (a headless run answered at once) prepares
+   * nothing it will not use, and leaves the run's empty cgroup to the next riskgate's sweep
+   * (sweepStale), as it leaves a waiting zygote's: the run's processes were ended already.
    */
   removeLater(nextSandboxed = false): void {
-    setImmediate(() => {
+    const timer = setTimeout(() => {
       prepareSpare(this.home);
       if (nextSandboxed && !zygoteWaiting()) {
         const directories = makeDirectories(this.home);
@@ -80,7 +87,8 @@ export class RunCgroup {
           for (const directory of directories) removeQuietly(directory);
       }
       this.remove().catch(() => {});
-    });
+    }, AFTER_RUN_MS);
+    timer.unref();
   }
 
   /**
@@ -190,6 +198,33 @@ export class RunCgroup {
       }
     }
   }
+}
+
+function sweepOnce(where: CgroupHome): void {
+  if (swept) return;
+  swept = true;
+  sweepStale(where).catch(() => {});
+}
+
+/**
+ * Readies the first sandboxed run off its path, for a host that knows the sandbox is there: the
+ * cgroup probe without blocking, then a zygote waiting in the first run's cgroup (or, without
+ * a cgroup, one bound by rlimits). A headless run waits for the model meanwhile; its first call
+ * then neither probes (~20 ms), nor moves riskgate into a cgroup (an RCU grace period), nor
+ * forks riskgate itself (issue 20). A session that never runs a command kills the zygote at exit
+ * like any other; its empty cgroup is swept by the next riskgate.
+ */
+export async function prepareFirstRun(): Promise<void> {
+  const where = await probeCgroupHome();
+  if (zygoteWaiting()) return;
+  if (where === undefined) {
+    prepareZygote(undefined, []);
+    return;
+  }
+  sweepOnce(where);
+  const directories = makeDirectories(where);
+  if (directories !== undefined && !prepareZygote(where, directories))
+    for (const directory of directories) removeQuietly(directory);
 }
 
 let spare: { readonly where: CgroupHome; readonly directories: readonly string[] } | undefined;

@@ -17,7 +17,11 @@ const options = {
   // Bounds by rlimits alone, as where no cgroup can be had.
   cgroups: false,
 } as const;
-const turn = () => new Promise((resolve) => setTimeout(resolve, 50));
+/** Until the next run's zygote waits (prepared a moment after a run: RunCgroup.removeLater), or 2 s. */
+const turn = async () => {
+  for (let waited = 0; waited < 2_000 && !zygoteWaiting(); waited += 10)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+};
 
 describe('without a cgroup, the next sandboxed run is started from a zygote, not by forking riskgate', () => {
   it.runIf(available)('prepares one after a run and hands it the next command, bounds in force', async () => {

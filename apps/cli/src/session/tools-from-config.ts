@@ -67,8 +67,18 @@ export async function sandboxFromConfig(
 ): Promise<{ readonly available: boolean; readonly notice?: string }> {
   if (config.commands.sandbox === 'off')
     return { available: false, notice: 'sandbox off (commands.sandbox): only commands safe without it run unasked' };
-  const { probeSandbox } = await import('@riskgate/tools-command');
-  const status = await probeSandbox();
+  const { loadBashParser, prepareFirstRun, probeCgroupHome, probeSandbox } = await import('@riskgate/tools-command');
+  // The cgroup probe runs beside bubblewrap's, and the first run's zygote is started while the
+  // model thinks: the first sandboxed call finds both ready (issue 20).
+  void probeCgroupHome();
+  const probing = probeSandbox();
+  // The bash grammar's WebAssembly compiles on V8's background threads meanwhile (Liftoff only:
+  // done long before a session without a command ends). Main-thread work such as the secret
+  // engine's verdicts on the environment is not moved here: it would only shift the same
+  // milliseconds onto sessions that never run a command (measured: +12 ms of CPU each).
+  void loadBashParser().catch(() => undefined);
+  const status = await probing;
+  if (status.available) void prepareFirstRun().catch(() => undefined);
   return status.available ? { available: true } : { available: false, notice: status.message };
 }
 

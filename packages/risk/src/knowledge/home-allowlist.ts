@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { relative } from 'node:path';
-import picomatch from 'picomatch';
+import { lazyMatcher } from './lazy-glob.js';
 import { expandBraces, isInside, realPathOf } from './path-lookup.js';
 
 /**
@@ -72,8 +72,11 @@ const PICO = { dot: true, nonegate: true } as const;
 /** Each row relative to the home, braces expanded: the sandbox binds what these name. */
 export const HOME_ALLOWLIST_GLOBS: readonly string[] = HOME_ALLOWLIST.flatMap((row) => expandBraces(row.glob));
 
-/** Everything at or below an allowlisted entry (a directory row covers its contents). */
-const allowed = picomatch([...HOME_ALLOWLIST_GLOBS, ...HOME_ALLOWLIST_GLOBS.map((glob) => `${glob}/**`)], PICO);
+/**
+ * Everything at or below an allowlisted entry (a directory row covers its contents). Compiled on
+ * the first path that holds an entry's literal text (lazy-glob.ts), not when riskgate starts.
+ */
+const allowed = lazyMatcher([...HOME_ALLOWLIST_GLOBS, ...HOME_ALLOWLIST_GLOBS.map((glob) => `${glob}/**`)], PICO);
 
 export interface HomePrivacyOptions {
   readonly home?: string;

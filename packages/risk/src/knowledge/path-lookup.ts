@@ -16,6 +16,7 @@ import picomatch from 'picomatch';
 import { listDirectory, lstatBig } from './directory-cache.js';
 import { type AnyStats, identityKey, settledBefore } from './file-identity.js';
 import { fileVerdict } from './file-verdict.js';
+import { lazyMatcher } from './lazy-glob.js';
 import { type PathClass, SECRET_WHEN_CONTENT, SENSITIVE_PATHS } from './sensitive-paths.js';
 
 /** What the knowledge base says about one path. */
@@ -84,7 +85,8 @@ export function compiledRows(home: string): readonly CompiledRow[] {
         .map((alternative) => {
           const glob = anchored(alternative, home);
           // A row covers the path itself and, when it is a directory, everything below it.
-          const test = picomatch(row.fileOnly === true ? [glob] : [glob, `${glob}/**`], PICO);
+          // Compiled when a path first holds the row's literal text (lazy-glob.ts).
+          const test = lazyMatcher(row.fileOnly === true ? [glob] : [glob, `${glob}/**`], PICO);
           return {
             class: row.class,
             what: row.what,
@@ -94,7 +96,7 @@ export function compiledRows(home: string): readonly CompiledRow[] {
             fileOnly: row.fileOnly === true,
             ...(alternative.startsWith('/') || alternative.startsWith('~/') || alternative.includes('/')
               ? {}
-              : { name: picomatch(alternative, PICO) }),
+              : { name: lazyMatcher([alternative], PICO) }),
           };
         }),
     );
@@ -103,7 +105,7 @@ export function compiledRows(home: string): readonly CompiledRow[] {
   return rows;
 }
 
-const contentRows = SECRET_WHEN_CONTENT.map((row) => ({ ...row, test: picomatch(`**/${row.glob}`, PICO) }));
+const contentRows = SECRET_WHEN_CONTENT.map((row) => ({ ...row, test: lazyMatcher([`**/${row.glob}`], PICO) }));
 
 /**
  * The real path, or the real path of the nearest existing ancestor with the rest appended. A

@@ -80,16 +80,30 @@ export function compileRule(rule: GitleaksRule): CompiledRule {
 }
 
 interface Compiled {
-  readonly rules: readonly CompiledRule[];
-  readonly global: CompiledAllowlist;
+  /** The rules in gitleaks' order, each compiled the first time a text holds one of its keywords. */
+  readonly rules: readonly LazyRule[];
   /** Every keyword at once, longest first, as a lookahead: one pass finds where each keyword starts. */
   readonly keywordScan: RegExp;
-  /** For each keyword, the keywords it starts with (`key` → `ke`): present whenever it is. */
-  readonly prefixes: ReadonlyMap<string, readonly string[]>;
+  /** Every keyword, longest first. */
+  readonly keywords: readonly string[];
+  /** For each keyword found so far, the keywords it starts with (`key` → `ke`): present whenever it is. */
+  readonly prefixes: Map<string, readonly string[]>;
+}
+
+interface LazyRule {
+  readonly rule: GitleaksRule;
+  compiled?: CompiledRule;
 }
 
 let compiled: Compiled | undefined;
+let globalAllowlist: CompiledAllowlist | undefined;
 
+/**
+ * The rule set, its rules left uncompiled: translating and compiling all ~220 Go regexes (and
+ * their allowlists) cost ~20 ms on the first text scanned, usually a command's environment,
+ * where a handful of keywords occur. A rule is compiled the first time its keywords are
+ * present, so every verdict is the one the whole compiled set gives.
+ */
 function rules(): Compiled {
   if (compiled !== undefined) return compiled;
   const keywords = [...new Set(GITLEAKS_RULES.rules.flatMap((rule) => rule.keywords))].sort(
@@ -97,12 +111,33 @@ function rules(): Compiled {
   );
   const escaped = keywords.map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
   compiled = {
-    rules: GITLEAKS_RULES.rules.map(compileRule),
-    global: compileAllowlist(GITLEAKS_RULES.allowlist),
+    rules: GITLEAKS_RULES.rules.map((rule) => ({ rule })),
     keywordScan: new RegExp(`(?=(${escaped.join('|')}))`, 'g'),
-    prefixes: new Map(keywords.map((keyword) => [keyword, keywords.filter((other) => keyword.startsWith(other))])),
+    keywords,
+    prefixes: new Map(),
   };
   return compiled;
+}
+
+function compiledRule(entry: LazyRule): CompiledRule {
+  entry.compiled ??= compileRule(entry.rule);
+  return entry.compiled;
+}
+
+/** The allowlist every rule shares: needed only once a rule has found something. */
+function globalList(): CompiledAllowlist {
+  globalAllowlist ??= compileAllowlist(GITLEAKS_RULES.allowlist);
+  return globalAllowlist;
+}
+
+/** The keywords `keyword` starts with, itself included (the list of `prefixes`). */
+function prefixesOf(keyword: string, { keywords, prefixes }: Compiled): readonly string[] {
+  let found = prefixes.get(keyword);
+  if (found === undefined) {
+    found = keywords.filter((other) => keyword.startsWith(other));
+    prefixes.set(keyword, found);
+  }
+  return found;
 }
 
 /**
@@ -111,13 +146,14 @@ function rules(): Compiled {
  * shorter ones it starts with are then present too; those starting later are found at their own
  * position.
  */
-function presentKeywords(lower: string, { keywordScan, prefixes }: Compiled): Set<string> {
+function presentKeywords(lower: string, rules: Compiled): Set<string> {
   const present = new Set<string>();
+  const { keywordScan } = rules;
   keywordScan.lastIndex = 0;
   for (const match of lower.matchAll(keywordScan)) {
     const longest = match[1]!;
     if (present.has(longest)) continue;
-    for (const keyword of prefixes.get(longest) ?? [longest]) present.add(keyword);
+    for (const keyword of prefixesOf(longest, rules)) present.add(keyword);
   }
   return present;
 }
@@ -153,11 +189,12 @@ function lineAround(text: string, start: number, end: number): string {
 /** The secrets gitleaks' rules find in `text`; `lower` is `text.toLowerCase()` when the caller has it. */
 export function findTokens(text: string, lower = text.toLowerCase()): SecretFinding[] {
   const compiledRules = rules();
-  const { rules: all, global } = compiledRules;
   const present = presentKeywords(lower, compiledRules);
   const findings: SecretFinding[] = [];
-  for (const rule of all) {
-    if (rule.keywords.length > 0 && !rule.keywords.some((keyword) => present.has(keyword))) continue;
+  for (const entry of compiledRules.rules) {
+    const { keywords } = entry.rule;
+    if (keywords.length > 0 && !keywords.some((keyword) => present.has(keyword))) continue;
+    const rule = compiledRule(entry);
     rule.regex.lastIndex = 0;
     for (let match = rule.regex.exec(text); match !== null; match = rule.regex.exec(text)) {
       if (match[0].length === 0) {
@@ -189,7 +226,7 @@ export function findTokens(text: string, lower = text.toLowerCase()): SecretFind
         };
         return targets;
       };
-      if (allowed(global, lazyTargets) || rule.allowlists.some((list) => allowed(list, lazyTargets))) continue;
+      if (allowed(globalList(), lazyTargets) || rule.allowlists.some((list) => allowed(list, lazyTargets))) continue;
       findings.push({ start, end, what: `a secret (${rule.id})`, rule: rule.id });
     }
   }
