@@ -5,6 +5,7 @@ import { closedToOthers, entryClosedToOthers } from './closed-files.js';
 import { contentHoldsSecret } from './content-secret.js';
 import { type Listing, listDirectory, lstatBig } from './directory-cache.js';
 import { isPrivateHomePath } from './home-allowlist.js';
+import { threadCpuClock } from './thread-cpu.js';
 import {
   type CompiledRow,
   compiledRows,
@@ -68,31 +69,31 @@ export interface TreeScanOptions extends PathLookupOptions {
 export const TREE_SCAN_BUDGET_MS = 45;
 
 /**
- * The budget: spent when both the wall clock and the process's CPU time (`process.cpuUsage`) are
+ * The budget: spent when both the wall clock and this thread's CPU time (`threadCpuClock`) are
  * past it, or the wall clock is past twenty times it (at least 1 s). On a loaded machine a walk
- * descheduled for tens of milliseconds is not a walk too large to finish, and asking for that
- * reason is a prompt nobody needed (a cached walk of a ten-file tree took over 40 ms of wall clock
- * in the test suite).
+ * descheduled for tens of milliseconds is not a walk too large to finish, nor is one that shares
+ * the process with a busy thread (V8 compiling the bash grammar in the background when a session
+ * starts, a worker): asking for either reason is a prompt nobody needed (a cached walk of a
+ * ten-file tree took over 40 ms of wall clock in the test suite).
  */
-function budget(ms: number): () => boolean {
+export function walkBudget(ms: number): () => boolean {
   // The content test compiles its rules on first use (tens of milliseconds, once per process):
   // not the walk's cost, so paid before the clock starts.
   if (!contentEngineReady) {
     contentHoldsSecret(ENGINE_WARM_TEXT);
     contentEngineReady = true;
   }
-  const cpuStart = process.cpuUsage();
+  const cpu = threadCpuClock();
   const wallStart = performance.now();
   const wallEnd = wallStart + Math.max(1_000, ms * 20);
+  // Past the wall clock's budget the thread's clock is read at most once a millisecond (a file read).
+  let nextCpuCheck = 0;
   return () => {
     const now = performance.now();
     if (now > wallEnd) return true;
-    // Both clocks past the budget: a walk descheduled on a loaded machine (wall clock only) or
-    // sharing the process with a busy thread (the process's CPU time counts every thread) is
-    // not a walk too large to finish.
-    if (now - wallStart <= ms) return false;
-    const used = process.cpuUsage(cpuStart);
-    return (used.user + used.system) / 1_000 > ms;
+    if (now - wallStart <= ms || now < nextCpuCheck) return false;
+    nextCpuCheck = now + 1;
+    return cpu() > ms;
   };
 }
 
@@ -136,7 +137,7 @@ export function scanTree(directory: string, options: TreeScanOptions = {}): Tree
   const shared = options.shared ?? {
     entries: maxEntries,
     scanned: new Set<string>([root]),
-    overBudget: budget(options.budgetMs ?? TREE_SCAN_BUDGET_MS),
+    overBudget: walkBudget(options.budgetMs ?? TREE_SCAN_BUDGET_MS),
   };
   // Modes are looked at only outside the workspace and the home: an lstat per entry of a system tree.
   const realHome = realPathOf(home);
