@@ -197,7 +197,7 @@ interface ChildExit {
 class CommandRun {
   private readonly capture: HeadTail;
   private readonly live: LiveOutput | undefined;
-  private readonly signs = new OutputSigns();
+  private readonly signs: OutputSigns;
   private readonly grace: number;
   private readonly streamsClosed: Promise<unknown>;
   private first: Buffer | undefined;
@@ -215,6 +215,8 @@ class CommandRun {
     this.capture = new HeadTail(Math.max(1, Math.floor(options.maxOutputBytes / 2)));
     this.live = options.onOutput === undefined ? undefined : new LiveOutput(options.onOutput);
     this.grace = options.killGraceMs ?? 2_000;
+    // With a cgroup, its counters tell memory and processes (detectLimit): the output only a full /tmp.
+    this.signs = new OutputSigns(launch.cgroup === undefined ? undefined : ['tmp-full']);
     child.stdout?.on('data', this.onData);
     child.stderr?.on('data', this.onData);
     this.streamsClosed = Promise.all(

@@ -7,7 +7,10 @@ const NEWLINE = 0x0a;
  * model's head and tail, the screen's live view): `seq 1 5000000` is 38 MB of 8-byte lines, and
  * two counts with one `indexOf` call per line took 73 of the 88 ms spent reading it. Four bytes
  * at a time (a word XORed with four newlines has a zero byte per newline; the zero bytes are
- * counted without a branch): 10 ms for those 38 MB, against 28–41 ms for a byte loop.
+ * counted without a branch), four words per step: their per-byte flags (at most 4 per byte) are
+ * added before one multiply sums the bytes. 14–20 ms for those 38 MB against 18–28 ms one word
+ * per step (where the multiply and shifts were half the work), 28–41 ms for a byte loop. Signed
+ * words: a Uint32Array element above 2^31 is a double to V8 until the first bitwise operation.
  */
 export function countLines(buffer: Uint8Array): number {
   const length = buffer.length;
@@ -16,19 +19,29 @@ export function countLines(buffer: Uint8Array): number {
   for (; index < length && ((buffer.byteOffset + index) & 3) !== 0; index++) count += buffer[index] === NEWLINE ? 1 : 0;
   const words = (length - index) >>> 2;
   if (words > 0) {
-    const view = new Uint32Array(buffer.buffer, buffer.byteOffset + index, words);
-    let nonzero = 0;
-    for (let word = 0; word < words; word++) {
-      const value = view[word]! ^ 0x0a0a0a0a;
-      // Per byte: high bit set when the byte is not zero (no carry crosses a byte).
-      const high = (((value & 0x7f7f7f7f) + 0x7f7f7f7f) | value) & 0x80808080;
-      nonzero += Math.imul(high >>> 7, 0x01010101) >>> 24;
+    const view = new Int32Array(buffer.buffer, buffer.byteOffset + index, words);
+    let other = 0;
+    let word = 0;
+    for (; word + 3 < words; word += 4) {
+      const flags =
+        notNewline(view[word]!) +
+        notNewline(view[word + 1]!) +
+        notNewline(view[word + 2]!) +
+        notNewline(view[word + 3]!);
+      other += Math.imul(flags, 0x01010101) >>> 24;
     }
-    count += words * 4 - nonzero;
+    for (; word < words; word++) other += Math.imul(notNewline(view[word]!), 0x01010101) >>> 24;
+    count += words * 4 - other;
     index += words * 4;
   }
   for (; index < length; index++) count += buffer[index] === NEWLINE ? 1 : 0;
   return count;
+}
+
+/** 1 in each byte of the word that is not a newline, else 0 (no carry crosses a byte). */
+function notNewline(word: number): number {
+  const value = word ^ 0x0a0a0a0a;
+  return ((((value & 0x7f7f7f7f) + 0x7f7f7f7f) | value) >>> 7) & 0x01010101;
 }
 
 /**

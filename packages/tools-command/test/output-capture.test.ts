@@ -80,6 +80,14 @@ describe('OutputSigns', () => {
     expect([...signs.seen]).toEqual(['processes']);
   });
 
+  it('looks only for the signs it is asked for (with a cgroup: a full /tmp)', () => {
+    const signs = new OutputSigns(['tmp-full']);
+    signs.push(Buffer.from('bash: fork: Cannot fork\nCannot allocate memory\n'));
+    expect(signs.seen.size).toBe(0);
+    signs.push(Buffer.from(`${'1\n'.repeat(50_000)}cp: No space left on device\n`));
+    expect([...signs.seen]).toEqual(['tmp-full']);
+  });
+
   it('finds a sign spread over many tiny chunks', () => {
     const signs = new OutputSigns();
     for (const char of 'out of memory') signs.push(Buffer.from(char));
