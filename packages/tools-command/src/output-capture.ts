@@ -1,18 +1,32 @@
 import { StringDecoder } from 'node:string_decoder';
+import { wasmNewlines } from './newline-count-wasm.js';
 
 const NEWLINE = 0x0a;
 
 /**
  * Newlines in a chunk. Counted once per chunk by the runner and handed to every consumer (the
  * model's head and tail, the screen's live view): `seq 1 5000000` is 38 MB of 8-byte lines, and
- * two counts with one `indexOf` call per line took 73 of the 88 ms spent reading it. Four bytes
- * at a time (a word XORed with four newlines has a zero byte per newline; the zero bytes are
- * counted without a branch), four words per step: their per-byte flags (at most 4 per byte) are
- * added before one multiply sums the bytes. 14–20 ms for those 38 MB against 18–28 ms one word
- * per step (where the multiply and shifts were half the work), 28–41 ms for a byte loop. Signed
- * words: a Uint32Array element above 2^31 is a double to V8 until the first bitwise operation.
+ * two counts with one `indexOf` call per line took 73 of the 88 ms spent reading it. Sixteen
+ * bytes at a time with WebAssembly's SIMD where it is available (newline-count-wasm.ts: 3–9 ms
+ * for those 38 MB), else `countLinesByWords`; short chunks by words, where a call into the
+ * module and the copy cost more than they save.
  */
 export function countLines(buffer: Uint8Array): number {
+  return (buffer.length >= WASM_FROM ? wasmNewlines(buffer) : undefined) ?? countLinesByWords(buffer);
+}
+
+/** From this many bytes on, a chunk is counted by the WebAssembly module. */
+const WASM_FROM = 512;
+
+/**
+ * Four bytes at a time (a word XORed with four newlines has a zero byte per newline; the zero
+ * bytes are counted without a branch), four words per step: their per-byte flags (at most 4 per
+ * byte) are added before one multiply sums the bytes. 12–20 ms for those 38 MB against 18–28 ms
+ * one word per step (where the multiply and shifts were half the work), 28–41 ms for a byte
+ * loop. Signed words: a Uint32Array element above 2^31 is a double to V8 until the first bitwise
+ * operation.
+ */
+export function countLinesByWords(buffer: Uint8Array): number {
   const length = buffer.length;
   let count = 0;
   let index = 0;

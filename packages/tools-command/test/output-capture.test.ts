@@ -2,7 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { findSecretsIn } from '@riskgate/risk';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../src/command-runner.js';
-import { countLines, HeadTail, LiveOutput } from '../src/output-capture.js';
+import { wasmNewlines } from '../src/newline-count-wasm.js';
+import { countLines, countLinesByWords, HeadTail, LiveOutput } from '../src/output-capture.js';
 import { OutputSigns } from '../src/run-limits.js';
 
 const naive = (bytes: Uint8Array) => bytes.reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);
@@ -14,6 +15,32 @@ describe('countLines', () => {
     for (let offset = 0; offset < 4; offset++) {
       const view = backing.subarray(offset, offset + size);
       expect(countLines(view)).toBe(naive(view));
+    }
+  });
+
+  it('counts the same with WebAssembly and by words as byte by byte, at every length and alignment', () => {
+    // Lengths around the module's 64-byte steps and its 64 KiB window, bytes that differ from a
+    // newline by one bit, and runs of newlines long enough to fill a byte lane (255).
+    const backing = Buffer.alloc(200_000);
+    let seed = 7;
+    for (let index = 0; index < backing.length; index++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      const pick = seed >>> 24;
+      backing[index] = pick < 90 ? 0x0a : pick < 110 ? 0x0b : pick < 130 ? 0x8a : pick < 140 ? 0x00 : pick;
+    }
+    backing.fill(0x0a, 70_000, 75_000);
+    const lengths = [
+      0, 1, 15, 16, 17, 63, 64, 65, 511, 512, 513, 4095, 16_384, 65_535, 65_536, 65_537, 131_073, 199_990,
+    ];
+    expect(wasmNewlines(Buffer.from('\n\n'))).toBe(2);
+    for (const length of lengths) {
+      for (let offset = 0; offset < 5; offset++) {
+        const view = backing.subarray(offset, offset + length);
+        const expected = naive(view);
+        expect(wasmNewlines(view)).toBe(expected);
+        expect(countLinesByWords(view)).toBe(expected);
+        expect(countLines(view)).toBe(expected);
+      }
     }
   });
 
