@@ -9,7 +9,7 @@ import { countLines, cutNotice, HeadTail, LiveOutput } from './output-capture.js
 import type { ResourceBounds } from './resource-bounds.js';
 import type { CgroupCounts } from './run-cgroup.js';
 import { killMarked, type Launch, launchFor } from './run-launch.js';
-import { prepareZygote, startZygote, zygoteWaiting } from './zygote.js';
+import { prepareSoon, prepareZygote, startZygote, zygoteWaiting } from './zygote.js';
 import { detectLimit, type LimitHit, OutputSigns } from './run-limits.js';
 import { SANDBOX_ENVIRONMENT } from './sandbox.js';
 
@@ -113,7 +113,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   // Without a cgroup, the next sandboxed run's first process is started ahead all the same, off
   // this call's path (zygote.ts): forking riskgate itself is what costs.
   if (launch.rlimitZygote === true)
-    setImmediate(() => {
+    prepareSoon(() => {
       if (!zygoteWaiting()) prepareZygote(undefined, []);
     });
   stdin.remove();

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CgroupHome, cgroupHome, type ResourceBounds } from './resource-bounds.js';
-import { prepareZygote, zygoteWaiting } from './zygote.js';
+import { prepareSoon, prepareZygote, zygoteWaiting } from './zygote.js';
 
 /**
  * One cgroup per run (resource-bounds.ts finds where they may be made): it holds the bounds of
@@ -72,7 +72,7 @@ export class RunCgroup {
    * would otherwise add to every call (bench/sandbox-bounds.bench.ts).
    */
   removeLater(nextSandboxed = false): void {
-    setImmediate(() => {
+    prepareSoon(() => {
       prepareSpare(this.home);
       if (nextSandboxed && !zygoteWaiting()) {
         const directories = makeDirectories(this.home);
