@@ -8,11 +8,14 @@
 // execute_command once; bash runs the same command into a pipe that is read and dropped.
 // Whole processes are measured by GNU time (`/usr/bin/time -f "%e %M"`); the command's own
 // time in riskgate is the audit log's durationMs for the call (assess, sandbox, run, capture),
-// which leaves out Node's start-up and the model's replies. The timed call is the session's
+// which leaves out Node's start-up and the model's replies. bash's time for the ratio is taken
+// here to the microsecond (GNU time's %e has 10 ms steps, a tenth of bash's ~100 ms), and the
+// ratio is given both of the medians and as the median of each run's call over its bash, which
+// the shared machine's load swings less (the load average is printed at the start and the end). The timed call is the session's
 // second: the first (`true`) pays for loading the bash grammar, which is not the output's cost.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The scripted model server by path: @riskgate/testing is not a dependency of the root package.
 import { startScriptedModelServer } from '../packages/testing/src/index.js';
@@ -58,6 +61,13 @@ const bash: { seconds: number; megabytes: number }[] = [];
 const riskgate: { seconds: number; megabytes: number }[] = [];
 const oneLine: { seconds: number; megabytes: number }[] = [];
 const call: number[] = [];
+/** bash's wall time in seconds, to the microsecond. */
+const bashWall: number[] = [];
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+const loadAtStart = load();
 
 async function session(line: string): Promise<{ seconds: number; megabytes: number }> {
   const server = await startScriptedModelServer([
@@ -81,13 +91,18 @@ async function session(line: string): Promise<{ seconds: number; megabytes: numb
 
 try {
   for (let run = 0; run < runs; run++) {
+    const bashStarted = performance.now();
     bash.push(await measure('bash', ['-c', `${command} | cat > /dev/null`], process.env));
+    bashWall.push((performance.now() - bashStarted) / 1000);
     oneLine.push(await session('seq 1 1'));
     // A first call warms the session (the first tool call of a headless run waits for the bash
     // grammar's WebAssembly to finish compiling: issue 20's start-up half); the second is timed.
     const server = await startScriptedModelServer([
       { toolCalls: [{ name: 'execute_command', arguments: { command: 'true' } }] },
-      { toolCalls: [{ name: 'execute_command', arguments: { command } }] },
+      // The model's reply before the timed call comes after 100 ms, faster than any endpoint
+      // answers: as in a session, riskgate readies the next run 25 ms after a run (zygote.ts
+      // prepareAfterRun), and a reply within that would time a run without its zygote.
+      { toolCalls: [{ name: 'execute_command', arguments: { command } }], delayMs: 100 },
       { text: 'done' },
     ]);
     const env = {
@@ -114,15 +129,16 @@ try {
 }
 const sandbox =
   spawnSync(process.execPath, [cli, 'doctor'], { encoding: 'utf8' }).stdout.match(/sandbox +(.*)/)?.[1] ?? '?';
-const b = { seconds: median(bash.map((x) => x.seconds)), megabytes: median(bash.map((x) => x.megabytes)) };
+const b = { seconds: median(bashWall), megabytes: median(bash.map((x) => x.megabytes)) };
 const r = { seconds: median(riskgate.map((x) => x.seconds)), megabytes: median(riskgate.map((x) => x.megabytes)) };
-console.log(`${command}, median of ${runs} runs (${sandbox.slice(0, 60)})`);
-console.log(`bash      ${b.seconds.toFixed(2)} s  ${b.megabytes.toFixed(1)} MB`);
+console.log(`${command}, median of ${runs} runs (${sandbox.slice(0, 60)}); load ${loadAtStart} → ${load()}`);
+console.log(`bash      ${b.seconds.toFixed(3)} s  ${b.megabytes.toFixed(1)} MB`);
 console.log(`riskgate  ${r.seconds.toFixed(2)} s  ${r.megabytes.toFixed(1)} MB`);
 const c = median(call);
-console.log(`  the call ${c.toFixed(2)} s (audit durationMs)`);
+const callPairs = median(call.map((seconds, index) => seconds / bashWall[index]!));
+console.log(`  the call ${c.toFixed(3)} s (audit durationMs)`);
 console.log(
-  `ratio     the call ${(c / b.seconds).toFixed(2)}× bash; whole process ${(r.seconds / b.seconds).toFixed(2)}× time, ${(r.megabytes / b.megabytes).toFixed(2)}× memory`,
+  `ratio     the call ${(c / b.seconds).toFixed(2)}× bash (median of runs ${callPairs.toFixed(2)}×); whole process ${(r.seconds / b.seconds).toFixed(2)}× time, ${(r.megabytes / b.megabytes).toFixed(2)}× memory`,
 );
 const one = median(oneLine.map((x) => x.megabytes));
 // Run for run: the long output's peak RSS minus the one-line session's.
@@ -136,6 +152,8 @@ console.log(
     riskgate: r,
     callSeconds: c,
     callRatio: c / b.seconds,
+    callRatioOfRuns: callPairs,
+    load: { start: loadAtStart, end: load() },
     oneLineMegabytes: one,
     rssAddedMegabytes: rssAdded,
     sandbox,

@@ -9,7 +9,7 @@ import { countLines, cutNotice, HeadTail, LiveOutput } from './output-capture.js
 import type { ResourceBounds } from './resource-bounds.js';
 import type { CgroupCounts } from './run-cgroup.js';
 import { killMarked, type Launch, launchFor } from './run-launch.js';
-import { prepareZygote, startZygote, zygoteWaiting } from './zygote.js';
+import { prepareAfterRun, prepareZygote, startZygote, zygoteWaiting } from './zygote.js';
 import { detectLimit, type LimitHit, OutputSigns } from './run-limits.js';
 import { SANDBOX_ENVIRONMENT } from './sandbox.js';
 
@@ -113,7 +113,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   // Without a cgroup, the next sandboxed run's first process is started ahead all the same, off
   // this call's path (zygote.ts): forking riskgate itself is what costs.
   if (launch.rlimitZygote === true)
-    setImmediate(() => {
+    prepareAfterRun(() => {
       if (!zygoteWaiting()) prepareZygote(undefined, []);
     });
   stdin.remove();
@@ -197,7 +197,7 @@ interface ChildExit {
 class CommandRun {
   private readonly capture: HeadTail;
   private readonly live: LiveOutput | undefined;
-  private readonly signs = new OutputSigns();
+  private readonly signs: OutputSigns;
   private readonly grace: number;
   private readonly streamsClosed: Promise<unknown>;
   private first: Buffer | undefined;
@@ -215,6 +215,8 @@ class CommandRun {
     this.capture = new HeadTail(Math.max(1, Math.floor(options.maxOutputBytes / 2)));
     this.live = options.onOutput === undefined ? undefined : new LiveOutput(options.onOutput);
     this.grace = options.killGraceMs ?? 2_000;
+    // With a cgroup, its counters tell memory and processes (detectLimit): the output only a full /tmp.
+    this.signs = new OutputSigns(launch.cgroup === undefined ? undefined : ['tmp-full']);
     child.stdout?.on('data', this.onData);
     child.stderr?.on('data', this.onData);
     this.streamsClosed = Promise.all(

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CgroupHome, cgroupHome, probeCgroupHome, type ResourceBounds } from './resource-bounds.js';
-import { prepareZygote, zygoteWaiting } from './zygote.js';
+import { prepareAfterRun, prepareZygote, zygoteWaiting } from './zygote.js';
 
 /**
  * One cgroup per run (resource-bounds.ts finds where they may be made): it holds the bounds of
@@ -14,8 +14,6 @@ const NAME = /^riskgate-(\d+)-\w+$/;
 
 let counter = 0;
 
-/** How long after a run its cgroup is removed and the next run's readied (RunCgroup.removeLater). */
-const AFTER_RUN_MS = 25;
 let swept = false;
 
 /** What the kernel counted for one run. */
@@ -71,7 +69,7 @@ export class RunCgroup {
    * run's cgroup: mkdir and rmdir of a memory cgroup cost milliseconds of kernel time that
    * would otherwise add to every call (bench/sandbox-bounds.bench.ts).
    *
-   * Not at once but a moment later (AFTER_RUN_MS), on a timer that does not hold riskgate: the
+   * Not at once but a moment later (zygote.ts `prepareAfterRun`), on a timer that does not hold riskgate: the
    * call's result goes to the model first, and this work overlaps the model's next reply instead
    * of delaying the request (forking the next zygote and removing a memory cgroup took ~20 ms
    * there, issue 20). A riskgate that ends meanwhile (a headless run answered at once) prepares
@@ -79,7 +77,7 @@ export class RunCgroup {
    * (sweepStale), as it leaves a waiting zygote's: the run's processes were ended already.
    */
   removeLater(nextSandboxed = false): void {
-    const timer = setTimeout(() => {
+    prepareAfterRun(() => {
       prepareSpare(this.home);
       if (nextSandboxed && !zygoteWaiting()) {
         const directories = makeDirectories(this.home);
@@ -87,8 +85,7 @@ export class RunCgroup {
           for (const directory of directories) removeQuietly(directory);
       }
       this.remove().catch(() => {});
-    }, AFTER_RUN_MS);
-    timer.unref();
+    });
   }
 
   /**
