@@ -14,7 +14,7 @@ import {
 import { changesRows, managesTransactions, type PlannedStatement, previewLine, type SqlPlan } from './sql-plan.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { SqliteReader, SqliteReadError, SqliteReadStopped } from './sqlite-reader.js';
-import { schemaSnapshot } from './sqlite-schema-snapshot.js';
+import { forgetSchemaSnapshot, schemaSnapshot } from './sqlite-schema-snapshot.js';
 import { runSqliteWrite } from './sqlite-writer.js';
 
 /** describe_schema counts rows up to this many, so a large table costs no full scan. */
@@ -77,6 +77,16 @@ export class SqliteConnection implements SqlConnection {
   }
 
   async run(plan: SqlPlan, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
+    try {
+      return await this.runPlan(plan, options);
+    } finally {
+      // Confirmed statements may change what the snapshot's key does not show (a ROLLBACK, a
+      // DETACH and an ATTACH of another file under the same name on :memory:): forgotten.
+      if (!options.readOnly) forgetSchemaSnapshot(this.writable);
+    }
+  }
+
+  private async runPlan(plan: SqlPlan, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
     const started = performance.now();
     const { statements } = plan;
     // Reads run where they can be stopped, confirmed ones too (a confirmed endless CTE must not hang riskgate).
@@ -247,6 +257,7 @@ export class SqliteConnection implements SqlConnection {
       return sqliteFailure(error, undefined, statements.length);
     } finally {
       if (this.writable.inTransaction) this.writable.exec('ROLLBACK');
+      forgetSchemaSnapshot(this.writable);
     }
   }
 
