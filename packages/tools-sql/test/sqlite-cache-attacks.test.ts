@@ -529,3 +529,122 @@ describe("an in-memory database changed through riskgate's own connection betwee
     attachedChanged,
   );
 });
+
+describe('the bounds of what is kept: past them an answer is read again, never wrong', () => {
+  let directory = '';
+  let connection: SqlConnection | undefined;
+  let database: Database.Database | undefined;
+  let run: Run;
+  beforeEach(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'riskgate-cache-bounds-'));
+    const path = join(directory, 'app.sqlite');
+    database = new Database(path);
+    database.exec(BASE);
+    const opened = await openSqlConnection(path);
+    if (isSqlFailure(opened)) throw new Error(opened.message);
+    connection = opened;
+    const tool = createExecuteSqlTool({ connection: opened });
+    run = ((sql, answer = 'never-asked') => callTool(tool, { sql }, answer)) as Run;
+  });
+  afterEach(async () => {
+    await connection?.close();
+    database?.close();
+    connection = undefined;
+    database = undefined;
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  /** Distinct statements, each judged, prepared, run (reader process) and its text kept. */
+  const others = async (count: number, tag: string) => {
+    for (let index = 0; index < count; index++) await run(`SELECT ${index} AS ${tag}${index} FROM users LIMIT 1`);
+  };
+
+  it.each([
+    { name: '70 statements (past the 64 prepared) after the change', order: 'change-first' },
+    { name: '70 statements (past the 64 prepared) before the change', order: 'others-first' },
+  ])('the reader process and the snapshot, $name: SELECT * FROM users is withheld', async ({ order }) => {
+    await run('SELECT * FROM users');
+    if (order === 'others-first') await others(70, 'n');
+    database!.exec('ALTER TABLE users RENAME COLUMN note TO password');
+    if (order === 'change-first') await others(70, 'n');
+    await expectSafe(run, 'SELECT * FROM users', 'withheld');
+    await expectSafe(run, 'SELECT * FROM users', 'withheld');
+  });
+
+  it('a key/value read after 140 distinct statements (past 128 kept verdicts) and a credential key', async () => {
+    await run('SELECT v FROM cfg');
+    await others(140, 'm');
+    database!.exec(`INSERT INTO cfg VALUES ('smtp_password', '${PASSWORD}')`);
+    await expectSafe(run, 'SELECT v FROM cfg', 'asked');
+    await others(140, 'k');
+    await expectSafe(run, 'SELECT v FROM cfg', 'asked');
+  });
+
+  it('a statement naming 4,200 words (past the 4,096 kept answers) is judged whole, before and after a change', async () => {
+    // Three subqueries of 1,400 columns (SQLite's bound is 2,000 per result): 4,200 distinct words.
+    const part = (from: number) =>
+      `EXISTS (SELECT ${Array.from({ length: 1_400 }, (_, index) => `1 AS w${from + index}`).join(', ')})`;
+    const aliases = `0 AS first FROM cfg WHERE ${[0, 1_400, 2_800].map(part).join(' AND ')}`;
+    const sql = `SELECT v, ${aliases}`;
+    expect((await run(sql)).asked).toBe(false);
+    database!.exec(`INSERT INTO cfg VALUES ('smtp_password', '${PASSWORD}')`);
+    await expectSafe(run, sql, 'asked');
+    // The same with the credential key there from the start of a snapshot.
+    await expectSafe(run, `SELECT v, 2 AS tail, ${aliases}`, 'asked');
+  });
+
+  const spellings = [
+    'SELECT pwd FROM accounts',
+    'select   pwd   from accounts',
+    'SELECT\n\tpwd\nFROM accounts',
+    'SELECT/**/pwd/**/FROM accounts',
+    'SELECT "PWD" FROM accounts',
+    'SELECT [pwd] FROM accounts',
+    'SELECT `pwd` FROM accounts',
+    'SELECT pwd FROM accounts -- a comment',
+    'SELECT pwd FROM accounts /* a comment */',
+    `SELECT pwd FROM accounts -- ${'x'.repeat(9_000)}`,
+    `SELECT pwd FROM accounts /* ${'y'.repeat(9_000)} */`,
+    `SELECT ${'1 + '.repeat(3_000)}1 AS n, pwd FROM accounts`,
+  ];
+  it.each(
+    spellings.map((sql) => ({ sql, label: sql.length > 60 ? `${sql.slice(0, 40)}… (${sql.length} chars)` : sql })),
+  )('a credential column read, twice, around 130 other texts (past the 128 kept texts): $label is asked', async ({
+    sql,
+  }) => {
+    await expectSafe(run, sql, 'asked');
+    await others(130, 'q');
+    await expectSafe(run, sql, 'asked');
+    await expectSafe(run, sql, 'asked');
+  });
+
+  it.each([
+    { name: 'a long comment (past the 8 KB kept-text bound)', sql: `SELECT * FROM users -- ${'z'.repeat(9_000)}` },
+    { name: 'a long whitespace run', sql: `SELECT *${' '.repeat(9_000)}FROM users` },
+    { name: 'the short text', sql: 'SELECT * FROM users' },
+  ])('the same text meaning something else after a rename, $name: withheld', async ({ sql }) => {
+    expect((await run(sql)).asked).toBe(false);
+    database!.exec('ALTER TABLE users RENAME COLUMN note TO password');
+    await expectSafe(run, sql, 'withheld');
+    await expectSafe(run, sql, 'withheld');
+  });
+
+  it.each([
+    {
+      name: 'a table becoming a view over accounts.pwd',
+      change: 'DROP TABLE users; CREATE VIEW users AS SELECT id, pwd AS name, 1 AS note FROM accounts',
+      outcome: 'asked' as const,
+    },
+    {
+      name: 'a table becoming a view with a password column',
+      change:
+        'ALTER TABLE accounts RENAME COLUMN pwd TO password; DROP TABLE users; CREATE VIEW users AS SELECT id, password FROM accounts',
+      outcome: 'asked' as const,
+    },
+  ])('the same text after $name', async ({ change, outcome }) => {
+    for (const sql of ['SELECT * FROM users', 'SELECT * FROM users /* c */'])
+      expect((await run(sql)).asked).toBe(false);
+    database!.exec(change);
+    for (const sql of ['SELECT * FROM users', 'SELECT * FROM users /* c */']) await expectSafe(run, sql, outcome);
+  });
+});
