@@ -23,12 +23,14 @@ export interface SqliteSchemaSnapshot {
   readonly relations: readonly string[] | undefined;
   /** Tables and views of main only. */
   readonly mainRelations: readonly string[] | undefined;
-  /** Views of main and temp by lower-cased name: their definition as written; undefined when unreadable. */
+  /** Views of every schema (main, temp, attached) by lower-cased name: their definitions as written (all of a name's); undefined when unreadable. */
   readonly views: ReadonlyMap<string, string> | undefined;
-  /** `pragma_table_info(table)`; undefined when SQLite refuses it. */
-  columns(table: string): readonly SqliteColumn[] | undefined;
-  /** The distinct keys (as text) of a key/value table's first 10,000 rows; undefined when unreadable. */
-  keys(table: string, keyColumn: string): readonly string[] | undefined;
+  /** The schemas of the connection (main, temp, attached ones) by lower-cased name; undefined when unreadable. */
+  readonly schemas: readonly string[] | undefined;
+  /** `pragma_table_info(table[, schema])`; undefined when SQLite refuses it. */
+  columns(table: string, schema?: string): readonly SqliteColumn[] | undefined;
+  /** The distinct keys (as text) of a key/value table's first 10,000 rows (in `schema` when given); undefined when unreadable. */
+  keys(table: string, keyColumn: string, schema?: string): readonly string[] | undefined;
   /** The statement prepared on this database, or SQLite's error. Never run: read for its verdict and columns. */
   prepared(text: string): BetterSqlite3.Statement | Error;
   /**
@@ -123,8 +125,7 @@ function readSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
 
 const RELATIONS =
   "SELECT name, 1 AS main FROM sqlite_schema WHERE type IN ('table', 'view') UNION ALL SELECT name, 0 FROM sqlite_temp_schema WHERE type IN ('table', 'view')";
-const VIEWS =
-  "SELECT name, sql FROM sqlite_master WHERE type = 'view' UNION ALL SELECT name, sql FROM sqlite_temp_master WHERE type = 'view'";
+const SCHEMA_NAMES = 'SELECT name FROM pragma_database_list ORDER BY seq';
 
 class Snapshot implements SqliteSchemaSnapshot {
   // Only what SQLite answered is kept: a failure (a lock held past busy_timeout) is asked again next time.
@@ -170,26 +171,49 @@ class Snapshot implements SqliteSchemaSnapshot {
     return this.allRelations()?.main;
   }
 
-  get views(): ReadonlyMap<string, string> | undefined {
-    return this.answer('views', () => {
-      const rows = this.database.prepare(VIEWS).all() as { name: string; sql: string | null }[];
-      return new Map(rows.map((row) => [row.name.toLowerCase(), row.sql ?? '']));
-    });
-  }
-
-  columns(table: string): readonly SqliteColumn[] | undefined {
-    return this.answer(
-      `columns\u0000${table}`,
-      () => this.database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as SqliteColumn[],
+  get schemas(): readonly string[] | undefined {
+    return this.answer('schemas', () =>
+      (this.database.prepare(SCHEMA_NAMES).pluck(true).all() as string[]).map((name) => name.toLowerCase()),
     );
   }
 
-  keys(table: string, keyColumn: string): readonly string[] | undefined {
+  get views(): ReadonlyMap<string, string> | undefined {
+    // Every schema's, attached ones too (a view in an attached file read as `plain` or `x.plain`);
+    // views of one name in two schemas are both followed.
+    return this.answer('views', () => {
+      const schemas = this.database.prepare(SCHEMA_NAMES).pluck(true).all() as string[];
+      const views = new Map<string, string>();
+      for (const schema of schemas) {
+        const rows = this.database
+          .prepare(`SELECT name, sql FROM ${quote(schema)}.sqlite_master WHERE type = 'view'`)
+          .all() as { name: string; sql: string | null }[];
+        for (const row of rows) {
+          const name = row.name.toLowerCase();
+          const before = views.get(name);
+          views.set(name, before === undefined ? (row.sql ?? '') : `${before};\n${row.sql ?? ''}`);
+        }
+      }
+      return views;
+    });
+  }
+
+  columns(table: string, schema?: string): readonly SqliteColumn[] | undefined {
+    return this.answer(`columns\u0000${schema ?? ''}\u0000${table}`, () =>
+      schema === undefined
+        ? (this.database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as SqliteColumn[])
+        : (this.database
+            .prepare('SELECT name, type FROM pragma_table_info(?, ?)')
+            .all(table, schema) as SqliteColumn[]),
+    );
+  }
+
+  keys(table: string, keyColumn: string, schema?: string): readonly string[] | undefined {
     const key = quote(keyColumn);
-    return this.answer(`keys\u0000${table}\u0000${keyColumn}`, () =>
+    const from = schema === undefined ? quote(table) : `${quote(schema)}.${quote(table)}`;
+    return this.answer(`keys\u0000${schema ?? ''}\u0000${table}\u0000${keyColumn}`, () =>
       (
         this.database
-          .prepare(`SELECT DISTINCT CAST(${key} AS TEXT) AS key FROM (SELECT ${key} FROM ${quote(table)} LIMIT 10000)`)
+          .prepare(`SELECT DISTINCT CAST(${key} AS TEXT) AS key FROM (SELECT ${key} FROM ${from} LIMIT 10000)`)
           .all() as { key: string | null }[]
       ).flatMap((row) => (row.key === null ? [] : [row.key])),
     );
