@@ -221,6 +221,29 @@ const FILE_ROWS: readonly FileRow[] = [
     },
     outcome: 'safe',
   },
+  {
+    name: 'writable_schema: a view rewritten, schema_version set back to its old value',
+    sql: 'SELECT * FROM v_users',
+    change: (db) => {
+      const version = db.pragma('schema_version', { simple: true }) as number;
+      db.unsafeMode(true);
+      db.pragma('writable_schema = ON');
+      db.exec(
+        "UPDATE sqlite_schema SET sql = 'CREATE VIEW v_users AS SELECT id, pwd AS name FROM accounts' WHERE name = 'v_users'",
+      );
+      db.pragma('writable_schema = OFF');
+      db.exec(`PRAGMA schema_version = ${version}`);
+    },
+    outcome: 'safe',
+  },
+  {
+    name: 'a column renamed to password and renamed back to note and to password again (same shape)',
+    sql: 'SELECT * FROM users',
+    change: other(
+      'ALTER TABLE users RENAME COLUMN note TO password; ALTER TABLE users RENAME COLUMN password TO note; ALTER TABLE users RENAME COLUMN note TO password',
+    ),
+    outcome: 'withheld',
+  },
   // The file itself replaced or rewritten.
   {
     name: 'the file replaced by rename (a new inode) with a credential key',
@@ -292,6 +315,41 @@ describe('a file database changed by another process between two calls', () => {
     await expectSafe(run, row.sql, row.outcome, row.secret);
     // A third call, with every cache warm on the new state.
     await expectSafe(run, row.sql, row.outcome, row.secret);
+  });
+
+  it.each([
+    {
+      name: 'a column renamed to password',
+      write: 'ALTER TABLE users RENAME COLUMN note TO password',
+      sql: 'SELECT * FROM users',
+      outcome: 'withheld' as const,
+    },
+    {
+      name: 'a view redefined over accounts.pwd',
+      write: 'DROP VIEW v_users; CREATE VIEW v_users AS SELECT id, pwd AS name FROM accounts',
+      sql: 'SELECT * FROM v_users',
+      outcome: 'asked' as const,
+    },
+    {
+      name: 'a credential key updated in',
+      write: "UPDATE cfg SET k = 'smtp_password'",
+      sql: 'SELECT v FROM cfg',
+      outcome: 'asked' as const,
+    },
+    {
+      name: 'a TEMP view (in the writer process only: gone after it)',
+      write: `UPDATE accounts SET pwd = '${TOKEN}'; CREATE TEMP VIEW users AS SELECT id, pwd AS name FROM accounts`,
+      sql: 'SELECT * FROM users',
+      outcome: 'safe' as const,
+      secret: TOKEN,
+    },
+  ])("riskgate's own confirmed write on the file — $name: $sql is $outcome", async (row) => {
+    const run = await open({});
+    expect((await run(row.sql)).asked).toBe(false);
+    const write = await run(row.write, 'yes');
+    expect(write.ran).toBe(true);
+    await expectSafe(run, row.sql, row.outcome, 'secret' in row ? row.secret : PASSWORD);
+    await expectSafe(run, row.sql, row.outcome, 'secret' in row ? row.secret : PASSWORD);
   });
 
   const beforeFirstRead = async (row: FileRow) => {
