@@ -138,7 +138,7 @@ const FILE_ROWS: readonly FileRow[] = [
     outcome: 'asked',
   },
   {
-    name: 'a table renamed to a credential name (users -> credentials) read by a view',
+    name: 'a view redefined over a column renamed to password',
     sql: 'SELECT * FROM v_users',
     change: other(
       'DROP VIEW v_users; ALTER TABLE users RENAME COLUMN note TO password; CREATE VIEW v_users AS SELECT id, password AS name FROM users',
@@ -242,6 +242,18 @@ const FILE_ROWS: readonly FileRow[] = [
     change: other(
       'ALTER TABLE users RENAME COLUMN note TO password; ALTER TABLE users RENAME COLUMN password TO note; ALTER TABLE users RENAME COLUMN note TO password',
     ),
+    outcome: 'withheld',
+  },
+  {
+    name: 'a credential key, the read second in a two-statement text',
+    sql: 'SELECT 1 AS n; SELECT v FROM cfg',
+    change: other(`INSERT INTO cfg VALUES ('smtp_password', '${PASSWORD}')`),
+    outcome: 'asked',
+  },
+  {
+    name: 'a column renamed to password, the read second in a two-statement text',
+    sql: 'SELECT 1 AS n; SELECT * FROM users',
+    change: other('ALTER TABLE users RENAME COLUMN note TO password'),
     outcome: 'withheld',
   },
   // The file itself replaced or rewritten.
