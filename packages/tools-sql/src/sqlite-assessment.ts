@@ -388,8 +388,19 @@ function sqliteKeyValueSecrets(snapshot: SqliteSchemaSnapshot, text: SqlStatemen
     return [];
   }
   const effects: Effect[] = [];
-  for (const table of words) {
-    const columns = snapshot.columns(table);
+  // Each word as a table where SQLite would find it, and each `schema.table` in that schema (an
+  // attached `x.cfg` beside a main `cfg`: the unqualified name reads main's keys only).
+  const targets: { table: string; schema?: string }[] = [...words].map((table) => ({ table }));
+  for (const [at, token] of text.tokens.entries()) {
+    const [schema, name] = [text.tokens[at - 1], text.tokens[at + 1]];
+    if (token.text !== '.' || schema === undefined || name === undefined) continue;
+    if (![schema, name].every((part) => part.kind === 'word' || part.kind === 'quoted-identifier')) continue;
+    // `alias.column` is no schema: only names the connection has (SQLite refuses an unknown one).
+    if (!snapshot.schemas?.includes(unquote(schema.text).toLowerCase())) continue;
+    targets.push({ schema: unquote(schema.text), table: unquote(name.text).toLowerCase() });
+  }
+  for (const { table, schema } of targets) {
+    const columns = snapshot.columns(table, schema);
     if (columns === undefined) continue;
     const names = new Map(columns.map((column) => [column.name.toLowerCase(), column]));
     const key = ['key', 'k', 'name']
@@ -401,7 +412,7 @@ function sqliteKeyValueSecrets(snapshot: SqliteSchemaSnapshot, text: SqlStatemen
       (origin) => origin.table?.toLowerCase() === table && origin.column?.toLowerCase() === key.name.toLowerCase(),
     );
     if (keyShown) continue;
-    const keys = snapshot.keys(table, key.name);
+    const keys = snapshot.keys(table, key.name, schema);
     if (keys === undefined) continue;
     const secret = keys.filter((name) => isSecretKeyName(name));
     if (secret.length > 0)

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
@@ -14,7 +14,7 @@ import {
 import { changesRows, managesTransactions, type PlannedStatement, previewLine, type SqlPlan } from './sql-plan.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 import { SqliteReader, SqliteReadError, SqliteReadStopped } from './sqlite-reader.js';
-import { schemaSnapshot } from './sqlite-schema-snapshot.js';
+import { forgetSchemaSnapshot, schemaSnapshot } from './sqlite-schema-snapshot.js';
 import { runSqliteWrite } from './sqlite-writer.js';
 
 /** describe_schema counts rows up to this many, so a large table costs no full scan. */
@@ -37,11 +37,12 @@ export class SqliteConnection implements SqlConnection {
     readonly path: string,
     writable: Database.Database,
     readable: Database.Database | undefined,
+    identity?: { readonly dev: string; readonly ino: string },
   ) {
     this.label = path;
     this.writable = writable;
     this.readable = readable;
-    this.reader = readable === undefined ? undefined : new SqliteReader(path);
+    this.reader = readable === undefined ? undefined : new SqliteReader(path, identity);
   }
 
   static open(target: string, options: { create?: boolean } = {}): SqliteConnection | SqlFailure {
@@ -51,6 +52,7 @@ export class SqliteConnection implements SqlConnection {
       return sqlFailure('sql-connection-failed', `no SQLite database at ${path} (the file does not exist)`);
     }
     try {
+      const before = memory || !existsSync(path) ? undefined : fileIdentity(path);
       const writable = new Database(path);
       writable.pragma('busy_timeout = 5000');
       // A writer killed mid-transaction (riskgate itself, SIGKILLed) leaves a hot journal that
@@ -66,7 +68,14 @@ export class SqliteConnection implements SqlConnection {
       }
       const readable = memory ? undefined : new Database(path, { readonly: true, fileMustExist: true });
       readable?.pragma('busy_timeout = 5000');
-      return new SqliteConnection(path, writable, readable);
+      const identity = memory ? undefined : fileIdentity(path);
+      // Moved over while it was being opened: which file each handle holds is unknown.
+      if (before !== undefined && (before.dev !== identity?.dev || before.ino !== identity.ino)) {
+        readable?.close();
+        writable.close();
+        return sqlFailure('sql-connection-failed', `${path} was replaced while riskgate opened it; try again`);
+      }
+      return new SqliteConnection(path, writable, readable, identity);
     } catch (error) {
       return sqlFailure('sql-connection-failed', `cannot open SQLite database ${path}: ${(error as Error).message}`);
     }
@@ -77,6 +86,16 @@ export class SqliteConnection implements SqlConnection {
   }
 
   async run(plan: SqlPlan, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
+    try {
+      return await this.runPlan(plan, options);
+    } finally {
+      // Confirmed statements may change what the snapshot's key does not show (a ROLLBACK, a
+      // DETACH and an ATTACH of another file under the same name on :memory:): forgotten.
+      if (!options.readOnly) forgetSchemaSnapshot(this.writable);
+    }
+  }
+
+  private async runPlan(plan: SqlPlan, options: RunOptions): Promise<SqlRunResult | SqlFailure> {
     const started = performance.now();
     const { statements } = plan;
     // Reads run where they can be stopped, confirmed ones too (a confirmed endless CTE must not hang riskgate).
@@ -247,6 +266,7 @@ export class SqliteConnection implements SqlConnection {
       return sqliteFailure(error, undefined, statements.length);
     } finally {
       if (this.writable.inTransaction) this.writable.exec('ROLLBACK');
+      forgetSchemaSnapshot(this.writable);
     }
   }
 
@@ -278,6 +298,12 @@ export class SqliteConnection implements SqlConnection {
     this.readable?.close();
     this.writable.close();
   }
+}
+
+/** The device and inode at a path now: the reader process refuses to read another file there. */
+function fileIdentity(path: string): { dev: string; ino: string } {
+  const stats = statSync(path, { bigint: true });
+  return { dev: String(stats.dev), ino: String(stats.ino) };
 }
 
 class CancelledError extends Error {}

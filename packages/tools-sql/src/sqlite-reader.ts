@@ -30,6 +30,16 @@ const parentPort = { postMessage: (message) => process.send(message), on: (event
 process.on('disconnect', () => process.exit(0));
 const Database = require(workerData.module);
 const database = new Database(workerData.path, { readonly: true, fileMustExist: true });
+// The file riskgate's assessor judges is the one it opened: a file moved over the path since then (a
+// new inode) would be read here unjudged, its credential keys and views unseen. Checked after the open:
+// a rename between the open and the check is refused too.
+if (workerData.identity !== undefined) {
+  const stats = require('node:fs').statSync(workerData.path, { bigint: true });
+  if (String(stats.dev) !== workerData.identity.dev || String(stats.ino) !== workerData.identity.ino) {
+    process.stderr.write('the database file was replaced since riskgate opened it (another file at the same path); open it again');
+    process.exit(3);
+  }
+}
 database.pragma('busy_timeout = 5000');
 database.pragma('hard_heap_limit = ' + workerData.heapLimit);
 parentPort.postMessage({ ready: true });
@@ -132,7 +142,11 @@ export class SqliteReader {
   private reader: { process: ChildProcess; ready: Promise<void> } | undefined;
   private nextId = 0;
 
-  constructor(private readonly path: string) {}
+  /** `identity`: the device and inode of the file the assessor's connection opened (the reader refuses another). */
+  constructor(
+    private readonly path: string,
+    private readonly identity?: { readonly dev: string; readonly ino: string },
+  ) {}
 
   /** The process, once it has opened the database: its start-up does not count against a statement's time. */
   private start(): { process: ChildProcess; ready: Promise<void> } {
@@ -141,6 +155,7 @@ export class SqliteReader {
     const settings = JSON.stringify({
       module,
       path: this.path,
+      identity: this.identity,
       heapLimit: SQLITE_HEAP_LIMIT_BYTES,
       maxCell: MAX_CELL_BYTES,
       countMs: COUNT_WHILE_READING_MS,

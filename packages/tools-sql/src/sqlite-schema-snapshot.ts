@@ -15,19 +15,22 @@ export interface SqliteColumn {
  * Unchanged means: the same `schema_version` and `data_version` of every attached schema (DDL by
  * any connection; a commit by another one — another process, riskgate's writer process) and the
  * same `total_changes()` of this connection (its own writes: `:memory:`). A new attached schema
- * changes the list the key is read from. When the key cannot be read, nothing is kept.
+ * changes the list the key is read from. When the key cannot be read, or a transaction is open on
+ * the connection, nothing is kept; riskgate's own statements on it forget what was kept.
  */
 export interface SqliteSchemaSnapshot {
   /** Tables and views of main and temp, as SQLite spells them; undefined when SQLite cannot list them. */
   readonly relations: readonly string[] | undefined;
   /** Tables and views of main only. */
   readonly mainRelations: readonly string[] | undefined;
-  /** Views of main and temp by lower-cased name: their definition as written; undefined when unreadable. */
+  /** Views of every schema (main, temp, attached) by lower-cased name: their definitions as written (all of a name's); undefined when unreadable. */
   readonly views: ReadonlyMap<string, string> | undefined;
-  /** `pragma_table_info(table)`; undefined when SQLite refuses it. */
-  columns(table: string): readonly SqliteColumn[] | undefined;
-  /** The distinct keys (as text) of a key/value table's first 10,000 rows; undefined when unreadable. */
-  keys(table: string, keyColumn: string): readonly string[] | undefined;
+  /** The schemas of the connection (main, temp, attached ones) by lower-cased name; undefined when unreadable. */
+  readonly schemas: readonly string[] | undefined;
+  /** `pragma_table_info(table[, schema])`; undefined when SQLite refuses it. */
+  columns(table: string, schema?: string): readonly SqliteColumn[] | undefined;
+  /** The distinct keys (as text) of a key/value table's first 10,000 rows (in `schema` when given); undefined when unreadable. */
+  keys(table: string, keyColumn: string, schema?: string): readonly string[] | undefined;
   /** The statement prepared on this database, or SQLite's error. Never run: read for its verdict and columns. */
   prepared(text: string): BetterSqlite3.Statement | Error;
   /**
@@ -48,11 +51,20 @@ interface Kept {
 }
 
 const KEPT = new WeakMap<BetterSqlite3.Database, Kept>();
-/** The statement that reads the version key, by the list of schemas it was written for. */
-const VERSION_READERS = new WeakMap<BetterSqlite3.Database, { schemas: string; statement: BetterSqlite3.Statement }>();
+/** The statements that read the version key, by the list of schemas (name and file) they were written for. */
+const VERSION_READERS = new WeakMap<BetterSqlite3.Database, VersionReader>();
+
+interface VersionReader {
+  readonly list: BetterSqlite3.Statement;
+  schemas: string;
+  versions: readonly BetterSqlite3.Statement[];
+}
 
 /** The database's snapshot: the kept one while nothing changed, else a fresh one (then kept). */
 export function schemaSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
+  // Inside a transaction (:memory:, where riskgate's own statements run on this connection) a
+  // ROLLBACK brings back data without changing any part of the key: nothing read there is kept.
+  if (database.inTransaction) return readSnapshot(database);
   const key = versionKey(database);
   if (key === undefined) return readSnapshot(database);
   const kept = KEPT.get(database);
@@ -62,35 +74,46 @@ export function schemaSnapshot(database: BetterSqlite3.Database): SqliteSchemaSn
   return snapshot;
 }
 
+/**
+ * Forgets what was kept for this connection: called after riskgate ran confirmed statements on it
+ * (`:memory:`), which may change what no part of the key shows — a DETACH and an ATTACH of another
+ * file under the same name with the same versions, a ROLLBACK.
+ */
+export function forgetSchemaSnapshot(database: BetterSqlite3.Database): void {
+  KEPT.delete(database);
+}
+
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const SCHEMA_LIST = '(SELECT group_concat(name, char(0)) FROM (SELECT name FROM pragma_database_list ORDER BY seq))';
+const SCHEMA_LIST =
+  'SELECT json_group_array(json_array(name, file)) FROM (SELECT name, file FROM pragma_database_list ORDER BY seq)';
 
 /**
- * Every schema's schema_version and data_version, and this connection's total_changes(), as one
- * text — read by one statement (each is a read of the file's header: ~20 us). Its first column is
- * the list of schemas now; when that is not the list the statement was written for (an ATTACH on
- * this connection), it is written again for the new list.
+ * Every schema's name and file, schema_version and data_version, and this connection's
+ * total_changes(), as one text. Each schema's versions are read by `PRAGMA "schema".…`: the
+ * table-valued `"schema".pragma_schema_version` reads main's whatever the schema (a TEMP view or
+ * a commit to an attached file by another process left the key as it was). When the list of
+ * schemas is not the one the statements were written for (an ATTACH), they are written again.
  */
 function versionKey(database: BetterSqlite3.Database): string | undefined {
   try {
     let reader = VERSION_READERS.get(database);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      if (reader !== undefined) {
-        const row = reader.statement.get() as unknown[];
-        if (row[0] === reader.schemas) return row.join(',');
-      }
-      const schemas = database.prepare(`SELECT ${SCHEMA_LIST}`).pluck(true).get() as string;
-      const parts = schemas
-        .split('\u0000')
-        .flatMap((name) => [
-          `(SELECT schema_version FROM ${quote(name)}.pragma_schema_version)`,
-          `(SELECT data_version FROM ${quote(name)}.pragma_data_version)`,
-        ]);
-      const statement = database.prepare(`SELECT ${[SCHEMA_LIST, ...parts, 'total_changes()'].join(', ')}`).raw(true);
-      reader = { schemas, statement };
+    if (reader === undefined) {
+      reader = { list: database.prepare(SCHEMA_LIST).pluck(true), schemas: '', versions: [] };
       VERSION_READERS.set(database, reader);
     }
-    return undefined;
+    const schemas = reader.list.get() as string;
+    if (schemas !== reader.schemas) {
+      const names = (JSON.parse(schemas) as [string, string][]).map(([name]) => name);
+      reader.versions = [
+        ...names.flatMap((name) => [
+          database.prepare(`PRAGMA ${quote(name)}.schema_version`).pluck(true),
+          database.prepare(`PRAGMA ${quote(name)}.data_version`).pluck(true),
+        ]),
+        database.prepare('SELECT total_changes()').pluck(true),
+      ];
+      reader.schemas = schemas;
+    }
+    return [schemas, ...reader.versions.map((statement) => String(statement.get()))].join(',');
   } catch {
     return undefined;
   }
@@ -102,8 +125,7 @@ function readSnapshot(database: BetterSqlite3.Database): SqliteSchemaSnapshot {
 
 const RELATIONS =
   "SELECT name, 1 AS main FROM sqlite_schema WHERE type IN ('table', 'view') UNION ALL SELECT name, 0 FROM sqlite_temp_schema WHERE type IN ('table', 'view')";
-const VIEWS =
-  "SELECT name, sql FROM sqlite_master WHERE type = 'view' UNION ALL SELECT name, sql FROM sqlite_temp_master WHERE type = 'view'";
+const SCHEMA_NAMES = 'SELECT name FROM pragma_database_list ORDER BY seq';
 
 class Snapshot implements SqliteSchemaSnapshot {
   // Only what SQLite answered is kept: a failure (a lock held past busy_timeout) is asked again next time.
@@ -149,26 +171,49 @@ class Snapshot implements SqliteSchemaSnapshot {
     return this.allRelations()?.main;
   }
 
-  get views(): ReadonlyMap<string, string> | undefined {
-    return this.answer('views', () => {
-      const rows = this.database.prepare(VIEWS).all() as { name: string; sql: string | null }[];
-      return new Map(rows.map((row) => [row.name.toLowerCase(), row.sql ?? '']));
-    });
-  }
-
-  columns(table: string): readonly SqliteColumn[] | undefined {
-    return this.answer(
-      `columns\u0000${table}`,
-      () => this.database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as SqliteColumn[],
+  get schemas(): readonly string[] | undefined {
+    return this.answer('schemas', () =>
+      (this.database.prepare(SCHEMA_NAMES).pluck(true).all() as string[]).map((name) => name.toLowerCase()),
     );
   }
 
-  keys(table: string, keyColumn: string): readonly string[] | undefined {
+  get views(): ReadonlyMap<string, string> | undefined {
+    // Every schema's, attached ones too (a view in an attached file read as `plain` or `x.plain`);
+    // views of one name in two schemas are both followed.
+    return this.answer('views', () => {
+      const schemas = this.database.prepare(SCHEMA_NAMES).pluck(true).all() as string[];
+      const views = new Map<string, string>();
+      for (const schema of schemas) {
+        const rows = this.database
+          .prepare(`SELECT name, sql FROM ${quote(schema)}.sqlite_master WHERE type = 'view'`)
+          .all() as { name: string; sql: string | null }[];
+        for (const row of rows) {
+          const name = row.name.toLowerCase();
+          const before = views.get(name);
+          views.set(name, before === undefined ? (row.sql ?? '') : `${before};\n${row.sql ?? ''}`);
+        }
+      }
+      return views;
+    });
+  }
+
+  columns(table: string, schema?: string): readonly SqliteColumn[] | undefined {
+    return this.answer(`columns\u0000${schema ?? ''}\u0000${table}`, () =>
+      schema === undefined
+        ? (this.database.prepare('SELECT name, type FROM pragma_table_info(?)').all(table) as SqliteColumn[])
+        : (this.database
+            .prepare('SELECT name, type FROM pragma_table_info(?, ?)')
+            .all(table, schema) as SqliteColumn[]),
+    );
+  }
+
+  keys(table: string, keyColumn: string, schema?: string): readonly string[] | undefined {
     const key = quote(keyColumn);
-    return this.answer(`keys\u0000${table}\u0000${keyColumn}`, () =>
+    const from = schema === undefined ? quote(table) : `${quote(schema)}.${quote(table)}`;
+    return this.answer(`keys\u0000${schema ?? ''}\u0000${table}\u0000${keyColumn}`, () =>
       (
         this.database
-          .prepare(`SELECT DISTINCT CAST(${key} AS TEXT) AS key FROM (SELECT ${key} FROM ${quote(table)} LIMIT 10000)`)
+          .prepare(`SELECT DISTINCT CAST(${key} AS TEXT) AS key FROM (SELECT ${key} FROM ${from} LIMIT 10000)`)
           .all() as { key: string | null }[]
       ).flatMap((row) => (row.key === null ? [] : [row.key])),
     );
