@@ -106,6 +106,24 @@ const terminalSizeLazyChildProcess = {
   },
 };
 
+// signal-exit 3 (Ink's, and restore-cursor's) requires node:assert when it loads, for one
+// `assert.equal(typeof cb, 'function', …)`: Node loads assert with its error classes and call
+// tracker (≈ 5 ms before the first frame). In the bundle the same check is a line of its own.
+const signalExitWithoutAssert = {
+  name: 'riskgate-signal-exit-without-assert',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]signal-exit[\\/]index\.js$/ }, async (args) => {
+      const contents = await readFile(args.path, 'utf8');
+      const eager = "var assert = require('assert')";
+      if (!contents.includes('assert')) return undefined;
+      if (!contents.includes(eager)) throw new Error(`${args.path}: its assert import changed`);
+      const check =
+        'var assert = { equal: function (actual, expected, message) { if (actual != expected) throw new Error(message) } }';
+      return { contents: contents.replace(eager, check), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 await rm(new URL('./dist', import.meta.url), { recursive: true, force: true });
 const result = await build({
   entryPoints: { riskgate: 'src/main.ts' },
@@ -131,6 +149,7 @@ const result = await build({
     zodEnglishOnly,
     lazyTextMeasuring,
     terminalSizeLazyChildProcess,
+    signalExitWithoutAssert,
   ],
   // No source maps in what is published: they were 11 MB of the tarball (every dependency's
   // source inlined) for stack traces a person never sees. RISKGATE_SOURCEMAP=1 builds them locally.

@@ -167,7 +167,7 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
   // the sandbox probe. What is typed meanwhile waits for it (AppProps.initial).
   // Loaded side by side (importInk masks the environment first, synchronously, so Ink is
   // evaluated inside the mask whichever import reaches it).
-  const [{ render }, { App }, { TtyConfirmer }, { InputHistory, historyPath }] = await Promise.all([
+  const [{ render }, { App }, { TtyConfirmer }, { InputHistory }] = await Promise.all([
     importInk(),
     import('./ui/App.js'),
     import('./ui/tty-confirmer.js'),
@@ -180,6 +180,8 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
   // SIGTERM/SIGHUP (a closed terminal): the running tool is cancelled (its process group ends),
   // the app exits and the transcript is closed below.
   const stopping = stopOn(['SIGTERM', 'SIGHUP']);
+  // In memory until the first frame is drawn; then its file is read (history-path.ts loads node:crypto).
+  const history = new InputHistory(undefined);
   const instance = render(
     <App
       stop={stopping.signal}
@@ -191,7 +193,7 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
       }}
       confirmer={sessions.confirmer}
       openSession={sessions.open}
-      history={new InputHistory(historyPath(stateDirectory(), cwd))}
+      history={history}
       {...(guardMs === undefined ? {} : { guardMs })}
       {...(configNotice === undefined ? {} : { configNotice })}
     />,
@@ -199,8 +201,9 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
   );
   // Bracketed paste: a pasted text arrives marked, so its newlines are text, not Enter.
   process.stdout.write(BRACKETED_PASTE_ON);
-  // Ink wrote the first frame inside render(): the session opens now.
+  // Ink wrote the first frame inside render(): the session opens now, and the history its file.
   sessions.openFirst();
+  void import('./ui/history-path.js').then(({ historyPath }) => history.attach(historyPath(stateDirectory(), cwd)));
   try {
     await instance.waitUntilExit();
   } catch (error) {

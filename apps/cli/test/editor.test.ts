@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EditorAction, type EditorState, editorReducer } from '../src/ui/editor.js';
-import { InputHistory, historyPath } from '../src/ui/input-history.js';
+import { historyPath } from '../src/ui/history-path.js';
+import { InputHistory } from '../src/ui/input-history.js';
 
 /** `|` marks the cursor in these tables. */
 const parse = (marked: string): EditorState => ({ text: marked.replace('|', ''), cursor: marked.indexOf('|') });
@@ -83,5 +84,19 @@ describe('InputHistory', () => {
     expect(again.previous('')).toBe('SELECT 1;\nSELECT 2;');
     again.add('after the crash');
     expect(new InputHistory(path).previous('')).toBe('after the crash');
+  });
+
+  it("attached to its file after the first frame: the file's entries first, then those typed meanwhile, kept", () => {
+    directory = mkdtempSync(join(tmpdir(), 'riskgate-history-'));
+    const path = historyPath(directory, '/work/project-a');
+    new InputHistory(path).add('from an earlier session');
+    const history = new InputHistory(undefined);
+    history.add('typed before the file was read');
+    history.attach(path);
+    expect(history.previous('')).toBe('typed before the file was read');
+    expect(history.previous('')).toBe('from an earlier session');
+    const next = new InputHistory(path);
+    expect(next.previous('')).toBe('typed before the file was read');
+    expect(next.size).toBe(2);
   });
 });

@@ -1,22 +1,14 @@
-import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 
 /** Entries kept per project; older ones are dropped when the file is rewritten. */
 const KEPT = 1_000;
 
-/** `$XDG_STATE_HOME/riskgate/history/<project hash>.jsonl`: one file per working directory. */
-export function historyPath(stateDirectory: string, projectDirectory: string): string {
-  return join(
-    stateDirectory,
-    'history',
-    `${createHash('sha256').update(projectDirectory).digest('hex').slice(0, 16)}.jsonl`,
-  );
-}
-
 /**
  * The prompt's ↑/↓ history, persisted per project (one JSON string a line, so multi-line
- * entries survive; owner-only, like a shell history). `undefined` path: memory only.
+ * entries survive; owner-only, like a shell history; the file: history-path.ts). `undefined`
+ * path: memory only, until `attach` gives it one — the TUI does so after its first frame (the
+ * path is a SHA-256, and node:crypto costs ~5 ms to load).
  */
 export class InputHistory {
   private readonly entries: string[];
@@ -26,11 +18,23 @@ export class InputHistory {
   /** The file ends in a line cut short (a crash mid-write): the next entry starts a new line. */
   private cutShort: boolean;
 
-  constructor(private readonly path: string | undefined) {
+  constructor(private path: string | undefined) {
     const loaded = path === undefined ? { entries: [], cutShort: false } : readEntries(path);
     this.entries = loaded.entries;
     this.cutShort = loaded.cutShort;
     this.position = this.entries.length;
+  }
+
+  /** From now on persisted in `path`: its entries first, then those added meanwhile (written to it). */
+  attach(path: string): void {
+    if (this.path !== undefined) return;
+    const meanwhile = this.entries.splice(0);
+    const loaded = readEntries(path);
+    this.path = path;
+    this.entries.push(...loaded.entries);
+    this.cutShort = loaded.cutShort;
+    this.position = this.entries.length;
+    for (const entry of meanwhile) this.add(entry);
   }
 
   get size(): number {
