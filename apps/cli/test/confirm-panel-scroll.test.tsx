@@ -21,6 +21,10 @@ const decision: Decision = {
   disagreement: false,
 };
 const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Until `done` holds (a loaded machine may take longer than a tick to render a key's effect), at most 5 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (const give = Date.now() + 5_000; !done() && Date.now() < give; ) await tick(10);
+}
 const DOWN = '\u001B[B';
 const PAGE_DOWN = '\u001B[6~';
 
@@ -100,7 +104,7 @@ describe('the panel never hides what it asks about', () => {
       await tick(25);
     }
     stdin.write('y');
-    await tick();
+    await until(() => answers.length > 0);
     expect(answers).toEqual([{ type: 'approve' }]);
   });
 
@@ -108,12 +112,12 @@ describe('the panel never hides what it asks about', () => {
     const { stdin, answers, paged } = show(fileRequest);
     await tick();
     stdin.write('v');
-    await tick();
+    await until(() => paged.length > 0);
     expect(paged).toHaveLength(1);
     expect(paged[0]!.split('\n')).toHaveLength(4004);
     expect(paged[0]).toContain('+new line 2000');
     stdin.write('y');
-    await tick();
+    await until(() => answers.length > 0);
     expect(answers).toEqual([{ type: 'approve' }]);
   });
 
@@ -144,7 +148,7 @@ describe('the panel never hides what it asks about', () => {
     await tick();
     expect(lastFrame()).not.toContain('more below');
     stdin.write('y');
-    await tick();
+    await until(() => answers.length > 0);
     expect(answers).toEqual([{ type: 'approve' }]);
   });
 

@@ -125,6 +125,10 @@ describe('the packed packages', () => {
     // Consumers get dist/ only: the workspace's source condition is not published.
     expect(manifest.exports).toEqual({
       '.': { types: './dist/index.d.ts', import: './dist/index.js' },
+      // The config alone, without the knowledge base (the TUI's start path: BENCHMARKS.md).
+      ...(library === 'core' || library === 'risk'
+        ? { './config': { types: './dist/config-entry.d.ts', import: './dist/config-entry.js' } }
+        : {}),
       ...(library === 'core' ? { './config.schema.json': './config.schema.json' } : {}),
     });
     expect(JSON.stringify(manifest)).not.toMatch(/workspace:|@riskgate\/source/);
