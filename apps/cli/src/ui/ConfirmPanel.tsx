@@ -1,6 +1,6 @@
 import type { ApprovalAnswer, ApprovalRequest } from '@riskgate/core';
 import { Box, Text, useInput, useStdout } from 'ink';
-import { useEffect, useMemo, useReducer, useState } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { openInPager } from './pager.js';
 import { terminalText } from '../terminal-text.js';
 import { panelBody } from './panel-lines.js';
@@ -56,6 +56,8 @@ export function ConfirmPanel({
   const { editable } = request;
   const current = editable === undefined ? undefined : (request.args as Record<string, unknown>)[editable];
   const unseen = unseenLines(scroll);
+  // The text paged whole: known at once, not at the next render (a `y` right after `v` approves it).
+  const pagedText = useRef<string | undefined>(undefined);
 
   useInput(
     (input, key) => {
@@ -64,10 +66,13 @@ export function ConfirmPanel({
       if (move !== undefined) dispatch(move);
       else if (input === 'v' || input === 'V') {
         const failure = pager(body.text);
-        if (failure === undefined) dispatch({ type: 'paged' });
+        if (failure === undefined) {
+          pagedText.current = body.text;
+          dispatch({ type: 'paged' });
+        }
         setWarning(failure);
       } else if (armed) {
-        const unread = unseen === 0 ? undefined : unreadWarning(unseen);
+        const unread = unseen === 0 || pagedText.current === body.text ? undefined : unreadWarning(unseen);
         const choice = choiceKey(input, key, suggestedRule, typeof current === 'string' ? current : undefined);
         if (choice?.kind === 'answer' && choice.answer.type !== 'deny' && unread !== undefined) setWarning(unread);
         else if (choice?.kind === 'answer') onAnswer(choice.answer);
