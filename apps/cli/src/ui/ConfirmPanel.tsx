@@ -32,6 +32,15 @@ const RESERVED_ROWS = 12;
 const number = (value: number) => value.toLocaleString('en-US');
 
 /** The confirmation panel: one per tool kind, with the specification's question. */
+/** The panel's scroll state, kept to the terminal's height and the body's length as they change. */
+function useScroll(height: number, total: number) {
+  const [scroll, dispatch] = useReducer(scrollReducer, initialScroll(height, total));
+  useEffect(() => {
+    if (scroll.height !== height || scroll.total !== total) dispatch({ type: 'resize', height, total });
+  }, [height, total, scroll.height, scroll.total]);
+  return [scroll, dispatch] as const;
+}
+
 export function ConfirmPanel({
   request,
   suggestedRule,
@@ -48,11 +57,7 @@ export function ConfirmPanel({
   const { decision, description } = request;
   // Border and padding take four columns.
   const body = useMemo(() => panelBody(description, decision, columns - 4), [description, decision, columns]);
-  const [scroll, dispatch] = useReducer(scrollReducer, initialScroll(height, body.lines.length));
-  useEffect(() => {
-    if (scroll.height !== height || scroll.total !== body.lines.length)
-      dispatch({ type: 'resize', height, total: body.lines.length });
-  }, [height, body.lines.length, scroll.height, scroll.total]);
+  const [scroll, dispatch] = useScroll(height, body.lines.length);
   const { editable } = request;
   const current = editable === undefined ? undefined : (request.args as Record<string, unknown>)[editable];
   const unseen = unseenLines(scroll);
