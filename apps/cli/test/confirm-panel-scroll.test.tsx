@@ -103,6 +103,8 @@ describe('the panel never hides what it asks about', () => {
       // One key per frame: keys arriving in one chunk would be read as one unknown sequence.
       await tick(25);
     }
+    // The last page drawn (a loaded machine draws later than the keys arrive): y is judged by what was on screen.
+    await until(() => (lastFrame() ?? '').includes('+new line 2000'));
     stdin.write('y');
     await until(() => answers.length > 0);
     expect(answers).toEqual([{ type: 'approve' }]);
@@ -125,7 +127,7 @@ describe('the panel never hides what it asks about', () => {
     const { stdin, answers, lastFrame } = show(fileRequest, () => 'could not run nosuchpager (set $PAGER)');
     await tick();
     stdin.write('v');
-    await tick();
+    await until(() => (lastFrame() ?? '').includes('could not run nosuchpager'));
     expect(lastFrame()).toContain('could not run nosuchpager');
     stdin.write('y');
     await tick();
@@ -136,7 +138,7 @@ describe('the panel never hides what it asks about', () => {
     const { stdin, lastFrame } = show(fileRequest);
     await tick();
     stdin.write(DOWN);
-    await tick();
+    await until(() => /lines 2–\d+ of 4,004 · 1 above/.test(lastFrame() ?? ''));
     expect(lastFrame()).toMatch(/lines 2–\d+ of 4,004 · 1 above/);
   });
 
@@ -159,7 +161,7 @@ describe('the panel never hides what it asks about', () => {
       toolName: 'execute_sql',
       description: { kind: 'sql', sql, details: [] },
     });
-    await tick();
+    await until(() => /of 301 · [\d,]+ more below/.test(lastFrame() ?? ''));
     expect(lastFrame()).toMatch(/of 301 · [\d,]+ more below/);
     stdin.write('y');
     await tick();

@@ -31,7 +31,6 @@ const RESERVED_ROWS = 12;
 
 const number = (value: number) => value.toLocaleString('en-US');
 
-/** The confirmation panel: one per tool kind, with the specification's question. */
 /** The panel's scroll state, kept to the terminal's height and the body's length as they change. */
 function useScroll(height: number, total: number) {
   const [scroll, dispatch] = useReducer(scrollReducer, initialScroll(height, total));
@@ -41,6 +40,7 @@ function useScroll(height: number, total: number) {
   return [scroll, dispatch] as const;
 }
 
+/** The confirmation panel: one per tool kind, with the specification's question. */
 export function ConfirmPanel({
   request,
   suggestedRule,
