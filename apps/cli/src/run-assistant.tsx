@@ -203,7 +203,10 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
   process.stdout.write(BRACKETED_PASTE_ON);
   // Ink wrote the first frame inside render(): the session opens now, and the history its file.
   sessions.openFirst();
-  void import('./ui/history-path.js').then(({ historyPath }) => history.attach(historyPath(stateDirectory(), cwd)));
+  import('./ui/history-path.js').then(
+    ({ historyPath }) => history.attach(historyPath(stateDirectory(), cwd)),
+    () => {}, // A history that cannot be kept stays in memory, as a write that fails does.
+  );
   try {
     await instance.waitUntilExit();
   } catch (error) {

@@ -6,13 +6,15 @@ export const DEFAULT_CONTEXT_TOKENS = 100_000;
 /** The share of the budget the conversation may fill before old results are trimmed (the rest is for the reply). */
 const FILL = 0.8;
 
+const TRIMMED_OPENING = '[an earlier tool result of ';
+
 /** What a trimmed result is replaced by: the model is told it existed and how to get it back. */
 export const TRIMMED_RESULT = (characters: number) =>
-  `[an earlier tool result of ${characters.toLocaleString('en-US')} characters was removed to keep the conversation within the model's context; run the call again if it is needed]`;
+  `${TRIMMED_OPENING}${characters.toLocaleString('en-US')} characters was removed to keep the conversation within the model's context; run the call again if it is needed]`;
 
-// Literal, not TRIMMED_RESULT(0): toLocaleString at load would start ICU (~25 ms) before the
-// TUI's first frame. context-budget.test.ts checks the two agree.
-export const TRIMMED_PREFIX = '[an earlier tool result o';
+// From the opening, not TRIMMED_RESULT(0): toLocaleString at load would start ICU (~25 ms)
+// before the TUI's first frame.
+export const TRIMMED_PREFIX = TRIMMED_OPENING.slice(0, 25);
 
 /** Characters / 4: the usual estimate for English and code, close enough for a budget. */
 export function estimateTokens(messages: readonly Message[], systemPrompt = ''): number {
