@@ -269,7 +269,7 @@ describe('riskgate mcp --help', () => {
     const { code, stdout } = await runCli(['mcp', '--help']);
     expect(code).toBe(0);
     expect(stdout).toBe(MCP_HELP);
-    const options = [...MCP_HELP.matchAll(/^ {2}(--[a-z-]+)( <[a-z|]+>)?/gm)].map(
+    const options = [...MCP_HELP.matchAll(/^ {2}(--[a-z-]+)( <[^>]+>)?/gm)].map(
       (match) => [match[1]!, match[2] === undefined ? undefined : 'x'] as const,
     );
     expect(options.map(([option]) => option)).toEqual([
@@ -283,6 +283,7 @@ describe('riskgate mcp --help', () => {
       '--allow',
       '--ask',
       '--deny',
+      '--listen',
     ]);
     for (const [option, value] of options) {
       const argv =
@@ -292,9 +293,11 @@ describe('riskgate mcp --help', () => {
               option,
               option === '--mode'
                 ? 'strict'
-                : option.endsWith('allow') || option.endsWith('ask') || option.endsWith('deny')
-                  ? 'execute_sql(SELECT *)'
-                  : value,
+                : option === '--listen'
+                  ? '127.0.0.1:8765'
+                  : option.endsWith('allow') || option.endsWith('ask') || option.endsWith('deny')
+                    ? 'execute_sql(SELECT *)'
+                    : value,
             ];
       expect(parseMcpArgs(argv), option).not.toHaveProperty('error');
     }

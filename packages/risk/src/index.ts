@@ -135,6 +135,7 @@ export {
   type SqlDialect,
   type ToolDefinition,
   type ToolFailure,
+  type ToolHints,
   type ToolResult,
   type ToolSuccess,
   report,

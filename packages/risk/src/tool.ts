@@ -130,6 +130,24 @@ export type ToolResult<Data> = ToolSuccess<Data> | ToolFailure;
 export type PlanArgument<Plan> = undefined extends Plan ? [plan?: Plan] : [plan: Plan];
 
 /**
+ * The tool as a host shows it before any call: a human-readable name and hints about the worst
+ * one call may do, whatever the gate decides for a given call. They are honest about the tool,
+ * not about riskgate's guard: execute_sql may destroy (DROP TABLE) even though the gate asks
+ * first, so it is destructive. A host must never trust them to keep anything safe; the gate does.
+ */
+export interface ToolHints {
+  readonly title: string;
+  /** No call of the tool changes anything (MCP `readOnlyHint`). */
+  readonly readOnly: boolean;
+  /** A call may delete or overwrite what exists (`destructiveHint`). */
+  readonly destructive: boolean;
+  /** The same call twice does nothing more than once (`idempotentHint`). */
+  readonly idempotent: boolean;
+  /** A call may reach the world outside the database or workspace: the network (`openWorldHint`). */
+  readonly openWorld: boolean;
+}
+
+/**
  * One tool. The gated executor calls `assess` once per call and hands its plan to `describe`
  * and `execute`; after the person edits the call it assesses the edited arguments again (the
  * old plan is dropped), so a tool never re-derives what its assessor knew.
@@ -148,6 +166,8 @@ export interface ToolDefinition<Parameters extends z.ZodType, Data, Plan = undef
    * from argument names.
    */
   readonly title: (args: z.output<Parameters>) => string;
+  /** What a host is told about the tool before any call (MCP's title and annotations). */
+  readonly hints?: ToolHints;
   /** The argument the person may edit in the panel (`e`), as text: `sql`, `command`. None: no edit. */
   readonly editable?: string;
   /** Arguments without `risk_level`: the registry adds that property to every tool. */

@@ -97,6 +97,8 @@ export function createExecuteCommandTool(options: CommandToolOptions = {}) {
     description:
       'Run one bash command line in the workspace and return its output and exit code. Read-only commands (ls, cat, grep, git log, …) run at once; anything that writes, deletes, installs or reaches the network is shown to the user, who must confirm it.',
     noun: 'command',
+    // Any program: it may remove files and reach the network (curl, git push).
+    hints: { title: 'Run a shell command', readOnly: false, destructive: true, idempotent: false, openWorld: true },
     title: ({ command }) => command,
     editable: 'command',
     parameters: executeCommandParameters,

@@ -103,6 +103,8 @@ export function createFileOperationsTool(options: FileToolOptions = {}) {
     description:
       'Read a file, list a directory, check whether a path exists, or write a whole file. Reads, lists and existence checks run at once (except secrets such as .env files and private keys); writes are shown to the user as a diff and need their confirmation.',
     noun: 'file operation',
+    // Writes, overwrites and deletes files; appends make it not idempotent. Local paths only.
+    hints: { title: 'Read and write files', readOnly: false, destructive: true, idempotent: false, openWorld: false },
     title: ({ operation, path }) => `${operation} ${path}`,
     parameters: fileOperationsParameters,
     ruleStyle: 'path',

@@ -68,6 +68,8 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
     description:
       'Make an HTTP request and return the status, main headers and body (JSON pretty-printed, HTML as text, capped). GET, HEAD and OPTIONS to public hosts run at once; other methods, private or local addresses, and requests carrying credentials need the user’s confirmation.',
     noun: 'request',
+    // Any method to any public address: a DELETE or POST may destroy or create on another system.
+    hints: { title: 'Send an HTTP request', readOnly: false, destructive: true, idempotent: false, openWorld: true },
     title: ({ method, url }) => `${method} ${url}`,
     parameters: httpRequestParameters,
     ruleStyle: 'url',

@@ -23,6 +23,14 @@ export function createDescribeSchemaTool(options: { connection?: SqlConnection }
     description:
       'Describe the selected database: tables and views with their columns and types, primary and foreign keys, indexes and row counts (estimates on PostgreSQL). Always read-only.',
     noun: 'operation',
+    // Reads the catalog only, on a read-only connection or transaction.
+    hints: {
+      title: 'Describe the database schema',
+      readOnly: true,
+      destructive: false,
+      idempotent: true,
+      openWorld: false,
+    },
     title: ({ table }) => `describe ${table ?? 'every table'}`,
     parameters: describeSchemaParameters,
     ruleStyle: 'text',

@@ -46,6 +46,8 @@ export function createExecuteSqlTool(options: SqlToolOptions = {}) {
       'Run SQL against the selected database and return the result rows (the first rows only) or the number of rows changed. ' +
       'Read-only statements run at once; statements that change data or schema are shown to the user, who must confirm them.',
     noun: 'query',
+    // DROP TABLE, DELETE, TRUNCATE: one call may destroy data, whatever the gate asks first.
+    hints: { title: 'Run SQL', readOnly: false, destructive: true, idempotent: false, openWorld: false },
     title: ({ sql }) => sql,
     editable: 'sql',
     parameters: executeSqlParameters,

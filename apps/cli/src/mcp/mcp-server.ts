@@ -1,178 +1,154 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
-  type ClientCapabilities,
   ListToolsRequestSchema,
-  type Tool,
+  RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type ApprovalAnswer, type ApprovalRequest, type AuditLog, createGatedExecutor } from '@riskgate/core';
-import {
-  type AnyTool,
-  type AssessContext,
-  type GatePolicy,
-  type OperationDescription,
-  toolFunctionDefinition,
-} from '@riskgate/risk';
+import { type ApprovalRequest, type AuditLog, createGatedExecutor } from '@riskgate/core';
+import type { AnyTool, AssessContext, GatePolicy } from '@riskgate/risk';
+import { askThroughElicitation, supportsFormElicitation } from './mcp-elicitation.js';
+import { reportProgress } from './mcp-progress.js';
+import { serveSchemaResources } from './mcp-resources.js';
+import { workspaceFromRoots } from './mcp-roots.js';
+import { toCallResult, toMcpTool } from './mcp-tools.js';
+
+export { elicitationMessage } from './mcp-elicitation.js';
+
+/** Where calls run and under which policy: the --cwd folder's, or a client root's. */
+export interface McpWorkspace {
+  readonly policy: GatePolicy;
+  readonly assess: AssessContext;
+}
 
 export interface McpServerOptions {
   readonly tools: readonly AnyTool[];
-  readonly policy: GatePolicy;
-  readonly assess: AssessContext;
+  readonly workspace: McpWorkspace;
+  /**
+   * Given when the person named no --cwd: the workspace for a client's root directory (its
+   * config loaded with workspace trust), or undefined after saying why there is none.
+   */
+  readonly workspaceAt?: (directory: string) => McpWorkspace | undefined;
+  /** With --db: the schema is served as resources, read through this tool (describe_schema). */
+  readonly schema?: { readonly tool: string; readonly tables: () => Promise<readonly string[]> };
+  readonly notice?: (message: string) => void;
+  /** After the client's `notifications/initialized` (the warm-up of what the first call needs). */
+  readonly onInitialized?: () => void;
   readonly audit?: AuditLog;
   readonly version: string;
 }
 
-/** How long a confirmation may wait for the person at the client (an MCP request's own default is 60 s). */
-const CONFIRMATION_TIMEOUT_MS = 15 * 60_000;
+let sessions = 0;
+
+/** How long a tools/call may wait for the client's roots/list answer. */
+const ROOTS_TIMEOUT_MS = 10_000;
 
 /**
- * The gated tools as an MCP server. Every tools/call goes through the one gated executor;
- * what the gate would ask about is asked through elicitation when the client supports it, and
- * refused with the reason when it does not (a client that cannot ask never runs it).
+ * The gated tools as an MCP server (one per client session). Every tools/call goes through one
+ * gated executor; what the gate would ask about is asked through elicitation when the client
+ * supports it, and refused with the reason when it does not (a client that cannot ask never runs it).
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server(
     { name: 'riskgate', version: options.version },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, ...(options.schema === undefined ? {} : { resources: {} }) },
       instructions:
         'riskgate runs these tools through a risk gate: read-only operations run at once, anything else is confirmed by the person ' +
         '(or refused when this client cannot ask). Rate each call with risk_level (low | medium | high) where you can.',
     },
   );
+  let workspace = options.workspace;
+  // The session's untrusted-content state lives in the executor and outlasts a change of root.
   const executor = createGatedExecutor({
     tools: options.tools,
-    policy: options.policy,
-    assess: options.assess,
+    policy: workspace.policy,
+    assess: workspace.assess,
     ...(options.audit === undefined ? {} : { audit: options.audit }),
-    session: `mcp-${process.pid}`,
+    session: `mcp-${process.pid}-${++sessions}`,
   });
+  const confirm = (approval: ApprovalRequest, signal: AbortSignal) => askThroughElicitation(server, approval, signal);
+  const canAsk = () => supportsFormElicitation(server.getClientCapabilities());
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: options.tools.map(toMcpTool) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const canAsk = supportsFormElicitation(server.getClientCapabilities());
-    const outcome = await executor.run(
-      { id: `mcp-${String(extra.requestId)}`, name: request.params.name, arguments: request.params.arguments ?? {} },
-      {
-        signal: extra.signal,
-        ...(canAsk
-          ? {
-              confirm: (approval: ApprovalRequest, signal: AbortSignal) =>
-                askThroughElicitation(server, approval, signal),
-            }
-          : {}),
-      },
-    );
-    return {
-      content: [{ type: 'text' as const, text: outcome.forModel }],
-      isError: outcome.state !== 'succeeded',
-      _meta: {
-        'riskgate/state': outcome.state,
-        ...(outcome.decision === undefined
-          ? {}
-          : {
-              'riskgate/decision': {
-                action: outcome.decision.action,
-                source: outcome.decision.source,
-                level: outcome.decision.level,
-                reasons: outcome.decision.reasons,
-              },
-            }),
-      },
-    };
+    // A call that comes while the client's roots are being read runs in the workspace they name.
+    await rootsRead();
+    const token = request.params._meta?.progressToken;
+    const progress = token === undefined ? undefined : reportProgress(token, extra.sendNotification);
+    try {
+      const outcome = await executor.run(
+        { id: `mcp-${String(extra.requestId)}`, name: request.params.name, arguments: request.params.arguments ?? {} },
+        {
+          policy: workspace.policy,
+          assess: workspace.assess,
+          signal: extra.signal,
+          ...(progress === undefined ? {} : { onEvent: progress.onEvent }),
+          ...(canAsk() ? { confirm } : {}),
+        },
+      );
+      return toCallResult(outcome);
+    } finally {
+      progress?.stop();
+    }
+  });
+
+  const { schema } = options;
+  if (schema !== undefined) {
+    let reads = 0;
+    serveSchemaResources(server, {
+      // A deny rule on describe_schema hides the table names too.
+      tables: async () =>
+        (await executor.check({ id: 'mcp-resources', name: schema.tool, arguments: {} }))?.action === 'deny'
+          ? []
+          : schema.tables(),
+      describe: (table, signal) =>
+        executor.run(
+          { id: `mcp-resource-${++reads}`, name: schema.tool, arguments: table === undefined ? {} : { table } },
+          { policy: workspace.policy, assess: workspace.assess, signal, ...(canAsk() ? { confirm } : {}) },
+        ),
+    });
+  }
+
+  const rootsRead = followRoots(server, options, (next) => {
+    workspace = next;
   });
   return server;
 }
 
-function toMcpTool(tool: AnyTool): Tool {
-  const definition = toolFunctionDefinition(tool);
-  return {
-    name: definition.name,
-    description: definition.description,
-    inputSchema: definition.parameters as Tool['inputSchema'],
-  };
-}
-
-/** As the SDK's client decides it: an empty elicitation capability means form mode. */
-function supportsFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
-  const elicitation = capabilities?.elicitation;
-  if (elicitation === undefined) return false;
-  return elicitation.form !== undefined || elicitation.url === undefined;
-}
-
-async function askThroughElicitation(
+/**
+ * Roots as the workspace (without --cwd): after `initialized` and on every
+ * `notifications/roots/list_changed`, the first file:// root that is a local directory becomes
+ * the workspace (its config loaded with workspace trust). Returns the read in progress, for calls
+ * to wait on; it never throws: a client that fails to answer leaves the workspace as it was.
+ */
+function followRoots(
   server: Server,
-  request: ApprovalRequest,
-  signal: AbortSignal,
-): Promise<ApprovalAnswer> {
-  const question = request.question.replace(/\s*\[y\/N\]$/, '');
-  const result = await server.elicitInput(
-    {
-      mode: 'form',
-      message: elicitationMessage(request),
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          approve: {
-            type: 'boolean',
-            title: question,
-            description: 'Yes runs it as shown; no refuses it.',
-            default: false,
-          },
-        },
-        required: ['approve'],
-      },
-    },
-    { signal, timeout: CONFIRMATION_TIMEOUT_MS },
-  );
-  if (result.action === 'accept' && result.content?.approve === true) return { type: 'approve' };
-  return {
-    type: 'deny',
-    note:
-      result.action === 'accept'
-        ? 'the person answered no'
-        : `the person ${result.action === 'decline' ? 'declined' : 'cancelled'} the confirmation`,
-  };
-}
-
-/** What the person reads before answering: the operation in full, then why riskgate asks. */
-export function elicitationMessage(request: ApprovalRequest): string {
-  const lines = [
-    `riskgate: ${request.toolName} wants to run this, and it needs your confirmation.`,
-    '',
-    ...operationLines(request.description),
-    '',
-  ];
-  lines.push('Why it asks:', ...request.decision.reasons.map((reason) => `  - ${reason}`));
-  return lines.join('\n');
-}
-
-function operationLines(description: OperationDescription): string[] {
-  const details = description.details.map((detail) => `  ${detail}`);
-  switch (description.kind) {
-    case 'sql':
-      return [description.sql, ...details];
-    case 'command':
-      return [`$ ${description.command}`, `  (in ${description.cwd})`, ...details];
-    case 'file':
-      return [
-        `${description.operation} ${description.path}`,
-        ...(description.diff === undefined ? [] : [description.diff]),
-        ...details,
-      ];
-    case 'http':
-      return [
-        description.requestLine,
-        ...description.headers.map((header) => `  ${header}`),
-        ...(description.bodyPreview === undefined ? [] : [description.bodyPreview]),
-        ...details,
-      ];
-    case 'generic':
-      return [description.summary, ...details];
-    default: {
-      const unreachable: never = description;
-      return [String(unreachable)];
+  options: McpServerOptions,
+  setWorkspace: (workspace: McpWorkspace) => void,
+): () => Promise<void> {
+  let pending: Promise<void> = Promise.resolve();
+  const { workspaceAt } = options;
+  const read = async () => {
+    if (workspaceAt === undefined || server.getClientCapabilities()?.roots === undefined) return;
+    try {
+      const { roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
+      const chosen = workspaceFromRoots(roots);
+      for (const notice of chosen.notices) options.notice?.(notice);
+      if (chosen.directory === undefined) return;
+      const next = workspaceAt(chosen.directory);
+      if (next !== undefined) setWorkspace(next);
+    } catch (error) {
+      options.notice?.(`the client's roots could not be read: ${(error as Error).message}`);
     }
-  }
+  };
+  server.oninitialized = () => {
+    pending = read();
+    options.onInitialized?.();
+  };
+  if (workspaceAt !== undefined)
+    server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+      pending = read();
+    });
+  return () => pending;
 }
