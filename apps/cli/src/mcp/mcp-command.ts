@@ -173,8 +173,13 @@ export async function runMcp(
   const serving = `serving ${tools.map((tool) => tool.name).join(', ')} in ${config.policy.mode} mode`;
   const code =
     args.listen === undefined
-      ? await serveStdio(newServer(), () => notice(`${VERSION}: ${serving}`), notice)
-      : await serveHttp(args.listen, newServer, (url) => notice(`${VERSION}: ${serving} at ${url}`), notice);
+      ? await serveStdio(newServer(), () => io.stderr.write(`riskgate mcp ${VERSION}: ${serving}\n`), notice)
+      : await serveHttp(
+          args.listen,
+          newServer,
+          (url) => io.stderr.write(`riskgate mcp ${VERSION}: ${serving} at ${url}\n`),
+          notice,
+        );
   await connection?.close();
   return code;
 }

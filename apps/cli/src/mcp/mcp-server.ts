@@ -3,7 +3,11 @@ import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { z } from 'zod';
 import { type ApprovalRequest, type AuditLog, createGatedExecutor } from '@riskgate/core';
 import type { AnyTool, AssessContext, GatePolicy } from '@riskgate/risk';
 import { askThroughElicitation, supportsFormElicitation } from './mcp-elicitation.js';
@@ -36,6 +40,8 @@ export interface McpServerOptions {
   readonly audit?: AuditLog;
   readonly version: string;
 }
+
+type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 let sessions = 0;
 
@@ -73,7 +79,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // A call that comes while the client's roots are being read runs in the workspace they name.
-    await rootsRead();
+    await rootsRead(extra);
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? undefined : reportProgress(token, extra.sendNotification);
     try {
@@ -113,26 +119,35 @@ export function createMcpServer(options: McpServerOptions): Server {
   const rootsRead = followRoots(server, options, (next) => {
     workspace = next;
   });
+  server.oninitialized = () => options.onInitialized?.();
   return server;
 }
 
 /**
- * Roots as the workspace (without --cwd): after `initialized` and on every
- * `notifications/roots/list_changed`, the first file:// root that is a local directory becomes
- * the workspace (its config loaded with workspace trust). Returns the read in progress, for calls
- * to wait on; it never throws: a client that fails to answer leaves the workspace as it was.
+ * Roots as the workspace (without --cwd). The roots are read when a call needs the workspace
+ * and the client declared roots: first after `initialized`, then after each
+ * `notifications/roots/list_changed`. They are asked for inside that call, so the request goes
+ * on the call's own stream (over HTTP a request sent outside one could be lost before the client
+ * opens its event stream). The first file:// root that is a local directory becomes the
+ * workspace (its config loaded with workspace trust). Never throws: a client that fails to
+ * answer leaves the workspace as it was.
  */
 function followRoots(
   server: Server,
   options: McpServerOptions,
   setWorkspace: (workspace: McpWorkspace) => void,
-): () => Promise<void> {
-  let pending: Promise<void> = Promise.resolve();
+): (extra: RequestExtra) => Promise<void> {
   const { workspaceAt } = options;
-  const read = async () => {
+  let stale = workspaceAt !== undefined;
+  let reading: Promise<void> | undefined;
+  const read = async (extra: RequestExtra) => {
     if (workspaceAt === undefined || server.getClientCapabilities()?.roots === undefined) return;
     try {
-      const { roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
+      // Read loosely: the SDK's own schema rejects the whole list for one root that is not
+      // file://, where each such root is only passed over with a notice.
+      const { roots } = await extra.sendRequest({ method: 'roots/list' }, LooseRootsSchema, {
+        timeout: ROOTS_TIMEOUT_MS,
+      });
       const chosen = workspaceFromRoots(roots);
       for (const notice of chosen.notices) options.notice?.(notice);
       if (chosen.directory === undefined) return;
@@ -142,13 +157,19 @@ function followRoots(
       options.notice?.(`the client's roots could not be read: ${(error as Error).message}`);
     }
   };
-  server.oninitialized = () => {
-    pending = read();
-    options.onInitialized?.();
-  };
   if (workspaceAt !== undefined)
     server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
-      pending = read();
+      stale = true;
     });
-  return () => pending;
+  return async (extra) => {
+    if (stale) {
+      stale = false;
+      reading = read(extra);
+    }
+    await reading;
+  };
 }
+
+const LooseRootsSchema = z.object({
+  roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })),
+});
