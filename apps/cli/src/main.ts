@@ -23,7 +23,7 @@ Usage:
   riskgate [sql] -p "question" [options]    headless: answer one question and exit
   riskgate assess <tool> '<json args>'      judge one tool call, print the verdict
   riskgate assess --jsonl                   judge one call per stdin line, JSON out
-  riskgate mcp [--db <file|url>] [options]  the gated tools as an MCP server over stdio
+  riskgate mcp [--db <file|url>] [options]  the gated tools as an MCP server (stdio or HTTP)
                                             (riskgate mcp --help for its tools and options)
   riskgate demo-db                          print the path of the demo database
   riskgate trust [--revoke | --list]        let this folder's .riskgate/ apply in full
