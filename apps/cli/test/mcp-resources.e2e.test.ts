@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -115,6 +116,21 @@ describe('schema resources and the gate', () => {
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual(['riskgate://schema']);
     await expect(client.readResource({ uri: `riskgate://schema/${ORDERS}` })).rejects.toThrow(/denied by rule/);
+  });
+
+  it("follows the client's root: its .riskgate/ deny rule on describe_schema holds for the resources", async () => {
+    const home = join(root, `home-${index++}`);
+    const project = join(home, 'project');
+    mkdirSync(join(project, '.riskgate'), { recursive: true });
+    writeFileSync(join(project, '.riskgate', 'config.json'), JSON.stringify({ rules: { deny: ['describe_schema'] } }));
+    const { client } = await connectMcp(['--db', sqlitePath], {
+      cwd: home,
+      home,
+      roots: [{ uri: pathToFileURL(project).href }],
+    });
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(['riskgate://schema']);
+    await expect(client.readResource({ uri: 'riskgate://schema' })).rejects.toThrow(/denied by rule describe_schema/);
   });
 
   it('serves no resources without --db', async () => {

@@ -1,21 +1,27 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { GatedCallOutcome } from '@riskgate/core';
+
+/** What a request handler gets beside the request: its signal, and requests sent on its own stream. */
+export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** The whole schema; one table's is SCHEMA_URI/<table, URI-encoded>. */
 export const SCHEMA_URI = 'riskgate://schema';
 
 export interface SchemaResourceSource {
   /** The table and view names (catalog only), or none when the gate would refuse describe_schema. */
-  readonly tables: () => Promise<readonly string[]>;
+  readonly tables: (extra: RequestExtra) => Promise<readonly string[]>;
   /** describe_schema through the gate: the same rules, secret withholding and audit as the tool. */
-  readonly describe: (table: string | undefined, signal: AbortSignal) => Promise<GatedCallOutcome>;
+  readonly describe: (table: string | undefined, extra: RequestExtra) => Promise<GatedCallOutcome>;
 }
 
 /**
@@ -24,7 +30,7 @@ export interface SchemaResourceSource {
  * gate, so a deny rule, strict mode's confirmation and the output guard apply to it as to the tool.
  */
 export function serveSchemaResources(server: Server, source: SchemaResourceSource): void {
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => ({
     resources: [
       {
         uri: SCHEMA_URI,
@@ -33,7 +39,7 @@ export function serveSchemaResources(server: Server, source: SchemaResourceSourc
         description: 'Every table and view: columns, types, keys, indexes. No row data.',
         mimeType: 'text/plain',
       },
-      ...(await source.tables()).map((table) => ({
+      ...(await source.tables(extra)).map((table) => ({
         uri: `${SCHEMA_URI}/${encodeURIComponent(table)}`,
         name: table,
         title: `The schema of ${table}`,
@@ -56,7 +62,7 @@ export function serveSchemaResources(server: Server, source: SchemaResourceSourc
     const { uri } = request.params;
     const table = tableOf(uri);
     if (table === null) throw new McpError(ErrorCode.InvalidParams, `no resource ${JSON.stringify(uri)}`);
-    const outcome = await source.describe(table, extra.signal);
+    const outcome = await source.describe(table, extra);
     if (outcome.state !== 'succeeded') throw new McpError(ErrorCode.InvalidRequest, outcome.forModel);
     return { contents: [{ uri, mimeType: 'text/plain', text: outcome.forModel }] };
   });

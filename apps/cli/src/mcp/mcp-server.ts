@@ -3,16 +3,13 @@ import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
-  type ServerNotification,
-  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { type ApprovalRequest, type AuditLog, createGatedExecutor } from '@riskgate/core';
-import type { AnyTool, AssessContext, GatePolicy } from '@riskgate/risk';
+import { type AnyTool, type AssessContext, evaluateToolCall, type GatePolicy } from '@riskgate/risk';
 import { askThroughElicitation, supportsFormElicitation } from './mcp-elicitation.js';
 import { reportProgress } from './mcp-progress.js';
-import { serveSchemaResources } from './mcp-resources.js';
+import { type RequestExtra, serveSchemaResources } from './mcp-resources.js';
 import { workspaceFromRoots } from './mcp-roots.js';
 import { toCallResult, toMcpTool } from './mcp-tools.js';
 
@@ -40,8 +37,6 @@ export interface McpServerOptions {
   readonly audit?: AuditLog;
   readonly version: string;
 }
-
-type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 let sessions = 0;
 
@@ -100,19 +95,28 @@ export function createMcpServer(options: McpServerOptions): Server {
   });
 
   const { schema } = options;
-  if (schema !== undefined) {
+  const schemaTool = schema === undefined ? undefined : options.tools.find((tool) => tool.name === schema.tool);
+  if (schema !== undefined && schemaTool !== undefined) {
     let reads = 0;
     serveSchemaResources(server, {
-      // A deny rule on describe_schema hides the table names too.
-      tables: async () =>
-        (await executor.check({ id: 'mcp-resources', name: schema.tool, arguments: {} }))?.action === 'deny'
-          ? []
-          : schema.tables(),
-      describe: (table, signal) =>
-        executor.run(
+      // In the workspace's policy (a root's deny rule counts): a deny on describe_schema hides the names too.
+      tables: async (extra) => {
+        await rootsRead(extra);
+        const { decision } = await evaluateToolCall(schemaTool, {}, workspace.assess, workspace.policy);
+        return decision.action === 'deny' ? [] : schema.tables();
+      },
+      describe: async (table, extra) => {
+        await rootsRead(extra);
+        return executor.run(
           { id: `mcp-resource-${++reads}`, name: schema.tool, arguments: table === undefined ? {} : { table } },
-          { policy: workspace.policy, assess: workspace.assess, signal, ...(canAsk() ? { confirm } : {}) },
-        ),
+          {
+            policy: workspace.policy,
+            assess: workspace.assess,
+            signal: extra.signal,
+            ...(canAsk() ? { confirm } : {}),
+          },
+        );
+      },
     });
   }
 
