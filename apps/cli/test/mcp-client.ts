@@ -119,13 +119,14 @@ export interface HttpServer {
   stderr(): string;
 }
 
-/** `riskgate mcp … --listen 127.0.0.1:0`, once it says where it listens. */
+/** `riskgate mcp … --listen 127.0.0.1:0` (or `listen`), once it says where it listens. */
 export async function startHttpServer(
   args: readonly string[],
   cwd: string,
   env: Record<string, string>,
+  listen = '127.0.0.1:0',
 ): Promise<HttpServer> {
-  const child = spawn(process.execPath, [BIN, 'mcp', ...args, '--listen', '127.0.0.1:0'], {
+  const child = spawn(process.execPath, [BIN, 'mcp', ...args, '--listen', listen], {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -134,7 +135,7 @@ export async function startHttpServer(
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
-      const match = / at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr);
+      const match = / at (http:\/\/[^\s/]+:\d+\/mcp)\n/.exec(stderr);
       if (match !== null) resolve(match[1]!);
     });
     child.once('exit', (code) => reject(new Error(`riskgate mcp --listen exited ${code}: ${stderr}`)));

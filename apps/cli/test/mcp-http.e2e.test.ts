@@ -190,6 +190,22 @@ describe('riskgate mcp --listen: who may connect', () => {
     expect((await post(server.url, bearer(TEST_TOKEN))).status).toBe(401);
   });
 
+  // Binds every interface for the test's life; the test talks to it over 127.0.0.1 only.
+  it('warns when the named host is not loopback; there any Host is taken, and the token still guards', async () => {
+    const server = await startHttpServer(
+      ['--db', databasePath],
+      directory,
+      testEnv(directory, { RISKGATE_MCP_TOKEN: TEST_TOKEN }),
+      '0.0.0.0:0',
+    );
+    track(server.child);
+    expect(server.stderr()).toMatch(/0\.0\.0\.0 is not a loopback address: other machines can reach this server/);
+    const url = server.url.replace('0.0.0.0', '127.0.0.1');
+    const port = new URL(url).port;
+    expect((await post(url, { ...bearer(TEST_TOKEN), Host: `riskgate.lan:${port}` })).status).toBe(200);
+    expect((await post(url, { Host: `riskgate.lan:${port}` })).status).toBe(401);
+  });
+
   it('refuses a short RISKGATE_MCP_TOKEN and a --listen that does not parse, with a clear error', async () => {
     const env = testEnv(directory, { RISKGATE_MCP_TOKEN: 'short' });
     const short = await runCli(['mcp', '--db', databasePath, '--listen', '127.0.0.1:0'], { env });
