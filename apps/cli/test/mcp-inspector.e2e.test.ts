@@ -64,7 +64,8 @@ const dropLow = [
   'risk_level=low',
 ];
 
-describe('the MCP Inspector CLI against riskgate mcp', () => {
+// Each inspect starts a node process with the SDK (and over stdio a riskgate): slow under CI's load.
+describe('the MCP Inspector CLI against riskgate mcp', { timeout: 120_000 }, () => {
   it('over stdio: tools/list shows titles, annotations and output schemas; a DROP rated low is refused', async () => {
     const listed = await inspect([process.execPath, BIN, 'mcp', '--db', databasePath, ...listTools]);
     expect(listed.code, listed.stderr).toBe(0);
