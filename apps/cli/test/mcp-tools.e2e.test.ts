@@ -81,6 +81,22 @@ describe('riskgate mcp: tools/list', () => {
     expect(tool.outputSchema).toMatchObject({ type: 'object', required: ['state', 'text'] });
     expect(Object.keys(tool.outputSchema!.properties!)).toEqual(['state', 'text', 'decision']);
   });
+
+  it.each([
+    [[], /guarded mode 'low' runs at once only what riskgate's own checks find no side effect/],
+    [['--mode', 'strict'], /strict mode your rating is not taken/],
+    [['--mode', 'smart'], /'low' = safe, executes automatically/],
+  ])("tells the client model what risk_level does in the server's mode (%j)", async (flags, meaning) => {
+    const { client } = await connect(['--db', databasePath, ...flags]);
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      const property = (tool.inputSchema.properties as Record<string, { description?: string; enum?: string[] }>)
+        .risk_level!;
+      expect(property.enum).toEqual(['low', 'medium', 'high']);
+      expect(property.description).toMatch(meaning);
+      if (flags.length === 0) expect(property.description).not.toMatch(/executes automatically/);
+    }
+  });
 });
 
 describe('riskgate mcp: structuredContent', () => {

@@ -70,7 +70,9 @@ export function createMcpServer(options: McpServerOptions): Server {
   const confirm = (approval: ApprovalRequest, signal: AbortSignal) => askThroughElicitation(server, approval, signal);
   const canAsk = () => supportsFormElicitation(server.getClientCapabilities());
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: options.tools.map(toMcpTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: options.tools.map((tool) => toMcpTool(tool, workspace.policy.mode)),
+  }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // A call that comes while the client's roots are being read runs in the workspace they name.

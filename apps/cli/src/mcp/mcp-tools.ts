@@ -1,6 +1,12 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { GatedCallOutcome } from '@riskgate/core';
-import { type AnyTool, toolFunctionDefinition } from '@riskgate/risk';
+import {
+  type AnyTool,
+  RISK_LEVEL_DESCRIPTION,
+  RISK_LEVEL_PROPERTY,
+  type SafetyMode,
+  toolFunctionDefinition,
+} from '@riskgate/risk';
 
 /**
  * Every tool's `outputSchema`: what the gate made of the call, and the text the model reads.
@@ -35,15 +41,42 @@ export const MCP_OUTPUT_SCHEMA = {
   required: ['state', 'text'],
 } as const satisfies Tool['outputSchema'];
 
+/**
+ * What `risk_level` means to a client's model under each mode: the assistant's words (spec 002)
+ * promise that `low` runs at once, which holds in smart mode only. Elsewhere the client is told
+ * what riskgate will do with its rating, so it does not expect a side effect to run unasked.
+ */
+export function riskLevelDescriptionFor(mode: SafetyMode): string {
+  if (mode === 'smart' || mode === 'yolo') return RISK_LEVEL_DESCRIPTION;
+  const low =
+    mode === 'strict'
+      ? "in this server's strict mode your rating is not taken: every operation is confirmed with the person, or refused when they cannot be asked"
+      : "in this server's guarded mode 'low' runs at once only what riskgate's own checks find no side effect or secret read in; " +
+        'anything they find one in (a write, a delete, a DROP, a POST, rm) is confirmed with the person, or refused when they cannot be asked';
+  return `Optional: your risk assessment of this operation (low | medium | high); ${low}. 'medium' or 'high' = requires the person's confirmation.`;
+}
+
 /** A gated tool as MCP lists it: its JSON schema, its title and honest annotations, the output schema. */
-export function toMcpTool(tool: AnyTool): Tool {
+export function toMcpTool(tool: AnyTool, mode: SafetyMode = 'smart'): Tool {
   const definition = toolFunctionDefinition(tool);
   const hints = tool.hints;
+  const parameters = definition.parameters as Tool['inputSchema'];
+  const properties = parameters.properties as Record<string, object> | undefined;
+  const inputSchema =
+    properties?.[RISK_LEVEL_PROPERTY] === undefined
+      ? parameters
+      : {
+          ...parameters,
+          properties: {
+            ...properties,
+            [RISK_LEVEL_PROPERTY]: { ...properties[RISK_LEVEL_PROPERTY], description: riskLevelDescriptionFor(mode) },
+          },
+        };
   return {
     name: definition.name,
     ...(hints === undefined ? {} : { title: hints.title }),
     description: definition.description,
-    inputSchema: definition.parameters as Tool['inputSchema'],
+    inputSchema,
     outputSchema: MCP_OUTPUT_SCHEMA as unknown as Tool['outputSchema'],
     // A tool without hints is described by the worst it could do: an unknown tool may change anything.
     annotations: {
