@@ -18,6 +18,7 @@ import {
   sandboxFromConfig,
 } from '../session/tools-from-config.js';
 import { warmFirstCall } from '../session/warm-up.js';
+import { decisionExporterFor } from '../telemetry.js';
 import { VERSION } from '../version.js';
 import { modeFromFlags } from '../mode-flag.js';
 
@@ -37,7 +38,8 @@ Options:
   --mode <m>          strict | smart | guarded (default: guarded, unless your config
                       or RISKGATE_MODE names a mode: the client's model rates its own
                       calls, so its "low" runs only what the code found no effect in)
-  --yolo              run everything unasked (deny rules still hold); never the default
+  --yolo              run everything unasked (deny rules still hold); never the default;
+                      an organisation's managed policy still holds (docs/policy.md)
   --allow <rule>      a user allow rule, e.g. 'execute_sql(SELECT *)'   (repeatable)
   --ask <rule>        a user ask rule                                   (repeatable)
   --deny <rule>       a user deny rule                                  (repeatable)
@@ -137,6 +139,7 @@ export async function runMcp(
     import('./mcp-server.js'),
   ]);
   const assess = assessContextFromConfig(config, args.cwd, connection, sandbox.available);
+  const exporter = await decisionExporterFor(config, (message) => io.stderr.write(`riskgate mcp: ${message}\n`));
   const server = createMcpServer({
     tools,
     policy: config.policy,
@@ -144,6 +147,7 @@ export async function runMcp(
     // A full or read-only disk is said once on stderr; the server goes on serving.
     audit: new AuditLog(join(stateDirectory(), 'audit.jsonl'), {
       onFault: (message) => io.stderr.write(`riskgate mcp: ${message}\n`),
+      ...(exporter === undefined ? {} : { forward: (entry) => exporter.record(entry) }),
     }),
     version: VERSION,
   });
@@ -192,6 +196,7 @@ async function mcpConfig(
   }
   // An untrusted project's .riskgate/ may only tighten; what it asked for and did not get is named.
   if (config.project.notice !== undefined) stderr.write(`riskgate mcp: ${config.project.notice}\n`);
+  if (config.managedNotice !== undefined) stderr.write(`riskgate mcp: ${config.managedNotice}\n`);
   const { parseRule } = await import('@riskgate/risk');
   for (const [effect, texts] of Object.entries(args.flags.rules ?? {})) {
     for (const text of texts ?? []) {
