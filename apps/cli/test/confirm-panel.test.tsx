@@ -155,7 +155,7 @@ describe('ConfirmPanel: the specification’s words, one panel per tool kind', (
     const { lastFrame } = show(
       request(
         'execute_command',
-        { kind: 'command', command: 'git push --force origin main', details: [] },
+        { kind: 'command', command: 'git push --force origin main', cwd: '.', details: [] },
         {},
         { decision: managed },
       ),
