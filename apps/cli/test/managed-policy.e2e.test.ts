@@ -4,8 +4,12 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ScriptedModelServer, type ScriptedReply, startScriptedModelServer } from '@riskgate/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { BIN, runCli } from './run-cli.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -185,5 +189,35 @@ describe('a managed policy through the real CLI', () => {
     expect(result.stdout).toContain('deny  execute_command(rm *)');
     expect(result.stdout).toContain('ask   execute_command(git push *)');
     expect(result.stdout).toMatch(/telemetry\s+off/);
+  });
+
+  it('holds in riskgate mcp against --yolo and a client model rating DROP TABLE low', async () => {
+    const { checkout, env } = await setup([], { rules: { deny: ['execute_sql(DROP *)'] } });
+    const database = join(checkout, 'shop.sqlite');
+    const db = new Database(database);
+    db.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('tea');");
+    db.close();
+    const client = new Client({ name: 'riskgate-policy-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp', '--db', database, '--yolo'],
+        cwd: checkout,
+        env: { ...(process.env as Record<string, string>), ...env },
+        stderr: 'pipe',
+      }),
+    );
+    cleanups.push(() => client.close());
+    const result = (await client.callTool({
+      name: 'execute_sql',
+      arguments: { sql: 'DROP TABLE orders', risk_level: 'low' },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(
+      /your organisation's policy denies execute_sql\(DROP \*\)/,
+    );
+    const reader = new Database(database, { readonly: true });
+    expect(reader.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 1 });
+    reader.close();
   });
 });
