@@ -54,6 +54,12 @@ export function resolveTelemetry(
       : settings?.enabled === true;
   if (!on || env.OTEL_SDK_DISABLED?.toLowerCase() === 'true') return undefined;
   const source = switched !== undefined && switched !== '' ? 'RISKGATE_TELEMETRY' : 'config telemetry.enabled';
+  // The organisation may say where export goes without making it compulsory: then it goes there.
+  const organisation = managed?.telemetry;
+  if (organisation?.endpoint !== undefined) {
+    const protocol = organisation.protocol ?? protocolFrom(env) ?? settings?.protocol;
+    return endpointsFor(source, organisation.endpoint, organisation.headers, protocol, {});
+  }
   return endpointsFor(
     source,
     env.OTEL_EXPORTER_OTLP_ENDPOINT ?? settings?.endpoint,

@@ -333,6 +333,14 @@ describe('telemetry settings', () => {
     expect(config.telemetry?.source).toMatch(/^managed policy /);
   });
 
+  it('a managed endpoint without enabled decides where it goes when the person turns it on', () => {
+    const managed = { telemetry: { endpoint: 'https://collector.example.com' } };
+    expect(load({ managed, env: OTEL }).telemetry).toBeUndefined();
+    expect(load({ managed, env: { ...OTEL, RISKGATE_TELEMETRY: '1' } }).telemetry?.logsUrl).toBe(
+      'https://collector.example.com/v1/logs',
+    );
+  });
+
   it('the managed policy can forbid it', () => {
     expect(
       load({ managed: { telemetry: { enabled: false } }, env: { ...OTEL, RISKGATE_TELEMETRY: '1' } }).telemetry,
