@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, configDirectory, loadConfig, projectConfigPath, type ResolvedConfig } from '@riskgate/core';
+import { policyCheck, telemetryCheck } from './policy-doctor.js';
 
 export interface DoctorIo {
   readonly stdout: NodeJS.WritableStream;
@@ -44,6 +45,7 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
     if (!(error instanceof ConfigError)) throw error;
     checks.push({ name: 'config', ok: false, lines: [error.message] });
   }
+  checks.push(policyCheck(config, env), telemetryCheck(config));
 
   const { childEnvironment, describeBounds, probeSandbox } = await import('@riskgate/tools-command');
   const setting = config?.commands.sandbox ?? 'whitelisted';

@@ -1,5 +1,6 @@
 // The entry point stays tiny: --version and --help must not load tools, parsers or drivers.
 import { setFlagsFromString } from 'node:v8';
+import { flushTelemetry } from './telemetry.js';
 import { VERSION } from './version.js';
 
 // WebAssembly in this process runs on V8's baseline compiler (Liftoff) only. The parsers are
@@ -33,7 +34,8 @@ Usage:
 
 Options:
   --mode <m>          strict | smart (default) | guarded
-  --yolo              run everything unasked (deny rules still hold); never the default
+  --yolo              run everything unasked (deny rules still hold); never the default;
+                      an organisation's managed policy still holds (docs/policy.md)
   --model <name>      the model (or RISKGATE_MODEL, or "model" in the config)
   --base-url <url>    any OpenAI-compatible endpoint (or OPENAI_BASE_URL)
   --resume[=<id>]     continue the latest session, or the one named
@@ -46,6 +48,9 @@ Exit status: 0 success; 1 error; 2 something was not run for lack of consent (re
 without a terminal, or answered "no" on one); 129/143 stopped by SIGHUP/SIGTERM.
 Configuration: ~/.config/riskgate/config.json and .riskgate/config.json (docs/agent.md);
 a project's .riskgate/ only tightens until you run "riskgate trust" (docs/trust.md).
+An organisation's /etc/riskgate/managed-policy.json (and RISKGATE_MANAGED_POLICY, which only
+adds) holds over all of it (docs/policy.md). RISKGATE_TELEMETRY=1 with OTEL_EXPORTER_OTLP_ENDPOINT
+exports every gate decision over OTLP.
 
 Tools: execute_sql, describe_schema, execute_command, file_operations, http_request.
 
@@ -137,8 +142,11 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => {
+  async (code) => {
     process.exitCode = code;
+    // Decisions still waiting go to the collector, within a bound; one that hangs would keep
+    // the process alive through its open request, so riskgate then leaves without it.
+    if (!(await flushTelemetry())) process.exit(code);
   },
   (error: unknown) => {
     process.stderr.write(

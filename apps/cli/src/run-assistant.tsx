@@ -109,6 +109,7 @@ async function runPrinted(options: AssistantOptions, config: ResolvedConfig): Pr
   }
   // Before anything else can fail: a missing model may be the project's ignored one.
   if (config.project.notice !== undefined) process.stderr.write(`riskgate: ${config.project.notice}\n`);
+  if (config.managedNotice !== undefined) process.stderr.write(`riskgate: ${config.managedNotice}\n`);
   const terminal =
     process.stdin.isTTY && process.stderr.isTTY && options.print?.prompt !== undefined
       ? { input: process.stdin, output: process.stderr }
@@ -162,6 +163,7 @@ function opening(options: { database?: string | undefined; resume?: string | tru
 async function runInteractive(options: AssistantOptions, config: ResolvedConfig): Promise<number> {
   const cwd = process.cwd();
   const configNotice = config.project.notice;
+  const policyNotice = config.managedNotice;
   // The first frame comes first: Ink and the app's shell load, the prompt and status line are
   // drawn, and only then does the session open — its tools, zod schemas, database, schema and
   // the sandbox probe. What is typed meanwhile waits for it (AppProps.initial).
@@ -196,6 +198,7 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
       history={history}
       {...(guardMs === undefined ? {} : { guardMs })}
       {...(configNotice === undefined ? {} : { configNotice })}
+      {...(policyNotice === undefined ? {} : { policyNotice })}
     />,
     { exitOnCtrlC: false },
   );

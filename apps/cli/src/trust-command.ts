@@ -29,6 +29,9 @@ Trust is for exactly that folder, by its real path (symlinks resolved): a truste
 does not cover a clone inside it, and another clone of the same repository elsewhere is not
 trusted. What you trust is the folder, so later changes pulled into its .riskgate/ apply too.
 The list is "trustedProjects" in ${userConfigPath()} (docs/trust.md).
+
+An organisation's managed policy (/etc/riskgate/managed-policy.json) with "projectTrust": false
+makes every project untrusted, and "riskgate trust" then refuses (docs/policy.md).
 `;
 }
 
@@ -84,6 +87,11 @@ function trust(directory: string, streams: Omit<CommandStreams, 'stdin'>): numbe
   if (!statSync(real).isDirectory()) throw new UsageError(`not a folder: ${directory}`);
   // What the project sets that is ignored today is what trusting it turns on: say so.
   const before = loadConfig({ projectDirectory: real });
+  if (before.managed?.projectTrust === false) {
+    throw new ConfigError(
+      `your organisation's policy (${before.managed.sources.join(', ')}) does not let projects be trusted; nothing was changed`,
+    );
+  }
   const change = addTrustedProject(real);
   if (!change.changed) {
     streams.stdout.write(`riskgate trust: ${real} is already trusted\n`);

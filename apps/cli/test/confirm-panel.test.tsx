@@ -1,5 +1,7 @@
 import type { ApprovalAnswer, ApprovalRequest } from '@riskgate/core';
 import type { Decision, OperationDescription } from '@riskgate/risk';
+import { evaluateToolCall, parseRule } from '@riskgate/risk';
+import { createExecuteCommandTool } from '@riskgate/tools-command';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmPanel } from '../src/ui/ConfirmPanel.js';
@@ -133,6 +135,33 @@ describe('ConfirmPanel: the specification’s words, one panel per tool kind', (
     });
     await tick();
     expect(lastFrame()).toContain('asked because: the model rated this medium');
+  });
+
+  it("names the organisation's policy when it is why the call is asked", async () => {
+    // The decision the gate really makes under a managed ask rule, in yolo with a user allow rule.
+    const parsed = parseRule('execute_command(git push *)', 'ask');
+    const allow = parseRule('execute_command', 'allow');
+    if (!parsed.ok || !allow.ok) throw new Error('rule');
+    const { decision: managed } = await evaluateToolCall(
+      createExecuteCommandTool(),
+      { command: 'git push --force origin main', risk_level: 'low' },
+      { cwd: process.cwd() },
+      {
+        mode: 'yolo',
+        rules: [allow.rule],
+        managed: { rules: [parsed.rule], sources: ['/etc/riskgate/managed-policy.json'] },
+      },
+    );
+    const { lastFrame } = show(
+      request(
+        'execute_command',
+        { kind: 'command', command: 'git push --force origin main', cwd: '.', details: [] },
+        {},
+        { decision: managed },
+      ),
+    );
+    await tick();
+    expect(lastFrame()).toContain("asked because: your organisation's policy asks for execute_command(git push *)");
   });
 
   it('shows a file write as a diff and an HTTP request with hidden credentials', async () => {

@@ -31,6 +31,8 @@ export interface AuditEntry {
     readonly action: Decision['action'];
     readonly source: Decision['source'];
     readonly rule?: string;
+    /** The organisation's managed policy decided (its rule or its mode floor). */
+    readonly managed?: true;
     readonly reasons: readonly string[];
   };
   /** What the operation does, in plain words (secrets redacted). */
@@ -52,28 +54,41 @@ export interface AuditEntry {
 export interface AuditLogOptions {
   /** Told once when the log cannot be written (a full or read-only disk); the session goes on. */
   readonly onFault?: (message: string) => void;
+  /**
+   * Gets every line as written, after redaction: the OpenTelemetry export (telemetry-export.ts)
+   * sends exactly what the file holds, so a secret kept out of one is kept out of the other.
+   */
+  readonly forward?: (entry: AuditEntry) => void;
 }
 
 export class AuditLog {
   private readonly file: JsonlFile;
+  private readonly forward: ((entry: AuditEntry) => void) | undefined;
 
   constructor(
     readonly path: string,
     options: AuditLogOptions = {},
   ) {
     this.file = new JsonlFile(path, options.onFault);
+    this.forward = options.forward;
   }
 
   record(entry: AuditEntry): void {
-    this.file.append({
+    const redacted: AuditEntry = {
       ...entry,
       ...(entry.title === undefined ? {} : { title: redactSecrets(entry.title) }),
       ...(entry.proposedTitle === undefined ? {} : { proposedTitle: redactSecrets(entry.proposedTitle) }),
       args: redactValue(entry.args),
       ...(entry.proposedArgs === undefined ? {} : { proposedArgs: redactValue(entry.proposedArgs) }),
-      ...(entry.note === undefined ? {} : { note: redactValue(entry.note) }),
-      decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) },
-      effects: redactValue(entry.effects),
-    });
+      ...(entry.note === undefined ? {} : { note: redactValue(entry.note) as string }),
+      decision: { ...entry.decision, reasons: redactValue(entry.decision.reasons) as readonly string[] },
+      effects: redactValue(entry.effects) as readonly string[],
+    };
+    this.file.append(redacted);
+    try {
+      this.forward?.(redacted);
+    } catch {
+      // An exporter's fault never costs the call or the file's line; the exporter reports its own.
+    }
   }
 }

@@ -6,6 +6,32 @@ const ruleList = z
   .array(z.string().min(1))
   .describe('Rules such as "execute_sql(SELECT *)" or "execute_command(git log *)"; see docs/rules.md');
 
+/**
+ * OpenTelemetry export of gate decisions (docs/policy.md). Off unless `enabled` is true here,
+ * `RISKGATE_TELEMETRY=1` is set, or the managed policy turns it on.
+ */
+export const telemetrySchema = z
+  .object({
+    enabled: z.boolean().optional().describe('Export every gate decision over OTLP (default false)'),
+    endpoint: z
+      .url()
+      .optional()
+      .describe(
+        'The collector\'s OTLP/HTTP base URL, e.g. "http://127.0.0.1:4318" (logs go to /v1/logs, spans to /v1/traces); default OTEL_EXPORTER_OTLP_ENDPOINT',
+      ),
+    headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('HTTP headers sent to the collector, e.g. an API key; default OTEL_EXPORTER_OTLP_HEADERS'),
+    protocol: z
+      .enum(['http/protobuf', 'http/json'])
+      .optional()
+      .describe('OTLP encoding (default http/protobuf, or OTEL_EXPORTER_OTLP_PROTOCOL)'),
+  })
+  .strict();
+
+export type TelemetrySettings = z.infer<typeof telemetrySchema>;
+
 /** riskgate's configuration file: the same shape for the user's file and a project's. */
 export const configSchema = z
   .object({
@@ -85,6 +111,7 @@ export const configSchema = z
       })
       .strict()
       .optional(),
+    telemetry: telemetrySchema.optional(),
     trustedProjects: z
       .array(z.string().refine(isAbsolute, 'expected an absolute path'))
       .optional()

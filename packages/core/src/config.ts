@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import type { PromptSources } from '@riskgate/prompt';
 import { type GatePolicy, parseRule, type Rule, RULE_EFFECTS, type SafetyMode } from '@riskgate/risk/config';
 import { z } from 'zod';
-import { type ConfigFile, configSchema } from './config-schema.js';
+import { ConfigError } from './config-error.js';
+import { type ConfigFile, configSchema, type TelemetrySettings } from './config-schema.js';
+import { type ResolvedTelemetry, resolveTelemetry } from './telemetry-settings.js';
+
+export type { ResolvedTelemetry } from './telemetry-settings.js';
+import { loadManagedPolicy, MANAGED_POLICY_PATH, type ManagedPolicy, underManagedPolicy } from './managed-policy.js';
 import {
   projectConfigPath,
   projectPromptsDirectory,
@@ -19,9 +24,7 @@ import {
 
 export { type ConfigFile, configSchema } from './config-schema.js';
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+export { ConfigError } from './config-error.js';
 
 export interface ConfigLayer {
   /** Where it came from, for messages: a path, "environment" or "command line". */
@@ -47,6 +50,12 @@ export interface ResolvedConfig {
   readonly promptSources: PromptSources;
   /** The project's `.riskgate/` and whether it applies in full (docs/trust.md). */
   readonly project: ProjectTrust;
+  /** The organisation's managed policy, when there is one (docs/policy.md); already in `policy`. */
+  readonly managed?: ManagedPolicy;
+  /** Where gate decisions are exported over OTLP; absent when telemetry is off. */
+  readonly telemetry?: ResolvedTelemetry;
+  /** One line when the managed policy overrode what the person asked for (a mode below its floor). */
+  readonly managedNotice?: string;
 }
 
 export interface ProjectTrust {
@@ -136,6 +145,8 @@ export interface LoadConfigOptions {
    * passes 'guarded': its caller's model is someone else's, so its `low` never runs a side effect.
    */
   readonly defaultMode?: SafetyMode;
+  /** The system-wide managed policy file; only tests change it (default /etc/riskgate/managed-policy.json). */
+  readonly managedPolicyPath?: string;
 }
 
 /**
@@ -143,9 +154,13 @@ export interface LoadConfigOptions {
  * value wins; rule lists add up (a project cannot drop the person's deny rules). A project the
  * person has not trusted only tightens: its ask and deny rules apply, and its mode when it is
  * stricter than the person's; everything else it says is left out and named in `project.notice`.
+ * Over all of it the organisation's managed policy (docs/policy.md): its rules come first, its
+ * mode floor holds, and it may forbid trusting projects; a managed file that cannot be used
+ * is a ConfigError (riskgate does not start).
  */
 export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
   const env = options.env ?? process.env;
+  const managed = loadManagedPolicy(env, options.managedPolicyPath ?? MANAGED_POLICY_PATH);
   const user = readConfigFile(userConfigPath(env));
   const project = readConfigFile(projectConfigPath(options.projectDirectory));
   const environment = environmentLayer(env);
@@ -154,18 +169,61 @@ export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
       ? undefined
       : { source: 'command line', values: validateLayer(options.flags, 'command line') };
   const person = [user, environment, flags].filter((layer) => layer !== undefined);
-  const settingsDirectory = projectSettingsDirectory(options.projectDirectory);
-  const trusted = isTrustedProject(options.projectDirectory, user?.values.trustedProjects ?? []);
-  const prompts = { userDirectory: userPromptsDirectory(env) };
+  const listed = isTrustedProject(options.projectDirectory, user?.values.trustedProjects ?? []);
+  // A managed policy that forbids trust makes every project untrusted, listed or not.
+  const trusted = listed && managed?.projectTrust !== false;
   const inOrder = (projectLayer?: ConfigLayer) =>
     [user, projectLayer, environment, flags].filter((layer) => layer !== undefined);
-  if (trusted) {
-    return {
-      ...mergeLayers(inOrder(project), options.defaultMode),
-      promptSources: { projectDirectory: projectPromptsDirectory(options.projectDirectory), ...prompts },
-      project: { settingsDirectory, trusted, ignored: [] },
-    };
-  }
+  const unmanaged = trusted
+    ? trustedConfig(options, inOrder(project), env)
+    : untrustedConfig(options, project, person, inOrder, env);
+  const telemetry = resolveTelemetry(
+    inOrder(trusted ? project : undefined).reduce<TelemetrySettings | undefined>(
+      (merged, layer) => (layer.values.telemetry === undefined ? merged : { ...merged, ...layer.values.telemetry }),
+      undefined,
+    ),
+    managed,
+    env,
+  );
+  const withTelemetry = telemetry === undefined ? unmanaged : { ...unmanaged, telemetry };
+  if (managed === undefined) return withTelemetry;
+  const policy = underManagedPolicy(unmanaged.policy, managed);
+  const raised = policy.mode !== unmanaged.mode;
+  const refusedTrust = listed && !trusted ? ["your organisation's policy does not let projects be trusted"] : [];
+  const notices = [
+    ...(raised ? [`mode ${unmanaged.mode} is below the floor, so ${policy.mode} applies`] : []),
+    ...refusedTrust,
+  ];
+  return {
+    ...withTelemetry,
+    mode: policy.mode,
+    policy,
+    managed,
+    ...(notices.length === 0
+      ? {}
+      : { managedNotice: `your organisation's policy (${managed.sources.join(', ')}): ${notices.join('; ')}` }),
+  };
+}
+
+function trustedConfig(options: LoadConfigOptions, layers: readonly ConfigLayer[], env: Environment): ResolvedConfig {
+  return {
+    ...mergeLayers(layers, options.defaultMode),
+    promptSources: {
+      projectDirectory: projectPromptsDirectory(options.projectDirectory),
+      userDirectory: userPromptsDirectory(env),
+    },
+    project: { settingsDirectory: projectSettingsDirectory(options.projectDirectory), trusted: true, ignored: [] },
+  };
+}
+
+function untrustedConfig(
+  options: LoadConfigOptions,
+  project: ConfigLayer | undefined,
+  person: readonly ConfigLayer[],
+  inOrder: (projectLayer?: ConfigLayer) => ConfigLayer[],
+  env: Environment,
+): ResolvedConfig {
+  const settingsDirectory = projectSettingsDirectory(options.projectDirectory);
   const personMode = mergeLayers(person, options.defaultMode).mode;
   const restricted: RestrictedProject =
     project === undefined ? { kept: {}, ignored: [] } : restrictUntrustedProject(project.values, personMode);
@@ -181,10 +239,10 @@ export function loadConfig(options: LoadConfigOptions): ResolvedConfig {
     ...merged,
     mode,
     policy: { ...merged.policy, mode },
-    promptSources: prompts,
+    promptSources: { userDirectory: userPromptsDirectory(env) },
     project: {
       settingsDirectory,
-      trusted,
+      trusted: false,
       ignored,
       ...(ignored.length === 0
         ? {}

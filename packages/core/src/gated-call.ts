@@ -140,8 +140,16 @@ export class GatedCall {
       return this.finish({ state: 'denied', forModel, errorCode: 'invalid-arguments' });
     }
     if (decision.action === 'deny') {
-      const forModel = `not run: ${decision.why}. The person's rules forbid this; do not try it another way.`;
-      return this.finish({ state: 'denied', forModel, errorCode: 'denied-by-rule' });
+      // The organisation's refusal is final: no other spelling, tool or workaround, and no asking the person to allow it.
+      const forModel =
+        decision.managed === true
+          ? `not run: ${decision.why}. This is refused by policy, not by a rule the person can change: do not try it another way or with another tool, and do not ask the person to allow it. Tell them it is not allowed here.`
+          : `not run: ${decision.why}. The person's rules forbid this; do not try it another way.`;
+      return this.finish({
+        state: 'denied',
+        forModel,
+        errorCode: decision.managed === true ? 'denied-by-policy' : 'denied-by-rule',
+      });
     }
     if (evaluation.assessment.plan === undefined) {
       // The assessor failed (a fault of ours): with no plan nothing can run as assessed, so
@@ -361,6 +369,7 @@ export class GatedCall {
               action: decision.action,
               source: decision.source,
               ...(decision.rule === undefined ? {} : { rule: decision.rule }),
+              ...(decision.managed === true ? { managed: true as const } : {}),
               reasons: decision.reasons,
             },
       effects: decision?.effects.map((effect) => effect.text) ?? [],

@@ -1,6 +1,7 @@
 import { DEFAULT_POLICY, type Decision, evaluateToolCall, type GatePolicy, type TurnState } from '@riskgate/risk';
 import type { GateContext, GatedCallOutcome, ToolCallInput, ToolSource } from './gate-context.js';
 import { findTool, GatedCall, parseArguments } from './gated-call.js';
+import { loadManagedPolicy, MANAGED_POLICY_PATH, underManagedPolicy } from './managed-policy.js';
 
 export type {
   GateContext,
@@ -21,6 +22,8 @@ export function runGatedToolCall(call: ToolCallInput, gate: GateContext): Promis
 
 export interface GatedExecutorOptions extends Partial<Omit<GateContext, 'tools'>> {
   readonly tools: ToolSource;
+  /** The system-wide managed policy file; only tests change it (default /etc/riskgate/managed-policy.json). */
+  readonly managedPolicyPath?: string;
 }
 
 /** A gate for hosts that keep no state of their own: it remembers the "always allow" rules. */
@@ -44,8 +47,17 @@ export interface GatedExecutor {
  */
 export const EXECUTOR_DEFAULT_POLICY: GatePolicy = { ...DEFAULT_POLICY, mode: 'guarded' };
 
+/**
+ * The organisation's managed policy (docs/policy.md) applies to every executor: it is read here
+ * unless the policy given already carries it (one from loadConfig), and a managed file that
+ * cannot be used throws a ConfigError — the host cannot start a gate without it.
+ */
 export function createGatedExecutor(options: GatedExecutorOptions): GatedExecutor {
-  let policy = options.policy ?? EXECUTOR_DEFAULT_POLICY;
+  const given = options.policy ?? EXECUTOR_DEFAULT_POLICY;
+  let policy =
+    given.managed === undefined
+      ? underManagedPolicy(given, loadManagedPolicy(process.env, options.managedPolicyPath ?? MANAGED_POLICY_PATH))
+      : given;
   let turn: TurnState = options.turn ?? {};
   const assess = options.assess ?? { cwd: process.cwd() };
   return {

@@ -13,8 +13,24 @@ export {
   mergeLayers,
   type ProjectTrust,
   type ResolvedConfig,
+  type ResolvedTelemetry,
   readConfigFile,
 } from './config.js';
+export {
+  createDecisionExporter,
+  type DecisionExporter,
+  type DecisionExporterOptions,
+} from './telemetry-export.js';
+export { decisionAttributes, decisionOutcome } from './telemetry-attributes.js';
+export {
+  loadManagedPolicy,
+  MANAGED_POLICY_PATH,
+  MANAGED_POLICY_VARIABLE,
+  type ManagedPolicy,
+  ManagedPolicyError,
+  managedPolicySchema,
+  underManagedPolicy,
+} from './managed-policy.js';
 export type { AgentEvent, ApprovalAnswer, ApprovalRequest, Confirmer, ToolCallState, TurnEndReason } from './events.js';
 export {
   createGatedExecutor,

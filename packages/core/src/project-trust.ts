@@ -36,6 +36,8 @@ export const UNTRUSTED_PROJECT_FIELDS = {
   commands: 'needs-trust',
   // allowLoopback and allowPrivate let requests to this machine and private networks run unasked.
   http: 'needs-trust',
+  // Telemetry decides where every decision (and the operations' text) is sent.
+  telemetry: 'needs-trust',
   // Trust is read from the person's own file only: a project cannot trust itself.
   trustedProjects: 'needs-trust',
 } as const satisfies Record<keyof ConfigFile, Treatment>;

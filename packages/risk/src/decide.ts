@@ -30,6 +30,29 @@ export type DecisionSource = 'invalid' | 'rule' | 'mode' | 'guard' | 'llm' | 'wh
 export interface GatePolicy {
   readonly mode: SafetyMode;
   readonly rules: readonly Rule[];
+  /**
+   * An organisation's managed policy (docs/policy.md): its deny and ask rules come before every
+   * other step, yolo and the person's allow rules included, and its floor holds whatever `mode`
+   * says — `decide()` reads the stricter of the two, so a later `/mode` or a host's own policy
+   * object cannot go below it.
+   */
+  readonly managed?: ManagedGate;
+}
+
+export interface ManagedGate {
+  /** Only `ask` and `deny` rules: a managed policy never lets anything run. */
+  readonly rules: readonly Rule[];
+  /** The loosest mode allowed (`smart` forbids yolo). */
+  readonly floor?: SafetyMode;
+  /** The files it came from, for messages. */
+  readonly sources: readonly string[];
+}
+
+/** The mode `decide()` applies: the policy's, raised to the managed floor. */
+export function effectiveMode(policy: GatePolicy): SafetyMode {
+  const floor = policy.managed?.floor;
+  if (floor === undefined) return policy.mode;
+  return MODE_STRICTNESS.indexOf(floor) > MODE_STRICTNESS.indexOf(policy.mode) ? floor : policy.mode;
 }
 
 export const DEFAULT_POLICY: GatePolicy = { mode: DEFAULT_SAFETY_MODE, rules: [] };
@@ -87,6 +110,8 @@ export interface Decision {
   readonly reasons: readonly string[];
   /** The user rule that decided, as written. */
   readonly rule?: string;
+  /** The organisation's managed policy decided (its rule, or its mode floor): every surface names it. */
+  readonly managed?: true;
   /** What the operation does, in plain words ("reads ~/.aws/credentials (AWS credentials)"); empty when invalid. */
   readonly effects: readonly EffectLine[];
   /**
@@ -131,7 +156,7 @@ type Verdict = (
   action: DecisionAction,
   source: DecisionSource,
   why: string,
-  options?: { rule?: Rule; notes?: readonly string[] },
+  options?: { rule?: Rule; notes?: readonly string[]; managed?: boolean },
 ) => Decision;
 
 function verdictFor(input: Valid, llmLevel: RiskLevel | null, llmNotes: readonly string[]): Verdict {
@@ -150,22 +175,43 @@ function verdictFor(input: Valid, llmLevel: RiskLevel | null, llmNotes: readonly
     level: assessment.level,
     ...explained(why, assessment.reasons, [...(options.notes ?? []), ...llmNotes]),
     ...(options.rule === undefined ? {} : { rule: options.rule.text }),
+    ...(options.managed === true ? { managed: true as const } : {}),
   });
 }
 
-/** Steps 2–4: the person's rules and the modes that do not weigh the operation. */
+/** The note a decision by the mode carries when the managed floor is what set it. */
+function floorNotes(policy: GatePolicy): { notes: readonly string[]; managed: boolean } {
+  const floor = policy.managed?.floor;
+  if (floor === undefined || effectiveMode(policy) !== floor) return { notes: [], managed: false };
+  return { notes: [`your organisation's policy sets the mode to at least ${floor}`], managed: true };
+}
+
+/** Steps 2–4: the organisation's and the person's rules, and the modes that do not weigh the operation. */
 function byRulesAndModes(input: Valid, verdict: Verdict): Decision | undefined {
   const { policy } = input;
-  const match = (effect: Rule['effect']) =>
-    findRule(policy.rules, effect, input.toolName, input.ruleStyle, input.assessment.subjects);
+  const match = (effect: Rule['effect'], rules = policy.rules) =>
+    findRule(rules, effect, input.toolName, input.ruleStyle, input.assessment.subjects);
+  const managedRules = policy.managed?.rules ?? [];
 
-  // 2. A deny rule wins over everything, yolo included.
+  // 2. A deny rule wins over everything, yolo included; the organisation's first, so it is named.
+  const managedDeny = match('deny', managedRules);
+  if (managedDeny !== undefined) {
+    const why = `your organisation's policy denies ${managedDeny.text}`;
+    return verdict('deny', 'rule', why, { rule: managedDeny, managed: true });
+  }
   const deny = match('deny');
   if (deny !== undefined) return verdict('deny', 'rule', `denied by rule ${deny.text}`, { rule: deny });
+  // 2a. The organisation's ask rules beat yolo and the person's allow rules.
+  const managedAsk = match('ask', managedRules);
+  if (managedAsk !== undefined) {
+    const why = `your organisation's policy asks for ${managedAsk.text}`;
+    return verdict('confirm', 'rule', why, { rule: managedAsk, managed: true });
+  }
 
-  // 3. Modes that do not weigh the operation.
-  if (policy.mode === 'strict') return verdict('confirm', 'mode', 'strict mode confirms every operation');
-  if (policy.mode === 'yolo') return verdict('execute', 'mode', 'yolo mode executes every operation unasked');
+  // 3. Modes that do not weigh the operation (raised to the managed floor).
+  const mode = effectiveMode(policy);
+  if (mode === 'strict') return verdict('confirm', 'mode', 'strict mode confirms every operation', floorNotes(policy));
+  if (mode === 'yolo') return verdict('execute', 'mode', 'yolo mode executes every operation unasked');
 
   // 4. The person's own allow and ask rules.
   const ask = match('ask');
@@ -180,13 +226,13 @@ function byLevels(input: Valid, verdict: Verdict, llmLevel: RiskLevel | null): D
   const { assessment } = input;
   // 5. Guarded mode: what the code knows to do something (or to read a secret) is asked,
   //    whatever the model said; the model's `low` only ever decides unknown operations.
-  const guarded = input.policy.mode === 'guarded';
+  const guarded = effectiveMode(input.policy) === 'guarded';
   if (guarded && assessment.knownDanger) {
     const why =
       llmLevel === 'low'
         ? 'guarded mode: the model said low, but the code found what this does'
         : 'guarded mode: the code found what this does';
-    return verdict('confirm', 'guard', why);
+    return verdict('confirm', 'guard', why, floorNotes(input.policy));
   }
   const untrusted = guarded && llmLevel === 'low' ? input.turn?.untrusted : undefined;
 

@@ -10,7 +10,9 @@ export {
   type EffectLine,
   type TurnState,
   decide,
+  effectiveMode,
   type GatePolicy,
+  type ManagedGate,
   SAFETY_MODES,
   type SafetyMode,
 } from './decide.js';

@@ -1,3 +1,5 @@
+import { isSecretEnvironmentName } from './knowledge/environment.js';
+
 /**
  * What looks like a secret in text (token formats after gitleaks' and secretlint's rules): used
  * by assessors (a request carrying one is never
@@ -51,11 +53,23 @@ const REDACTIONS: readonly (readonly [RegExp, string])[] = SECRET_PATTERNS.map((
  */
 const ANY_SECRET = new RegExp(SECRET_PATTERNS.map(([pattern]) => `(?:${pattern.source})`).join('|'));
 
+/**
+ * A shell assignment (`PGPASSWORD=…`, `export MYSQL_PWD='…'`, `env API_KEY=… cmd`) at the start
+ * of a word: its value is a secret when the name is one (the environment table's judgement),
+ * whatever the value looks like — a password has no format to recognise. Upper-case names
+ * only, as environment variables are written: `token_count=3` in a WHERE clause stays.
+ */
+const ASSIGNMENT = /(^|[\s;&|(`'"])([A-Z_][A-Z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|)`'"]+)/g;
+
 export function redactSecrets(text: string): string {
   let redacted = text;
   // `replace` with a global expression starts at 0 whatever lastIndex says: sharing them is safe.
   if (ANY_SECRET.test(text))
     for (const [pattern, replacement] of REDACTIONS) redacted = redacted.replace(pattern, replacement);
+  if (redacted.includes('='))
+    redacted = redacted.replace(ASSIGNMENT, (whole, before: string, name: string) =>
+      isSecretEnvironmentName(name) ? `${before}${name}=***` : whole,
+    );
   if (!redacted.includes('://')) return redacted;
   // Passwords inside URLs: scheme://user:password@host
   return redacted.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+@/gi, '$1***@');

@@ -37,4 +37,28 @@ describe('secrets', () => {
       "SELECT * FROM orders WHERE status = 'sk-short'",
     );
   });
+
+  // A password has no format: the audit log and the OpenTelemetry export know it by its variable's name.
+  it.each([
+    ['PGPASSWORD=hunter2 psql -h db', 'PGPASSWORD=*** psql -h db'],
+    ["PGPASSWORD='two words' psql", 'PGPASSWORD=*** psql'],
+    ['PGPASSWORD="x9f!Kq2#pLm" psql', 'PGPASSWORD=*** psql'],
+    ['export MYSQL_PWD=Zq8vT3xW9 && mysql', 'export MYSQL_PWD=*** && mysql'],
+    ['env -i AWS_SECRET_ACCESS_KEY=abc aws s3 ls', 'env -i AWS_SECRET_ACCESS_KEY=*** aws s3 ls'],
+    ['a=1;GITHUB_TOKEN=abc gh pr list', 'a=1;GITHUB_TOKEN=*** gh pr list'],
+    ['sh -c "API_KEY=abc ./run"', 'sh -c "API_KEY=*** ./run"'],
+    ['(SSHPASS=abc sshpass -e ssh host)', '(SSHPASS=*** sshpass -e ssh host)'],
+  ])('redacts the value of a secret-named assignment: %s', (text, redacted) => {
+    expect(redactSecrets(text)).toBe(redacted);
+  });
+
+  it.each([
+    'PATH=/usr/bin ls',
+    'LANG=C sort x',
+    'PWD=/tmp ls',
+    'grep -c x=1 file',
+    'SELECT * FROM t WHERE token_count=3',
+  ])('leaves an assignment that names no secret alone: %s', (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
 });

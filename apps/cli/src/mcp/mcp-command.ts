@@ -19,6 +19,7 @@ import {
   sandboxFromConfig,
 } from '../session/tools-from-config.js';
 import { warmFirstCall } from '../session/warm-up.js';
+import { decisionExporterFor } from '../telemetry.js';
 import { VERSION } from '../version.js';
 import { modeFromFlags } from '../mode-flag.js';
 import { isLoopback, type ListenAddress, parseListen } from './listen-address.js';
@@ -42,7 +43,8 @@ Options:
   --mode <m>          strict | smart | guarded (default: guarded, unless your config
                       or RISKGATE_MODE names a mode: the client's model rates its own
                       calls, so its "low" runs only what the code found no effect in)
-  --yolo              run everything unasked (deny rules still hold); never the default
+  --yolo              run everything unasked (deny rules still hold); never the default;
+                      an organisation's managed policy still holds (docs/policy.md)
   --allow <rule>      a user allow rule, e.g. 'execute_sql(SELECT *)'   (repeatable)
   --ask <rule>        a user ask rule                                   (repeatable)
   --deny <rule>       a user deny rule                                  (repeatable)
@@ -147,7 +149,12 @@ export async function runMcp(
     assess: assessContextFromConfig(resolved, directory, connection, sandbox),
   });
   // A full or read-only disk is said once on stderr; the server goes on serving.
-  const audit = new AuditLog(join(stateDirectory(), 'audit.jsonl'), { onFault: notice });
+  // Telemetry (docs/policy.md) hears every decision after the audit log's redaction.
+  const exporter = await decisionExporterFor(config, notice);
+  const audit = new AuditLog(join(stateDirectory(), 'audit.jsonl'), {
+    onFault: notice,
+    ...(exporter === undefined ? {} : { forward: (entry) => exporter.record(entry) }),
+  });
   const newServer = () =>
     createMcpServer({
       tools,
@@ -312,6 +319,7 @@ async function mcpConfig(args: McpArgs, notice: (message: string) => void): Prom
   }
   // An untrusted project's .riskgate/ may only tighten; what it asked for and did not get is named.
   if (config.project.notice !== undefined) notice(config.project.notice);
+  if (config.managedNotice !== undefined) notice(config.managedNotice);
   const { parseRule } = await import('@riskgate/risk');
   for (const [effect, texts] of Object.entries(args.flags.rules ?? {})) {
     for (const text of texts ?? []) {

@@ -22,6 +22,7 @@ import type { AnyTool, GatePolicy } from '@riskgate/risk';
 import type { SqlConnection } from '@riskgate/tools-sql';
 import { assessContextFromConfig, createChatTools, createSqlTools, sandboxFromConfig } from './tools-from-config.js';
 import { SetupError } from './setup-error.js';
+import { decisionExporterFor } from '../telemetry.js';
 import { warmFirstCall } from './warm-up.js';
 
 export type ConversationKind = 'sql' | 'chat';
@@ -133,6 +134,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
       ? TranscriptWriter.reopen(resumedPath, resumed.session, storage.report)
       : TranscriptWriter.create(sessionsDirectory, meta, storage.report);
   const auditPath = join(stateDirectory(), 'audit.jsonl');
+  const exporter = await decisionExporterFor(config, storage.report);
   const context = assessContextFromConfig(config, options.cwd, connection, sandboxAvailable);
   const agent = createAgent(config, model, {
     registry,
@@ -140,7 +142,10 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     context,
     systemPrompt,
     transcript,
-    audit: new AuditLog(auditPath, { onFault: storage.report }),
+    audit: new AuditLog(auditPath, {
+      onFault: storage.report,
+      ...(exporter === undefined ? {} : { forward: (entry) => exporter.record(entry) }),
+    }),
     ...(resumed === undefined ? {} : { history: resumed.messages }),
   });
   let warmed = false;

@@ -38,6 +38,8 @@ export interface AppProps {
   readonly guardMs?: number;
   /** What the config left out of an untrusted project (docs/trust.md): the first line shown. */
   readonly configNotice?: string;
+  /** What the organisation's managed policy overrode (docs/policy.md): shown before configNotice. */
+  readonly policyNotice?: string;
   /** The prompt's ↑/↓ history (persisted per project by the caller). */
   readonly history?: InputHistory;
   /** Aborted on SIGTERM/SIGHUP: cancel what runs and exit. */
@@ -52,6 +54,7 @@ export function App({
   exitWindowMs = 2_000,
   guardMs,
   configNotice,
+  policyNotice,
   history,
   stop,
 }: AppProps) {
@@ -59,7 +62,7 @@ export function App({
   const { stdout } = useStdout();
   const width = stdout.columns ?? 100;
   const { session, setSession, views } = useSessionStart(initial, exit);
-  const { conversation, dispatch, clearScreen, notice } = useConversation(configNotice, stdout);
+  const { conversation, dispatch, clearScreen, notice } = useConversation([policyNotice, configNotice], stdout);
   const [input, setInput] = useState('');
   const { runTurn, controller, grants, setGrants } = useTurns(session, dispatch);
   useStopSignal(stop, controller, exit);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type AuditEntry, withheldOriginal } from '@riskgate/core';
+import { type AuditEntry, isStricterMode, withheldOriginal } from '@riskgate/core';
 import { formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
 import type { ConversationKind, Session } from '../session/create-session.js';
 import { ARCHIVED_TOOL_CALLS, type ConversationState } from './conversation.js';
@@ -120,7 +120,7 @@ function auditText(path: string): string {
           : entry.outcome === 'unknown'
             ? 'outcome unknown (may have run)'
             : entry.outcome) + (entry.partial === true ? ' (stopped part-way: partly ran)' : '');
-      return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry)}${edited} · ${entry.decision.action} by ${entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${outcome}${note}: ${entry.decision.reasons.join('; ')}`;
+      return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry)}${edited} · ${entry.decision.action} by ${entry.decision.managed === true ? "your organisation's policy" : entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${outcome}${note}: ${entry.decision.reasons.join('; ')}`;
     })
     .join('\n');
 }
@@ -132,6 +132,9 @@ function rulesText(session: Session, grants: readonly Rule[]): string {
     ...grants.map((rule, position) => `  ${position + 1}. ${rule.text}   (/rules revoke ${position + 1})`),
     `rules from the config: ${configured.length === 0 ? 'none' : ''}`,
     ...configured.map((rule) => `  ${rule.effect} ${formatRule(rule.tool, rule.pattern)}`),
+    ...(session.agent.currentPolicy.managed?.rules ?? []).map(
+      (rule) => `  ${rule.effect} ${formatRule(rule.tool, rule.pattern)}   (your organisation's policy)`,
+    ),
   ].join('\n');
 }
 
@@ -181,6 +184,18 @@ export function runSlashCommand(line: string, context: CommandContext): void {
 }
 
 function setMode(argument: string, _words: readonly string[], { session, notice, setSession }: CommandContext): void {
+  const floor = session.agent.currentPolicy.managed?.floor;
+  if (
+    floor !== undefined &&
+    (SAFETY_MODES as readonly string[]).includes(argument) &&
+    isStricterMode(floor, argument as SafetyMode)
+  ) {
+    notice(
+      `your organisation's policy sets the mode to at least ${floor}; now ${session.agent.currentPolicy.mode}`,
+      'error',
+    );
+    return;
+  }
   if (!(SAFETY_MODES as readonly string[]).includes(argument) || argument === 'yolo') {
     notice(
       `/mode takes strict, smart or guarded (yolo only with --yolo at start); now ${session.agent.currentPolicy.mode}`,

@@ -24,8 +24,12 @@ export function useApproval(confirmer: TtyConfirmer, session: Session | undefine
     setPending(undefined);
   };
   // Strict mode asks about everything, rules or not: offering "always allow" there would be a lie.
+  // So would it when the organisation's policy asked: its ask beats every allow rule.
   const suggested =
-    pending === undefined || session === undefined || session.agent.currentPolicy.mode === 'strict'
+    pending === undefined ||
+    session === undefined ||
+    session.agent.currentPolicy.mode === 'strict' ||
+    pending.request.decision.managed === true
       ? undefined
       : narrowestRule(pending.request.toolName, pending.request.ruleStyle, pending.request.subjects);
   return { pending, answer, suggested };

@@ -8,11 +8,15 @@ export type Notice = (text: string, tone?: 'info' | 'error') => void;
  * The conversation on screen, opening with the config's notice when it left something out, and
  * the two ways the app adds to it besides events: a notice, and a cleared screen.
  */
-export function useConversation(configNotice: string | undefined, stdout: NodeJS.WriteStream) {
+export function useConversation(configNotices: readonly (string | undefined)[], stdout: NodeJS.WriteStream) {
   const [conversation, dispatch] = useReducer(conversationReducer, INITIAL_CONVERSATION, (initialState) =>
-    configNotice === undefined
-      ? initialState
-      : conversationReducer(initialState, { type: 'notice', tone: 'warning', text: `riskgate: ${configNotice}` }),
+    configNotices.reduce(
+      (state, notice) =>
+        notice === undefined
+          ? state
+          : conversationReducer(state, { type: 'notice', tone: 'warning', text: `riskgate: ${notice}` }),
+      initialState,
+    ),
   );
   const clearScreen = useCallback(() => {
     // The screen and its scrollback: what <Static> printed is not Ink's to take back.
