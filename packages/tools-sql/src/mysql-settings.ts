@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { PoolOptions } from 'mysql2';
@@ -84,7 +85,8 @@ function sslModeFromMariadb(options: Map<string, string>): string | undefined {
   if (options.has('ssl-mode')) return options.get('ssl-mode');
   if (options.has('skip-ssl') || options.get('ssl') === '0') return 'DISABLED';
   if (options.has('ssl-verify-server-cert')) return 'VERIFY_IDENTITY';
-  if (options.has('ssl')) return 'REQUIRED';
+  // MariaDB's client with a bare `ssl` still connects to a server without TLS (tested): PREFERRED.
+  if (options.has('ssl')) return 'PREFERRED';
   return undefined;
 }
 
@@ -165,6 +167,12 @@ export function mysqlAttempts(settings: Settings, context: ConventionContext): P
   }
   const verify = mode === 'VERIFY_CA' || mode === 'VERIFY_IDENTITY';
   if (verify && pems.ca === undefined) return failure(`ssl-mode ${mode} needs a CA certificate (ssl-ca)`);
+  // mysql2 checks the certificate's names only for a host name, never for an address: refused
+  // rather than quietly weakened to VERIFY_CA.
+  if (mode === 'VERIFY_IDENTITY' && isIP(get('host')!) !== 0)
+    return failure(
+      `ssl-mode VERIFY_IDENTITY needs a host name, not an address (${get('host')}): the driver cannot check a certificate against an address; use the name the certificate is for, or VERIFY_CA`,
+    );
   const ssl = { ...pems, rejectUnauthorized: verify, verifyIdentity: mode === 'VERIFY_IDENTITY' };
   return mode === 'PREFERRED' ? [{ ...base, ssl }, base] : [{ ...base, ssl }];
 }
