@@ -1,6 +1,6 @@
 import { type ConventionContext, conventionContext, shortPath } from './connection-settings.js';
 import { clientOptions, MYSQL_ENVIRONMENT, mysqlOptionFiles } from './mysql-settings.js';
-import { PG_ENVIRONMENT, redactUrl } from './pg-settings.js';
+import { PG_ENVIRONMENT, withoutPassword } from './pg-settings.js';
 import { type SqlFailure, sqlFailure } from './sql-results.js';
 
 /**
@@ -22,9 +22,9 @@ import { type SqlFailure, sqlFailure } from './sql-results.js';
 export interface ChosenDatabase {
   /** What to open; undefined for the demo database. */
   readonly target: string | undefined;
-  /** Where the choice came from, for people: "--db", "DATABASE_URL", "PGHOST, PGUSER", "~/.my.cnf", "demo". */
+  /** Where the choice came from, for people: "--db", "RISKGATE_DATABASE or sql.database", "DATABASE_URL", "PGHOST, PGUSER", "~/.my.cnf", "demo". */
   readonly source: string;
-  /** The target as it may be shown or stored: no password. */
+  /** The target as it may be shown or stored: its password left out. */
   readonly shown: string | undefined;
   readonly conventions: ConventionContext;
 }
@@ -33,7 +33,7 @@ function chosen(target: string | undefined, source: string, given: Partial<Conve
   return {
     target,
     source,
-    shown: target === undefined ? undefined : redactUrl(target),
+    shown: target === undefined ? undefined : withoutPassword(target),
     conventions: conventionContext({ ...given, targetSource: source }),
   };
 }
@@ -57,7 +57,7 @@ export function chooseDatabase(
   given: Partial<ConventionContext> = {},
 ): ChosenDatabase | SqlFailure {
   if (explicit.flag !== undefined) return chosen(explicit.flag, '--db', given);
-  if (explicit.configured !== undefined) return chosen(explicit.configured, 'the configuration (sql.database)', given);
+  if (explicit.configured !== undefined) return chosen(explicit.configured, 'RISKGATE_DATABASE or sql.database', given);
   const context = conventionContext(given);
   const { env } = context;
   if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') {

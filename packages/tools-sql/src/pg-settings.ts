@@ -81,6 +81,15 @@ function parseUrl(url: string): Map<string, string> | SqlFailure {
   return pairs;
 }
 
+/** The target as a transcript may keep it: the password left out (the conventions supply it again). */
+export function withoutPassword(target: string): string {
+  return target
+    .replace(/(\/\/[^:/@]*):[^@]*@/, '$1@')
+    .replace(/([?&])password=[^&]*&?/gi, '$1')
+    .replace(/[?&]$/, '')
+    .replace(/(^|\s)password\s*=\s*(?:'(?:[^'\\]|\\.)*'|\S*)/gi, '');
+}
+
 /** A URL with its password (and any password= keyword) replaced by ***. */
 export function redactUrl(url: string): string {
   return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@').replace(/([?&]password=)[^&]*/gi, '$1***');

@@ -196,7 +196,7 @@ describe('which database, and where each setting came from', () => {
   it('the configuration comes after --db and before the environment', () => {
     const env = environment({ DATABASE_URL: 'postgres://a/b' });
     const chosen = chooseDatabase({ configured: 'shop.sqlite' }, { env, home });
-    expect(!isSqlFailure(chosen) && chosen.source).toBe('the configuration (sql.database)');
+    expect(!isSqlFailure(chosen) && chosen.source).toBe('RISKGATE_DATABASE or sql.database');
   });
 
   it('doctor sees each setting with its source, and a password only as "set"', () => {
