@@ -99,6 +99,22 @@ describe('~/.my.cnf and MYSQL_* as the mariadb client reads them', () => {
     if (message !== undefined) expect(message).not.toContain('Wrong-My-55');
   });
 
+  it.each<[string, string | undefined, Record<string, string>, string[]]>([
+    ['only MYSQL_UNIX_PORT: the socket', undefined, { MYSQL_UNIX_PORT: '/run/mysqld/mysqld.sock', USER: 'root' }, []],
+    [
+      'host localhost goes through the socket an option file names',
+      'mysql://root@localhost/test',
+      {},
+      ['-hlocalhost', 'test'],
+    ],
+  ])('%s, as the client', async (_name, flag, variables, clientArgs) => {
+    const env = { ...withOptionFile(undefined), ...variables };
+    const { reached } = await riskgate(flag, env);
+    const result = spawnSync('mariadb', ['-uroot', ...clientArgs, '-N', '-B', '-e', QUERY], { env, encoding: 'utf8' });
+    expect(result.stdout.trim().replace('\t', '|')).toMatch(/\|root@localhost$/);
+    expect(reached).toBe(result.stdout.trim().replace('\t', '|'));
+  });
+
   it.each<[string, string, RegExp | undefined]>([
     ['PREFERRED connects to a server without TLS', 'mysql://root@127.0.0.1:3306/test?ssl-mode=PREFERRED', undefined],
     ['sslmode= is read as ssl-mode', 'mysql://root@127.0.0.1:3306/test?sslmode=preferred', undefined],
