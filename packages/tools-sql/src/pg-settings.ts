@@ -102,7 +102,8 @@ function explicitSettings(target: string, context: ConventionContext): Settings 
   const settings: Settings = new Map();
   for (const [key, value] of pairs) {
     if (!(key in PG_KEYWORDS)) return failure(`invalid connection option "${key}" in ${context.targetSource}`);
-    settings.set(key, { value, source: context.targetSource });
+    // As libpq: an empty value (`host=`) leaves the setting to the service, the environment, the default.
+    if (value !== '') settings.set(key, { value, source: context.targetSource });
   }
   return settings;
 }

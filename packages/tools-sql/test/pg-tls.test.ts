@@ -121,6 +121,22 @@ describe('sslmode as psql means it', () => {
     expect((await riskgateOutcome(url, environment({ PGPASSWORD: PASSWORD }))).outcome).toBe('none');
   });
 
+  it.each<[string, string, Outcome]>([
+    [
+      'a client certificate (sslcert, sslkey) logs in where the server asks for one',
+      'sslmode=require sslcert={cert} sslkey={key}',
+      'tls',
+    ],
+    ['without it, the same login is refused', 'sslmode=require', 'none'],
+  ])('%s', async (_name, extra, expected) => {
+    const conninfo = `host=127.0.0.1 port=${server.port} user=certuser dbname=shop ${extra
+      .replace('{cert}', certificates.clientCert)
+      .replace('{key}', certificates.clientKey)}`;
+    const env = environment();
+    expect(psqlOutcome(conninfo, env)).toBe(expected);
+    expect((await riskgateOutcome(conninfo, env)).outcome).toBe(expected);
+  });
+
   it('~/.postgresql/root.crt is the root certificate when none is named, as in libpq', async () => {
     const withRoot = mkdtempSync(join(tmpdir(), 'riskgate-home-'));
     mkdirSync(join(withRoot, '.postgresql'));

@@ -16,6 +16,9 @@ export interface Certificates {
   readonly otherCa: string;
   readonly cert: string;
   readonly key: string;
+  /** A client certificate for the role certuser, signed by the CA (its key private, as libpq wants it). */
+  readonly clientCert: string;
+  readonly clientKey: string;
 }
 
 function openssl(args: string[], cwd: string): void {
@@ -51,13 +54,27 @@ export function makeCertificates(): Certificates {
     ]),
     directory,
   );
+  openssl(
+    ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=certuser', '-keyout', 'client.key', '-out', 'client.csr'],
+    directory,
+  );
+  openssl(
+    ['x509', '-req', '-in', 'client.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2'].concat([
+      '-out',
+      'client.crt',
+    ]),
+    directory,
+  );
   for (const file of readdirSync(directory)) chmodSync(join(directory, file), 0o644);
+  chmodSync(join(directory, 'client.key'), 0o600);
   return {
     directory,
     ca: join(directory, 'ca.crt'),
     otherCa: join(directory, 'other-ca.crt'),
     cert: join(directory, 'server.crt'),
     key: join(directory, 'server.key'),
+    clientCert: join(directory, 'client.crt'),
+    clientKey: join(directory, 'client.key'),
   };
 }
 
@@ -114,10 +131,14 @@ export async function startTlsPostgres(certificates: Certificates, password: str
       'ssl = on',
       `ssl_cert_file = '${certificates.cert}'`,
       `ssl_key_file = '${key}'`,
+      `ssl_ca_file = '${certificates.ca}'`,
       'fsync = off',
     ].join('\n'),
   );
-  writeFileSync(join(data, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n');
+  writeFileSync(
+    join(data, 'pg_hba.conf'),
+    'local all all trust\nhostssl shop certuser 127.0.0.1/32 cert\nhost all all 127.0.0.1/32 scram-sha-256\n',
+  );
   run([join(PG_BIN, 'pg_ctl'), '-D', data, '-w', '-l', join(directory, 'log'), 'start']);
   const stop = async () => {
     spawnSync(asPostgres[0] ?? 'env', [
@@ -135,6 +156,7 @@ export async function startTlsPostgres(certificates: Certificates, password: str
   try {
     const psql = ['psql', '-X', '-h', directory, '-p', String(port), '-U', 'postgres', '-d', 'postgres'];
     run([...psql, '-c', `CREATE ROLE ada LOGIN PASSWORD '${password}'`, '-c', 'CREATE DATABASE shop OWNER ada']);
+    run([...psql, '-c', 'CREATE ROLE certuser LOGIN']);
   } catch (error) {
     await stop();
     throw error;
