@@ -50,9 +50,10 @@ export function parseKeywordString(text: string): Map<string, string> | SqlFailu
     pairs.set(match[1]!.toLowerCase(), match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? ''));
     consumed = pattern.lastIndex;
   }
+  // Where it stopped, never what is there: the rest may be a password's value.
   if (text.slice(consumed).trim() !== '')
     return failure(
-      `cannot read the connection string at "${text.slice(consumed).trim().slice(0, 20)}" (expected key=value pairs, as libpq takes them)`,
+      `cannot read the connection string at character ${consumed + 1}${pairs.size === 0 ? '' : ` (after ${[...pairs.keys()].at(-1)}=…)`}: expected key=value pairs, as libpq takes them, a value with spaces or quotes in '…'`,
     );
   return pairs;
 }

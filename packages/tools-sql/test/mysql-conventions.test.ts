@@ -126,7 +126,11 @@ describe('~/.my.cnf and MYSQL_* as the mariadb client reads them', () => {
     ['VERIFY_CA without a CA', 'mysql://root@127.0.0.1:3306/test?ssl-mode=VERIFY_CA', /needs a CA certificate/],
     ['an unknown ssl-mode', 'mysql://root@127.0.0.1:3306/test?ssl-mode=SOMETIMES', /unknown ssl-mode "SOMETIMES"/],
     ['an unknown option is never dropped', 'mysql://root@127.0.0.1:3306/test?ssl=true', /unknown option "ssl"/],
-    ['a malformed URL', 'mysql://root@[bad/test', /not a MySQL URL/],
+    [
+      'a malformed URL, its password hidden',
+      'mysql://root:Url-Secret-8@[bad/test',
+      /not a MySQL URL: mysql:\/\/root:\*\*\*@/,
+    ],
     [
       'a password in the URL stays out of the message',
       'mysql://root:Url-Secret-8@127.0.0.1:3306/test',

@@ -151,7 +151,8 @@ describe('only the conventions, as psql reads them', () => {
     [{ PGSSLMODE: 'sometimes' }, undefined, /invalid sslmode value: "sometimes"/],
     [{}, 'host=db frobnicate=1', /invalid connection option "frobnicate" in --db/],
     [{}, 'postgres://db/x?frobnicate=1', /invalid connection option "frobnicate"/],
-    [{}, "host=db dbname='x", /cannot read the connection string/],
+    [{}, "host=db dbname='x", /cannot read the connection string at character 16 \(after dbname=…\)/],
+    [{}, 'postgres://ada:Pg-Url-Secret@[bad/x', /not a PostgreSQL URL: postgres:\/\/ada:\*\*\*@/],
     [{ DATABASE_URL: 'mongodb://db/x' }, undefined, /DATABASE_URL is a mongodb:\/\/ URL/],
     [
       { PGHOST: 'db', PGCONNECT_TIMEOUT: 'soon' },
@@ -165,6 +166,21 @@ describe('only the conventions, as psql reads them', () => {
       ? chosen
       : await openSqlConnection(chosen.target!, { conventions: chosen.conventions });
     expect(isSqlFailure(opened) && opened.message).toMatch(message);
+  });
+});
+
+describe('a password in a malformed connection string stays out of the error', () => {
+  it.each([
+    "host=db password='Kw-Secret-1",
+    "host=db password=Kw-Secret-1'",
+    "host=db password=ab'Kw-Secret-1",
+    "host=db password = 'Kw-Secret-1\\'",
+    "password='Kw-Secret-1 host=db",
+    "user=ada password='it''s Kw-Secret-1'",
+  ])('%s', async (target) => {
+    const opened = await openSqlConnection(target, { conventions: { env: environment({}), home } });
+    expect(isSqlFailure(opened) && opened.message).toMatch(/cannot read the connection string at character \d+/);
+    expect(isSqlFailure(opened) && opened.message).not.toContain('Kw-Secret');
   });
 });
 
