@@ -63,7 +63,7 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
   });
 
   checks.push(await checkModel(config));
-  checks.push(await checkDatabase(config));
+  checks.push(await checkDatabase(config, env));
 
   // What commands really get (by name and by value: a URL with a password under any name).
   const passed = childEnvironment(env, { pass: config?.commands.passEnvironment ?? [] });
@@ -120,19 +120,33 @@ async function checkModel(config: ResolvedConfig | undefined): Promise<Check> {
   }
 }
 
-async function checkDatabase(config: ResolvedConfig | undefined): Promise<Check> {
-  const target = config?.sql.database;
-  if (target === undefined)
-    return { name: 'database', ok: true, lines: ['none configured: "riskgate sql" opens the demo SQLite database'] };
-  const { isSqlFailure, openSqlConnection } = await import('@riskgate/tools-sql');
-  const opened = await openSqlConnection(target);
-  if (isSqlFailure(opened))
+/**
+ * The database `riskgate sql` would open (docs/sql.md, "Connecting"): where the choice came from,
+ * each setting with its source (a password only as "set"), and whether it answers.
+ */
+async function checkDatabase(
+  config: ResolvedConfig | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Check> {
+  const sql = await import('@riskgate/tools-sql');
+  const chosen = sql.chooseDatabase({ configured: config?.sql.database }, { env: env as NodeJS.ProcessEnv });
+  if (sql.isSqlFailure(chosen)) return { name: 'database', ok: false, lines: [chosen.message] };
+  if (chosen.target === undefined)
     return {
       name: 'database',
-      ok: false,
-      lines: [`${target.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@')}: ${opened.message}`],
+      ok: true,
+      lines: [
+        'none configured: "riskgate sql" opens the demo SQLite database',
+        '(no --db, sql.database, DATABASE_URL, PG* variable, MYSQL_* variable or ~/.my.cnf client section)',
+      ],
     };
+  const from = `${chosen.shown} (from ${chosen.source})`;
+  const settings = sql.describeConnectionSettings(chosen.target, chosen.conventions);
+  if (sql.isSqlFailure(settings)) return { name: 'database', ok: false, lines: [from, settings.message] };
+  const details = settings.map((line) => `  ${line}`);
+  const opened = await sql.openSqlConnection(chosen.target, { conventions: chosen.conventions });
+  if (sql.isSqlFailure(opened)) return { name: 'database', ok: false, lines: [from, ...details, opened.message] };
   const label = `${opened.dialect} ${opened.label}`;
   await opened.close();
-  return { name: 'database', ok: true, lines: [`${label}: reachable`] };
+  return { name: 'database', ok: true, lines: [`${label}: reachable (from ${chosen.source})`, ...details] };
 }

@@ -132,6 +132,9 @@ export async function runHeadless(
 ): Promise<HeadlessResult> {
   if (session.info.sandboxNotice !== undefined && options.format !== 'stream-json')
     options.stderr.write(`riskgate: ${session.info.sandboxNotice}\n`);
+  // A database no --db named is said, so that a script knows which one it ran against (never a password).
+  if (session.info.databaseSource !== undefined && options.format !== 'stream-json')
+    options.stderr.write(`riskgate: SQL on ${session.info.database} (from ${session.info.databaseSource})\n`);
   // A full or read-only disk: said once on stderr (stream-json readers get it too), and the answer still comes.
   session.storage.listen((message) => options.stderr.write(`riskgate: ${message}\n`));
   const output = new HeadlessOutput(options);

@@ -19,7 +19,12 @@ with risk-based confirmation: safe operations run at once, risky ones ask first.
 Usage:
   riskgate [options]                        chat mode: commands, files, HTTP
   riskgate sql [--db <file|url>] [options]  SQL mode on a SQLite file, postgres:// or mysql:// URL
-                                            (without --db: the embedded demo database)
+                                            or libpq "host=… dbname=…" string; without --db:
+                                            RISKGATE_DATABASE, DATABASE_URL, PG* variables
+                                            (PGSERVICE…), MYSQL_* or ~/.my.cnf, else the demo
+                                            database; what a URL leaves out comes from PG*,
+                                            service files, ~/.pgpass, ~/.my.cnf as psql/mysql
+                                            take them (docs/sql.md, "Connecting")
   riskgate sql <postgres://…|mysql://…>     the same, with the URL as the first argument
   riskgate [sql] -p "question" [options]    headless: answer one question and exit
   riskgate assess <tool> '<json args>'      judge one tool call, print the verdict

@@ -98,6 +98,45 @@ describe('riskgate doctor', () => {
     expect(result.code).toBe(1);
   });
 
+  it.each<[string, Record<string, string>, string | undefined, RegExp[]]>([
+    [
+      'a service and PGPASSWORD',
+      { PGSERVICE: 'nightly', PGPASSWORD: 'Doctor-Pw-51' },
+      '[nightly]\nhost=127.0.0.1\nport=5432\nuser=postgres\ndbname=postgres\n',
+      [
+        /✓ database +postgres postgres:\/\/postgres@127\.0\.0\.1:5432\/postgres: reachable \(from PGPASSWORD, PGSERVICE\)/,
+        /host: 127\.0\.0\.1 \(from service "nightly" in ~\/\.pg_service\.conf\)/,
+        /password: set \(from PGPASSWORD\)/,
+        /sslmode: prefer \(from default\)/,
+      ],
+    ],
+    [
+      'DATABASE_URL with a password',
+      { DATABASE_URL: 'mysql://root:Doctor-Pw-51@127.0.0.1:3306/test' },
+      undefined,
+      [
+        /✗ database +mysql:\/\/root@127\.0\.0\.1:3306\/test \(from DATABASE_URL\)/,
+        /password: set \(from DATABASE_URL\)/,
+        /Access denied/,
+      ],
+    ],
+    [
+      'a scheme riskgate does not open',
+      { DATABASE_URL: 'redis://cache:6379' },
+      undefined,
+      [/✗ database +DATABASE_URL is a redis:\/\/ URL/],
+    ],
+  ])('names where each database setting came from, never the password: %s', async (_name, env, service, expected) => {
+    if (service !== undefined) writeFileSync(join(home, '.pg_service.conf'), service);
+    try {
+      const result = await doctor({ RISKGATE_MODEL: 'm', OPENAI_BASE_URL: server.baseURL, ...env });
+      for (const pattern of expected) expect(result.stdout).toMatch(pattern);
+      expect(result.stdout).not.toContain('Doctor-Pw-51');
+    } finally {
+      rmSync(join(home, '.pg_service.conf'), { force: true });
+    }
+  });
+
   it('names an invalid config file and the field', async () => {
     writeFileSync(userConfig, '{"commands":{"sandbox":"sometimes"}}');
     const result = await doctor({});

@@ -84,6 +84,7 @@ const FILES: Record<string, string> = {
   '~/.git-credentials': 'https://u:p@github.com\n',
   '~/.config/git/credentials': 'https://u:p@github.com\n',
   '~/.pgpass': 'localhost:5432:*:u:p\n',
+  '~/.pg_service.conf': '[shop]\nhost=db\npassword=x\n',
   '~/.my.cnf': '[client]\npassword=x\n',
   '~/.composer/auth.json': '{}\n',
   '~/.config/composer/auth.json': '{}\n',

@@ -49,6 +49,7 @@ describe('attacks: secret files not on the old list (read is secret, high, with 
     ['~/.git-credentials', /git passwords/],
     ['~/.config/git/credentials', /git passwords/],
     ['~/.pgpass', /PostgreSQL/],
+    ['~/.pg_service.conf', /PostgreSQL service/],
     ['~/.my.cnf', /MySQL/],
     ['~/.composer/auth.json', /Composer/],
     ['~/.config/composer/auth.json', /Composer/],

@@ -32,6 +32,9 @@ export {
   type TableDescription,
 } from './sql-connection.js';
 export { openSqlConnection } from './open-sql-connection.js';
+export { type ConventionContext, describeSettings, type Setting } from './connection-settings.js';
+export { type ChosenDatabase, chooseDatabase, fromDatabaseUrl } from './database-source.js';
+export { describeConnectionSettings } from './describe-connection.js';
 export { lexSql, type SqlStatementText } from './sql-lexer.js';
 export type { PlannedStatement, SqlPlan } from './sql-plan.js';
 export {

@@ -1,5 +1,5 @@
-import { userInfo } from 'node:os';
 import type { Connection, FieldPacket, Pool, PoolConnection, ResultSetHeader } from 'mysql2';
+import { type ConventionContext, conventionContext } from './connection-settings.js';
 import { loadWithDriver } from './drivers.js';
 import type { MysqlKnowledge } from './mysql-analysis.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
@@ -17,6 +17,7 @@ import {
 } from './sql-connection.js';
 import { type PlannedStatement, previewLine, type SqlPlan } from './sql-plan.js';
 import { isConnectionLoss, mysqlFailure } from './mysql-failures.js';
+import { mysqlAttempts, resolveMysqlSettings } from './mysql-settings.js';
 import { type SqlFailure, type SqlRunResult, type StatementResult, sqlFailure } from './sql-results.js';
 
 type Mysql2 = typeof import('mysql2');
@@ -44,71 +45,63 @@ const CLOSE_MS = 5_000;
  */
 export class MysqlConnection implements SqlConnection {
   readonly dialect = 'mysql' as const;
-  readonly label: string;
 
   private readonly closing = new AbortController();
 
   private constructor(
     private readonly pool: Pool,
-    url: URL,
+    readonly label: string,
     private readonly mariadb: boolean,
-    readonly _database: string | undefined,
-  ) {
-    const shown = new URL(url.toString());
-    if (shown.password !== '') shown.password = '***';
-    this.label = shown.toString();
-  }
+  ) {}
 
-  static async open(target: string): Promise<MysqlConnection | SqlFailure> {
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      return sqlFailure(
-        'sql-connection-failed',
-        `not a MySQL URL: ${target.replace(/:[^:@/]*@/, ':***@')} (expected mysql://user[:password]@host[:port]/database)`,
-      );
-    }
-    const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || undefined;
-    const user = decodeURIComponent(url.username) || process.env.USER || safeUser();
+  /**
+   * Opens a mysql:// or mariadb:// URL, its missing parts filled as the mysql client fills them
+   * (option files, MYSQL_* variables: mysql-settings.ts), TLS as its ssl-mode says. PREFERRED falls
+   * back to plaintext only when the server says it has no TLS; REQUIRED and stronger never do.
+   */
+  static async open(target: string, given: Partial<ConventionContext> = {}): Promise<MysqlConnection | SqlFailure> {
+    const context = conventionContext(given);
+    const settings = resolveMysqlSettings(target, context);
+    if (isSqlFailure(settings)) return settings;
+    const attempts = mysqlAttempts(settings, context);
+    if (isSqlFailure(attempts)) return attempts;
     const loaded = await loadWithDriver('mysql', () => import('mysql2'));
     if (isSqlFailure(loaded)) return loaded;
     const mysql = ((loaded as { default?: Mysql2 }).default ?? loaded) as Mysql2;
-    const pool = mysql.createPool({
-      host: url.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
-      port: url.port === '' ? 3306 : Number(url.port),
-      ...(user === undefined ? {} : { user }),
-      password: decodeURIComponent(url.password),
-      ...(database === undefined ? {} : { database }),
-      multipleStatements: false,
-      connectionLimit: 4,
-      connectTimeout: 10_000,
-      supportBigNumbers: true,
-      dateStrings: true,
-    });
-    const shown = `${url.protocol}//${user ?? ''}@${url.host}/${database ?? ''}`;
-    try {
-      const [rows] = await pool
-        .promise()
-        .query({ sql: 'SELECT VERSION() AS version', rowsAsArray: true, timeout: CATALOG_TIMEOUT_MS });
-      const version = String((rows as unknown[][])[0]?.[0] ?? '');
-      return new MysqlConnection(pool, url, /mariadb/i.test(version), database);
-    } catch (error) {
-      await pool
-        .promise()
-        .end()
-        .catch(() => {});
-      const code = (error as { code?: string }).code;
-      const why =
-        code === 'ECONNREFUSED'
-          ? 'connection refused (is the server running and listening there?)'
-          : code === 'ENOTFOUND'
-            ? 'no such host'
-            : code === 'ER_BAD_DB_ERROR'
-              ? `there is no database ${database ?? ''}`
-              : (error as Error).message;
-      return sqlFailure('sql-connection-failed', `cannot connect to ${shown}: ${why}`);
+    const get = (key: string) => settings.get(key)?.value ?? '';
+    const where = attempts[0]!.socketPath === undefined ? `${get('host')}:${get('port')}` : 'localhost';
+    const label = `${target.split(':')[0]!.toLowerCase()}://${encodeURIComponent(get('user'))}@${where}/${encodeURIComponent(get('database'))}`;
+    const database = get('database') || undefined;
+    for (const [index, options] of attempts.entries()) {
+      const pool = mysql.createPool({
+        ...options,
+        multipleStatements: false,
+        connectionLimit: 4,
+        connectTimeout: 10_000,
+        supportBigNumbers: true,
+        dateStrings: true,
+      });
+      try {
+        const [rows] = await pool
+          .promise()
+          .query({ sql: 'SELECT VERSION() AS version', rowsAsArray: true, timeout: CATALOG_TIMEOUT_MS });
+        const version = String((rows as unknown[][])[0]?.[0] ?? '');
+        return new MysqlConnection(pool, label, /mariadb/i.test(version));
+      } catch (error) {
+        await pool
+          .promise()
+          .end()
+          .catch(() => {});
+        const code = (error as { code?: string }).code;
+        // PREFERRED: plaintext only after the server said it has no TLS, never after a failed handshake.
+        if (code === 'HANDSHAKE_NO_SSL_SUPPORT' && index + 1 < attempts.length) continue;
+        return sqlFailure(
+          'sql-connection-failed',
+          `cannot connect to ${label}: ${connectFailure(error, database, get('ssl-mode'))}`,
+        );
+      }
     }
+    return sqlFailure('sql-connection-failed', `cannot connect to ${label}`);
   }
 
   private async knowledge(): Promise<MysqlKnowledge> {
@@ -636,10 +629,19 @@ const MYSQL_TYPES: Record<number, string> = {
   254: 'char',
 };
 
-function safeUser(): string | undefined {
-  try {
-    return userInfo().username;
-  } catch {
-    return undefined;
+/** Why the first connection failed, in words; never the password. */
+function connectFailure(error: unknown, database: string | undefined, sslMode: string): string {
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the server running and listening there?)';
+    case 'ENOTFOUND':
+      return 'no such host';
+    case 'ER_BAD_DB_ERROR':
+      return `there is no database ${database ?? ''}`;
+    case 'HANDSHAKE_NO_SSL_SUPPORT':
+      return `the server does not support TLS, and ssl-mode ${sslMode} does not allow a plaintext connection`;
+    default:
+      return (error as Error).message;
   }
 }

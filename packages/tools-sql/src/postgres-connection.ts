@@ -1,8 +1,10 @@
-import { userInfo } from 'node:os';
 import pg from 'pg';
+import { type ConventionContext, conventionContext } from './connection-settings.js';
 import { liveCatalog, type PgCatalog } from './pg-catalog.js';
 import { isConnectionLoss, transactionOutcome, watchRun, withDeadline } from './pg-outcome.js';
+import { resolvePgSettings } from './pg-settings.js';
 import { streamQuery } from './pg-streaming.js';
+import { pgConnectPlan } from './pg-tls.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
 import {
   connectOrFail,
@@ -46,37 +48,44 @@ export class PostgresConnection implements SqlConnection {
   private readonly closing = new AbortController();
 
   private constructor(
-    url: string,
+    label: string,
     pool: pg.Pool,
     private readonly clientConfig: pg.ClientConfig,
   ) {
     this.pool = pool;
-    this.label = redactUrl(url);
+    this.label = label;
   }
 
-  static async open(url: string): Promise<PostgresConnection | SqlFailure> {
-    const clientConfig: pg.ClientConfig = {
-      connectionString: url,
-      // As libpq does: without a user in the URL or PGUSER, connect as the operating-system user.
-      ...(urlHasUser(url) || process.env.PGUSER ? {} : { user: osUser() }),
-    };
-    const pool = new pg.Pool({
-      ...clientConfig,
-      max: 4,
-      connectionTimeoutMillis: 10_000,
-      idleTimeoutMillis: 30_000,
-    });
-    pool.on('error', () => {
-      // An idle client lost its connection; the next query reconnects or reports the failure.
-    });
-    const connection = new PostgresConnection(url, pool, clientConfig);
-    const client = await connectOrFail(connection.label, () => pool.connect());
-    if (isSqlFailure(client)) {
-      await pool.end().catch(() => {});
-      return client;
+  /**
+   * Opens a postgres:// URL or libpq keyword string, its missing parts filled as psql fills them
+   * (service file, PG* variables, ~/.pgpass, defaults: pg-settings.ts), with sslmode's attempts
+   * in libpq's order (pg-tls.ts). The first attempt that connects sets the pool's TLS for good.
+   */
+  static async open(target: string, given: Partial<ConventionContext> = {}): Promise<PostgresConnection | SqlFailure> {
+    const context = conventionContext(given);
+    const resolved = resolvePgSettings(target, context);
+    if (isSqlFailure(resolved)) return resolved;
+    const plan = pgConnectPlan(resolved.settings, context);
+    if (isSqlFailure(plan)) return plan;
+    const errors: string[] = [];
+    for (const clientConfig of plan.attempts) {
+      const pool = new pg.Pool({ ...clientConfig, max: 4, idleTimeoutMillis: 30_000 });
+      pool.on('error', () => {
+        // An idle client lost its connection; the next query reconnects or reports the failure.
+      });
+      try {
+        (await pool.connect()).release();
+        return new PostgresConnection(plan.label, pool, clientConfig);
+      } catch (error) {
+        await pool.end().catch(() => {});
+        const how = plan.attempts.length === 1 ? '' : clientConfig.ssl === false ? 'without TLS: ' : 'with TLS: ';
+        errors.push(how + (error as Error).message);
+        // Nothing listens there: the other attempt would only wait as long again.
+        if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|timeout/i.test((error as Error).message)) break;
+      }
     }
-    client.release();
-    return connection;
+    const ignored = resolved.ignored === undefined ? '' : ` (${resolved.ignored}, so it was not used)`;
+    return sqlFailure('sql-connection-failed', `cannot connect to ${plan.label}: ${errors.join('; ')}${ignored}`);
   }
 
   /** The server's own catalog, read once on first use. */
@@ -417,32 +426,6 @@ export class PostgresConnection implements SqlConnection {
         ._clients ?? [])
         client.connection?.stream?.destroy();
     });
-  }
-}
-
-function urlHasUser(url: string): boolean {
-  try {
-    return new URL(url).username !== '';
-  } catch {
-    return false;
-  }
-}
-
-function osUser(): string | undefined {
-  try {
-    return process.env.USER ?? userInfo().username;
-  } catch {
-    return undefined;
-  }
-}
-
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
   }
 }
 

@@ -111,29 +111,3 @@ export function formatPreviewLine(line: PreviewLine): string {
       return `would change ${rows} of ${line.table}${suffix}`;
   }
 }
-
-/** `host=db user=ada dbname='my shop'` → `postgres://ada@db/my%20shop`; a clear error when malformed. */
-export function keywordStringToUrl(text: string): string | SqlFailure {
-  const pairs = new Map<string, string>();
-  const pattern = /\s*([a-z_]+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|([^\s']*))/giy;
-  let consumed = 0;
-  for (let match = pattern.exec(text); match !== null && match[0] !== ''; match = pattern.exec(text)) {
-    pairs.set(match[1]!.toLowerCase(), match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? ''));
-    consumed = pattern.lastIndex;
-  }
-  if (text.slice(consumed).trim() !== '')
-    return sqlFailure(
-      'sql-connection-failed',
-      `cannot read the connection string at "${text.slice(consumed).trim().slice(0, 20)}" (expected key=value pairs, as libpq takes them)`,
-    );
-  const url = new URL('postgres://localhost');
-  const host = pairs.get('host') ?? pairs.get('hostaddr');
-  if (host !== undefined) url.hostname = host.startsWith('/') ? encodeURIComponent(host) : host;
-  if (pairs.has('port')) url.port = pairs.get('port')!;
-  if (pairs.has('user')) url.username = encodeURIComponent(pairs.get('user')!);
-  if (pairs.has('password')) url.password = encodeURIComponent(pairs.get('password')!);
-  url.pathname = `/${encodeURIComponent(pairs.get('dbname') ?? '')}`;
-  for (const [key, value] of pairs)
-    if (!['host', 'hostaddr', 'port', 'user', 'password', 'dbname'].includes(key)) url.searchParams.set(key, value);
-  return url.toString();
-}

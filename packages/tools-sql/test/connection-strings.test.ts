@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessAndRun, isSqlFailure, openSqlConnection } from '../src/index.js';
-import { keywordStringToUrl } from '../src/sql-connection.js';
+import { parseKeywordString } from '../src/pg-settings.js';
 import { createTempPostgres, type TempPostgres } from './helpers.js';
 
 /** Connections as people write them. */
@@ -31,12 +31,15 @@ describe('libpq keyword strings', () => {
 
   it.each([
     ["host=db user=ada dbname='my shop' password='it''s'", undefined],
-    ["host=db dbname='my shop' password='a\\'b' sslmode=require", "postgres://:a'b@db/my%20shop?sslmode=require"],
-    ['host=/var/run/postgresql dbname=x', 'postgres://%2Fvar%2Frun%2Fpostgresql/x'],
+    [
+      "host=db dbname='my shop' password='a\\'b' sslmode=require",
+      { host: 'db', dbname: 'my shop', password: "a'b", sslmode: 'require' },
+    ],
+    ['host=/var/run/postgresql dbname=x', { host: '/var/run/postgresql', dbname: 'x' }],
   ])('%s', (text, expected) => {
-    const url = keywordStringToUrl(text);
-    if (expected === undefined) expect(isSqlFailure(url)).toBe(true);
-    else expect(url).toBe(expected);
+    const pairs = parseKeywordString(text);
+    if (expected === undefined) expect(isSqlFailure(pairs)).toBe(true);
+    else expect(isSqlFailure(pairs) ? pairs : Object.fromEntries(pairs)).toEqual(expected);
   });
 
   it('a malformed string is a clear error and opens nothing', async () => {

@@ -268,13 +268,13 @@ describe('connections', () => {
     expect(isSqlFailure(result) && result.code).toBe('sql-connection-failed');
   });
 
-  it('reports a refused PostgreSQL connection as a value, with the password redacted', async () => {
+  it('reports a refused PostgreSQL connection as a value, without the password', async () => {
     const result = await openSqlConnection('postgres://user:secret@127.0.0.1:1/db');
     expect(isSqlFailure(result)).toBe(true);
     if (isSqlFailure(result)) {
       expect(result.code).toBe('sql-connection-failed');
       expect(result.message).not.toContain('secret');
-      expect(result.message).toContain('***');
+      expect(result.message).toContain('cannot connect to postgres://user@127.0.0.1:1/db');
     }
   });
 

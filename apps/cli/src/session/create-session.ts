@@ -30,6 +30,8 @@ export type ConversationKind = 'sql' | 'chat';
 export interface SessionInfo {
   readonly kind: ConversationKind;
   readonly database?: string;
+  /** Where the database was chosen from when no --db named it: "DATABASE_URL", "PGHOST, PGUSER", "~/.my.cnf". */
+  readonly databaseSource?: string;
   readonly model: string;
   readonly mode: GatePolicy['mode'];
   readonly transcriptPath: string;
@@ -169,6 +171,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     info: {
       kind,
       ...(connection === undefined ? {} : { database: connection.label }),
+      ...(opened.databaseSource === undefined ? {} : { databaseSource: opened.databaseSource }),
       model,
       mode: config.policy.mode,
       transcriptPath: transcript.path,
@@ -201,7 +204,9 @@ interface OpenedTools {
   readonly tools: AnyTool[];
   readonly sql?: typeof import('@riskgate/tools-sql');
   readonly connection?: SqlConnection;
+  /** What the transcript keeps to reopen it: never a password. */
   readonly database?: string;
+  readonly databaseSource?: string;
   readonly sandboxAvailable: boolean;
   readonly sandboxNotice?: string;
 }
@@ -222,10 +227,36 @@ async function openTools(
     };
   }
   const sql = await import('@riskgate/tools-sql');
-  const database = resumedDatabase ?? options.database ?? config.sql.database ?? sql.ensureDemoDatabase();
-  const connection = await sql.openSqlConnection(database);
+  const chosen = chooseForSession(sql, { flag: options.database, configured: config.sql.database }, resumedDatabase);
+  if (sql.isSqlFailure(chosen)) throw new SetupError(chosen.message);
+  const connection = await sql.openSqlConnection(chosen.target ?? sql.ensureDemoDatabase(), {
+    conventions: chosen.conventions,
+  });
   if (sql.isSqlFailure(connection)) throw new SetupError(connection.message);
-  return { tools: await createSqlTools(config, connection), sql, connection, database, sandboxAvailable: false };
+  return {
+    tools: await createSqlTools(config, connection),
+    sql,
+    connection,
+    database: chosen.shown ?? connection.label,
+    ...(chosen.source === '--db' || chosen.source === 'demo' ? {} : { databaseSource: chosen.source }),
+    sandboxAvailable: false,
+  };
+}
+
+/**
+ * The database of a new session (--db, the configuration, DATABASE_URL, PG*, MySQL's, the demo:
+ * docs/sql.md), or of a resumed one: the transcript keeps its target without a password, so the
+ * current choice is taken when it is the same database (its password with it), the kept one if not.
+ */
+function chooseForSession(
+  sql: typeof import('@riskgate/tools-sql'),
+  explicit: { flag: string | undefined; configured: string | undefined },
+  resumed: string | undefined,
+): import('@riskgate/tools-sql').ChosenDatabase | import('@riskgate/tools-sql').SqlFailure {
+  const current = sql.chooseDatabase(explicit);
+  if (resumed === undefined) return current;
+  if (!sql.isSqlFailure(current) && current.shown === resumed) return current;
+  return sql.chooseDatabase({ flag: resumed });
 }
 
 /**

@@ -9,6 +9,19 @@ import type { Session, SessionInfo } from '../session/create-session.js';
  */
 export type StartingInfo = Pick<SessionInfo, 'kind' | 'mode'> & { readonly database?: string };
 
+/**
+ * The database as the line shows it: a server URL whole (never its password, which a --db URL may
+ * carry before the session has opened), a file by its name, and where it was chosen from when
+ * no --db named it ("from DATABASE_URL", "from PGSERVICE", "from ~/.my.cnf").
+ */
+export function databaseShown(info: { readonly database?: string; readonly databaseSource?: string }): string {
+  if (info.database === undefined) return '';
+  const where = /^[a-z]+:\/\//i.test(info.database)
+    ? info.database.replace(/(\/\/[^:/@]*):[^@]*@/, '$1:***@')
+    : basename(info.database);
+  return ` · ${where}${info.databaseSource === undefined ? '' : ` (from ${info.databaseSource})`}`;
+}
+
 /** "≈3.2k tokens": the conversation's characters / 4, the usual estimate for English and code. */
 function contextSize(session: Session): string {
   const characters = session.agent.conversation.reduce((sum, message) => sum + JSON.stringify(message).length, 0);
@@ -28,17 +41,14 @@ export function StatusLine({
   readonly busy: boolean;
   readonly configNotice: string | undefined;
 }) {
-  const info: StartingInfo & { readonly model?: string } = session?.info ?? starting;
+  const info: StartingInfo & { readonly model?: string; readonly databaseSource?: string } = session?.info ?? starting;
   // The conversation's size as the model will see it, counted when a turn ends.
   // biome-ignore lint/correctness/useExhaustiveDependencies: recounted when a turn ends (busy flips).
   const context = useMemo(() => (session === undefined ? 'starting…' : contextSize(session)), [session, busy]);
   return (
     <Text dimColor>
       {info.kind === 'sql' ? 'SQL' : 'chat'} · {info.mode}
-      {info.database === undefined
-        ? ''
-        : ` · ${info.database.startsWith('postgres') ? info.database : basename(info.database)}`}{' '}
-      · {info.model === undefined ? '' : `${info.model} · `}
+      {databaseShown(info)} · {info.model === undefined ? '' : `${info.model} · `}
       {context}
       {configNotice === undefined ? '' : ' · project settings ignored until "riskgate trust"'}
     </Text>

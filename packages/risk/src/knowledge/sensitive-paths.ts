@@ -298,6 +298,13 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
     match: ['~/.config/git/credentials'],
   },
   { glob: '.pgpass', what: 'saved PostgreSQL passwords', class: 'secret', match: ['.pgpass', '~/.pgpass'] },
+  {
+    // psql's service file: its sections may carry password= (riskgate reads it for its own connection only).
+    glob: '.pg_service.conf',
+    what: 'PostgreSQL service definitions (they may hold passwords)',
+    class: 'secret',
+    match: ['.pg_service.conf', '~/.pg_service.conf'],
+  },
   { glob: '.my.cnf', what: 'a saved MySQL password', class: 'secret', match: ['.my.cnf', '~/.my.cnf'] },
   { glob: '.mylogin.cnf', what: 'saved MySQL logins', class: 'secret', match: ['.mylogin.cnf'] },
   {
