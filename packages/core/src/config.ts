@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { PromptSources } from '@riskgate/prompt';
 import { type GatePolicy, parseRule, type Rule, RULE_EFFECTS, type SafetyMode } from '@riskgate/risk/config';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type ConfigFile, configSchema } from './config-schema.js';
 import {
   projectConfigPath,
