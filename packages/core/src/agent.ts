@@ -271,6 +271,8 @@ export class Agent {
       const stop = () => done.abort();
       const read = await readReply(stream, reply, emit, { maxBytes, usageAsked: this.askUsage, stop });
       if (read.tooLong) cut = 'bytes';
+      // The deadline passed while the usage that follows a finished reply was awaited: it finished.
+      if (read.finished && cut === 'time') cut = undefined;
       if (read.usage !== undefined) {
         this.measured = { messages: prompt, tokens: read.usage.promptTokens };
         emit({ type: 'usage', ...read.usage });

@@ -23,10 +23,11 @@ export async function readReply(
     /** Ends the request (a generator's return() would wait behind a read still pending). */
     readonly stop: () => void;
   },
-): Promise<{ tooLong: boolean; usage?: ProviderUsage }> {
+): Promise<{ tooLong: boolean; finished: boolean; usage?: ProviderUsage }> {
   const chunks = stream[Symbol.asyncIterator]();
   let bytes = 0;
   let usage: ProviderUsage | undefined;
+  let finished = false;
   try {
     for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) {
       const chunk = next.value;
@@ -47,15 +48,16 @@ export async function readReply(
       }
       reply.finish(choice.finish_reason);
       if (choice.finish_reason) {
+        finished = true;
         if (usage === undefined && options.usageAsked) usage = await usageAfterFinish(chunks);
         break;
       }
-      if (bytes > options.maxBytes) return { tooLong: true, ...(usage === undefined ? {} : { usage }) };
+      if (bytes > options.maxBytes) return { tooLong: true, finished, ...(usage === undefined ? {} : { usage }) };
     }
   } finally {
     options.stop();
   }
-  return { tooLong: false, ...(usage === undefined ? {} : { usage }) };
+  return { tooLong: false, finished, ...(usage === undefined ? {} : { usage }) };
 }
 
 /** The usage chunk that follows the finish, if it comes within the grace period. */
