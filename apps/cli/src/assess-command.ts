@@ -15,7 +15,7 @@ import {
   type SqlDialect,
 } from '@riskgate/risk';
 import { loadConfig } from '@riskgate/core';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import type { SqlConnection } from '@riskgate/tools-sql';
 import { type AnyTool, loadToolCatalog } from './tool-catalog.js';
 

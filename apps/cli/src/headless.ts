@@ -1,5 +1,12 @@
 import { createInterface } from 'node:readline/promises';
-import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Confirmer } from '@riskgate/core';
+import {
+  type AgentEvent,
+  addUsage,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type Confirmer,
+  type ProviderUsage,
+} from '@riskgate/core';
 import type { Decision } from '@riskgate/risk';
 import { foldLines } from './fold.js';
 import { retryText } from './retry-text.js';
@@ -148,18 +155,35 @@ export async function runHeadless(
       : confirmer.refusals.length > 0 || confirmer.declined.length > 0 || deniedByRule
         ? 2
         : 0;
+  // The session id (what --resume takes), the turn's usage summed over its requests, and the
+  // cost only as the provider reported it: null when unknown, never estimated (docs/cli.md).
+  const { usage, cost } = usageFields(output.usage);
+  const summary = { sessionId: session.id, usage, cost };
   if (options.format === 'json') {
     options.stdout.write(
-      `${JSON.stringify({ text: outcome.text, reason: outcome.reason, toolCalls: calls, refused: confirmer.refusals, declined: confirmer.declined, errors, exitCode, transcript: session.info.transcriptPath })}\n`,
+      `${JSON.stringify({ text: outcome.text, reason: outcome.reason, ...summary, toolCalls: calls, refused: confirmer.refusals, declined: confirmer.declined, errors, exitCode, transcript: session.info.transcriptPath })}\n`,
     );
   }
+  if (options.format === 'stream-json')
+    options.stdout.write(
+      `${JSON.stringify({ type: 'result', text: outcome.text, reason: outcome.reason, ...summary, exitCode, transcript: session.info.transcriptPath })}\n`,
+    );
   return { exitCode };
+}
+
+/** The JSON's usage and cost: both null when the provider reported no usage. */
+function usageFields(usage: ProviderUsage | undefined) {
+  if (usage === undefined) return { usage: null, cost: null };
+  const { promptTokens, completionTokens, totalTokens, cost } = usage;
+  return { usage: { promptTokens, completionTokens, totalTokens }, cost: cost ?? null };
 }
 
 /** What a headless run prints as the agent's events arrive, and what it keeps for the JSON. */
 class HeadlessOutput {
   readonly calls: HeadlessCall[] = [];
   readonly errors: string[] = [];
+  /** The provider's usage, summed over the turn's requests. */
+  usage: ProviderUsage | undefined;
   private readonly decisions = new Map<string, Decision>();
   private endedOnLine = true;
   private replyEnded = false;
@@ -190,6 +214,9 @@ class HeadlessOutput {
       case 'error':
         this.errors.push(event.message);
         if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${terminalText(event.message)}\n`);
+        break;
+      case 'usage':
+        this.usage = addUsage(this.usage, event);
         break;
       case 'retry':
         if (options.format !== 'stream-json') options.stderr.write(`riskgate: ${retryText(event)} — Ctrl-C to stop\n`);

@@ -228,7 +228,48 @@ describe('headless: riskgate -p', () => {
       .split('\n')
       .map((line) => JSON.parse(line).type);
     expect(types).toEqual(expect.arrayContaining(['tool-call', 'decision', 'tool-result', 'text-delta', 'turn-end']));
-    expect(types.at(-1)).toBe('turn-end');
+    expect(types.slice(-2)).toEqual(['turn-end', 'result']);
+  });
+
+  it('--output json carries the session id /resume takes, the usage summed over the turn and the reported cost', async () => {
+    const { database, env } = await setup([
+      { ...sql('SELECT 1 AS one'), usage: { prompt_tokens: 900, completion_tokens: 20, cost: 0.0009 } },
+      { text: 'One.', usage: { prompt_tokens: 950, completion_tokens: 5, total_tokens: 955, cost: 0.001 } },
+    ]);
+    const result = await runHeadless(['sql', '--db', database, '-p', '--output', 'json', 'one?'], env);
+    const output = JSON.parse(result.stdout);
+    expect(output).toMatchObject({
+      text: 'One.',
+      sessionId: expect.stringMatching(/^[\w-]{8,}$/),
+      usage: { promptTokens: 1850, completionTokens: 25, totalTokens: 1875 },
+    });
+    expect(output.cost).toBeCloseTo(0.0019, 10);
+    expect(server!.requests.every((request) => request.body.stream_options?.include_usage === true)).toBe(true);
+    // The id is the one --resume takes: the next run continues that conversation.
+    server!.push({ text: 'Still one.' });
+    const resumed = await runHeadless(['sql', '--db', database, `--resume=${output.sessionId}`, '-p', 'again?'], env);
+    expect(resumed.stdout).toBe('Still one.\n');
+    expect(server!.requests.at(-1)!.body.messages.map((message) => message.content)).toContain('one?');
+  });
+
+  it('--output json says null for usage and cost when the provider reports none, and stream-json ends with the same result', async () => {
+    const { database, env } = await setup([{ text: 'No usage here.' }, { text: 'Nor here.' }]);
+    const json = JSON.parse((await runHeadless(['sql', '--db', database, '-p', '--output', 'json', 'hi'], env)).stdout);
+    expect(json).toMatchObject({ usage: null, cost: null, sessionId: expect.any(String) });
+    const lines = (await runHeadless(['sql', '--db', database, '-p', '--output', 'stream-json', 'hi'], env)).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.at(-1)).toMatchObject({
+      type: 'result',
+      text: 'Nor here.',
+      reason: 'answered',
+      usage: null,
+      cost: null,
+      exitCode: 0,
+      sessionId: expect.any(String),
+    });
+    expect(lines.at(-1).sessionId).not.toBe(json.sessionId);
   });
 
   it('takes the question on stdin', async () => {

@@ -21,6 +21,8 @@ import {
 import { describeProviderError } from './provider-errors.js';
 import type { ToolRegistry } from './registry.js';
 import type { Message, TranscriptWriter } from './transcript.js';
+import { type ChatCompletionChunk, readReply } from './read-reply.js';
+import { refusedStreamOptions } from './usage.js';
 
 export interface AgentOptions {
   /** The model client, or a function that makes it on first use (keeps start-up fast). */
@@ -72,6 +74,10 @@ export class Agent {
   /** What the gate remembers within the current turn (untrusted content seen). */
   private turnState: TurnState = {};
   private currentModel: string;
+  /** Ask for usage in streams until the endpoint refuses the option (then never again). */
+  private askUsage = true;
+  /** The provider's count of the last request's prompt: the first `messages` messages and the system prompt. */
+  private measured: { readonly messages: number; readonly tokens: number } | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
@@ -116,14 +122,7 @@ export class Agent {
     const maxSteps = this.options.maxSteps ?? 20;
     for (let step = 0; step < maxSteps; step++) {
       if (signal.aborted) return end('cancelled', '');
-      const budget = this.options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
-      const trimmed = trimToBudget(this.messages, {
-        budget,
-        systemPrompt: this.options.systemPrompt,
-        keepFrom: turnStart,
-      });
-      if (trimmed.results > 0)
-        emit({ type: 'context-trimmed', results: trimmed.results, tokensSaved: trimmed.tokensSaved, budget });
+      this.keepWithinBudget(turnStart, emit);
       const reply = await this.streamWithRetries(signal, emit);
       if (reply === 'cancelled') return end('cancelled', '');
       if (reply === 'failed') return end('error', '');
@@ -179,6 +178,21 @@ export class Agent {
     }
     emit({ type: 'error', kind: 'step-limit', message: `stopped after ${maxSteps} model replies in one turn` });
     return end('step-limit', '');
+  }
+
+  /** Old tool results out (never this turn's) when the conversation nears the model's context. */
+  private keepWithinBudget(turnStart: number, emit: (event: AgentEvent) => void): void {
+    const budget = this.options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
+    const trimmed = trimToBudget(this.messages, {
+      budget,
+      systemPrompt: this.options.systemPrompt,
+      keepFrom: turnStart,
+      ...(this.measured === undefined ? {} : { measured: this.measured }),
+    });
+    if (trimmed.results > 0 && this.measured !== undefined)
+      this.measured = { ...this.measured, tokens: this.measured.tokens - trimmed.tokensSaved };
+    if (trimmed.results > 0)
+      emit({ type: 'context-trimmed', results: trimmed.results, tokensSaved: trimmed.tokensSaved, budget });
   }
 
   private push(message: Message): void {
@@ -249,39 +263,19 @@ export class Agent {
       deadline.abort();
     }, maxMs);
     const reply = new ReplyAssembler();
-    let bytes = 0;
+    const prompt = this.messages.length;
     try {
-      const stream = await client.chat.completions.create(
-        {
-          model: this.currentModel,
-          messages: [{ role: 'system', content: this.options.systemPrompt }, ...this.messages],
-          tools: this.options.registry.definitions(),
-          stream: true,
-        },
-        { signal: AbortSignal.any([signal, deadline.signal]) },
-      );
-      for await (const chunk of stream) {
-        // A chunk without `choices` (some servers send bare metadata or errors this way) carries nothing to act on.
-        const choice = chunk.choices?.[0];
-        if (choice === undefined) continue;
-        const delta = choice.delta;
-        // Every chunk counts a little, so an endless run of empty deltas is cut too.
-        bytes += 16 + (delta?.content?.length ?? 0);
-        if (delta?.content) {
-          reply.addText(delta.content);
-          emit({ type: 'text-delta', text: delta.content });
-        }
-        for (const [position, fragment] of (delta?.tool_calls ?? []).entries()) {
-          bytes += (fragment.function?.arguments?.length ?? 0) + (fragment.function?.name?.length ?? 0);
-          reply.addToolCall(fragment, position);
-        }
-        reply.finish(choice.finish_reason);
-        // The finish is the reply's end: a server that never sends `[DONE]` after it is not waited on.
-        if (choice.finish_reason) break;
-        if (bytes > maxBytes) {
-          cut = 'bytes';
-          break;
-        }
+      // Read to its end: the request is closed when the reply is (or its usage has come).
+      const done = new AbortController();
+      const stream = await this.createStream(client, AbortSignal.any([signal, deadline.signal, done.signal]));
+      const stop = () => done.abort();
+      const read = await readReply(stream, reply, emit, { maxBytes, usageAsked: this.askUsage, stop });
+      if (read.tooLong) cut = 'bytes';
+      // The deadline passed while the usage that follows a finished reply was awaited: it finished.
+      if (read.finished && cut === 'time') cut = undefined;
+      if (read.usage !== undefined) {
+        this.measured = { messages: prompt, tokens: read.usage.promptTokens };
+        emit({ type: 'usage', ...read.usage });
       }
     } catch (error) {
       // The connection dropped mid-stream: report what arrived as unfinished.
@@ -314,6 +308,32 @@ export class Agent {
         problem: `the model's reply did not finish within ${Math.round(maxMs / 1000)} s; riskgate stopped reading it and nothing in it was executed`,
       };
     return reply.result();
+  }
+
+  /**
+   * The streamed request, asking for the provider's usage (`stream_options.include_usage`); an
+   * endpoint that refuses the option (400/422) is asked again without it, for the rest of the
+   * session, so it still works and token counts fall back to the estimate.
+   */
+  private async createStream(client: OpenAI, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
+    const request = {
+      model: this.currentModel,
+      messages: [{ role: 'system' as const, content: this.options.systemPrompt }, ...this.messages],
+      tools: this.options.registry.definitions(),
+      stream: true as const,
+    };
+    if (!this.askUsage) return client.chat.completions.create(request, { signal });
+    try {
+      return await client.chat.completions.create({ ...request, stream_options: { include_usage: true } }, { signal });
+    } catch (error) {
+      if (signal.aborted || !refusedStreamOptions(error)) throw error;
+      // A 400 for another reason fails again: the person gets the first answer, not the second.
+      const stream = await client.chat.completions.create(request, { signal }).catch(() => {
+        throw error;
+      });
+      this.askUsage = false;
+      return stream;
+    }
   }
 
   /** One tool call through the gate (the one gated executor every host shares). Returns the text the model receives. */

@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { SAFETY_MODES, type SafetyMode } from '@riskgate/risk/config';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 const ruleList = z
   .array(z.string().min(1))

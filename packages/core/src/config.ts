@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { PromptSources } from '@riskgate/prompt';
 import { type GatePolicy, parseRule, type Rule, RULE_EFFECTS, type SafetyMode } from '@riskgate/risk/config';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ConfigError } from './config-error.js';
 import { type ConfigFile, configSchema, type TelemetrySettings } from './config-schema.js';
 import { type ResolvedTelemetry, resolveTelemetry } from './telemetry-settings.js';

@@ -16,7 +16,10 @@ export const TRIMMED_RESULT = (characters: number) =>
 // before the TUI's first frame.
 export const TRIMMED_PREFIX = TRIMMED_OPENING.slice(0, 25);
 
-/** Characters / 4: the usual estimate for English and code, close enough for a budget. */
+/**
+ * Characters / 4: the usual estimate for English and code, close enough for a budget — the
+ * fallback for what the provider has not counted (trimToBudget's `measured`).
+ */
 export function estimateTokens(messages: readonly Message[], systemPrompt = ''): number {
   let characters = systemPrompt.length;
   for (const message of messages) characters += JSON.stringify(message).length;
@@ -36,10 +39,23 @@ export interface Trimmed {
  */
 export function trimToBudget(
   messages: Message[],
-  options: { budget: number; systemPrompt: string; keepFrom: number },
+  options: {
+    budget: number;
+    systemPrompt: string;
+    keepFrom: number;
+    /**
+     * The provider's count (`usage.prompt_tokens`) of the last request, which held the system
+     * prompt and the first `messages` messages: only what came after is estimated.
+     */
+    measured?: { readonly messages: number; readonly tokens: number };
+  },
 ): Trimmed {
   const limit = Math.floor(options.budget * FILL);
-  let tokens = estimateTokens(messages, options.systemPrompt);
+  const { measured } = options;
+  let tokens =
+    measured !== undefined && measured.messages <= messages.length
+      ? measured.tokens + estimateTokens(messages.slice(measured.messages))
+      : estimateTokens(messages, options.systemPrompt);
   let results = 0;
   let saved = 0;
   for (let index = 0; index < Math.min(options.keepFrom, messages.length) && tokens > limit; index++) {

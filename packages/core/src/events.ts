@@ -85,6 +85,17 @@ export type AgentEvent =
       readonly waitMs: number;
       readonly reason: string;
     }
+  /**
+   * What the provider reported one model request used (its `usage`); `cost` only when the provider
+   * reports one (OpenRouter's `usage.cost`). Absent when the endpoint sends no usage.
+   */
+  | {
+      readonly type: 'usage';
+      readonly promptTokens: number;
+      readonly completionTokens: number;
+      readonly totalTokens: number;
+      readonly cost?: number;
+    }
   /** Old tool results were replaced by a note to keep the conversation within the model's context. */
   | {
       readonly type: 'context-trimmed';

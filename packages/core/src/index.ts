@@ -84,6 +84,7 @@ export {
   TranscriptWriter,
 } from './transcript.js';
 export { DEFAULT_CONTEXT_TOKENS, estimateTokens, TRIMMED_RESULT, trimToBudget } from './context-budget.js';
+export { addUsage, type ProviderUsage, readUsage } from './usage.js';
 export {
   DEFAULT_MAX_REPLY_BYTES,
   DEFAULT_MAX_REPLY_MS,

@@ -7,7 +7,7 @@ import {
   type Rule,
   type SafetyMode,
 } from '@riskgate/risk/config';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ConfigError } from './config-error.js';
 import { type TelemetrySettings, telemetrySchema } from './config-schema.js';
 

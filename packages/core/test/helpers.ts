@@ -65,6 +65,8 @@ export async function createHarness(
     contextTokens?: number;
     retries?: RetryLimits;
     replyLimits?: ReplyLimits;
+    /** The scripted server answers 400 to `stream_options`, as endpoints that do not know it do. */
+    rejectStreamOptions?: boolean;
   } = {},
 ): Promise<Harness> {
   const directory = mkdtempSync(join(tmpdir(), 'riskgate-core-'));
@@ -75,7 +77,10 @@ export async function createHarness(
   database.close();
   const connection = (await openSqlConnection(databasePath)) as SqlConnection;
   if (isSqlFailure(connection)) throw new Error('cannot open test database');
-  const server = await startScriptedModelServer(replies);
+  const server = await startScriptedModelServer(
+    replies,
+    options.rejectStreamOptions === true ? { rejectStreamOptions: true } : {},
+  );
   const registry = new ToolRegistry([
     createExecuteSqlTool({ connection }),
     createDescribeSchemaTool({ connection }),

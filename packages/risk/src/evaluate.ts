@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 import { type Decision, decide, type GatePolicy, type TurnState } from './decide.js';
 import { judgeEffects } from './judge.js';
 import { readLlmRiskLevel, withoutRiskLevel } from './levels.js';

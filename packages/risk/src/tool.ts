@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 import type { Effect, EffectReport } from './effects.js';
 import type { JudgeContext, Judgement } from './judge.js';
 import { withoutRiskLevel } from './levels.js';

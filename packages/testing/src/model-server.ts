@@ -6,6 +6,7 @@ export interface RecordedRequest {
   readonly body: {
     readonly model?: string;
     readonly stream?: boolean;
+    readonly stream_options?: { readonly include_usage?: boolean };
     readonly messages: readonly Record<string, unknown>[];
     readonly tools?: readonly { function: { name: string; parameters: Record<string, unknown> } }[];
   };
@@ -32,7 +33,12 @@ export interface ScriptedModelServer {
  */
 export async function startScriptedModelServer(
   replies: readonly ScriptedReply[],
-  options: { model?: string; port?: number } = {},
+  options: {
+    model?: string;
+    port?: number;
+    /** Answer 400 to a request with `stream_options`, as servers that do not know the option do. */
+    rejectStreamOptions?: boolean;
+  } = {},
 ): Promise<ScriptedModelServer> {
   const queue = [...replies];
   const requests: RecordedRequest[] = [];
@@ -61,6 +67,16 @@ export async function startScriptedModelServer(
     }
     const body = JSON.parse(await readBody(request)) as RecordedRequest['body'];
     requests.push({ body, headers: request.headers });
+    if (options.rejectStreamOptions === true && body.stream_options !== undefined) {
+      json(response, 400, {
+        error: {
+          message: 'Unrecognized request argument supplied: stream_options',
+          type: 'invalid_request_error',
+          param: 'stream_options',
+        },
+      });
+      return;
+    }
     const reply = queue.shift();
     if (reply === undefined) {
       json(response, 500, { error: { message: 'the scripted model has no more replies', type: 'server_error' } });
@@ -72,7 +88,7 @@ export async function startScriptedModelServer(
       return;
     }
     const id = `chatcmpl-scripted-${++counter}`;
-    const chunks = replyChunks(reply, id, model);
+    const chunks = replyChunks(reply, id, model, body.stream_options?.include_usage === true);
     if (body.stream !== true) {
       json(response, 200, completion(reply, id, model));
       return;
@@ -106,7 +122,12 @@ function argumentsText(call: { arguments: string | Record<string, unknown> }): s
   return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
 }
 
-function replyChunks(reply: ScriptedReply, id: string, model: string): Record<string, unknown>[] {
+function replyChunks(
+  reply: ScriptedReply,
+  id: string,
+  model: string,
+  includeUsage: boolean,
+): Record<string, unknown>[] {
   const size = reply.chunkSize ?? 7;
   const base = { id, object: 'chat.completion.chunk', created: 0, model };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
@@ -132,7 +153,15 @@ function replyChunks(reply: ScriptedReply, id: string, model: string): Record<st
       chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
   }
   chunks.push(chunk({}, (reply.toolCalls ?? []).length > 0 ? 'tool_calls' : 'stop'));
+  const usage = usageOf(reply);
+  if (includeUsage && usage !== undefined && reply.endless !== true) chunks.push({ ...base, choices: [], usage });
   return chunks;
+}
+
+function usageOf(reply: ScriptedReply): Record<string, number> | undefined {
+  if (reply.usage === undefined) return undefined;
+  const { prompt_tokens, completion_tokens } = reply.usage;
+  return { ...reply.usage, total_tokens: reply.usage.total_tokens ?? prompt_tokens + completion_tokens };
 }
 
 function completion(reply: ScriptedReply, id: string, model: string): Record<string, unknown> {
@@ -158,7 +187,7 @@ function completion(reply: ScriptedReply, id: string, model: string): Record<str
         logprobs: null,
       },
     ],
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    usage: usageOf(reply) ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   };
 }
 

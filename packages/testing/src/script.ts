@@ -34,6 +34,19 @@ export const scriptedReply = z.object({
   endless: z.boolean().optional(),
   /** Wait this long between streamed chunks (a slow model). */
   chunkDelayMs: z.number().int().nonnegative().optional(),
+  /**
+   * What the provider reports the request cost: sent as OpenAI does, in a last chunk with empty
+   * `choices` after the finish, when the request asked for it (`stream_options.include_usage`),
+   * and in a non-streamed completion. `cost` is OpenRouter's (credits, as USD).
+   */
+  usage: z
+    .object({
+      prompt_tokens: z.number().int().nonnegative(),
+      completion_tokens: z.number().int().nonnegative(),
+      total_tokens: z.number().int().nonnegative().optional(),
+      cost: z.number().nonnegative().optional(),
+    })
+    .optional(),
   /** Hold the connection this long before answering (for cancellation tests). */
   delayMs: z.number().int().nonnegative().optional(),
 });

@@ -14,7 +14,7 @@ import {
   toolFailure,
   walkedRecently,
 } from '@riskgate/risk';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { assessCommand } from './command-assessor.js';
 import { childEnvironment } from './child-environment.js';
 import { type CommandRunResult, type RunCommandOptions, runCommand } from './command-runner.js';

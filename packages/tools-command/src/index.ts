@@ -1,7 +1,6 @@
-export { loadBashParser } from './bash-parser.js';
+export { type BashParser, loadBashParser } from './bash-parser-handle.js';
 export { assessCommand, type CommandAssessOptions } from './command-assessor.js';
 export { type CommandRunResult, type RunCommandOptions, runCommand } from './command-runner.js';
-export { lookupProgram } from './assess/programs.js';
 export {
   COMMAND_TOOL_NAME,
   type CommandToolOptions,

@@ -17,7 +17,7 @@ import {
   toolFailure,
 } from '@riskgate/risk';
 import { createTwoFilesPatch } from 'diff';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { fileNameText } from './file-names.js';
 import { type ResolvedPath, resolvePath } from './paths.js';
 

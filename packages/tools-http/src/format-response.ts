@@ -1,41 +1,48 @@
 import type { HttpResponseData } from './http-client.js';
 
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  mdash: '—',
-  ndash: '–',
-  hellip: '…',
-  copy: '©',
-};
+/** html-to-text's options: what a page becomes for the model. */
+function conversionOptions(baseUrl: string | undefined) {
+  // Relative addresses resolved as a browser would (html-to-text's own baseUrl only prefixes `/…`);
+  // one with a scheme (https:, mailto: — whose prefix html-to-text has already cut) stays as it is.
+  const pathRewrite = (path: string, _metadata: unknown, element?: { attribs?: Record<string, string> }) => {
+    if (baseUrl === undefined || /^[a-z][a-z\d+.-]*:/i.test(element?.attribs?.href ?? path)) return path;
+    return URL.canParse(path, baseUrl) ? new URL(path, baseUrl).href : path;
+  };
+  return {
+    wordwrap: false as const,
+    // Deeper nesting than this is not text a person reads (and html-to-text walks it recursively).
+    limits: { maxDepth: 256, ellipsis: '…' },
+    selectors: [
+      // Headings keep their case (the default shouts them).
+      ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
+      // Links stay: "the docs [https://…]", relative ones resolved against the page's address.
+      { selector: 'a', options: { pathRewrite, hideLinkHrefIfSameAsText: true } },
+      { selector: 'img', format: 'skip' },
+      // Tables as aligned columns, not their cells run together.
+      { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false, maxColumnWidth: 60 } },
+      ...['script', 'style', 'noscript', 'svg', 'template', 'head', 'iframe', 'object'].map((selector) => ({
+        selector,
+        format: 'skip',
+      })),
+    ],
+  };
+}
 
-/** HTML reduced to its readable text: scripts, styles and tags out, blocks on their own lines. */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(script|style|noscript|svg|template|head)\b[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li|tr|h[1-6]|section|article|header|footer|pre|blockquote|table|ul|ol)\s*>/gi, '\n')
-    .replace(/<li\b[^>]*>/gi, '- ')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
-      if (entity.startsWith('#x') || entity.startsWith('#X'))
-        return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
-      if (entity.startsWith('#')) return String.fromCodePoint(Number.parseInt(entity.slice(1), 10));
-      return ENTITIES[entity.toLowerCase()] ?? whole;
-    })
-    .replace(/[ \t\f\v\r]+/g, ' ')
-    .replace(/ *\n */g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+/**
+ * HTML as readable text through html-to-text (a maintained converter; docs/http.md compares it
+ * with the others): blocks on their own lines, links kept with their address, tables in
+ * columns, scripts and styles dropped. Loaded on the first HTML page, not when the tool loads.
+ * The result is what the model would have read of the body: the output guard still withholds
+ * secrets in it (a token in a link's address included) and the bounds still cut it.
+ */
+export async function htmlToText(html: string, baseUrl?: string): Promise<string> {
+  const { convert } = await import('html-to-text');
+  // No-break spaces read as spaces.
+  return convert(html, conversionOptions(baseUrl)).replaceAll('\u00a0', ' ').replace(/^\n+/, '').trimEnd();
 }
 
 /** What the model reads: status line, kept headers, then the body as text. */
-export function formatResponseForModel(response: HttpResponseData): string {
+export async function formatResponseForModel(response: HttpResponseData): Promise<string> {
   const contentType = response.headers['content-type'] ?? '';
   let body: string;
   if (response.binary) body = `(binary body, ${response.bodyBytes.toLocaleString('en-US')} bytes, not shown)`;
@@ -45,7 +52,7 @@ export function formatResponseForModel(response: HttpResponseData): string {
     } catch {
       body = response.body;
     }
-  } else if (/html/i.test(contentType)) body = htmlToText(response.body);
+  } else if (/html/i.test(contentType)) body = await htmlToText(response.body, response.url);
   else body = response.body;
   const lines = [`HTTP ${response.status} ${response.statusText} (${Math.round(response.elapsedMs)} ms)`.trimEnd()];
   if (response.redirects.length > 0) lines.push(`followed redirects: ${response.redirects.join(' → ')}`);

@@ -6,7 +6,7 @@ import {
   STRICT_NETWORK,
   toolFailure,
 } from '@riskgate/risk';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { boundedResolver, type Resolver, systemResolver } from './dns.js';
 import { assessHttpRequest } from './http-assessor.js';
 import { type HttpResponseData, networkPolicyFor, performHttpRequest } from './http-client.js';
@@ -16,10 +16,14 @@ import { redactHeader } from './request-secrets.js';
 export const HTTP_TOOL_NAME = 'http_request';
 export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+// Declared by its output alone: the inferred type names zod 4.6's ZodPreprocess, which the older
+// zod a consumer may have as our peer (3.25's zod/v4, 4.0) does not declare.
+const methodParameter: z.ZodType<(typeof HTTP_METHODS)[number]> = z
+  .preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(HTTP_METHODS))
+  .describe('The HTTP method');
+
 export const httpRequestParameters = z.object({
-  method: z
-    .preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(HTTP_METHODS))
-    .describe('The HTTP method'),
+  method: methodParameter,
   url: z
     .string()
     .min(1)
@@ -125,7 +129,7 @@ export function createHttpRequestTool(options: HttpToolOptions = {}) {
         return toolFailure(result.code, result.message, { outcomeUnknown: result.code === 'http-outcome-unknown' });
       return {
         type: 'tool-success',
-        forModel: formatResponseForModel(result),
+        forModel: await formatResponseForModel(result),
         data: result as HttpResponseData,
       } as const;
     },

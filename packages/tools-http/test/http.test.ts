@@ -308,7 +308,7 @@ describe('requests against a real server on 127.0.0.1', () => {
   it('reduces HTML to text', async () => {
     const result = await run({ method: 'GET', url: `${base}/html` });
     expect(result.type === 'tool-success' && result.forModel.split('\n\n').slice(1).join('\n\n')).toBe(
-      'Hello & welcome\nFirst\nsecond\n- one\n- two',
+      'Hello & welcome\n\nFirst\nsecond\n\n * one\n * two',
     );
   });
 
@@ -535,10 +535,50 @@ describe('requests against a real server on 127.0.0.1', () => {
   });
 });
 
-describe('htmlToText', () => {
-  it('decodes entities and drops scripts, styles and comments', () => {
-    expect(htmlToText('<p>a&nbsp;&lt;b&gt; &#x41;&#66;</p><!-- x --><script>evil()</script><style>.a{}</style>')).toBe(
-      'a <b> AB',
-    );
+describe('htmlToText (html-to-text)', () => {
+  const page = 'https://example.com/docs/page.html';
+  it.each([
+    ['entities decoded', '<p>a&nbsp;&lt;b&gt; &#x41;&#66; &amp; &mdash;</p>', 'a <b> AB & —'],
+    [
+      'a link keeps its address',
+      '<p>Read <a href="https://example.org/guide">the guide</a>.</p>',
+      'Read the guide [https://example.org/guide].',
+    ],
+    [
+      'a relative link is resolved against the page',
+      '<a href="other.html#top">next</a>',
+      'next [https://example.com/docs/other.html#top]',
+    ],
+    ['a root-relative link too', '<a href="/api?x=1">api</a>', 'api [https://example.com/api?x=1]'],
+    [
+      'a link whose text is its address is written once',
+      '<a href="https://example.org/">https://example.org/</a>',
+      'https://example.org/',
+    ],
+    ['a mailto link stays as it is', '<a href="mailto:ops@example.org">mail us</a>', 'mail us [ops@example.org]'],
+    ['scripts are dropped', '<p>a</p><script>evil()</script><p>b</p>', 'a\n\nb'],
+    [
+      'styles, noscript, svg, template and comments are dropped',
+      '<style>.a{}</style><noscript>js!</noscript><svg><text>s</text></svg><template>t</template><!-- c -->x',
+      'x',
+    ],
+    ['the head (its title) is dropped', '<html><head><title>T</title></head><body>body</body></html>', 'body'],
+    ['images are dropped', '<p>see <img src="a.png" alt="chart"></p>', 'see'],
+    ['headings keep their case', '<h1>Orders &amp; more</h1><h2>Sub</h2>', 'Orders & more\n\n\nSub'],
+    ['list items on their own lines', '<ul><li>one</li><li>two</li></ul>', ' * one\n * two'],
+    [
+      'a table in columns',
+      '<table><tr><th>id</th><th>item</th></tr><tr><td>1</td><td>tea</td></tr><tr><td>22</td><td>cake</td></tr></table>',
+      'id   item\n1    tea\n22   cake',
+    ],
+    ['line breaks and preformatted text kept', '<p>a<br>b</p><pre>  x\n  y</pre>', 'a\nb\n\n  x\n  y'],
+  ])('%s', async (_case, html, text) => {
+    expect(await htmlToText(html, page)).toBe(text);
+  });
+
+  it('stays within bounds on deeply nested markup', async () => {
+    const deep = `${'<div>'.repeat(50_000)}deep text${'</div>'.repeat(50_000)}<p>after</p>`;
+    const text = await htmlToText(deep, page);
+    expect(text).toMatch(/after$/);
   });
 });

@@ -1,5 +1,5 @@
 import { defineTool, report, toolFailure } from '@riskgate/risk';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { formatFailureForModel, formatSchemaForModel } from './format-results.js';
 import { isSqlFailure, type SchemaDescription, type SqlConnection } from './sql-connection.js';
 

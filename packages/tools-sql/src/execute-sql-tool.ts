@@ -6,7 +6,7 @@ import {
   type SqlDialect,
   toolFailure,
 } from '@riskgate/risk';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { formatFailureForModel, formatRunForModel } from './format-results.js';
 import { assessSql, type SqlAssessment } from './sql-assessor.js';
 import { formatPreviewLine, isPreviewSkipped, isSqlFailure, type SqlConnection } from './sql-connection.js';

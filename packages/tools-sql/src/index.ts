@@ -19,7 +19,13 @@ export {
   MAX_MODEL_COLUMNS,
   MAX_MODEL_TABLE_CHARS,
 } from './format-results.js';
-export { type AssessSqlOptions, assessSql, loadSqlParser, type SqlAssessment } from './sql-assessor.js';
+export {
+  type AssessSqlOptions,
+  assessSql,
+  loadSqlParser,
+  type SqlAssessment,
+  type SqliteDatabase,
+} from './sql-assessor.js';
 export {
   type ColumnDescription,
   formatPreviewLine,

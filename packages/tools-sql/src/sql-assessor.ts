@@ -18,10 +18,19 @@ export interface SqlAssessment extends EffectReport {
   readonly plan: SqlPlan;
 }
 
+/** The part of a better-sqlite3 `Database` the public options name (its `prepare`). */
+export interface SqliteDatabase {
+  prepare(source: string): unknown;
+}
+
 export interface AssessSqlOptions {
   readonly dialect: SqlDialect;
-  /** An open SQLite database: its own prepared statements then give the read-only verdict. */
-  readonly sqlite?: BetterSqlite3.Database;
+  /**
+   * An open SQLite database (a better-sqlite3 `Database`): its own prepared statements then give
+   * the read-only verdict. Typed by its shape, so the published declarations need no
+   * `@types/better-sqlite3` (a consumer with `skipLibCheck: false` and no SQLite installs none).
+   */
+  readonly sqlite?: SqliteDatabase;
   /** PostgreSQL's catalog (the live one of a connection); the shipped snapshot otherwise. */
   readonly pgCatalog?: PgCatalog;
   /** MySQL/MariaDB: what the connected server says (its sql_mode, its functions). */
@@ -86,7 +95,12 @@ async function assessStatements(sql: string, options: AssessSqlOptions): Promise
     // SQLite text is judged by SQLite alone: PostgreSQL's grammar (and its parser's load) never sees it.
     const planned: PlannedStatement[] = [];
     for (const text of lexed.statements)
-      planned.push(plannedStatement(text, await analyzeSqliteStatement(text, options.sqlite)));
+      planned.push(
+        plannedStatement(
+          text,
+          await analyzeSqliteStatement(text, options.sqlite as BetterSqlite3.Database | undefined),
+        ),
+      );
     return collect(dialect, planned);
   }
   await loadSqlParser();

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -140,6 +140,29 @@ describe('the packed packages', () => {
     );
   });
 
+  // One repository for every manifest and README: the root package.json's (change it there and
+  // this test names every file that still has the old one).
+  const repository = (manifestOf('.').repository as { url: string }).url.replace(/^git\+/, '').replace(/\.git$/, '');
+  it.each(PACKAGES)('%s names its repository, homepage and bugs, and its README links absolutely', (directory) => {
+    const { name } = manifestOf(directory) as { name: string };
+    const manifest = manifests.get(name)!;
+    expect(manifest.repository).toEqual({ type: 'git', url: `git+${repository}.git`, directory });
+    expect(manifest.homepage).toBe(`${repository}/tree/main/${directory}#readme`);
+    expect(manifest.bugs).toEqual({ url: `${repository}/issues` });
+    expect(manifest.engines).toEqual({ node: '>=20.12' });
+    const readme = readFileSync(join(workspace, directory, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)]+)\)/g)].map((match) => match[1]!);
+    expect(links.filter((link) => !link.startsWith(`${repository}/`) && !/^https:\/\//.test(link))).toEqual([]);
+  });
+
+  it.each(
+    LIBRARIES.filter((library) => library !== 'prompt'),
+  )('@riskgate/%s takes zod from the app (a peer)', (library) => {
+    const manifest = manifests.get(`@riskgate/${library}`)!;
+    expect(manifest.dependencies).not.toHaveProperty('zod');
+    expect(manifest.peerDependencies).toMatchObject({ zod: '^3.25.76 || ^4.1.0' });
+  });
+
   it('@riskgate/prompt ships its templates as files', () => {
     expect(filesIn(tarballs.get('@riskgate/prompt')!)).toEqual(
       expect.arrayContaining(['templates/system-chat.md', 'templates/system-sql.md', 'templates/risk-guidance.md']),
@@ -232,15 +255,59 @@ describe('installed with npm outside the workspace, run by plain Node', () => {
   });
 
   it('@riskgate/core: the gated executor and prompt templates from the installed files', () => {
-    const project = consumerProject('core-gate', [
-      '@riskgate/risk',
-      '@riskgate/prompt',
-      '@riskgate/core',
-      '@riskgate/tools-file',
-      '@riskgate/tools-http',
-    ]);
+    // Every library (zod 4 and @types/node for the TypeScript consumer below, which reuses it).
+    const project = consumerProject(
+      'core-gate',
+      LIBRARIES.map((library) => `@riskgate/${library}`),
+      ['zod@^4.0.0', '@types/node@^20.19.0'],
+    );
     projects.set('core-gate', project);
     expect(runConsumer(project, 'core-gate.mjs')).toMatch(/core-gate ok/);
+  });
+
+  // zod is a peer (^3.25.76 || ^4.1): a TypeScript consumer on either, type-checked with skipLibCheck
+  // off (no leaked third-party types: web-tree-sitter's need @types/emscripten, better-sqlite3's
+  // its @types), then compiled and run: defineTool with the consumer's own zod, gated calls.
+  const typescript = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  it.each([
+    ['3', 'zod@^3.25.76'],
+    ['4', undefined],
+  ])('a TypeScript consumer on zod %s type-checks with skipLibCheck off and runs a gated tool', (major, zod) => {
+    const project =
+      zod === undefined
+        ? projects.get('core-gate')
+        : consumerProject(
+            `zod-${major}`,
+            LIBRARIES.map((library) => `@riskgate/${library}`),
+            [zod, '@types/node@^20.19.0'],
+          );
+    if (project === undefined) throw new Error('the core-gate project was not installed (its test failed)');
+    copyFileSync(
+      fileURLToPath(new URL('./consumers/zod-consumer.ts', import.meta.url)),
+      join(project, 'zod-consumer.ts'),
+    );
+    const compilerOptions = {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      skipLibCheck: false,
+      types: ['node'],
+      outDir: 'dist',
+    };
+    // Every package's declarations, not only those the program imports.
+    const everything = LIBRARIES.map(
+      (library) => `import type * as ${library.replace('-', '_')} from '@riskgate/${library}';`,
+    );
+    writeFileSync(
+      join(project, 'all-packages.ts'),
+      `${everything.join('\n')}\nexport type All = [${LIBRARIES.map((library) => `typeof ${library.replace('-', '_')}`).join(', ')}];\n`,
+    );
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+    const checked = spawnSync(process.execPath, [typescript, '-p', '.'], { cwd: project, encoding: 'utf8' });
+    expect(checked.stdout + checked.stderr).toBe('');
+    const output = execFileSync(process.execPath, ['dist/zod-consumer.js'], { cwd: project, encoding: 'utf8' });
+    expect(output).toMatch(new RegExp(`zod-consumer ok \\(zod ${major}\\.`));
   });
 
   // Each README's example, run as written in a project that installed that package.

@@ -4,7 +4,7 @@ import {
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type ApprovalRequest, type AuditLog, createGatedExecutor } from '@riskgate/core';
 import { type AnyTool, type AssessContext, evaluateToolCall, type GatePolicy } from '@riskgate/risk';
 import { askThroughElicitation, supportsFormElicitation } from './mcp-elicitation.js';

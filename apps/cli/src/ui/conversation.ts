@@ -172,6 +172,8 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       return notice(state, 'info', `always allowed from now on: ${terminalText(event.rule)}`);
     case 'turn-end':
       return endTurn(state, event.reason);
+    // Headless JSON reports it; the screen does not.
+    case 'usage':
     case 'tool-approval-request':
     case 'tool-approval-answer':
     // Shown where it matters: guarded mode's decisions name the untrusted source in their reasons.
