@@ -83,7 +83,8 @@ beforeAll(() => {
   // Directories the scan used to skip.
   plant('node_modules/some-pkg/config.json', `{"password": "${marker('Nm')}"}\n`);
   plant('vendor/lib/settings.php', `<?php define('DB_PASSWORD', '${marker('Vendor')}');\n`);
-});
+  // Only files are written here; a machine under heavy load (CI's packages in parallel) may take seconds.
+}, 60_000);
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

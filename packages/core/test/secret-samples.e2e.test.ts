@@ -99,5 +99,6 @@ describe('secrets kept from the model end to end (whitelisted cat and grep -rn, 
     }
     process.stdout.write(`lookalikes: ${texts.length}, changed ${changed}\n`);
     expect(changed / texts.length).toBeLessThanOrEqual(0.05);
-  }, 300_000);
+    // Two sandboxed commands per lookalike, one after another: minutes on a loaded machine.
+  }, 900_000);
 });
