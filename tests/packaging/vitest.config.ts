@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['./test/build-first.ts'],
-    testTimeout: 120_000,
+    testTimeout: 300_000,
     hookTimeout: 600_000,
   },
 });
