@@ -38,3 +38,12 @@ export function describeSettings(settings: Settings): string[] {
 export function shortPath(path: string, home: string): string {
   return home !== '' && path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
 }
+
+/**
+ * A connection URL with its password (and any password= keyword) replaced by ***, for messages:
+ * one for both engines. The password runs to the last @ before the host, so one holding / or :
+ * is hidden whole (a malformed URL is exactly when it is echoed).
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@').replace(/([?&]password=)[^&]*/gi, '$1***');
+}

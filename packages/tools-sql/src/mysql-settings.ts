@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { PoolOptions } from 'mysql2';
-import { type ConventionContext, fill, type Settings, shortPath } from './connection-settings.js';
+import { type ConventionContext, fill, redactUrl, type Settings, shortPath } from './connection-settings.js';
 import { parseMysqlOptionFile, readIfPresent } from './option-files.js';
 import { type SqlFailure, sqlFailure } from './sql-results.js';
 
@@ -59,9 +59,7 @@ function urlSettings(target: string, context: ConventionContext): Settings | Sql
   try {
     url = new URL(target);
   } catch {
-    return failure(
-      `not a MySQL URL: ${target.replace(/:[^:@/]*@/, ':***@')} (expected mysql://user[:password]@host[:port]/database)`,
-    );
+    return failure(`not a MySQL URL: ${redactUrl(target)} (expected mysql://user[:password]@host[:port]/database)`);
   }
   const settings: Settings = new Map();
   const source = context.targetSource;

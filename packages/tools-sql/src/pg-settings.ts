@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'pg-connection-string';
-import { type ConventionContext, fill, type Settings, shortPath } from './connection-settings.js';
+import { type ConventionContext, fill, redactUrl, type Settings, shortPath } from './connection-settings.js';
 import { parseServiceFile, readIfPresent } from './option-files.js';
 import { passwordFromPgpass } from './pgpass.js';
 import { type SqlFailure, sqlFailure } from './sql-results.js';
@@ -89,11 +89,6 @@ export function withoutPassword(target: string): string {
     .replace(/([?&])password=[^&]*&?/gi, '$1')
     .replace(/[?&]$/, '')
     .replace(/(^|\s)password\s*=\s*(?:'(?:[^'\\]|\\.)*'|\S*)/gi, '');
-}
-
-/** A URL with its password (and any password= keyword) replaced by ***. */
-export function redactUrl(url: string): string {
-  return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@').replace(/([?&]password=)[^&]*/gi, '$1***');
 }
 
 /** The connection string's own settings (a URL or keywords), unknown keywords refused as psql refuses them. */

@@ -132,6 +132,11 @@ describe('~/.my.cnf and MYSQL_* as the mariadb client reads them', () => {
       /not a MySQL URL: mysql:\/\/root:\*\*\*@/,
     ],
     [
+      'a malformed URL whose password holds / and :, hidden whole',
+      'mysql://root:Url-Secret-8/x:y@[bad/test',
+      /not a MySQL URL: mysql:\/\/root:\*\*\*@\[bad/,
+    ],
+    [
       'a password in the URL stays out of the message',
       'mysql://root:Url-Secret-8@127.0.0.1:3306/test',
       /Access denied/,
