@@ -1,6 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, configDirectory, loadConfig, projectConfigPath, type ResolvedConfig } from '@riskgate/core';
+import { parseArgs } from 'node:util';
+import {
+  type ConfigFile,
+  ConfigError,
+  configDirectory,
+  loadConfig,
+  projectConfigPath,
+  type ResolvedConfig,
+} from '@riskgate/core';
+import { modeFromFlags } from './mode-flag.js';
 import { policyCheck, telemetryCheck } from './policy-doctor.js';
 
 export interface DoctorIo {
@@ -8,6 +17,34 @@ export interface DoctorIo {
   readonly stderr: NodeJS.WritableStream;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly cwd?: string;
+}
+
+/**
+ * The options doctor shares with the assistant (`--model`, `--base-url`, `--db`, `--mode`), so
+ * `riskgate doctor --model x --base-url y` checks exactly what `riskgate --model x --base-url y`
+ * would use.
+ */
+function doctorOptions(args: readonly string[]): { flags: ConfigFile; database?: string } | { error: string } {
+  let values: { model?: string; 'base-url'?: string; db?: string; mode?: string };
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      strict: true,
+      options: { model: { type: 'string' }, 'base-url': { type: 'string' }, db: { type: 'string' }, mode: { type: 'string' } },
+    }));
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  const mode = modeFromFlags(values);
+  if ('error' in mode) return mode;
+  return {
+    flags: {
+      ...(values.model === undefined ? {} : { model: values.model }),
+      ...(values['base-url'] === undefined ? {} : { baseURL: values['base-url'] }),
+      ...(mode.mode === undefined ? {} : { mode: mode.mode }),
+    },
+    ...(values.db === undefined ? {} : { database: values.db }),
+  };
 }
 
 type Check = { readonly name: string; readonly ok: boolean; readonly lines: readonly string[] };
@@ -19,8 +56,9 @@ type Check = { readonly name: string; readonly ok: boolean; readonly lines: read
  * A missing sandbox is not "broken": riskgate works without it and asks more often.
  */
 export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<number> {
-  if (args.length > 0) {
-    io.stderr.write(`riskgate doctor: takes no arguments (got ${args.join(' ')})\n`);
+  const options = doctorOptions(args);
+  if ('error' in options) {
+    io.stderr.write(`riskgate doctor: ${options.error}\nRun "riskgate doctor --help" for usage.\n`);
     return 1;
   }
   const env = io.env ?? process.env;
@@ -30,7 +68,7 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
   const userPath = join(configDirectory(env), 'config.json');
   const projectPath = projectConfigPath(cwd);
   try {
-    config = loadConfig({ projectDirectory: cwd, env });
+    config = loadConfig({ projectDirectory: cwd, env, flags: options.flags });
     checks.push({
       name: 'config',
       ok: true,
@@ -63,7 +101,7 @@ export async function runDoctor(args: readonly string[], io: DoctorIo): Promise<
   });
 
   checks.push(await checkModel(config));
-  checks.push(await checkDatabase(config, env));
+  checks.push(await checkDatabase(config, env, options.database));
 
   // What commands really get (by name and by value: a URL with a password under any name).
   const passed = childEnvironment(env, { pass: config?.commands.passEnvironment ?? [] });
@@ -127,9 +165,10 @@ async function checkModel(config: ResolvedConfig | undefined): Promise<Check> {
 async function checkDatabase(
   config: ResolvedConfig | undefined,
   env: Readonly<Record<string, string | undefined>>,
+  flag: string | undefined,
 ): Promise<Check> {
   const sql = await import('@riskgate/tools-sql');
-  const chosen = sql.chooseDatabase({ configured: config?.sql.database }, { env: env as NodeJS.ProcessEnv });
+  const chosen = sql.chooseDatabase({ flag, configured: config?.sql.database }, { env: env as NodeJS.ProcessEnv });
   if (sql.isSqlFailure(chosen)) return { name: 'database', ok: false, lines: [chosen.message] };
   if (chosen.target === undefined)
     return {
