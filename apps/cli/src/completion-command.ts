@@ -80,7 +80,11 @@ export function commandSpecs(): CommandSpec[] {
     spec('trust', trustHelp()),
     spec('doctor', helpFor('doctor')),
     spec('completion', helpFor('completion'), SHELLS),
-    spec('help', '', COMMANDS.filter((command) => command !== 'help')),
+    spec(
+      'help',
+      '',
+      COMMANDS.filter((command) => command !== 'help'),
+    ),
   ];
 }
 
@@ -139,8 +143,7 @@ complete -o default -F _riskgate riskgate
 }
 
 function fishLine(command: CommandSpec, option: OptionSpec): string {
-  const condition =
-    command.name === '' ? `__fish_use_subcommand` : `__fish_seen_subcommand_from ${command.name}`;
+  const condition = command.name === '' ? `__fish_use_subcommand` : `__fish_seen_subcommand_from ${command.name}`;
   const short = option.short === undefined ? '' : ` -s ${option.short.slice(1)}`;
   const { takes } = option;
   const value =
@@ -159,8 +162,7 @@ function fishLine(command: CommandSpec, option: OptionSpec): string {
 function fishScript(specs: readonly CommandSpec[]): string {
   const lines = ['# riskgate completion for fish (riskgate completion fish)', 'complete -c riskgate -f'];
   for (const command of specs) {
-    const condition =
-      command.name === '' ? '__fish_use_subcommand' : `__fish_seen_subcommand_from ${command.name}`;
+    const condition = command.name === '' ? '__fish_use_subcommand' : `__fish_seen_subcommand_from ${command.name}`;
     if (command.positionals.length > 0)
       lines.push(`complete -c riskgate -n '${condition}' -a '${command.positionals.join(' ')}'`);
     for (const option of command.options) lines.push(fishLine(command, option));

@@ -16,7 +16,10 @@ const CLOSING_REPEATS = 1_000;
  * same seeded data every time) in a temporary folder and removes it at the end, so the demo
  * plays the same way every time: the DELETE it proposes always has rows to delete.
  */
-export async function runDemo(argv: readonly string[], io: { readonly stderr: NodeJS.WritableStream }): Promise<number> {
+export async function runDemo(
+  argv: readonly string[],
+  io: { readonly stderr: NodeJS.WritableStream },
+): Promise<number> {
   let mode: ReturnType<typeof modeFromFlags>;
   try {
     const { values } = parseArgs({ args: [...argv], strict: true, options: { mode: { type: 'string' } } });

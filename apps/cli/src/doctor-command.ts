@@ -30,7 +30,12 @@ function doctorOptions(args: readonly string[]): { flags: ConfigFile; database?:
     ({ values } = parseArgs({
       args: [...args],
       strict: true,
-      options: { model: { type: 'string' }, 'base-url': { type: 'string' }, db: { type: 'string' }, mode: { type: 'string' } },
+      options: {
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+        db: { type: 'string' },
+        mode: { type: 'string' },
+      },
     }));
   } catch (error) {
     return { error: (error as Error).message };

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ScriptedModelServer, startScriptedModelServer } from '@riskgate/testing';
+import Database from 'better-sqlite3';
 import { probeSandbox } from '@riskgate/tools-command';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -152,8 +153,31 @@ describe('riskgate doctor', () => {
     rmSync(userConfig);
   });
 
-  it('rejects arguments', async () => {
-    const result = await doctor({}, ['now']);
-    expect(result).toMatchObject({ code: 1, stderr: expect.stringMatching(/takes no arguments/) });
+  it('rejects a stray argument and an unknown option, naming its own help', async () => {
+    for (const args of [['now'], ['--frobnicate'], ['--mode', 'yolo']]) {
+      const result = await doctor({}, args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr).toMatch(/^riskgate doctor: /);
+      expect(result.stderr).toContain('Run "riskgate doctor --help" for usage.');
+    }
+  });
+
+  it('checks what --model, --base-url and --db name, as the assistant would use them', async () => {
+    const other = await startScriptedModelServer([]);
+    try {
+      const database = join(home, 'flagged.sqlite');
+      new Database(database).exec('CREATE TABLE t (x)');
+      const result = await doctor(
+        { RISKGATE_MODEL: 'from-environment', OPENAI_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1` },
+        ['--model', 'flag-model', '--base-url', other.baseURL, '--db', database, '--mode', 'strict'],
+      );
+      expect(result.stdout).toContain(`✓ model       flag-model at ${other.baseURL}`);
+      expect(result.stdout).toMatch(/reachable \(GET \/models: HTTP \d+\)/);
+      expect(result.stdout).toMatch(/✓ database +sqlite .*flagged\.sqlite.*reachable \(from --db\)/);
+      expect(result.stdout).toMatch(/mode strict/);
+      expect(result.code).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commandSpecs, optionsFromHelp } from '../src/completion-command.js';
+import { commandSpecs, type optionsFromHelp } from '../src/completion-command.js';
 import { helpFor } from '../src/help-text.js';
 import { runCli } from './run-cli.js';
 
@@ -89,7 +89,7 @@ describe('--help tells the truth: every option it lists is one the command accep
     expect(result.stderr).not.toMatch(/internal error/);
   });
 
-  it('an option a command does not have is refused by name, with the command\'s own help named', async () => {
+  it("an option a command does not have is refused by name, with the command's own help named", async () => {
     for (const command of ['sql', 'doctor', 'demo']) {
       const result = await runCli([command, '--frobnicate'], { env, cwd: folder });
       expect(result.code).toBe(1);
@@ -118,17 +118,44 @@ function bashCompletes(script: string, words: readonly string[]): string[] {
 
 describe('riskgate completion', () => {
   it.each([
-    [['riskgate', 'd'], ['demo', 'demo-db', 'doctor']],
-    [['riskgate', 'sql', '--mo'], ['--mode', '--model']],
-    [['riskgate', 'sql', '--mode', ''], ['strict', 'smart', 'guarded']],
-    [['riskgate', 'assess', '--mode', ''], ['strict', 'smart', 'guarded', 'yolo']],
-    [['riskgate', 'assess', '--dialect', ''], ['sqlite', 'postgres', 'mysql']],
-    [['riskgate', 'assess', 'exe'], ['execute_sql', 'execute_command']],
-    [['riskgate', '--output-format', ''], ['text', 'json', 'stream-json']],
-    [['riskgate', 'completion', ''], ['bash', 'zsh', 'fish']],
+    [
+      ['riskgate', 'd'],
+      ['demo', 'demo-db', 'doctor'],
+    ],
+    [
+      ['riskgate', 'sql', '--mo'],
+      ['--mode', '--model'],
+    ],
+    [
+      ['riskgate', 'sql', '--mode', ''],
+      ['strict', 'smart', 'guarded'],
+    ],
+    [
+      ['riskgate', 'assess', '--mode', ''],
+      ['strict', 'smart', 'guarded', 'yolo'],
+    ],
+    [
+      ['riskgate', 'assess', '--dialect', ''],
+      ['sqlite', 'postgres', 'mysql'],
+    ],
+    [
+      ['riskgate', 'assess', 'exe'],
+      ['execute_sql', 'execute_command'],
+    ],
+    [
+      ['riskgate', '--output-format', ''],
+      ['text', 'json', 'stream-json'],
+    ],
+    [
+      ['riskgate', 'completion', ''],
+      ['bash', 'zsh', 'fish'],
+    ],
     [['riskgate', 'mcp', '--l'], ['--listen']],
     [['riskgate', 'doctor', '--b'], ['--base-url']],
-    [['riskgate', 'trust', '--'], ['--revoke', '--list']],
+    [
+      ['riskgate', 'trust', '--'],
+      ['--revoke', '--list'],
+    ],
     [['riskgate', 'mcp', '--mode', 'g'], ['guarded']],
   ])('bash: %j completes to %j', async (words, expected) => {
     const { stdout } = await runCli(['completion', 'bash'], { env, cwd: folder });

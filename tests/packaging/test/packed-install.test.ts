@@ -1,5 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -308,6 +317,50 @@ describe('installed with npm outside the workspace, run by plain Node', () => {
     expect(checked.stdout + checked.stderr).toBe('');
     const output = execFileSync(process.execPath, ['dist/zod-consumer.js'], { cwd: project, encoding: 'utf8' });
     expect(output).toMatch(new RegExp(`zod-consumer ok \\(zod ${major}\\.`));
+  });
+
+  it('the CLI installs with "npm i -g" and runs from any folder', () => {
+    const prefix = join(root, 'global');
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '-g',
+        '--prefix',
+        prefix,
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        '--ignore-scripts',
+        tarballs.get('riskgate')!,
+      ],
+      { stdio: 'pipe', timeout: 480_000 },
+    );
+    // The install ran no scripts (better-sqlite3 would compile for minutes here): its unbuilt copy
+    // is swapped for the workspace's built one, the same version.
+    const installed = join(prefix, 'lib', 'node_modules', 'riskgate', 'node_modules', 'better-sqlite3');
+    rmSync(installed, { recursive: true, force: true });
+    symlinkSync(betterSqlite3, installed);
+    const elsewhere = join(root, 'global-elsewhere');
+    mkdirSync(elsewhere);
+    const env = {
+      ...process.env,
+      PATH: `${join(prefix, 'bin')}:${process.env.PATH}`,
+      XDG_CACHE_HOME: join(root, 'global-cache'),
+    };
+    const run = (args: readonly string[]) => execFileSync('riskgate', args, { cwd: elsewhere, env, encoding: 'utf8' });
+    expect(run(['--version']).trim()).toBe(manifests.get('riskgate')!.version);
+    // The native driver, the SQL parsers and the bash grammar, all from the installed package.
+    const demo = run(['demo-db']).trim();
+    expect(demo).toBe(join(root, 'global-cache', 'riskgate', 'demo-shop-v1.sqlite'));
+    expect(run(['assess', '--db', demo, 'execute_sql', '{"sql":"SELECT count(*) FROM orders"}'])).toMatch(
+      /^execute_sql: EXECUTE/,
+    );
+    expect(run(['assess', '--dialect', 'postgres', 'execute_sql', '{"sql":"DROP TABLE orders"}'])).toMatch(
+      /^execute_sql: CONFIRM/,
+    );
+    expect(run(['assess', 'execute_command', '{"command":"ls -la"}'])).toMatch(/^execute_command: EXECUTE/);
+    expect(run(['completion', 'bash'])).toContain('complete -o default -F _riskgate riskgate');
   });
 
   // Each README's example, run as written in a project that installed that package.
