@@ -47,6 +47,7 @@ export async function runDemo(
     return await runAssistant({
       kind: 'sql',
       database,
+      demo: true,
       flags: {
         model: DEMO_MODEL,
         baseURL: server.baseURL,

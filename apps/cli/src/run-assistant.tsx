@@ -12,6 +12,8 @@ export interface AssistantOptions {
   readonly resume?: string | true;
   /** Headless: the question, or undefined to read it from stdin. */
   readonly print?: { readonly prompt?: string; readonly format: OutputFormat; readonly yes: boolean };
+  /** `riskgate demo`: its database and model are gone at exit, so no resuming is offered. */
+  readonly demo?: boolean;
 }
 
 /**
@@ -224,7 +226,7 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
   // Left before the first session opened: it is closed once it has.
   const last = sessions.current() ?? (await sessions.initial.catch(() => undefined));
   if (last === undefined) return stopping.exitCode(0);
-  if ((await last.close()) && stopping.stoppedBy() !== 'SIGHUP')
+  if ((await last.close()) && stopping.stoppedBy() !== 'SIGHUP' && options.demo !== true)
     process.stdout.write(`Resume this conversation with: riskgate --resume ${last.id}\n`);
   return stopping.exitCode(0);
 }

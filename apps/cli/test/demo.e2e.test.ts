@@ -31,7 +31,9 @@ describe('riskgate demo', () => {
       await approve(terminal, /297 rows changed/);
       await terminal.waitFor(/and \/exit to leave\./);
       terminal.key('C-d');
-      await terminal.waitFor(/\[exited 0\]/);
+      const last = await terminal.waitFor(/\[exited 0\]/);
+      // Its database and model are gone at exit: resuming it is not offered.
+      expect(last).not.toContain('Resume this conversation');
       terminal.close();
       // Its copy of the database is gone with it.
       expect(readdirSync(directory).filter((name) => name.startsWith('riskgate-demo-'))).toEqual([]);
