@@ -64,19 +64,30 @@ function SqlResult({ data, width, id }: { readonly data: SqlData; readonly width
             </Box>
           );
         }
-        const table = layoutTable(
-          statement.columns.map((column) => column.name),
-          statement.rows,
-          { width: Math.max(20, width - 2), maxRows: SHOWN_ROWS, truncated: statement.truncated },
-        );
+        const table = layoutTable(statement.columns, statement.rows, {
+          width: Math.max(20, width - 2),
+          maxRows: SHOWN_ROWS,
+          truncated: statement.truncated,
+        });
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: statements are in script order.
           <Box key={index} flexDirection="column">
             {table.kind === 'table' ? <Text bold>{table.header}</Text> : null}
             {table.kind === 'table' ? <Text dimColor>{table.rule}</Text> : null}
-            {table.rows.map((row, rowIndex) => (
+            {table.styledRows.map((row, rowIndex) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are in result order.
-              <Text key={rowIndex}>{row}</Text>
+              <Text key={rowIndex}>
+                {row.map((segment, segmentIndex) =>
+                  segment.null === true ? (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional.
+                    <Text key={segmentIndex} dimColor>
+                      {segment.text}
+                    </Text>
+                  ) : (
+                    segment.text
+                  ),
+                )}
+              </Text>
             ))}
             <Text dimColor>
               {table.footer}
