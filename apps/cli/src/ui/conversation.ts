@@ -36,12 +36,16 @@ export interface ConversationState {
   readonly generation: number;
   /** The last tool calls already printed, for /view. */
   readonly archive: readonly ToolItem[];
+  /** The last items already printed and let go of `done`: printed again when a resize redraws the screen. */
+  readonly printed: readonly Item[];
 }
 
 type ToolItem = Extract<Item, { kind: 'tool' }>;
 
 /** Tool calls /view can still open once they scrolled by. */
 export const ARCHIVED_TOOL_CALLS = 50;
+/** Items a resize prints again (older ones stay as the terminal re-flowed them): memory stays flat. */
+export const REDRAWN_ITEMS = 60;
 
 export const INITIAL_CONVERSATION: ConversationState = {
   done: [],
@@ -50,6 +54,7 @@ export const INITIAL_CONVERSATION: ConversationState = {
   nextId: 1,
   generation: 0,
   archive: [],
+  printed: [],
 };
 
 export type ConversationAction =
@@ -57,6 +62,8 @@ export type ConversationAction =
   | { readonly type: 'event'; readonly event: AgentEvent; readonly now: number }
   | { readonly type: 'notice'; readonly tone: NoticeTone; readonly text: string }
   | { readonly type: 'clear' }
+  /** The screen was cleared for a new width: print the kept transcript again. */
+  | { readonly type: 'redraw' }
   /** A resumed conversation, redrawn from its messages. */
   | { readonly type: 'restore'; readonly items: readonly Item[] };
 
@@ -70,9 +77,11 @@ export function conversationReducer(state: ConversationState, action: Conversati
       // memory stays flat), keeping the last tool calls for /view. A new <Static> (generation)
       // prints only what was not printed yet.
       const printed = state.done.filter((item): item is ToolItem => item.kind === 'tool');
+      const again = new Set(printed.map((item) => item.id));
       return {
         ...state,
-        archive: [...state.archive, ...printed].slice(-ARCHIVED_TOOL_CALLS),
+        archive: [...state.archive.filter((item) => !again.has(item.id)), ...printed].slice(-ARCHIVED_TOOL_CALLS),
+        printed: [...state.printed, ...state.done].slice(-REDRAWN_ITEMS),
         done: state.live,
         live: [{ kind: 'user', id: state.nextId, text: action.text }],
         busy: true,
@@ -86,6 +95,8 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ? { ...state, live: [...state.live, notice], nextId: state.nextId + 1 }
         : { ...state, done: [...state.done, notice], nextId: state.nextId + 1 };
     }
+    case 'redraw':
+      return { ...state, done: [...state.printed, ...state.done], printed: [], generation: state.generation + 1 };
     case 'clear':
       return {
         ...INITIAL_CONVERSATION,
