@@ -46,6 +46,38 @@ function FoldedText({ text, id, colour }: { readonly text: string; readonly id: 
   );
 }
 
+/** Lines of an approved diff the history shows before it collapses the rest (/view shows it all). */
+export const ASKED_LINES_SHOWN = 12;
+
+/** What the person approved, as the panel showed it (a file's diff), collapsed to its first lines. */
+function AskedDiff({ item }: { readonly item: ToolItem }) {
+  const asked = item.asked;
+  if (asked?.kind !== 'file' || asked.diff === undefined || asked.diff === '') return null;
+  const lines = terminalText(asked.diff).replace(/\n$/, '').split('\n');
+  const hidden = lines.length - ASKED_LINES_SHOWN;
+  return (
+    <Box flexDirection="column">
+      {lines.slice(0, ASKED_LINES_SHOWN).map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: diff lines are positional.
+        <Text key={index} {...diffStyle(line)}>
+          {line === '' ? ' ' : line}
+        </Text>
+      ))}
+      {hidden > 0 ? (
+        <Text color="cyan">
+          … {hidden.toLocaleString('en-US')} more {hidden === 1 ? 'line' : 'lines'} · /view {item.id} shows all
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
+function diffStyle(line: string): { color?: string; dimColor?: boolean } {
+  if (line.startsWith('+') && !line.startsWith('+++')) return { color: 'green' };
+  if (line.startsWith('-') && !line.startsWith('---')) return { color: 'red' };
+  return { dimColor: true };
+}
+
 function SqlResult({ data, width, id }: { readonly data: SqlData; readonly width: number; readonly id: number }) {
   return (
     <Box flexDirection="column">
@@ -143,6 +175,7 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
             <Text dimColor> ({Math.round(item.result?.durationMs ?? 0)} ms)</Text>
           </Text>
           <Unasked item={item} />
+          <AskedDiff item={item} />
           <FoldedText text={item.result?.forModel ?? ''} id={item.id} />
         </Box>
       );
@@ -154,6 +187,7 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
             ✗ {item.toolName}: {text}
           </Text>
           <Unasked item={item} />
+          <AskedDiff item={item} />
           <FoldedText text={item.result?.forModel ?? ''} id={item.id} colour="red" />
         </Box>
       );
@@ -164,7 +198,15 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
         </Text>
       );
     case 'cancelled':
-      return <Text color="yellow">⊘ {item.toolName} cancelled</Text>;
+      // The turn's own line says "cancelled"; what the call printed before it stays, as it was.
+      return (
+        <Box flexDirection="column">
+          <Text color="yellow">
+            ⊘ {item.toolName}: {text.replace(/\s+/g, ' ')}
+          </Text>
+          {item.output === '' ? null : <FoldedText text={item.output} id={item.id} />}
+        </Box>
+      );
     default: {
       const unreachable: never = item.state;
       return <Text>{String(unreachable)}</Text>;

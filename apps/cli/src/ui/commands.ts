@@ -14,7 +14,8 @@ export const HELP_TEXT = `Commands:
   /model [name]  show or switch the model
   /rules         list rules; /rules revoke N removes an "always allow" grant
   /audit         the last decisions and why
-  /view [N]      show tool result N (the last without N) whole, in $PAGER
+  /view [N]      tool call N (the last without N) whole, in $PAGER: the diff you approved
+                 and its result (the history shows them collapsed)
   /send [N]      send the model the original of result N, of which secrets were withheld
                  (the last such result without N)
   /resume [id]   continue an earlier conversation (a picker without an id)

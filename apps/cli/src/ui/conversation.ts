@@ -1,5 +1,5 @@
 import type { AgentEvent, ToolCallState } from '@riskgate/core';
-import type { Decision } from '@riskgate/risk';
+import type { Decision, OperationDescription } from '@riskgate/risk';
 import { retryText } from '../retry-text.js';
 import { terminalText } from '../terminal-text.js';
 
@@ -22,6 +22,8 @@ export type Item =
       readonly output: string;
       readonly result?: { readonly forModel: string; readonly data?: unknown; readonly durationMs: number };
       readonly startedAt: number;
+      /** What the person was asked about (a file's diff): it stays in the history after the answer. */
+      readonly asked?: OperationDescription;
     }
   | { readonly kind: 'notice'; readonly id: number; readonly tone: NoticeTone; readonly text: string };
 
@@ -169,6 +171,13 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
     case 'tool-output':
     case 'tool-result':
       return updateTool(state, event.toolCallId, (item) => applyToolEvent(item, event, now));
+    case 'tool-approval-request':
+      return updateTool(state, event.request.toolCallId, (item) => ({ ...item, asked: event.request.description }));
+    case 'tool-approval-answer':
+      // An edit runs other arguments: the diff asked about is not what ran.
+      return event.answer.type === 'edit'
+        ? updateTool(state, event.toolCallId, ({ asked: _asked, ...item }) => item)
+        : state;
     case 'error':
       return notice(state, 'error', terminalText(event.message));
     case 'retry':
@@ -185,8 +194,6 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       return endTurn(state, event.reason);
     // Headless JSON reports it; the screen does not.
     case 'usage':
-    case 'tool-approval-request':
-    case 'tool-approval-answer':
     // Shown where it matters: guarded mode's decisions name the untrusted source in their reasons.
     case 'untrusted-content':
       return state;
@@ -232,7 +239,9 @@ function endTurn(
       : item,
   );
   const cancelled: Item[] =
-    reason === 'cancelled' ? [{ kind: 'notice', id: state.nextId, tone: 'info', text: 'cancelled' }] : [];
+    reason === 'cancelled'
+      ? [{ kind: 'notice', id: state.nextId, tone: 'info', text: cancelledText(live.at(-1)) }]
+      : [];
   return {
     ...state,
     done: [...state.done, ...live, ...cancelled],
@@ -240,4 +249,12 @@ function endTurn(
     busy: false,
     nextId: state.nextId + cancelled.length,
   };
+}
+
+/** The one line a cancelled turn ends with: what is above it, when something was cut short. */
+function cancelledText(last: Item | undefined): string {
+  if (last?.kind === 'assistant' && last.text !== '') return 'cancelled: the answer above was interrupted';
+  if (last?.kind === 'tool' && last.state === 'cancelled' && last.output !== '')
+    return 'cancelled: the output above is what it printed before it was interrupted';
+  return 'cancelled';
 }

@@ -41,6 +41,7 @@ export function fullText(item: ToolItem): string {
           })
           .join('\n\n')
       : (item.result?.forModel ?? item.output);
+  const asked = item.asked?.kind === 'file' && item.asked.diff !== undefined ? `${item.asked.diff}\n\n` : '';
   // The pager shows codes too: `less -R` would pass an escape sequence on to the terminal.
-  return terminalText(`${item.toolName} ${item.argumentsText}\n\n${body}`);
+  return terminalText(`${item.toolName} ${item.argumentsText}\n\n${asked}${body}`);
 }

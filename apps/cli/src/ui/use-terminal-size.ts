@@ -1,6 +1,7 @@
 import { useStdout } from 'ink';
 import { type Dispatch, useEffect, useRef, useState } from 'react';
 import type { ConversationAction } from './conversation.js';
+import { clearTerminal } from './static-output.js';
 
 export interface TerminalSize {
   readonly columns: number;
@@ -53,7 +54,7 @@ export function useRedrawOnResize(
     if (columns === drawnAt.current) return undefined;
     const timer = setTimeout(() => {
       drawnAt.current = columns;
-      stdout.write('\u001B[2J\u001B[3J\u001B[H');
+      clearTerminal(stdout);
       dispatch({ type: 'redraw' });
     }, REDRAW_DEBOUNCE_MS);
     return () => clearTimeout(timer);
