@@ -198,11 +198,11 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
         </Text>
       );
     case 'cancelled':
-      // The turn's own line says "cancelled"; what the call printed before it stays, as it was.
+      // One line says cancelled; what the call printed before it stays beneath, as it was.
       return (
         <Box flexDirection="column">
           <Text color="yellow">
-            ⊘ {item.toolName}: {text.replace(/\s+/g, ' ')}
+            ⊘ {item.toolName} cancelled: {text.replace(/\s+/g, ' ')}
           </Text>
           {item.output === '' ? null : <FoldedText text={item.output} id={item.id} />}
         </Box>

@@ -238,8 +238,9 @@ function endTurn(
       ? { ...item, question: /\?\s*$/.test(item.text) }
       : item,
   );
+  // A cancelled call's own line already says so: the turn adds no second "cancelled".
   const cancelled: Item[] =
-    reason === 'cancelled'
+    reason === 'cancelled' && !live.some((item) => item.kind === 'tool' && item.state === 'cancelled')
       ? [{ kind: 'notice', id: state.nextId, tone: 'info', text: cancelledText(live.at(-1)) }]
       : [];
   return {
@@ -251,10 +252,7 @@ function endTurn(
   };
 }
 
-/** The one line a cancelled turn ends with: what is above it, when something was cut short. */
+/** The one line a cancelled turn ends with: what is above it, when an answer was cut short. */
 function cancelledText(last: Item | undefined): string {
-  if (last?.kind === 'assistant' && last.text !== '') return 'cancelled: the answer above was interrupted';
-  if (last?.kind === 'tool' && last.state === 'cancelled' && last.output !== '')
-    return 'cancelled: the output above is what it printed before it was interrupted';
-  return 'cancelled';
+  return last?.kind === 'assistant' && last.text !== '' ? 'cancelled: the answer above was interrupted' : 'cancelled';
 }
