@@ -124,6 +124,24 @@ const signalExitWithoutAssert = {
   },
 };
 
+// Ink keeps every line <Static> ever printed and writes it all again after clearing the
+// terminal when a frame is taller than the screen. After riskgate clears the screen itself (a
+// resize re-printing the transcript at the new width, /clear), those old lines would come back
+// as ghosts at their old width. The bundle's render() also returns forgetStaticOutput(), which
+// empties that record (src/ui/static-output.ts calls it).
+const inkForgetStaticOutput = {
+  name: 'riskgate-ink-forget-static-output',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]render\.js$/ }, async (args) => {
+      const contents = await readFile(args.path, 'utf8');
+      const anchor = 'clear: instance.clear,';
+      if (!contents.includes(anchor)) throw new Error(`${args.path}: render()'s returned object changed`);
+      const added = `${anchor}\n        forgetStaticOutput: () => { instance.fullStaticOutput = ''; },`;
+      return { contents: contents.replace(anchor, added), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 await rm(new URL('./dist', import.meta.url), { recursive: true, force: true });
 const result = await build({
   entryPoints: { riskgate: 'src/main.ts' },
@@ -150,6 +168,7 @@ const result = await build({
     lazyTextMeasuring,
     terminalSizeLazyChildProcess,
     signalExitWithoutAssert,
+    inkForgetStaticOutput,
   ],
   // No source maps in what is published: they were 11 MB of the tarball (every dependency's
   // source inlined) for stack traces a person never sees. RISKGATE_SOURCEMAP=1 builds them locally.

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import {
   DEFAULT_SAFETY_MODE,
   type Decision,
+  disagreementText,
   evaluateToolCall,
   type GatePolicy,
   parseRule,
@@ -293,7 +294,7 @@ export function formatVerdict(toolName: string, decision: Decision): string {
       .filter((reason) => !decision.effects.some((effect) => effect.text === reason))
       .map((reason) => `  - ${reason}`),
   ];
-  if (decision.disagreement) lines.push('  ! the model rated this low, but the code found it dangerous');
+  if (decision.disagreement) lines.push(`  ! ${disagreementText(decision)}`);
   return `${lines.join('\n')}\n`;
 }
 

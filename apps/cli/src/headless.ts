@@ -56,7 +56,7 @@ export class HeadlessConfirmer implements Confirmer {
       );
       return {
         type: 'deny',
-        note: 'riskgate ran without a terminal and could not ask the person; the operation was refused',
+        refusal: 'riskgate ran without a terminal, so no one could be asked',
       };
     }
     const { input, output } = this.options.terminal;

@@ -1,4 +1,4 @@
-import type { Decision } from '@riskgate/risk';
+import { type Decision, disagreementText } from '@riskgate/risk';
 
 /**
  * The narrowest rule that covers exactly this operation, as `a` (always allow) offers it:
@@ -52,8 +52,12 @@ export function ranUnasked(
           : decision.source;
   if (!decision.disagreement) return { text: `ran without asking: ${who}`, warning: false };
   const finding = decision.findings[0] ?? '';
+  const disagreement =
+    decision.source === 'llm'
+      ? disagreementText(decision)
+      : `${who}, but the code rated it ${decision.codeLevel ?? 'unknown'}`;
   return {
-    text: `ran without asking: ${who}, but the code rated it ${decision.codeLevel ?? 'high'}${finding === '' ? '' : ` (${finding})`}`,
+    text: `ran without asking: ${disagreement}${finding === '' ? '' : ` (${finding})`}`,
     warning: true,
   };
 }

@@ -4,6 +4,7 @@ import type { OutputFormat } from './headless.js';
 import type { ConversationKind, Session } from './session/create-session.js';
 import { SetupError } from './session/setup-error.js';
 import type { TtyConfirmer } from './ui/tty-confirmer.js';
+import { setStaticOutputReset } from './ui/static-output.js';
 
 export interface AssistantOptions {
   readonly kind: ConversationKind;
@@ -204,6 +205,7 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
     />,
     { exitOnCtrlC: false },
   );
+  setStaticOutputReset((instance as { forgetStaticOutput?: () => void }).forgetStaticOutput);
   // Bracketed paste: a pasted text arrives marked, so its newlines are text, not Enter.
   process.stdout.write(BRACKETED_PASTE_ON);
   // Ink wrote the first frame inside render(): the session opens now, and the history its file.

@@ -194,7 +194,10 @@ describe('headless: riskgate -p', () => {
     expect(result.stderr).toContain('--yes');
     expect(count()).toBe(4);
     const sent = server!.requests[1]!.body.messages.at(-1)!;
-    expect(String(sent.content)).toMatch(/could not ask the person; the operation was refused/);
+    expect(String(sent.content)).toBe(
+      'not run: refused for lack of consent (riskgate ran without a terminal, so no one could be asked). Nothing was run; do not try it another way; tell the person what you wanted to do.',
+    );
+    expect(String(sent.content)).not.toMatch(/the person declined/);
   });
 
   it('--yes approves it', async () => {

@@ -135,6 +135,27 @@ describe('a long session keeps the screen state flat', () => {
     expect(JSON.stringify(state).length).toBeLessThan(100_000);
   });
 
+  it('a resize prints the kept transcript again, in order, under a new <Static>; /view keeps one copy of each call', () => {
+    let state = INITIAL_CONVERSATION;
+    for (let turn = 0; turn < 3; turn++) {
+      state = conversationReducer(state, { type: 'user', text: `question ${turn}` });
+      for (const event of [
+        { type: 'tool-call', toolCallId: `t${turn}`, toolName: 'execute_sql', argumentsText: '{}', title: 'SELECT 1' },
+        { type: 'text-delta', text: `answer ${turn}` },
+        { type: 'turn-end', reason: 'answered', text: '' },
+      ] as AgentEvent[])
+        state = conversationReducer(state, { type: 'event', event, now: turn });
+    }
+    const before = state.generation;
+    state = conversationReducer(state, { type: 'redraw' });
+    expect(state.generation).toBe(before + 1);
+    expect(
+      state.done.map((item) => (item.kind === 'user' || item.kind === 'assistant' ? item.text : item.kind)),
+    ).toEqual(['question 0', 'tool', 'answer 0', 'question 1', 'tool', 'answer 1', 'question 2', 'tool', 'answer 2']);
+    state = conversationReducer(state, { type: 'user', text: 'next' });
+    expect(state.archive.map((item) => item.toolCallId)).toEqual(['t0', 't1', 't2']);
+  });
+
   it('a new turn starts a new <Static> that prints only what was not printed', () => {
     let state = conversationReducer(INITIAL_CONVERSATION, { type: 'notice', tone: 'info', text: 'printed once' });
     const before = state.generation;

@@ -108,3 +108,54 @@ describe('layoutTable: a 1,600-column result is capped for the screen', () => {
     expect(layoutTable(['a', 'b'], [[1, 2]], { width: 80, maxRows: 50, truncated: false }).footer).toBe('1 row');
   });
 });
+
+describe('layoutTable: numbers and NULL', () => {
+  it('right-aligns a column whose values the driver gave as numbers, and leaves text left', () => {
+    const table = layoutTable(
+      ['id', 'name'],
+      [
+        [7, 'tea'],
+        [1204, 'cake'],
+      ],
+      { width: 80, maxRows: 50, truncated: false },
+    );
+    expect(table.rows).toEqual(['   7 │ tea', '1204 │ cake']);
+  });
+
+  it('right-aligns digits a numeric-typed column kept as text (int8, numeric), not digits in a text column', () => {
+    const rows = [
+      ['12.50', '00123'],
+      ['1234.00', '9'],
+    ];
+    const typed = layoutTable(
+      [
+        { name: 'price', type: 'numeric' },
+        { name: 'code', type: 'text' },
+      ],
+      rows,
+      {
+        width: 80,
+        maxRows: 50,
+        truncated: false,
+      },
+    );
+    expect(typed.rows).toEqual(['  12.50 │ 00123', '1234.00 │ 9']);
+  });
+
+  it('shows SQL NULL as NULL, marked, and the text NULL quoted: distinct without colour', () => {
+    const table = layoutTable([{ name: 'note', type: 'text' }], [[null], ['NULL'], ['null']], {
+      width: 80,
+      maxRows: 50,
+      truncated: false,
+    });
+    expect(table.rows).toEqual(['NULL', "'NULL'", "'null'"]);
+    expect(table.styledRows[0]).toEqual([{ text: 'NULL', null: true }]);
+    expect(table.styledRows[1]).toEqual([{ text: "'NULL'" }]);
+  });
+
+  it('keeps NULL in a numeric column right-aligned with the numbers and marked', () => {
+    const table = layoutTable(['n'], [[10], [null], [5]], { width: 80, maxRows: 50, truncated: false });
+    expect(table.rows).toEqual(['  10', 'NULL', '   5']);
+    expect(table.styledRows[1]).toEqual([{ text: 'NULL', null: true }]);
+  });
+});

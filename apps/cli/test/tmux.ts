@@ -69,6 +69,18 @@ export class TmuxTerminal {
     tmux(['send-keys', '-t', this.name, name]);
   }
 
+  /** Resize the window, as a person dragging their terminal's edge does (the program gets SIGWINCH). */
+  resize(columns: number, rows?: number): void {
+    tmux([
+      'resize-window',
+      '-t',
+      this.name,
+      '-x',
+      String(columns),
+      ...(rows === undefined ? [] : ['-y', String(rows)]),
+    ]);
+  }
+
   screen(): string {
     return tmux(['capture-pane', '-p', '-J', '-t', this.name, '-S', '-200']);
   }

@@ -25,6 +25,8 @@ export interface AuditEntry {
   readonly proposedArgs?: unknown;
   /** The note the person gave with their "no" (`m`). */
   readonly note?: string;
+  /** Why no one could consent, when that is why it did not run (headless without a terminal). */
+  readonly refusal?: string;
   readonly llmLevel: RiskLevel | null;
   readonly code: { readonly level: RiskLevel | null; readonly whitelisted: boolean };
   readonly decision: {

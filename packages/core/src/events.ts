@@ -33,7 +33,12 @@ export interface ApprovalRequest {
 /** The person's answer in a confirmation panel. */
 export type ApprovalAnswer =
   | { readonly type: 'approve' }
-  | { readonly type: 'deny'; readonly note?: string }
+  /**
+   * Not run. `note`: the person's own words for the model. `refusal`: no one could consent (a
+   * host without a person to ask, a dialog closed unanswered): why, in words the model, the
+   * audit log and /audit all read as a refusal, never as the person's "no".
+   */
+  | { readonly type: 'deny'; readonly note?: string; readonly refusal?: string }
   /** Approve, and allow operations matching `rule` from now on (a rule such as execute_command(git log *)). */
   | { readonly type: 'always'; readonly rule: string }
   /** Run these arguments instead (the person edited the operation). */

@@ -57,6 +57,8 @@ export class GatedCall {
   /** What the audit line says ran instead of rawArgs (the person's edit), and their note. */
   private ranArgs: unknown;
   private note: string | undefined;
+  /** Why nobody could consent (DeniedAnswer's `refusal`), when that was the reason it did not run. */
+  private refusal: string | undefined;
   /** The operation's own duration: the time the person took to answer is counted apart. */
   private executionMs = 0;
   private waitedMs: number | undefined;
@@ -212,7 +214,8 @@ export class GatedCall {
   private async answered(tool: AnyTool, reply: ApprovalAnswer, planned: Approved) {
     if (reply.type === 'deny') {
       if (reply.note !== undefined && reply.note !== '' && reply.note !== 'cancelled') this.note = reply.note;
-      return this.finish({ state: 'denied', forModel: declinedText(this.note) });
+      if (reply.refusal !== undefined && reply.refusal !== '') this.refusal = reply.refusal;
+      return this.finish({ state: 'denied', forModel: declinedText(this.note, this.refusal) });
     }
     if (reply.type === 'always') {
       const rule = parseRule(reply.rule, 'allow');
@@ -360,6 +363,7 @@ export class GatedCall {
       args: ranArgs ?? rawArgs,
       ...(ranArgs === undefined ? {} : { proposedArgs: rawArgs, proposedTitle: this.title }),
       ...(this.note === undefined ? {} : { note: this.note }),
+      ...(this.refusal === undefined ? {} : { refusal: this.refusal }),
       llmLevel: llm.kind === 'valid' ? llm.level : null,
       code: { level: decision?.codeLevel ?? null, whitelisted: decision?.whitelisted ?? false },
       decision:
@@ -384,11 +388,18 @@ export class GatedCall {
   }
 }
 
-/** What the model reads when the person said no: their note, and not to work around them. */
-export function declinedText(note: string | undefined): string {
+/**
+ * What the model reads when an asked operation did not run. The person's "no" without a note:
+ * not to work around them. With a note: the note is what they want — it may well ask for
+ * another way, so nothing here forbids one. A refusal (nobody could be asked) is never called
+ * the person's answer.
+ */
+export function declinedText(note: string | undefined, refusal?: string): string {
+  if (refusal !== undefined)
+    return `not run: refused for lack of consent (${refusal}). Nothing was run; do not try it another way; tell the person what you wanted to do.`;
   return note === undefined
     ? 'not run: the person declined this operation. Do not try it another way; ask what they want instead.'
-    : `not run: the person declined this operation, with a note: "${note}". Follow the note; do not try the declined operation another way.`;
+    : `not run: the person declined this operation and left a note: "${note}". Do what their note asks.`;
 }
 
 export function findTool(tools: ToolSource, name: string): AnyTool | undefined {

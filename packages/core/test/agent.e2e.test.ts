@@ -60,7 +60,7 @@ describe('real turns through the real openai client against the scripted model',
     });
     expect(harness.count('SELECT count(*) AS n FROM orders')).toBe(5);
     expect(toolMessages(harness)[0]).toMatch(
-      /declined this operation, with a note: "keep the paid ones"\. Follow the note/,
+      /declined this operation and left a note: "keep the paid ones"\. Do what their note asks\.$/,
     );
     expect(outcome.text).toBe('Understood, nothing deleted.');
     expect(audit(harness)[0]).toMatchObject({

@@ -124,9 +124,27 @@ describe('runGatedToolCall', () => {
       confirm: answering({ type: 'deny', note: 'keep it' }),
     });
     expect(outcome).toMatchObject({ state: 'denied' });
-    expect(outcome.forModel).toMatch(
-      /the person declined this operation, with a note: "keep it"\. Follow the note; do not try the declined operation another way\./,
+    expect(outcome.forModel).toBe(
+      'not run: the person declined this operation and left a note: "keep it". Do what their note asks.',
     );
+    expect(count()).toBe(3);
+  });
+
+  it('calls a refusal for lack of consent by its name, never the person declining, in the model message and the audit', async () => {
+    const outcome = await runGatedToolCall(call('execute_sql', { sql: 'DROP TABLE orders' }), {
+      ...gate,
+      confirm: answering({ type: 'deny', refusal: 'no one could be asked' }),
+    });
+    expect(outcome).toMatchObject({ state: 'denied' });
+    expect(outcome.forModel).toBe(
+      'not run: refused for lack of consent (no one could be asked). Nothing was run; do not try it another way; tell the person what you wanted to do.',
+    );
+    const entries = readFileSync(gate.audit!.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(entries.at(-1)).toMatchObject({ outcome: 'denied', refusal: 'no one could be asked' });
+    expect(entries.at(-1)).not.toHaveProperty('note');
     expect(count()).toBe(3);
   });
 

@@ -10,6 +10,7 @@ export {
   type EffectLine,
   type TurnState,
   decide,
+  disagreementText,
   effectiveMode,
   type GatePolicy,
   type ManagedGate,

@@ -66,7 +66,24 @@ export interface HttpFailure {
 /** Sent unless the request names its own User-Agent: a server sees who calls, not the HTTP library. */
 const USER_AGENT = `riskgate (Node.js ${process.version})`;
 
+/**
+ * Response headers that inform and hold no credential; what OPTIONS and HEAD are sent for
+ * (`allow`, the CORS answers, ranges, encodings) among them. A cookie never is.
+ */
 const KEPT_HEADERS = [
+  'allow',
+  'accept-patch',
+  'accept-ranges',
+  'access-control-allow-origin',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+  'content-encoding',
+  'content-language',
+  'content-disposition',
+  'vary',
+  'expires',
+  'age',
   'content-type',
   'content-length',
   'location',

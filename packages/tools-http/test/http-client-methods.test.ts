@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatResponseForModel } from '../src/format-response.js';
 import { performHttpRequest } from '../src/index.js';
 
 /** Every method, with and without a body, reaches the server and comes back within the timeout. */
@@ -14,7 +15,12 @@ describe('performHttpRequest sends every method against a real server on 127.0.0
         body += chunk.toString();
       });
       request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json' });
+        response.writeHead(200, {
+          'content-type': 'application/json',
+          allow: 'GET, HEAD, OPTIONS',
+          'access-control-allow-methods': 'GET, POST',
+          'set-cookie': 'session=s3cr3t-cookie-value',
+        });
         // HEAD answers carry no body; the status is the evidence there.
         response.end(
           JSON.stringify({ method: request.method, body, userAgent: request.headers['user-agent'] ?? null }),
@@ -63,6 +69,19 @@ describe('performHttpRequest sends every method against a real server on 127.0.0
     if ('type' in result) return;
     // A body on OPTIONS is dropped: it is judged as a read (GET and HEAD likewise).
     expect(JSON.parse(result.body)).toMatchObject({ method: method.toUpperCase(), body: received ?? '' });
+  });
+
+  it.each([
+    'OPTIONS',
+    'HEAD',
+  ])('%s keeps Allow and the CORS answer for the model and the person, never a cookie', async (method) => {
+    const result = await send(method);
+    if ('type' in result) throw new Error(result.message);
+    expect(result.headers).toMatchObject({ allow: 'GET, HEAD, OPTIONS', 'access-control-allow-methods': 'GET, POST' });
+    const text = await formatResponseForModel(result);
+    expect(text).toContain('allow: GET, HEAD, OPTIONS');
+    expect(text).toContain('access-control-allow-methods: GET, POST');
+    expect(text).not.toContain('s3cr3t-cookie-value');
   });
 
   it('HEAD comes back', async () => {

@@ -7,8 +7,13 @@ export const MAX_MODEL_COLUMNS = 50;
 /** Characters of one statement's table the model reads; rows after this are counted, not sent. */
 export const MAX_MODEL_TABLE_CHARS = 30_000;
 
+/**
+ * A value as one text, for the model's table and the screen's. SQL NULL is `NULL`; a text that
+ * reads as NULL (the string 'NULL', any case) is quoted, so the two are never the same words.
+ */
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string' && /^null$/i.test(value)) return `'${value}'`;
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Date) return value.toISOString();
   if (Buffer.isBuffer(value)) return `<${value.length} bytes>`;
@@ -97,4 +102,34 @@ export function formatSchemaForModel(schema: SchemaDescription): string {
       return [`${table.kind} ${table.name}${rows}`, ...columns, ...keys, ...indexes].join('\n');
     })
     .join('\n\n');
+}
+
+/**
+ * Column types the drivers report for numbers (PostgreSQL's pg_type names, MySQL's and SQLite's
+ * declared types). Their values may arrive as strings (int8, numeric, DECIMAL keep their digits).
+ */
+const NUMERIC_TYPES =
+  /^(int|int2|int4|int8|integer|smallint|mediumint|tinyint|bigint|numeric|decimal|newdecimal|real|float|float4|float8|double|double precision|money|oid|year)\b/i;
+
+/**
+ * Whether a result column holds numbers, as the driver says it: every value that is not NULL is
+ * a JavaScript number or bigint, or a text of digits in a column the engine typed as numeric.
+ * Never guessed from the text alone: '00123' in a TEXT column is a code, not a number.
+ */
+export function isNumericColumn(type: string | null | undefined, values: readonly unknown[]): boolean {
+  const numericType = type !== null && type !== undefined && NUMERIC_TYPES.test(type.trim());
+  let seen = false;
+  for (const value of values) {
+    if (value === null || value === undefined) continue;
+    seen = true;
+    if (typeof value === 'number' || typeof value === 'bigint') continue;
+    if (
+      numericType &&
+      typeof value === 'string' &&
+      /^[-+]?(\d[\d,]*)?(\.\d+)?(e[-+]?\d+)?$|^[-+]?(Infinity|NaN)$/i.test(value.trim())
+    )
+      continue;
+    return false;
+  }
+  return seen;
 }

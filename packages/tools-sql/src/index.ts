@@ -14,6 +14,7 @@ export {
 } from './execute-sql-tool.js';
 export {
   formatCell,
+  isNumericColumn,
   formatRunForModel,
   formatSchemaForModel,
   MAX_MODEL_COLUMNS,

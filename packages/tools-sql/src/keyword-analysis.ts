@@ -16,7 +16,8 @@ export function unparsable(subject: string, text: SqlStatementText, why: string)
 export function fallbackAnalysis(text: SqlStatementText): StatementAnalysis {
   const { keyword, at } = statementVerb(text);
   const hasWhere = text.tokens.slice(at).some((token) => token.upper === 'WHERE');
-  const table = tableAfter(text, keyword === 'DELETE' ? 'FROM' : keyword === 'UPDATE' ? 'UPDATE' : 'INTO', at);
+  const after = keyword === 'DELETE' ? 'FROM' : keyword === 'UPDATE' || keyword === 'TRUNCATE' ? keyword : 'INTO';
+  const table = tableAfter(text, after, at);
   const { effect, writeTarget } = keywordEffect(keyword, text.normalized, table, hasWhere);
   return statement(text.normalized, [effect], writeTarget === undefined ? {} : { writeTarget, previewable: true });
 }
@@ -56,6 +57,7 @@ function tableAfter(text: SqlStatementText, keyword: string, from = 0): string {
       'QUICK',
       'DELAYED',
       'HIGH_PRIORITY',
+      'TABLE',
     ].includes(tokens[index]!.upper)
   )
     index++;

@@ -581,13 +581,15 @@ function analyzeMysqlStatement(text: SqlStatementText, knowledge: MysqlKnowledge
 }
 
 function tableAfterVerb(tokens: readonly Token[], keyword: string): string {
-  const after = keyword === 'DELETE' ? 'FROM' : keyword === 'UPDATE' ? 'UPDATE' : 'INTO';
+  const after = keyword === 'DELETE' ? 'FROM' : keyword === 'UPDATE' || keyword === 'TRUNCATE' ? keyword : 'INTO';
   let index = tokens.findIndex((token) => token.upper === after);
   if (index === -1 && (keyword === 'INSERT' || keyword === 'REPLACE')) index = 0;
   if (index === -1) return 'a table';
   index++;
   while (
-    ['LOW_PRIORITY', 'QUICK', 'IGNORE', 'DELAYED', 'HIGH_PRIORITY', 'INTO', 'FROM'].includes(tokens[index]?.upper ?? '')
+    ['LOW_PRIORITY', 'QUICK', 'IGNORE', 'DELAYED', 'HIGH_PRIORITY', 'INTO', 'FROM', 'TABLE'].includes(
+      tokens[index]?.upper ?? '',
+    )
   )
     index++;
   const first = tokens[index];

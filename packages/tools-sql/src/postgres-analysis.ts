@@ -555,7 +555,10 @@ export function keywordEffect(
   table: string,
   hasWhere: boolean,
 ): { effect: Effect; writeTarget?: string } {
-  if (['DROP', 'TRUNCATE', 'ALTER', 'GRANT', 'REVOKE', 'RENAME'].includes(keyword))
+  // TRUNCATE empties a table, as PostgreSQL's own parse says it (statementEffect's TruncateStmt).
+  // No writeTarget: MySQL commits a TRUNCATE at once, so it never gets a rolled-back preview.
+  if (keyword === 'TRUNCATE') return { effect: writeDb(table, `TRUNCATE removes every row of ${table}`, 'high') };
+  if (['DROP', 'ALTER', 'GRANT', 'REVOKE', 'RENAME'].includes(keyword))
     return { effect: writeDb('the schema', `${keyword} changes or removes database objects`, 'high') };
   if (keyword === 'DELETE' || keyword === 'UPDATE')
     return {

@@ -78,6 +78,7 @@ describe('MySQL/MariaDB: what is not a plain read', () => {
     ['SELECT LAST_INSERT_ID(5)', /last insert id/],
     ["SELECT MASTER_POS_WAIT('f', 4)", /waits/],
     ['DELETE FROM orders', /DELETE without WHERE removes every row of orders/],
+    ['TRUNCATE TABLE orders', /TRUNCATE removes every row of orders/],
     ["UPDATE orders SET status = 'x' WHERE id = 1", /UPDATE changes the rows of orders/],
     ['SET GLOBAL max_connections = 1', /SET changes/],
     ["SET @@session.sql_mode = 'NO_BACKSLASH_ESCAPES'", /SET changes/],

@@ -39,13 +39,10 @@ export async function askThroughElicitation(
     { signal, timeout: CONFIRMATION_TIMEOUT_MS },
   );
   if (result.action === 'accept' && result.content?.approve === true) return { type: 'approve' };
-  return {
-    type: 'deny',
-    note:
-      result.action === 'accept'
-        ? 'the person answered no'
-        : `the person ${result.action === 'decline' ? 'declined' : 'cancelled'} the confirmation`,
-  };
+  // A "no" and a declined form are the person's answer; a form closed unanswered is no consent.
+  return result.action === 'cancel'
+    ? { type: 'deny', refusal: 'the confirmation was closed without an answer' }
+    : { type: 'deny' };
 }
 
 /** What the person reads before answering: the operation in full, then why riskgate asks. */

@@ -16,6 +16,7 @@ import { useSlashCommand, useSubmit } from './use-prompt.js';
 import { useSessionStart, useSwitchSession } from './use-session.js';
 import { useSessionShown } from './use-session-shown.js';
 import { useStopSignal } from './use-stop-signal.js';
+import { useRedrawOnResize, useTerminalSize } from './use-terminal-size.js';
 import { useTurns } from './use-turns.js';
 
 export type { StartingInfo };
@@ -60,9 +61,10 @@ export function App({
 }: AppProps) {
   const { exit } = useApp();
   const { stdout } = useStdout();
-  const width = stdout.columns ?? 100;
+  const width = useTerminalSize().columns;
   const { session, setSession, views } = useSessionStart(initial, exit);
   const { conversation, dispatch, clearScreen, notice } = useConversation([policyNotice, configNotice], stdout);
+  useRedrawOnResize(width, stdout, dispatch);
   const [input, setInput] = useState('');
   const { runTurn, controller, grants, setGrants } = useTurns(session, dispatch);
   useStopSignal(stop, controller, exit);

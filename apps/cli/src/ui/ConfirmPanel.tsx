@@ -1,5 +1,5 @@
 import type { ApprovalAnswer, ApprovalRequest } from '@riskgate/core';
-import { Box, Text, useInput, useStdout } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { openInPager } from './pager.js';
 import { terminalText } from '../terminal-text.js';
@@ -7,6 +7,7 @@ import { panelBody } from './panel-lines.js';
 import { ScreenLineView } from './ScreenLineView.js';
 import { fits, initialScroll, type ScrollAction, scrollReducer, unseenLines } from './scroll.js';
 import { TextInput } from './TextInput.js';
+import { useTerminalSize } from './use-terminal-size.js';
 
 /** Keys pressed this soon after the panel appears never answer it (type-ahead protection). */
 export const TYPE_AHEAD_GUARD_MS = 400;
@@ -32,11 +33,16 @@ const RESERVED_ROWS = 12;
 const number = (value: number) => value.toLocaleString('en-US');
 
 /** The panel's scroll state, kept to the terminal's height and the body's length as they change. */
-function useScroll(height: number, total: number) {
+function useScroll(height: number, total: number, columns: number) {
   const [scroll, dispatch] = useReducer(scrollReducer, initialScroll(height, total));
+  const wrappedAt = useRef(columns);
   useEffect(() => {
-    if (scroll.height !== height || scroll.total !== total) dispatch({ type: 'resize', height, total });
-  }, [height, total, scroll.height, scroll.total]);
+    // Lines wrapped at another width are other lines: what was seen is counted again from here.
+    const rewrapped = wrappedAt.current !== columns;
+    wrappedAt.current = columns;
+    if (rewrapped || scroll.height !== height || scroll.total !== total)
+      dispatch({ type: 'resize', height, total, rewrapped });
+  }, [height, total, columns, scroll.height, scroll.total]);
   return [scroll, dispatch] as const;
 }
 
@@ -48,16 +54,16 @@ export function ConfirmPanel({
   guardMs = TYPE_AHEAD_GUARD_MS,
   pager = openInPager,
 }: ConfirmPanelProps) {
-  const { stdout } = useStdout();
-  const columns = stdout.columns ?? 100;
-  const height = Math.max(5, (stdout.rows ?? 40) - RESERVED_ROWS);
+  const size = useTerminalSize();
+  const columns = size.columns;
+  const height = Math.max(5, size.rows - RESERVED_ROWS);
   const armed = useArmedAfter(guardMs);
   const [stage, setStage] = useState<Stage>({ kind: 'choose' });
   const [warning, setWarning] = useState<string | undefined>(undefined);
   const { decision, description } = request;
   // Border and padding take four columns.
   const body = useMemo(() => panelBody(description, decision, columns - 4), [description, decision, columns]);
-  const [scroll, dispatch] = useScroll(height, body.lines.length);
+  const [scroll, dispatch] = useScroll(height, body.lines.length, columns);
   const { editable } = request;
   const current = editable === undefined ? undefined : (request.args as Record<string, unknown>)[editable];
   const unseen = unseenLines(scroll);

@@ -124,6 +124,14 @@ export function TextInput({
   return <EditorText state={state.current} placeholder={placeholder} isActive={isActive} />;
 }
 
+/**
+ * The cursor: the character under it in reverse video, written as the terminal's own SGR 7/27
+ * rather than through chalk, which drops every attribute when colours are off. NO_COLOR asks
+ * for no colour (https://no-color.org); reverse video is not a colour, and without it the
+ * person would type blind.
+ */
+const cursorText = (under: string): string => `\u001B[7m${under}\u001B[27m`;
+
 /** The text with its cursor (a placeholder when empty). */
 function EditorText({
   state,
@@ -138,7 +146,7 @@ function EditorText({
   if (text === '' && placeholder !== undefined && isActive) {
     return (
       <Text>
-        <Text inverse> </Text>
+        {cursorText(' ')}
         <Text dimColor>{placeholder}</Text>
       </Text>
     );
@@ -151,7 +159,7 @@ function EditorText({
   return (
     <Text>
       {terminalText(text.slice(0, cursor))}
-      <Text inverse>{terminalText(under)}</Text>
+      {cursorText(terminalText(under))}
       {at === '\n' ? '\n' : ''}
       {terminalText(text.slice(cursor + at.length))}
     </Text>

@@ -46,6 +46,38 @@ function FoldedText({ text, id, colour }: { readonly text: string; readonly id: 
   );
 }
 
+/** Lines of an approved diff the history shows before it collapses the rest (/view shows it all). */
+export const ASKED_LINES_SHOWN = 12;
+
+/** What the person approved, as the panel showed it (a file's diff), collapsed to its first lines. */
+function AskedDiff({ item }: { readonly item: ToolItem }) {
+  const asked = item.asked;
+  if (asked?.kind !== 'file' || asked.diff === undefined || asked.diff === '') return null;
+  const lines = terminalText(asked.diff).replace(/\n$/, '').split('\n');
+  const hidden = lines.length - ASKED_LINES_SHOWN;
+  return (
+    <Box flexDirection="column">
+      {lines.slice(0, ASKED_LINES_SHOWN).map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: diff lines are positional.
+        <Text key={index} {...diffStyle(line)}>
+          {line === '' ? ' ' : line}
+        </Text>
+      ))}
+      {hidden > 0 ? (
+        <Text color="cyan">
+          … {hidden.toLocaleString('en-US')} more {hidden === 1 ? 'line' : 'lines'} · /view {item.id} shows all
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
+function diffStyle(line: string): { color?: string; dimColor?: boolean } {
+  if (line.startsWith('+') && !line.startsWith('+++')) return { color: 'green' };
+  if (line.startsWith('-') && !line.startsWith('---')) return { color: 'red' };
+  return { dimColor: true };
+}
+
 function SqlResult({ data, width, id }: { readonly data: SqlData; readonly width: number; readonly id: number }) {
   return (
     <Box flexDirection="column">
@@ -64,19 +96,30 @@ function SqlResult({ data, width, id }: { readonly data: SqlData; readonly width
             </Box>
           );
         }
-        const table = layoutTable(
-          statement.columns.map((column) => column.name),
-          statement.rows,
-          { width: Math.max(20, width - 2), maxRows: SHOWN_ROWS, truncated: statement.truncated },
-        );
+        const table = layoutTable(statement.columns, statement.rows, {
+          width: Math.max(20, width - 2),
+          maxRows: SHOWN_ROWS,
+          truncated: statement.truncated,
+        });
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: statements are in script order.
           <Box key={index} flexDirection="column">
             {table.kind === 'table' ? <Text bold>{table.header}</Text> : null}
             {table.kind === 'table' ? <Text dimColor>{table.rule}</Text> : null}
-            {table.rows.map((row, rowIndex) => (
+            {table.styledRows.map((row, rowIndex) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are in result order.
-              <Text key={rowIndex}>{row}</Text>
+              <Text key={rowIndex}>
+                {row.map((segment, segmentIndex) =>
+                  segment.null === true ? (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional.
+                    <Text key={segmentIndex} dimColor>
+                      {segment.text}
+                    </Text>
+                  ) : (
+                    segment.text
+                  ),
+                )}
+              </Text>
             ))}
             <Text dimColor>
               {table.footer}
@@ -132,6 +175,7 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
             <Text dimColor> ({Math.round(item.result?.durationMs ?? 0)} ms)</Text>
           </Text>
           <Unasked item={item} />
+          <AskedDiff item={item} />
           <FoldedText text={item.result?.forModel ?? ''} id={item.id} />
         </Box>
       );
@@ -143,6 +187,7 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
             ✗ {item.toolName}: {text}
           </Text>
           <Unasked item={item} />
+          <AskedDiff item={item} />
           <FoldedText text={item.result?.forModel ?? ''} id={item.id} colour="red" />
         </Box>
       );
@@ -153,7 +198,15 @@ export function ToolView({ item, width }: { readonly item: ToolItem; readonly wi
         </Text>
       );
     case 'cancelled':
-      return <Text color="yellow">⊘ {item.toolName} cancelled</Text>;
+      // One line says cancelled; what the call printed before it stays beneath, as it was.
+      return (
+        <Box flexDirection="column">
+          <Text color="yellow">
+            ⊘ {item.toolName} cancelled: {text.replace(/\s+/g, ' ')}
+          </Text>
+          {item.output === '' ? null : <FoldedText text={item.output} id={item.id} />}
+        </Box>
+      );
     default: {
       const unreachable: never = item.state;
       return <Text>{String(unreachable)}</Text>;

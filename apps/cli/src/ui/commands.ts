@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type AuditEntry, isStricterMode, withheldOriginal } from '@riskgate/core';
-import { formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
+import { disagreementText, formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/risk';
 import type { ConversationKind, Session } from '../session/create-session.js';
 import { ARCHIVED_TOOL_CALLS, type ConversationState } from './conversation.js';
 import { fullText } from './history-text.js';
@@ -14,7 +14,8 @@ export const HELP_TEXT = `Commands:
   /model [name]  show or switch the model
   /rules         list rules; /rules revoke N removes an "always allow" grant
   /audit         the last decisions and why
-  /view [N]      show tool result N (the last without N) whole, in $PAGER
+  /view [N]      tool call N (the last without N) whole, in $PAGER: the diff you approved
+                 and its result (the history shows them collapsed)
   /send [N]      send the model the original of result N, of which secrets were withheld
                  (the last such result without N)
   /resume [id]   continue an earlier conversation (a picker without an id)
@@ -88,7 +89,7 @@ function flatArguments(args: unknown, title?: string): string {
   return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
 }
 
-function auditText(path: string): string {
+export function auditText(path: string): string {
   let lines: string[] = [];
   try {
     lines = readFileSync(path, 'utf8').split('\n');
@@ -113,14 +114,19 @@ function auditText(path: string): string {
         entry.proposedArgs === undefined
           ? ''
           : ` (edited from: ${flatArguments(entry.proposedArgs, entry.proposedTitle)})`;
-      const note = entry.note === undefined ? '' : ` · note: ${entry.note}`;
+      const note =
+        (entry.note === undefined ? '' : ` · note: ${entry.note}`) +
+        (entry.refusal === undefined ? '' : ` · refused for lack of consent: ${entry.refusal}`);
+      const disagreement = entry.disagreement
+        ? ` (${disagreementText({ llmLevel: entry.llmLevel, codeLevel: entry.code.level })})`
+        : '';
       const outcome =
         (entry.outcome === 'started'
           ? 'interrupted (may have partly run)'
           : entry.outcome === 'unknown'
             ? 'outcome unknown (may have run)'
             : entry.outcome) + (entry.partial === true ? ' (stopped part-way: partly ran)' : '');
-      return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry)}${edited} · ${entry.decision.action} by ${entry.decision.managed === true ? "your organisation's policy" : entry.decision.source}${entry.disagreement ? ' (model said low, code found it high)' : ''} → ${outcome}${note}: ${entry.decision.reasons.join('; ')}`;
+      return `${entry.time.slice(11, 19)} ${entry.tool} ${auditSubject(entry)}${edited} · ${entry.decision.action} by ${entry.decision.managed === true ? "your organisation's policy" : entry.decision.source}${disagreement} → ${outcome}${note}: ${entry.decision.reasons.join('; ')}`;
     })
     .join('\n');
 }

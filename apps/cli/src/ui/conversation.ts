@@ -1,5 +1,5 @@
 import type { AgentEvent, ToolCallState } from '@riskgate/core';
-import type { Decision } from '@riskgate/risk';
+import type { Decision, OperationDescription } from '@riskgate/risk';
 import { retryText } from '../retry-text.js';
 import { terminalText } from '../terminal-text.js';
 
@@ -22,6 +22,8 @@ export type Item =
       readonly output: string;
       readonly result?: { readonly forModel: string; readonly data?: unknown; readonly durationMs: number };
       readonly startedAt: number;
+      /** What the person was asked about (a file's diff): it stays in the history after the answer. */
+      readonly asked?: OperationDescription;
     }
   | { readonly kind: 'notice'; readonly id: number; readonly tone: NoticeTone; readonly text: string };
 
@@ -36,12 +38,16 @@ export interface ConversationState {
   readonly generation: number;
   /** The last tool calls already printed, for /view. */
   readonly archive: readonly ToolItem[];
+  /** The last items already printed and let go of `done`: printed again when a resize redraws the screen. */
+  readonly printed: readonly Item[];
 }
 
 type ToolItem = Extract<Item, { kind: 'tool' }>;
 
 /** Tool calls /view can still open once they scrolled by. */
 export const ARCHIVED_TOOL_CALLS = 50;
+/** Items a resize prints again (older ones stay as the terminal re-flowed them): memory stays flat. */
+export const REDRAWN_ITEMS = 60;
 
 export const INITIAL_CONVERSATION: ConversationState = {
   done: [],
@@ -50,6 +56,7 @@ export const INITIAL_CONVERSATION: ConversationState = {
   nextId: 1,
   generation: 0,
   archive: [],
+  printed: [],
 };
 
 export type ConversationAction =
@@ -57,6 +64,8 @@ export type ConversationAction =
   | { readonly type: 'event'; readonly event: AgentEvent; readonly now: number }
   | { readonly type: 'notice'; readonly tone: NoticeTone; readonly text: string }
   | { readonly type: 'clear' }
+  /** The screen was cleared for a new width: print the kept transcript again. */
+  | { readonly type: 'redraw' }
   /** A resumed conversation, redrawn from its messages. */
   | { readonly type: 'restore'; readonly items: readonly Item[] };
 
@@ -70,9 +79,11 @@ export function conversationReducer(state: ConversationState, action: Conversati
       // memory stays flat), keeping the last tool calls for /view. A new <Static> (generation)
       // prints only what was not printed yet.
       const printed = state.done.filter((item): item is ToolItem => item.kind === 'tool');
+      const again = new Set(printed.map((item) => item.id));
       return {
         ...state,
-        archive: [...state.archive, ...printed].slice(-ARCHIVED_TOOL_CALLS),
+        archive: [...state.archive.filter((item) => !again.has(item.id)), ...printed].slice(-ARCHIVED_TOOL_CALLS),
+        printed: [...state.printed, ...state.done].slice(-REDRAWN_ITEMS),
         done: state.live,
         live: [{ kind: 'user', id: state.nextId, text: action.text }],
         busy: true,
@@ -86,6 +97,8 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ? { ...state, live: [...state.live, notice], nextId: state.nextId + 1 }
         : { ...state, done: [...state.done, notice], nextId: state.nextId + 1 };
     }
+    case 'redraw':
+      return { ...state, done: [...state.printed, ...state.done], printed: [], generation: state.generation + 1 };
     case 'clear':
       return {
         ...INITIAL_CONVERSATION,
@@ -158,6 +171,13 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
     case 'tool-output':
     case 'tool-result':
       return updateTool(state, event.toolCallId, (item) => applyToolEvent(item, event, now));
+    case 'tool-approval-request':
+      return updateTool(state, event.request.toolCallId, (item) => ({ ...item, asked: event.request.description }));
+    case 'tool-approval-answer':
+      // An edit runs other arguments: the diff asked about is not what ran.
+      return event.answer.type === 'edit'
+        ? updateTool(state, event.toolCallId, ({ asked: _asked, ...item }) => item)
+        : state;
     case 'error':
       return notice(state, 'error', terminalText(event.message));
     case 'retry':
@@ -174,8 +194,6 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       return endTurn(state, event.reason);
     // Headless JSON reports it; the screen does not.
     case 'usage':
-    case 'tool-approval-request':
-    case 'tool-approval-answer':
     // Shown where it matters: guarded mode's decisions name the untrusted source in their reasons.
     case 'untrusted-content':
       return state;
@@ -220,8 +238,11 @@ function endTurn(
       ? { ...item, question: /\?\s*$/.test(item.text) }
       : item,
   );
+  // A cancelled call's own line already says so: the turn adds no second "cancelled".
   const cancelled: Item[] =
-    reason === 'cancelled' ? [{ kind: 'notice', id: state.nextId, tone: 'info', text: 'cancelled' }] : [];
+    reason === 'cancelled' && !live.some((item) => item.kind === 'tool' && item.state === 'cancelled')
+      ? [{ kind: 'notice', id: state.nextId, tone: 'info', text: cancelledText(live.at(-1)) }]
+      : [];
   return {
     ...state,
     done: [...state.done, ...live, ...cancelled],
@@ -229,4 +250,9 @@ function endTurn(
     busy: false,
     nextId: state.nextId + cancelled.length,
   };
+}
+
+/** The one line a cancelled turn ends with: what is above it, when an answer was cut short. */
+function cancelledText(last: Item | undefined): string {
+  return last?.kind === 'assistant' && last.text !== '' ? 'cancelled: the answer above was interrupted' : 'cancelled';
 }

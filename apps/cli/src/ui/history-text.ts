@@ -10,7 +10,7 @@ type ToolItem = Extract<Item, { kind: 'tool' }>;
 export interface SqlData {
   readonly statements: readonly {
     statement: string;
-    columns: readonly { name: string }[];
+    columns: readonly { name: string; type?: string | null }[];
     rows: readonly (readonly unknown[])[];
     truncated: boolean;
     affectedRows: number | null;
@@ -32,15 +32,16 @@ export function fullText(item: ToolItem): string {
           .map((statement) => {
             if (statement.columns.length === 0)
               return `${statement.statement}\n${statement.affectedRows ?? 0} rows changed`;
-            const table = layoutTable(
-              statement.columns.map((column) => column.name),
-              statement.rows,
-              { width: Number.MAX_SAFE_INTEGER, maxRows: Number.MAX_SAFE_INTEGER, truncated: statement.truncated },
-            );
+            const table = layoutTable(statement.columns, statement.rows, {
+              width: Number.MAX_SAFE_INTEGER,
+              maxRows: Number.MAX_SAFE_INTEGER,
+              truncated: statement.truncated,
+            });
             return [statement.statement, table.header, table.rule, ...table.rows, table.footer].join('\n');
           })
           .join('\n\n')
       : (item.result?.forModel ?? item.output);
+  const asked = item.asked?.kind === 'file' && item.asked.diff !== undefined ? `${item.asked.diff}\n\n` : '';
   // The pager shows codes too: `less -R` would pass an escape sequence on to the terminal.
-  return terminalText(`${item.toolName} ${item.argumentsText}\n\n${body}`);
+  return terminalText(`${item.toolName} ${item.argumentsText}\n\n${asked}${body}`);
 }

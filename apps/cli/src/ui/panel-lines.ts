@@ -52,7 +52,10 @@ export function hasInvisible(text: string): boolean {
 const segmenter = lazyGraphemeSegmenter();
 const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
 
-/** Hard-wraps one logical line to `width` terminal columns (CJK and emoji count double). */
+/**
+ * Wraps one logical line to `width` terminal columns (CJK and emoji count double) at spaces, as
+ * a reader expects: a word is split only when it is longer than the whole width.
+ */
 export function wrapLine(segments: readonly Segment[], width: number): ScreenLine[] {
   // Most lines are short printable ASCII: one column per character, nothing to reveal.
   if (
@@ -60,24 +63,59 @@ export function wrapLine(segments: readonly Segment[], width: number): ScreenLin
     segments.reduce((sum, segment) => sum + segment.text.length, 0) <= width
   )
     return [segments];
-  const lines: Segment[][] = [[]];
+  const cells: Cell[] = [];
+  for (const segment of segments.flatMap(revealSegment))
+    for (const { segment: grapheme } of segmenter.segment(segment.text))
+      cells.push({ text: grapheme, width: stringWidth(grapheme), from: segment });
+  return breakPoints(cells, width).map(([start, end]) => joinCells(cells.slice(start, end)));
+}
+
+/** One grapheme of a line, with its width and the segment (style) it came from. */
+interface Cell {
+  readonly text: string;
+  readonly width: number;
+  readonly from: Segment;
+}
+
+/** [start, end) of each screen line: greedy, breaking after the last space that fits, else mid-word. */
+function breakPoints(cells: readonly Cell[], width: number): [number, number][] {
+  const lines: [number, number][] = [];
+  let start = 0;
   let used = 0;
-  for (const segment of segments.flatMap(revealSegment)) {
-    let chunk = '';
-    for (const { segment: grapheme } of segmenter.segment(segment.text)) {
-      const cells = stringWidth(grapheme);
-      if (used + cells > width && used > 0) {
-        if (chunk !== '') lines.at(-1)!.push({ ...segment, text: chunk });
-        lines.push([]);
-        chunk = '';
-        used = 0;
-      }
-      chunk += grapheme;
-      used += cells;
+  let lastSpace = -1;
+  for (let index = 0; index < cells.length; index++) {
+    const cell = cells[index]!;
+    while (used + cell.width > width && index > start) {
+      // A space to break after, unless the line would hold only spaces (an indented long word).
+      const spaced = lastSpace >= start && cells.slice(start, lastSpace).some((c) => c.text !== ' ');
+      const breakAt = spaced ? lastSpace + 1 : index;
+      lines.push([start, breakAt]);
+      start = breakAt;
+      used = cells.slice(start, index).reduce((sum, c) => sum + c.width, 0);
+      lastSpace = -1;
     }
-    if (chunk !== '') lines.at(-1)!.push({ ...segment, text: chunk });
+    used += cell.width;
+    if (cell.text === ' ') lastSpace = index;
   }
+  lines.push([start, cells.length]);
   return lines;
+}
+
+/** Neighbouring graphemes of one segment joined back into one styled segment. */
+function joinCells(cells: readonly Cell[]): ScreenLine {
+  const out: Segment[] = [];
+  let from: Segment | undefined;
+  let text = '';
+  for (const cell of cells) {
+    if (cell.from !== from) {
+      if (from !== undefined && text !== '') out.push({ ...from, text });
+      from = cell.from;
+      text = '';
+    }
+    text += cell.text;
+  }
+  if (from !== undefined && text !== '') out.push({ ...from, text });
+  return out;
 }
 
 /** Token lists split at newlines: one segment list per source line. */

@@ -18,7 +18,8 @@ export type ScrollAction =
   | { readonly type: 'home' }
   | { readonly type: 'end' }
   | { readonly type: 'paged' }
-  | { readonly type: 'resize'; readonly height: number; readonly total: number };
+  /** `rewrapped`: the body was wrapped at a new width, so earlier lines seen are not these lines. */
+  | { readonly type: 'resize'; readonly height: number; readonly total: number; readonly rewrapped?: boolean };
 
 function addRange(
   seen: readonly (readonly [number, number])[],
@@ -62,8 +63,12 @@ export function scrollReducer(state: ScrollState, action: ScrollAction): ScrollS
       return show(state, state.total);
     case 'paged':
       return { ...state, paged: true };
-    case 'resize':
-      return show({ ...state, height: Math.max(1, action.height), total: action.total }, state.offset);
+    case 'resize': {
+      // After a re-wrap the old offset points into other lines: the top, with nothing counted as seen.
+      const offset = action.rewrapped === true ? 0 : state.offset;
+      const seen = action.rewrapped === true ? [] : state.seen;
+      return show({ ...state, height: Math.max(1, action.height), total: action.total, seen }, offset);
+    }
     default: {
       const unreachable: never = action;
       return unreachable;

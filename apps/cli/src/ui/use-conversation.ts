@@ -1,5 +1,6 @@
 import { useCallback, useReducer } from 'react';
 import { conversationReducer, INITIAL_CONVERSATION } from './conversation.js';
+import { clearTerminal } from './static-output.js';
 
 /** A notice line on screen: what the app and slash commands tell the person. */
 export type Notice = (text: string, tone?: 'info' | 'error') => void;
@@ -20,7 +21,7 @@ export function useConversation(configNotices: readonly (string | undefined)[], 
   );
   const clearScreen = useCallback(() => {
     // The screen and its scrollback: what <Static> printed is not Ink's to take back.
-    stdout.write('\u001B[2J\u001B[3J\u001B[H');
+    clearTerminal(stdout);
     dispatch({ type: 'clear' });
   }, [stdout]);
   const notice: Notice = useCallback(
