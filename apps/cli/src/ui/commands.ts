@@ -4,6 +4,7 @@ import { formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/
 import type { ConversationKind, Session } from '../session/create-session.js';
 import { ARCHIVED_TOOL_CALLS, type ConversationState } from './conversation.js';
 import { fullText } from './history-text.js';
+import { undoCommand } from './undo-command.js';
 import { openInPager } from './pager.js';
 
 export const HELP_TEXT = `Commands:
@@ -17,6 +18,9 @@ export const HELP_TEXT = `Commands:
   /view [N]      show tool result N (the last without N) whole, in $PAGER
   /send [N]      send the model the original of result N, of which secrets were withheld
                  (the last such result without N)
+  /undo [N]      put back the files the last change (or change N of /undo list) wrote,
+                 deleted or moved; refused when they changed since (/undo N --force)
+  /undo list     what each kept change would restore (time, tool, paths)
   /resume [id]   continue an earlier conversation (a picker without an id)
   /clear         clear the screen and start a new conversation (the old one can be resumed)
   /help          this help
@@ -170,6 +174,7 @@ const COMMANDS: Readonly<Record<string, Handler>> = {
     if ('error' in sent) context.notice(sent.error, 'error');
     else context.sendMessage(sent.text);
   },
+  undo: (_argument, words, context) => void undoCommand(words, context),
   resume: (argument, _words, context) => {
     if (argument === '') context.openPicker();
     else void context.switchTo({ kind: context.session.info.kind, resume: argument });
