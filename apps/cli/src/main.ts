@@ -35,6 +35,7 @@ Usage:
   riskgate trust [--revoke | --list]        let this folder's .riskgate/ apply in full
                                             (untrusted, it may only tighten; docs/trust.md)
   riskgate doctor                           what works here: config, sandbox, model, database
+  riskgate undo [N [--force] | list]        put back what a call changed here (/undo outside)
   riskgate --version | --help
 
 Options:
@@ -90,8 +91,8 @@ async function main(argv: readonly string[]): Promise<number> {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
-  // trust and mcp print their own help.
-  if (first !== 'trust' && first !== 'mcp' && wantsHelp(argv)) {
+  // trust, mcp and undo print their own help.
+  if (first !== 'trust' && first !== 'mcp' && first !== 'undo' && wantsHelp(argv)) {
     process.stdout.write(
       first === 'assess'
         ? `riskgate assess <tool> '<json args>' | --jsonl\n\n${HELP.slice(HELP.indexOf('Options of assess:'))}`
@@ -118,6 +119,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (first === 'mcp') {
     const { runMcp } = await import('./mcp/mcp-command.js');
     return runMcp(rest, { stdout: process.stdout, stderr: process.stderr });
+  }
+  if (first === 'undo') {
+    const { runUndo } = await import('./undo-subcommand.js');
+    return runUndo(rest, { stdout: process.stdout, stderr: process.stderr });
   }
   if (first === 'doctor') {
     const { runDoctor } = await import('./doctor-command.js');

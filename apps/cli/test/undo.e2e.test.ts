@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { e2eScene, settle } from './e2e-setup.js';
-import { BIN } from './run-cli.js';
+import { BIN, runCli } from './run-cli.js';
 
 // Issue 21: an approved write, a created file and an approved `rm` through the real CLI in a real
 // terminal, each taken back with /undo — byte for byte and mode for mode — and the model told.
@@ -125,5 +125,27 @@ describe('/undo', { timeout: 180_000 }, () => {
     await settle();
     terminal.type('n');
     await terminal.waitFor(/Not run then\./);
+  });
+
+  it('riskgate -p keeps a change set too, and riskgate undo puts it back outside a session', async () => {
+    const { directory, env } = await scene.start([
+      { toolCalls: [{ name: 'execute_command', arguments: { command: 'sed -i s/old/new/ conf.txt' } }] },
+      { text: 'Edited.' },
+    ]);
+    writeFileSync(join(directory, 'conf.txt'), 'old value\n');
+    chmodSync(join(directory, 'conf.txt'), 0o604);
+    const run = await runCli(['-p', '--yes', 'edit conf.txt'], { env, cwd: directory });
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(directory, 'conf.txt'), 'utf8')).toBe('new value\n');
+    const list = await runCli(['undo', 'list'], { env, cwd: directory });
+    expect(list.stdout).toMatch(
+      /1\. \d\d:\d\d:\d\d execute_command sed -i s\/old\/new\/ conf\.txt\n\s+puts back conf\.txt/,
+    );
+    const undo = await runCli(['undo'], { env, cwd: directory });
+    expect(undo).toMatchObject({ code: 0, stdout: expect.stringContaining('undone: execute_command sed -i') });
+    expect(readFileSync(join(directory, 'conf.txt'), 'utf8')).toBe('old value\n');
+    expect(statSync(join(directory, 'conf.txt')).mode & 0o7777).toBe(0o604);
+    const again = await runCli(['undo'], { env, cwd: directory });
+    expect(again).toMatchObject({ code: 1, stderr: 'not undone: nothing to undo\n' });
   });
 });

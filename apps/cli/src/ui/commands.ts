@@ -174,7 +174,14 @@ const COMMANDS: Readonly<Record<string, Handler>> = {
     if ('error' in sent) context.notice(sent.error, 'error');
     else context.sendMessage(sent.text);
   },
-  undo: (_argument, words, context) => void undoCommand(words, context),
+  undo: (_argument, words, { session, notice }) =>
+    void undoCommand(words, {
+      checkpoints: session.checkpoints,
+      audit: session.audit,
+      sessionId: session.id,
+      addNote: (text) => session.agent.addNote(text),
+      notice,
+    }),
   resume: (argument, _words, context) => {
     if (argument === '') context.openPicker();
     else void context.switchTo({ kind: context.session.info.kind, resume: argument });

@@ -1,10 +1,21 @@
 import { relative } from 'node:path';
-import { type ChangeSet, type KeptItem, undoAuditEntry, undoNote } from '@riskgate/core';
-import type { Session } from '../session/create-session.js';
+import {
+  type AuditLog,
+  type ChangeSet,
+  type Checkpoints,
+  type KeptItem,
+  undoAuditEntry,
+  undoNote,
+} from '@riskgate/core';
 
-/** What `/undo` may touch in the app. */
+/** What `/undo` (and `riskgate undo`) may touch. */
 export interface UndoContext {
-  readonly session: Session;
+  readonly checkpoints: Checkpoints;
+  readonly audit: AuditLog;
+  /** The session the audit line names. */
+  readonly sessionId?: string;
+  /** Tells the model (in a session; `riskgate undo` has no conversation to tell). */
+  readonly addNote?: (text: string) => void;
   readonly notice: (text: string, tone?: 'info' | 'error') => void;
 }
 
@@ -13,10 +24,11 @@ export interface UndoContext {
  * `/undo N --force` even over what changed since (what it overwrites is kept as a change set of
  * its own). An undo is audited and told to the model (paths only, never content).
  */
-export async function undoCommand(words: readonly string[], { session, notice }: UndoContext): Promise<void> {
+export async function undoCommand(words: readonly string[], context: UndoContext): Promise<void> {
+  const { checkpoints, notice } = context;
   try {
     if (words[0] === 'list') {
-      notice(listText(await session.checkpoints.list()));
+      notice(listText(await checkpoints.list()));
       return;
     }
     const force = words.includes('--force');
@@ -26,21 +38,21 @@ export async function undoCommand(words: readonly string[], { session, notice }:
       notice('/undo takes a change set number from /undo list (and --force), or list', 'error');
       return;
     }
-    const result = await session.checkpoints.undo(which, force);
+    const result = await checkpoints.undo(which, force);
     if (result.type === 'refused') {
       notice(`not undone: ${result.message}`, 'error');
       return;
     }
     if (result.type === 'conflict') {
-      const number = (await positionOf(session, result.changeSet)) ?? which;
+      const number = (await positionOf(checkpoints, result.changeSet)) ?? which;
       notice(
         `not undone: ${result.paths.map(shown).join(', ')} changed since ${result.changeSet.tool} "${result.changeSet.title}" ran, and /undo would overwrite that.\n/undo ${number} --force puts them back anyway (what is there now is kept first: /undo list shows it).`,
         'error',
       );
       return;
     }
-    session.audit.record(undoAuditEntry(result, session.id));
-    session.agent.addNote(undoNote(result.changeSet));
+    context.audit.record(undoAuditEntry(result, context.sessionId));
+    context.addNote?.(undoNote(result.changeSet));
     const { changeSet } = result;
     notice(
       [
@@ -54,8 +66,8 @@ export async function undoCommand(words: readonly string[], { session, notice }:
   }
 }
 
-async function positionOf(session: Session, changeSet: ChangeSet): Promise<number | undefined> {
-  const index = (await session.checkpoints.list()).findIndex((set) => set.id === changeSet.id);
+async function positionOf(checkpoints: Checkpoints, changeSet: ChangeSet): Promise<number | undefined> {
+  const index = (await checkpoints.list()).findIndex((set) => set.id === changeSet.id);
   return index === -1 ? undefined : index + 1;
 }
 
