@@ -16,7 +16,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { expandPattern, isInside } from '@riskgate/risk';
+import { expandPattern, isInside, realPathOf } from '@riskgate/risk';
 import type { UndoTarget } from './checkpoint-plan.js';
 import { type CheckpointLimits, type TreeItem, type WalkBudget, walkRoot } from './checkpoint-tree.js';
 
@@ -162,6 +162,11 @@ export class CheckpointStore {
     );
     if (missing !== undefined)
       return { type: 'refused', message: `the kept copy of ${missing.path} is missing from ${this.directory}` };
+    // Roots were kept with their parents' real paths: a directory on the way swapped for a link
+    // since would send the restore elsewhere (outside the workspace), so that is never forced.
+    const moved = changeSet.roots.find((root) => realPathOf(dirname(root)) !== dirname(root));
+    if (moved !== undefined)
+      return { type: 'refused', message: `a directory on the way to ${moved} is now a symbolic link` };
     const conflicts = this.conflicts(changeSet);
     if (conflicts.length > 0 && !force) return { type: 'conflict', changeSet, paths: conflicts };
     // An undo is a write too: what it replaces is kept first, as a change set of its own.
@@ -276,7 +281,9 @@ export function projectKey(cwd: string): string {
 }
 
 function distinctRoots(targets: readonly UndoTarget[]): string[] {
-  const paths = targets.flatMap((target) => (target.pattern ? expandPattern(target.path).paths : [target.path]));
+  const paths = targets
+    .flatMap((target) => (target.pattern ? expandPattern(target.path).paths : [target.path]))
+    .map((path) => join(realPathOf(dirname(path)), basename(path)));
   const unique = [...new Set(paths)].sort();
   // A path inside another kept root is kept with it.
   return unique.filter((path) => !unique.some((other) => other !== path && isInside(path, other)));

@@ -190,6 +190,21 @@ describe('checkpoints for /undo', () => {
     expect(readFileSync(at('c.txt'), 'utf8')).toBe("the person's edit");
   });
 
+  it('never restores through a directory swapped for a link since, not even with --force', async () => {
+    mkdirSync(at('sub'));
+    writeFileSync(at('sub/f.txt'), 'kept');
+    await around([{ kind: 'delete-path', path: at('sub/f.txt') }], () => unlinkSync(at('sub/f.txt')));
+    const elsewhere = join(root, `elsewhere-${index}`);
+    mkdirSync(elsewhere);
+    rmSync(at('sub'), { recursive: true });
+    symlinkSync(elsewhere, at('sub'));
+    expect(await store.undo('last', true)).toMatchObject({
+      type: 'refused',
+      message: expect.stringMatching(/on the way to .*sub\/f\.txt is now a symbolic link/),
+    });
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
   it('undoes the newest change not undone yet, and refuses one undone already', async () => {
     writeFileSync(at('d.txt'), '0');
     await around([{ kind: 'write-path', path: at('d.txt') }], () => writeFileSync(at('d.txt'), '1'));
