@@ -174,14 +174,17 @@ const COMMANDS: Readonly<Record<string, Handler>> = {
     if ('error' in sent) context.notice(sent.error, 'error');
     else context.sendMessage(sent.text);
   },
-  undo: (_argument, words, { session, notice }) =>
-    void undoCommand(words, {
-      checkpoints: session.checkpoints,
-      audit: session.audit,
-      sessionId: session.id,
-      addNote: (text) => session.agent.addNote(text),
-      notice,
-    }),
+  undo: (_argument, words, { session, notice, conversation }) =>
+    // Files put back while a call may be writing them would race it: the turn ends first.
+    conversation.busy && words[0] !== 'list'
+      ? notice('/undo waits until the model has finished (Esc stops it)', 'error')
+      : void undoCommand(words, {
+          checkpoints: session.checkpoints,
+          audit: session.audit,
+          sessionId: session.id,
+          addNote: (text) => session.agent.addNote(text),
+          notice,
+        }),
   resume: (argument, _words, context) => {
     if (argument === '') context.openPicker();
     else void context.switchTo({ kind: context.session.info.kind, resume: argument });
