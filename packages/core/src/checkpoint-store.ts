@@ -270,8 +270,13 @@ export class CheckpointStore {
         .slice(0, this.keep)
         .flatMap((set) => set.before.flatMap((item) => (item.type === 'file' ? [item.hash] : []))),
     );
-    for (const name of readdirSync(this.blobDirectory()))
-      if (!used.has(name)) unlinkSync(join(this.blobDirectory(), name));
+    // A copy made in the last hour may belong to a call another session is running now (its
+    // change set is not written yet): it stays until a later prune.
+    const settled = Date.now() - 60 * 60 * 1000;
+    for (const name of readdirSync(this.blobDirectory())) {
+      const blob = join(this.blobDirectory(), name);
+      if (!used.has(name) && lstatSync(blob).mtimeMs < settled) unlinkSync(blob);
+    }
   }
 }
 
