@@ -1,6 +1,7 @@
 import { helpFor } from './help-text.js';
 import { MCP_HELP } from './mcp/mcp-command.js';
 import { trustHelp } from './trust-command.js';
+import { UNDO_HELP } from './undo-subcommand.js';
 
 /** What an option takes: nothing, a file, a folder, one of fixed words, or free text. */
 type Takes = { readonly kind: 'flag' | 'file' | 'dir' | 'text' } | { readonly kind: 'words'; readonly words: string[] };
@@ -21,7 +22,7 @@ interface CommandSpec {
 
 const TOOLS = ['execute_sql', 'describe_schema', 'execute_command', 'file_operations', 'http_request'];
 const SHELLS = ['bash', 'zsh', 'fish'];
-const COMMANDS = ['sql', 'chat', 'assess', 'mcp', 'demo', 'demo-db', 'trust', 'doctor', 'completion', 'help'];
+const COMMANDS = ['sql', 'chat', 'assess', 'mcp', 'demo', 'demo-db', 'trust', 'doctor', 'undo', 'completion', 'help'];
 
 /** Fixed words on an option's help line: "strict | smart (default) | guarded". */
 function wordsOn(line: string): string[] | undefined {
@@ -79,6 +80,7 @@ export function commandSpecs(): CommandSpec[] {
     spec('demo-db', helpFor('demo-db')),
     spec('trust', trustHelp()),
     spec('doctor', helpFor('doctor')),
+    spec('undo', UNDO_HELP, ['list']),
     spec('completion', helpFor('completion'), SHELLS),
     spec(
       'help',

@@ -62,7 +62,7 @@ export class HeadlessConfirmer implements Confirmer {
     const { input, output } = this.options.terminal;
     output.write(
       terminalText(
-        `\n${request.toolName}: ${operation}\n${effectLines(request.decision)}  ${request.decision.reasons.join('\n  ')}\n`,
+        `\n${request.toolName}: ${operation}\n${effectLines(request.decision)}${undoText(request.undo)}  ${request.decision.reasons.join('\n  ')}\n`,
       ),
     );
     const readline = createInterface({ input, output });
@@ -263,6 +263,13 @@ class HeadlessOutput {
 }
 
 /** What the operation does, one line each, for the person reading headless output. */
+/** The panel's word on `/undo`, for the terminal's question. */
+function undoText(undo: ApprovalRequest['undo']): string {
+  if (undo === undefined) return '';
+  const kept = undo.paths.length === 0 ? '' : `  /undo can put back: ${undo.paths.join(', ')}\n`;
+  return kept + undo.cannot.map((reason) => `  cannot be undone: ${reason}\n`).join('');
+}
+
 function effectLines(decision: { readonly effects: readonly { readonly text: string }[] }): string {
   return decision.effects.map((effect) => `  does: ${effect.text}\n`).join('');
 }

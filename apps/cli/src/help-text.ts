@@ -68,6 +68,7 @@ Usage:
   riskgate trust [--revoke | --list]        let this folder's .riskgate/ apply in full
                                             (untrusted, it may only tighten; docs/trust.md)
   riskgate doctor [--model …] [--db …]      what works here: config, sandbox, model, database
+  riskgate undo [N [--force] | list]        put back what a call changed here (/undo outside)
   riskgate completion <bash|zsh|fish>       print a shell completion script
   riskgate --version | --help               (every command takes --help)
 

@@ -27,8 +27,8 @@ async function main(argv: readonly string[]): Promise<number> {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
-  // trust and mcp print their own help; every other command has its own part.
-  if (first !== 'trust' && first !== 'mcp' && wantsHelp(argv)) {
+  // trust, mcp and undo print their own help; every other command has its own part.
+  if (first !== 'trust' && first !== 'mcp' && first !== 'undo' && wantsHelp(argv)) {
     process.stdout.write(helpFor(first));
     return 0;
   }
@@ -38,7 +38,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (first === 'help') {
     // `riskgate help sql` is `riskgate sql --help`.
-    if (rest[0] === 'trust' || rest[0] === 'mcp') return main([rest[0], '--help']);
+    if (rest[0] === 'trust' || rest[0] === 'mcp' || rest[0] === 'undo') return main([rest[0], '--help']);
     process.stdout.write(helpFor(rest[0]));
     return 0;
   }
@@ -53,6 +53,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (first === 'mcp') {
     const { runMcp } = await import('./mcp/mcp-command.js');
     return runMcp(rest, { stdout: process.stdout, stderr: process.stderr });
+  }
+  if (first === 'undo') {
+    const { runUndo } = await import('./undo-subcommand.js');
+    return runUndo(rest, { stdout: process.stdout, stderr: process.stderr });
   }
   if (first === 'doctor') {
     const { runDoctor } = await import('./doctor-command.js');

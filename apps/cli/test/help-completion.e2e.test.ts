@@ -31,6 +31,7 @@ describe('every command has its own --help', () => {
     ['assess', /^riskgate assess <tool>/],
     ['mcp', /^riskgate mcp — /],
     ['trust', /^riskgate trust — /],
+    ['undo', /^riskgate undo — /],
   ])('riskgate %s --help, -h and "riskgate help %s" print the same part and exit 0', async (command, start) => {
     const long = await runCli([command, '--help'], { env, cwd: folder });
     expect(long).toMatchObject({ code: 0, stderr: '' });
@@ -41,7 +42,7 @@ describe('every command has its own --help', () => {
 
   it('the general help names every command, and "riskgate help" is it', async () => {
     const general = await runCli(['--help'], { env, cwd: folder });
-    for (const command of ['sql', 'assess', 'mcp', 'demo', 'demo-db', 'trust', 'doctor', 'completion'])
+    for (const command of ['sql', 'assess', 'mcp', 'demo', 'demo-db', 'trust', 'doctor', 'undo', 'completion'])
       expect(general.stdout).toContain(`riskgate ${command}`);
     expect((await runCli(['help'], { env, cwd: folder })).stdout).toBe(general.stdout);
   });

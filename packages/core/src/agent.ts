@@ -2,6 +2,7 @@ import { boundedArguments } from './argument-limits.js';
 import { type AnyTool, type AssessContext, type GatePolicy, parseRule, type TurnState } from '@riskgate/risk';
 import type OpenAI from 'openai';
 import type { AuditLog } from './audit.js';
+import type { Checkpoints } from './checkpoints.js';
 import type { AgentEvent, Confirmer, TurnEndReason } from './events.js';
 import { runGatedToolCall } from './gated-executor.js';
 import { DEFAULT_CONTEXT_TOKENS, trimToBudget } from './context-budget.js';
@@ -37,6 +38,8 @@ export interface AgentOptions {
   readonly maxSteps?: number;
   readonly transcript?: TranscriptWriter;
   readonly audit?: AuditLog;
+  /** Keeps what calls change before they run, for `/undo`. */
+  readonly checkpoints?: Checkpoints;
   /** The conversation so far (a resumed session). */
   readonly history?: readonly Message[];
   readonly baseURL?: string;
@@ -78,6 +81,10 @@ export class Agent {
   private askUsage = true;
   /** The provider's count of the last request's prompt: the first `messages` messages and the system prompt. */
   private measured: { readonly messages: number; readonly tokens: number } | undefined;
+  /** A turn is running: notes wait for the start of its next step. */
+  private running = false;
+  /** Notes for the model from outside the turn (an `/undo`), said before its next request. */
+  private readonly notes: string[] = [];
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
@@ -106,7 +113,31 @@ export class Agent {
     this.policy = policy;
   }
 
+  /**
+   * Tells the model something the person did outside the conversation (an `/undo`), as a
+   * message in the conversation and the transcript: at once between turns, or before the running
+   * turn's next request (never between a reply's tool calls and their results).
+   */
+  addNote(text: string): void {
+    if (this.running) this.notes.push(text);
+    else this.push({ role: 'user', content: text });
+  }
+
+  private flushNotes(): void {
+    for (const note of this.notes.splice(0)) this.push({ role: 'user', content: note });
+  }
+
   async runTurn(input: string, turn: TurnOptions = {}): Promise<TurnOutcome> {
+    this.running = true;
+    try {
+      return await this.turn(input, turn);
+    } finally {
+      this.running = false;
+      this.flushNotes();
+    }
+  }
+
+  private async turn(input: string, turn: TurnOptions): Promise<TurnOutcome> {
     const signal = turn.signal ?? new AbortController().signal;
     const emit = (event: AgentEvent) => {
       this.options.transcript?.event(event);
@@ -122,6 +153,7 @@ export class Agent {
     const maxSteps = this.options.maxSteps ?? 20;
     for (let step = 0; step < maxSteps; step++) {
       if (signal.aborted) return end('cancelled', '');
+      this.flushNotes();
       this.keepWithinBudget(turnStart, emit);
       const reply = await this.streamWithRetries(signal, emit);
       if (reply === 'cancelled') return end('cancelled', '');
@@ -358,6 +390,7 @@ export class Agent {
           emit(event);
         },
         ...(this.options.audit === undefined ? {} : { audit: this.options.audit }),
+        ...(this.options.checkpoints === undefined ? {} : { checkpoints: this.options.checkpoints }),
         ...(this.options.outputGuard === undefined ? {} : { outputGuard: this.options.outputGuard }),
         ...(this.options.transcript === undefined ? {} : { session: this.options.transcript.session.id }),
       },

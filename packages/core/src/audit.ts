@@ -31,7 +31,8 @@ export interface AuditEntry {
   readonly code: { readonly level: RiskLevel | null; readonly whitelisted: boolean };
   readonly decision: {
     readonly action: Decision['action'];
-    readonly source: Decision['source'];
+    /** `person`: the person's own act through riskgate (an `/undo`), not a gate decision. */
+    readonly source: Decision['source'] | 'person';
     readonly rule?: string;
     /** The organisation's managed policy decided (its rule or its mode floor). */
     readonly managed?: true;

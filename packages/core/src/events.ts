@@ -28,6 +28,11 @@ export interface ApprovalRequest {
   readonly subjects: readonly string[];
   /** How this tool's rule patterns read. */
   readonly ruleStyle: 'text' | 'sql' | 'path' | 'url';
+  /**
+   * What `/undo` could take back, when the call changes something and the host keeps
+   * checkpoints: the paths it keeps, and each reason something cannot be undone.
+   */
+  readonly undo?: { readonly paths: readonly string[]; readonly cannot: readonly string[] };
 }
 
 /** The person's answer in a confirmation panel. */

@@ -1,5 +1,6 @@
 import type { AnyTool, AssessContext, Decision, GatePolicy, Rule, TurnState } from '@riskgate/risk';
 import type { AuditLog } from './audit.js';
+import type { Checkpoints } from './checkpoints.js';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest } from './events.js';
 import type { OutputGuard } from './output-guard.js';
 
@@ -43,6 +44,11 @@ export interface GateContext {
   readonly session?: string;
   /** Checks what unasked operations return before the model sees it; by default riskgate's environment and the token formats. */
   readonly outputGuard?: OutputGuard;
+  /**
+   * Keeps what a call will write, delete or move before it runs, for `/undo` (checkpoints.ts);
+   * the panel says what can and cannot be undone.
+   */
+  readonly checkpoints?: Checkpoints;
 }
 
 export type GatedCallState = 'succeeded' | 'failed' | 'denied' | 'cancelled';

@@ -6,6 +6,7 @@ import {
   type Evaluation,
   evaluateToolCall,
   formatZodError,
+  type JudgedEffect,
   parseRule,
   type Rule,
   readLlmRiskLevel,
@@ -15,6 +16,7 @@ import {
 } from '@riskgate/risk';
 import { argumentsTooLarge, argumentsTooLargeText, boundedArguments } from './argument-limits.js';
 import type { AuditEntry } from './audit.js';
+import type { PendingChangeSet } from './checkpoints.js';
 import type { ApprovalAnswer, ApprovalRequest } from './events.js';
 import type { GateContext, GatedCallOutcome, GatedCallState, ToolCallInput, ToolSource } from './gate-context.js';
 import { defaultOutputGuard, guardToolResult } from './output-guard.js';
@@ -38,6 +40,8 @@ interface Approved {
   readonly plan: unknown;
   readonly readOnly: boolean;
   readonly ruleAdded?: Rule;
+  /** What the arguments do (for the checkpoint `/undo` restores). */
+  readonly effects: readonly JudgedEffect[];
 }
 
 type Valid = Extract<Evaluation, { valid: true }>;
@@ -164,6 +168,7 @@ export class GatedCall {
       args: evaluation.args,
       plan: evaluation.assessment.plan.value,
       readOnly: evaluation.assessment.whitelisted,
+      effects: evaluation.assessment.effects,
     };
     const approved = decision.action === 'confirm' ? await this.ask(tool, evaluation, planned) : planned;
     if ('state' in approved) return approved;
@@ -191,6 +196,7 @@ export class GatedCall {
       decision,
       subjects: evaluation.assessment.subjects,
       ruleStyle: tool.ruleStyle,
+      ...this.undoOutlook(planned.effects),
     };
     this.emit({ type: 'tool-approval-request', request });
     let reply: ApprovalAnswer;
@@ -241,10 +247,62 @@ export class GatedCall {
       const forModel = `error (assessor-failed): not run: riskgate could not read the person's edit (${replanned.reasons.join('; ')}). Nothing was run.`;
       return this.finish({ state: 'denied', forModel, errorCode: 'assessor-failed' });
     }
-    return { args: edited.data, plan: replanned.plan.value, readOnly: false };
+    return { args: edited.data, plan: replanned.plan.value, readOnly: false, effects: replanned.effects };
+  }
+
+  /** The panel's word on `/undo`: the paths it keeps, and what cannot be undone. */
+  private undoOutlook(effects: readonly JudgedEffect[]): {
+    undo?: { paths: readonly string[]; cannot: readonly string[] };
+  } {
+    const plan = this.gate.checkpoints?.plan(effects);
+    return plan === undefined ? {} : { undo: { paths: plan.shown, cannot: plan.cannot } };
+  }
+
+  /**
+   * What the call will change is kept before it runs (a checkpoint for `/undo`); a copy that
+   * cannot be made stops the call — the person may have said yes because the panel said it can
+   * be undone.
+   */
+  private async checkpoint(
+    effects: readonly JudgedEffect[],
+  ): Promise<PendingChangeSet | ToolResult<unknown> | undefined> {
+    const { checkpoints } = this.gate;
+    const plan = checkpoints?.plan(effects);
+    if (checkpoints === undefined || plan === undefined || plan.targets.length === 0) return undefined;
+    try {
+      return await checkpoints.capture(plan);
+    } catch (error) {
+      return {
+        type: 'tool-error',
+        code: 'checkpoint-failed',
+        message: `not run: riskgate could not keep a copy of what this would change, for /undo (${errorText(error)}). Nothing was run; tell the person.`,
+      };
+    }
+  }
+
+  /** The checkpoint becomes a change set once the call ended, however it ended. */
+  private async keep(pending: PendingChangeSet, approved: Approved): Promise<void> {
+    try {
+      await this.gate.checkpoints?.commit(pending, {
+        tool: this.call.name,
+        title: callTitle(findTool(this.gate.tools, this.call.name), approved.args),
+        toolCallId: this.call.id,
+        ...(this.gate.session === undefined ? {} : { session: this.gate.session }),
+      });
+    } catch (error) {
+      this.emit({ type: 'error', kind: 'checkpoint', message: `/undo will not have this change: ${errorText(error)}` });
+    }
   }
 
   private async execute(tool: AnyTool, approved: Approved): Promise<ToolResult<unknown>> {
+    const pending = await this.checkpoint(approved.effects);
+    if (pending !== undefined && 'type' in pending) return pending;
+    const result = await this.runTool(tool, approved);
+    if (pending !== undefined) await this.keep(pending, approved);
+    return result;
+  }
+
+  private async runTool(tool: AnyTool, approved: Approved): Promise<ToolResult<unknown>> {
     const { call, gate } = this;
     // Write-ahead: the record says the call started before it runs, so a session killed while it
     // runs (SIGKILL, a closed terminal, a power cut) leaves "started" with no outcome — read as

@@ -2,6 +2,22 @@ export { Agent, type AgentOptions, type TurnOptions, type TurnOutcome } from './
 export { argumentsTooLarge, boundedArguments, MAX_ARGUMENTS_CHARS } from './argument-limits.js';
 export { type AuditEntry, AuditLog, type AuditLogOptions, type AuditOutcome } from './audit.js';
 export {
+  type ChangeSet,
+  type ChangeSetMeta,
+  type CheckpointLimits,
+  type CheckpointOptions,
+  Checkpoints,
+  DEFAULT_CHECKPOINT_LIMITS,
+  DEFAULT_KEPT_CHANGE_SETS,
+  type KeptItem,
+  type PendingChangeSet,
+  type UndoPlan,
+  type UndoResult,
+  type UndoTarget,
+  undoAuditEntry,
+  undoNote,
+} from './checkpoints.js';
+export {
   ConfigError,
   type ConfigFile,
   type ConfigLayer,

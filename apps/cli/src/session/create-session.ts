@@ -5,6 +5,7 @@ import {
   Agent,
   type AgentOptions,
   AuditLog,
+  Checkpoints,
   type Confirmer,
   type Message,
   type ResolvedConfig,
@@ -49,6 +50,10 @@ export interface Session {
   /** The resumed transcript's events: how each call ended, how long it ran, why it ran unasked. */
   readonly restoredEvents: readonly AgentEvent[];
   readonly auditPath: string;
+  /** The audit log: an `/undo` is recorded there too. */
+  readonly audit: AuditLog;
+  /** What calls changed, kept for `/undo` (this project's change sets). */
+  readonly checkpoints: Checkpoints;
   /** The session's id, as `--resume` takes it. */
   readonly id: string;
   /** Where the session's storage faults (a full or read-only disk) are told, once each. */
@@ -138,16 +143,15 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
   const auditPath = join(stateDirectory(), 'audit.jsonl');
   const exporter = await decisionExporterFor(config, storage.report);
   const context = assessContextFromConfig(config, options.cwd, connection, sandboxAvailable);
+  const { audit, checkpoints } = recordsFor(auditPath, options.cwd, context.home, storage, exporter);
   const agent = createAgent(config, model, {
     registry,
     confirmer: options.confirmer,
     context,
     systemPrompt,
     transcript,
-    audit: new AuditLog(auditPath, {
-      onFault: storage.report,
-      ...(exporter === undefined ? {} : { forward: (entry) => exporter.record(entry) }),
-    }),
+    audit,
+    checkpoints,
     ...(resumed === undefined ? {} : { history: resumed.messages }),
   });
   let warmed = false;
@@ -168,6 +172,8 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     restored: resumed?.messages ?? [],
     restoredEvents: resumed?.events ?? [],
     auditPath,
+    audit,
+    checkpoints,
     info: {
       kind,
       ...(connection === undefined ? {} : { database: connection.label }),
@@ -184,6 +190,21 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
       return transcript.finish();
     },
   };
+}
+
+/** The audit log, and the change sets `/undo` restores (this project's). */
+function recordsFor(
+  auditPath: string,
+  cwd: string,
+  home: string | undefined,
+  storage: StorageFaults,
+  exporter: Awaited<ReturnType<typeof decisionExporterFor>>,
+): { audit: AuditLog; checkpoints: Checkpoints } {
+  const audit = new AuditLog(auditPath, {
+    onFault: storage.report,
+    ...(exporter === undefined ? {} : { forward: (entry) => exporter.record(entry) }),
+  });
+  return { audit, checkpoints: new Checkpoints({ cwd, ...(home === undefined ? {} : { home }) }) };
 }
 
 /** The model to talk to, or a SetupError that says how to set one. */
@@ -291,7 +312,10 @@ async function systemPromptFor(
 function createAgent(
   config: ResolvedConfig,
   model: string,
-  parts: Pick<AgentOptions, 'registry' | 'confirmer' | 'context' | 'systemPrompt' | 'transcript' | 'audit' | 'history'>,
+  parts: Pick<
+    AgentOptions,
+    'registry' | 'confirmer' | 'context' | 'systemPrompt' | 'transcript' | 'audit' | 'checkpoints' | 'history'
+  >,
 ): Agent {
   // The model's window, when it is smaller (a local model) or larger than the default.
   const contextTokens = contextTokensFromEnvironment();

@@ -46,6 +46,12 @@ function useScroll(height: number, total: number, columns: number) {
   return [scroll, dispatch] as const;
 }
 
+/** The panel's lines; border and padding take four columns. */
+function usePanelBody(request: ConfirmPanelProps['request'], columns: number) {
+  const { description, decision, undo } = request;
+  return useMemo(() => panelBody(description, decision, columns - 4, undo), [description, decision, columns, undo]);
+}
+
 /** The confirmation panel: one per tool kind, with the specification's question. */
 export function ConfirmPanel({
   request,
@@ -61,8 +67,7 @@ export function ConfirmPanel({
   const [stage, setStage] = useState<Stage>({ kind: 'choose' });
   const [warning, setWarning] = useState<string | undefined>(undefined);
   const { decision, description } = request;
-  // Border and padding take four columns.
-  const body = useMemo(() => panelBody(description, decision, columns - 4), [description, decision, columns]);
+  const body = usePanelBody(request, columns);
   const [scroll, dispatch] = useScroll(height, body.lines.length, columns);
   const { editable } = request;
   const current = editable === undefined ? undefined : (request.args as Record<string, unknown>)[editable];

@@ -4,6 +4,7 @@ import { disagreementText, formatRule, type Rule, SAFETY_MODES, type SafetyMode 
 import type { ConversationKind, Session } from '../session/create-session.js';
 import { ARCHIVED_TOOL_CALLS, type ConversationState } from './conversation.js';
 import { fullText } from './history-text.js';
+import { undoCommand } from './undo-command.js';
 import { openInPager } from './pager.js';
 
 export const HELP_TEXT = `Commands:
@@ -18,6 +19,9 @@ export const HELP_TEXT = `Commands:
                  and its result (the history shows them collapsed)
   /send [N]      send the model the original of result N, of which secrets were withheld
                  (the last such result without N)
+  /undo [N]      put back the files the last change (or change N of /undo list) wrote,
+                 deleted or moved; refused when they changed since (/undo N --force)
+  /undo list     what each kept change would restore (time, tool, paths)
   /resume [id]   continue an earlier conversation (a picker without an id)
   /clear         clear the screen and start a new conversation (the old one can be resumed)
   /help          this help
@@ -176,6 +180,17 @@ const COMMANDS: Readonly<Record<string, Handler>> = {
     if ('error' in sent) context.notice(sent.error, 'error');
     else context.sendMessage(sent.text);
   },
+  undo: (_argument, words, { session, notice, conversation }) =>
+    // Files put back while a call may be writing them would race it: the turn ends first.
+    conversation.busy && words[0] !== 'list'
+      ? notice('/undo waits until the model has finished (Esc stops it)', 'error')
+      : void undoCommand(words, {
+          checkpoints: session.checkpoints,
+          audit: session.audit,
+          sessionId: session.id,
+          addNote: (text) => session.agent.addNote(text),
+          notice,
+        }),
   resume: (argument, _words, context) => {
     if (argument === '') context.openPicker();
     else void context.switchTo({ kind: context.session.info.kind, resume: argument });

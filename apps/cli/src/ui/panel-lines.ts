@@ -186,6 +186,7 @@ export function panelBody(
   description: OperationDescription,
   decision: Pick<Decision, 'notes' | 'findings' | 'effects'>,
   width: number,
+  undo?: UndoOutlook,
 ): PanelBody {
   const operation = operationLines(description);
   const effects = decision.effects.map((effect): Segment[] =>
@@ -200,6 +201,7 @@ export function panelBody(
   const logical: Segment[][] = [
     ...operation,
     ...effects,
+    ...undoLines(undo),
     ...reasons,
     ...description.details.map((detail): Segment[] => [{ text: detail, style: 'detail' }]),
   ];
@@ -219,6 +221,29 @@ export function panelBody(
       .join('\n'),
     operationLineCount: operation.length,
   };
+}
+
+/** What `/undo` can and cannot take back of the call (a checkpoint is kept before it runs). */
+export interface UndoOutlook {
+  readonly paths: readonly string[];
+  readonly cannot: readonly string[];
+}
+
+/** "/undo can put back: …", and a "cannot be undone: …" line for each thing it cannot. */
+export function undoLines(undo: UndoOutlook | undefined): Segment[][] {
+  if (undo === undefined) return [];
+  const kept: Segment[][] =
+    undo.paths.length === 0
+      ? []
+      : [
+          [
+            {
+              text: `/undo can put back${undo.cannot.length === 0 ? '' : ' only'}: ${undo.paths.join(', ')}`,
+              style: 'dim',
+            },
+          ],
+        ];
+  return [...kept, ...undo.cannot.map((reason): Segment[] => [{ text: `cannot be undone: ${reason}`, style: 'warn' }])];
 }
 
 /** A text with every character a terminal would not print as itself shown as its code (one line). */

@@ -338,6 +338,15 @@ export const SENSITIVE_PATHS: readonly PathRow[] = [
     class: 'secret',
     match: ['~/.config/riskgate/config.json'],
   },
+  // riskgate's copies for /undo: the bytes of files calls changed, a .env or a key among them
+  // (its default state directory; the copies are 0600 in 0700 folders as well).
+  {
+    glob: '~/.local/state/riskgate/checkpoints',
+    what: "riskgate's copies of changed files for /undo, secrets among them",
+    class: 'secret',
+    match: ['~/.local/state/riskgate/checkpoints/0123456789abcdef/blobs/ab12cd'],
+    notMatch: ['~/.local/state/riskgate/audit.jsonl'],
+  },
   // --- secrets: shell and client histories (typed passwords, tokens on command lines)
   { glob: '.bash_history', what: 'shell history', class: 'secret', match: ['.bash_history', '~/.bash_history'] },
   { glob: '.zsh_history', what: 'shell history', class: 'secret', match: ['.zsh_history', '~/.zsh_history'] },
