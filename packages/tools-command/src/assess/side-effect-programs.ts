@@ -40,6 +40,8 @@ const DEVICE_REWRITER = row('write', {
 export const SIDE_EFFECT_PROGRAMS: Readonly<Record<string, ProgramRow>> = {
   // Delete their operands (rm -r whole trees).
   rm: row('delete', {
+    // -f only stops rm asking and complaining about missing files: what it deletes is the same.
+    flags: '-fiIvd --force --verbose --dir --one-file-system --preserve-root',
     options: { ...RECURSIVE, '--interactive': 'data' },
     match: ['rm -rf x', 'rm -rf build'],
     notMatch: ['rm'],
