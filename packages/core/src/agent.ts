@@ -139,7 +139,7 @@ export class Agent {
       if (toolCalls.length === 0 && reply.refusal !== undefined) {
         // A refusal is an answer in the model's words, not a failure: said as what it is.
         emit({ type: 'refusal', text: reply.refusal });
-        return end('refused', reply.refusal);
+        return end('refusal', reply.refusal);
       }
       if (toolCalls.length === 0) return end('answered', reply.text);
       for (const call of toolCalls) {

@@ -44,8 +44,8 @@ export interface Confirmer {
   confirm(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
 }
 
-/** `refused`: the model declined to answer (OpenAI's `refusal`); its words are the turn's text. */
-export type TurnEndReason = 'answered' | 'refused' | 'step-limit' | 'error' | 'cancelled';
+/** `refusal`: the model declined to answer (OpenAI's `refusal`); its words are the turn's text. */
+export type TurnEndReason = 'answered' | 'refusal' | 'step-limit' | 'error' | 'cancelled';
 
 export type AgentEvent =
   | { readonly type: 'text-delta'; readonly text: string }

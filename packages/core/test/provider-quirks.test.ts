@@ -285,7 +285,7 @@ describe('refusals', () => {
     ]);
     harness = await createHarness([], { baseURL: base });
     const outcome = await harness.turn('something refused');
-    expect(outcome).toEqual({ reason: 'refused', text: words });
+    expect(outcome).toEqual({ reason: 'refusal', text: words });
     expect(harness.events).toContainEqual({ type: 'refusal', text: words });
     expect(harness.agent.conversation.at(-1)).toMatchObject({ role: 'assistant', content: null, refusal: words });
   });

@@ -14,7 +14,8 @@ export const HELP_TEXT = `Commands:
   /model [name]  show or switch the model
   /rules         list rules; /rules revoke N removes an "always allow" grant
   /audit         the last decisions and why
-  /view [N]      show tool result N (the last without N) whole, in $PAGER
+  /view [N]      show tool result N (the last without N) whole, in $PAGER;
+                 also the model's reasoning N (folded on screen)
   /send [N]      send the model the original of result N, of which secrets were withheld
                  (the last such result without N)
   /resume [id]   continue an earlier conversation (a picker without an id)
@@ -246,6 +247,12 @@ function viewResult(argument: string, _words: readonly string[], { conversation,
     argument === ''
       ? items.findLast((item) => item.kind === 'tool')
       : items.find((item) => item.id === Number(argument));
+  // The model's reasoning, folded to one line on screen, opens whole too.
+  if (wanted?.kind === 'reasoning') {
+    const failure = openInPager(wanted.text);
+    if (failure !== undefined) notice(failure, 'error');
+    return;
+  }
   if (wanted?.kind !== 'tool') {
     notice(
       argument === ''
