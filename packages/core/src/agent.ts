@@ -1,4 +1,4 @@
-import { assistantMessage } from './assistant-message.js';
+import { assistantMessage, carriesReasoning, refusedReasoning, withoutReasoning } from './assistant-message.js';
 import { type AnyTool, type AssessContext, type GatePolicy, parseRule, type TurnState } from '@riskgate/risk';
 import type OpenAI from 'openai';
 import type { AuditLog } from './audit.js';
@@ -75,6 +75,8 @@ export class Agent {
   /** What the gate remembers within the current turn (untrusted content seen). */
   private turnState: TurnState = {};
   private currentModel: string;
+  /** Send reasoning back (assistant-message.ts) until the endpoint refuses it by name, for this model. */
+  private sendReasoning = true;
   /** Ask for usage in streams until the endpoint refuses the option (then never again). */
   private askUsage = true;
   /** The provider's count of the last request's prompt: the first `messages` messages and the system prompt. */
@@ -93,6 +95,7 @@ export class Agent {
   /** Switches the model for the next request; the conversation goes on as it is. */
   setModel(model: string): void {
     this.currentModel = model;
+    this.sendReasoning = true;
   }
 
   get conversation(): readonly Message[] {
@@ -295,14 +298,37 @@ export class Agent {
   }
 
   /**
+   * The request, with the reasoning earlier replies need sent back (assistant-message.ts); an
+   * endpoint that refuses those fields by name (Groq behind a router after a switch of model) is
+   * asked again without them, until the model is switched again.
+   */
+  private async createStream(client: OpenAI, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
+    if (!this.sendReasoning) return this.openStream(client, signal, withoutReasoning(this.messages));
+    try {
+      return await this.openStream(client, signal, this.messages);
+    } catch (error) {
+      if (signal.aborted || !refusedReasoning(error) || !carriesReasoning(this.messages)) throw error;
+      const stream = await this.openStream(client, signal, withoutReasoning(this.messages)).catch(() => {
+        throw error;
+      });
+      this.sendReasoning = false;
+      return stream;
+    }
+  }
+
+  /**
    * The streamed request, asking for the provider's usage (`stream_options.include_usage`); an
    * endpoint that refuses the option (400/422) is asked again without it, for the rest of the
    * session, so it still works and token counts fall back to the estimate.
    */
-  private async createStream(client: OpenAI, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
+  private async openStream(
+    client: OpenAI,
+    signal: AbortSignal,
+    messages: readonly Message[],
+  ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const request = {
       model: this.currentModel,
-      messages: [{ role: 'system' as const, content: this.options.systemPrompt }, ...this.messages],
+      messages: [{ role: 'system' as const, content: this.options.systemPrompt }, ...messages],
       tools: this.options.registry.definitions(),
       stream: true as const,
     };

@@ -42,3 +42,35 @@ export function assistantMessage(reply: StreamedReply, toolCalls: readonly Strea
         }),
   } as Message;
 }
+
+/** The fields of an assistant message that only send reasoning back. */
+const REASONING_FIELDS = ['reasoning_content', 'reasoning_details'] as const;
+
+export function carriesReasoning(messages: readonly Message[]): boolean {
+  return messages.some((message) => message.role === 'assistant' && REASONING_FIELDS.some((field) => field in message));
+}
+
+/** The conversation without the reasoning sent back (for an endpoint that refuses the fields). */
+export function withoutReasoning(messages: readonly Message[]): Message[] {
+  return messages.map((message) => {
+    if (message.role !== 'assistant' || !REASONING_FIELDS.some((field) => field in message)) return message;
+    const {
+      reasoning_content: _content,
+      reasoning_details: _details,
+      ...rest
+    } = message as Message & Record<(typeof REASONING_FIELDS)[number], unknown>;
+    return rest as Message;
+  });
+}
+
+/**
+ * A 400/422 that names a reasoning field as one the endpoint does not take: Groq's "property
+ * 'reasoning_content' is unsupported", a strict schema's "Extra inputs are not permitted" or
+ * "Unrecognized … reasoning_content". Another 400 is not this one.
+ */
+export function refusedReasoning(error: unknown): boolean {
+  const { status, message } = (error ?? {}) as { status?: unknown; message?: unknown };
+  if ((status !== 400 && status !== 422) || typeof message !== 'string') return false;
+  if (!/reasoning_(content|details)/.test(message)) return false;
+  return /unsupported|not supported|unrecognized|unknown|not permitted|not allowed|extra/i.test(message);
+}

@@ -181,6 +181,57 @@ describe('a reasoning model in a tool loop (DeepSeek thinking mode, Kimi)', () =
 
 // Shapes as reported in open-webui/computer#224 (no index, whole calls, finish "stop",
 // extra_content.google.thought_signature) and NousResearch/hermes-agent#57939 (all under index 0).
+describe('an endpoint that refuses reasoning sent back (Groq behind a router, after a switch of model)', () => {
+  // Groq's words, as reported in tashfeenahmed/freellmapi#1070.
+  const GROQ_400 = {
+    error: {
+      message:
+        "'messages.2' : for 'role:assistant' the following must be satisfied[('messages.2' : property 'reasoning_content' is unsupported)]",
+      type: 'invalid_request_error',
+    },
+  };
+  const groqCheck: Check = (body) =>
+    body.messages.some((message) => 'reasoning_content' in message) ? { status: 400, body: GROQ_400 } : undefined;
+
+  it('is asked again without it, and the loop completes', async () => {
+    const base = await serve(
+      [
+        { deltas: [{ reasoning_content: 'Think.' }, { tool_calls: [call('c1', 'made-a', 0)] }], finish: 'tool_calls' },
+        { deltas: [{ content: 'Done.' }], finish: 'stop' },
+      ],
+      groqCheck,
+    );
+    harness = await createHarness([], { baseURL: base });
+    const outcome = await harness.turn('make a file');
+    expect(outcome).toEqual({ reason: 'answered', text: 'Done.' });
+    expect(made(harness)).toEqual(['made-a']);
+    const last = bodies.at(-1)!;
+    expect(last.messages.some((message) => message.role === 'tool')).toBe(true);
+    expect(last.messages.some((message) => 'reasoning_content' in message)).toBe(false);
+    expect(last.messages.find((message) => message.role === 'assistant')?.tool_calls).toHaveLength(1);
+    // The conversation itself keeps it (a switch back to the reasoning model sends it again).
+    expect(harness.agent.conversation.some((message) => 'reasoning_content' in message)).toBe(true);
+  });
+
+  it("DeepSeek's 'must be passed back' is not taken for a refusal of the field", async () => {
+    const base = await serve(
+      [{ deltas: [{ reasoning_content: 'Think.' }, { tool_calls: [call('c1', 'made-a', 0)] }], finish: 'tool_calls' }],
+      (body) =>
+        body.messages.some((message) => message.role === 'tool') ? { status: 400, body: DEEPSEEK_400 } : undefined,
+    );
+    harness = await createHarness([], { baseURL: base });
+    const outcome = await harness.turn('make a file');
+    expect(outcome.reason).toBe('error');
+    // Never asked again without the reasoning: every later request still carries it.
+    const later = bodies.slice(1).flatMap((body) => body.messages.filter((message) => message.role === 'assistant'));
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.every((message) => message.reasoning_content === 'Think.')).toBe(true);
+    expect(harness.events.find((event) => event.type === 'error')).toMatchObject({
+      message: expect.stringContaining('must be passed back'),
+    });
+  });
+});
+
 describe("Gemini's OpenAI endpoint: parallel calls", () => {
   it('each call whole in its own delta without an index: two calls, both run, signatures sent back', async () => {
     const signature = { google: { thought_signature: 'c2lnbmF0dXJl' } };
