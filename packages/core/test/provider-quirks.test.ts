@@ -181,6 +181,36 @@ describe('a reasoning model in a tool loop (DeepSeek thinking mode, Kimi)', () =
 
 // Shapes as reported in open-webui/computer#224 (no index, whole calls, finish "stop",
 // extra_content.google.thought_signature) and NousResearch/hermes-agent#57939 (all under index 0).
+describe("OpenRouter's reasoning_details", () => {
+  // The shape OpenRouter documents for reasoning tokens (a `reasoning` string beside blocks streamed
+  // in pieces by `index`), which it asks back with tool calls to keep signed reasoning.
+  it('blocks are joined by index and sent back with the tool calls; `reasoning` is not', async () => {
+    const piece = (fields: Delta) => ({ reasoning_details: [{ type: 'reasoning.text', index: 0, ...fields }] });
+    const base = await serve([
+      {
+        deltas: [
+          { role: 'assistant', reasoning: 'Let', ...piece({ text: 'Let', format: 'anthropic-claude-v1' }) },
+          { reasoning: ' me', ...piece({ text: ' me' }) },
+          piece({ signature: 'c2ln' }),
+          { tool_calls: [call('or-1', 'made-or', 0)] },
+        ],
+        finish: 'tool_calls',
+      },
+      { deltas: [{ content: 'Done.' }], finish: 'stop' },
+    ]);
+    harness = await createHarness([], { baseURL: base });
+    await harness.turn('make it');
+    expect(made(harness)).toEqual(['made-or']);
+    const reasoning = harness.events.flatMap((event) => (event.type === 'reasoning-delta' ? [event.text] : []));
+    expect(reasoning.join('')).toBe('Let me');
+    const assistant = bodies[1]!.messages.find((message) => message.role === 'assistant')!;
+    expect(assistant.reasoning_details).toEqual([
+      { type: 'reasoning.text', index: 0, text: 'Let me', format: 'anthropic-claude-v1', signature: 'c2ln' },
+    ]);
+    expect('reasoning' in assistant || 'reasoning_content' in assistant).toBe(false);
+  });
+});
+
 describe('an endpoint that refuses reasoning sent back (Groq behind a router, after a switch of model)', () => {
   // Groq's words, as reported in tashfeenahmed/freellmapi#1070.
   const GROQ_400 = {
