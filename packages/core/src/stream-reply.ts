@@ -94,22 +94,27 @@ export class ReplyAssembler {
   }
 
   /**
-   * The call a fragment belongs to. With an index: the call of that index, unless the fragment
-   * brings an id other than the one that call has (a new call under a reused index). Without an
-   * index: the call of the same id, a new call for a new id, and the last call for a piece with
-   * no id (its arguments go on).
+   * The call a fragment belongs to. A new call is one that names itself: a fragment with a name
+   * and an id other than the call it would join. So Gemini's whole calls under one index (or
+   * none) stay apart, while a server that sends a fresh id with every piece of one call still
+   * joins its pieces. With an index: the call of that index otherwise. Without one: the call of
+   * the same id, else the last call (its arguments go on).
    */
   private slotFor(fragment: Fragment): Slot {
     const id = fragment.id || undefined;
+    const announces = (call: Slot) =>
+      id !== undefined && Boolean(fragment.function?.name) && call.id !== '' && call.id !== id;
     if (typeof fragment.index === 'number') {
       const known = this.byIndex.get(fragment.index);
-      if (known !== undefined && (id === undefined || known.id === '' || known.id === id)) return known;
+      if (known !== undefined && !announces(known)) return known;
       const fresh = this.newSlot();
       this.byIndex.set(fragment.index, fresh);
       return fresh;
     }
-    if (id === undefined) return this.last ?? this.newSlot();
-    return this.calls.findLast((call) => call.id === id) ?? this.newSlot();
+    const same = id === undefined ? undefined : this.calls.findLast((call) => call.id === id);
+    if (same !== undefined) return same;
+    if (this.last === undefined || announces(this.last)) return this.newSlot();
+    return this.last;
   }
 
   private newSlot(): Slot {

@@ -304,6 +304,31 @@ describe("Gemini's OpenAI endpoint: parallel calls", () => {
     expect(calls.map((event) => JSON.parse(event.argumentsText).command)).toEqual(['touch made-x', 'touch made-y']);
   });
 
+  it('a fresh id with every piece of one call (no name after the first) still joins into one call', async () => {
+    const args = touch('made-renumbered');
+    const piece = (id: string, index: number | undefined, fields: Delta) => ({
+      ...(index === undefined ? {} : { index }),
+      id,
+      type: 'function',
+      function: fields,
+    });
+    const base = await serve([
+      {
+        deltas: [
+          { tool_calls: [piece('r-1', 0, { name: 'execute_command', arguments: args.slice(0, 5) })] },
+          { tool_calls: [piece('r-2', 0, { arguments: args.slice(5, 20) })] },
+          { tool_calls: [piece('r-3', undefined, { arguments: args.slice(20) })] },
+        ],
+        finish: 'tool_calls',
+      },
+      { deltas: [{ content: 'Done.' }], finish: 'stop' },
+    ]);
+    harness = await createHarness([], { baseURL: base });
+    await harness.turn('make it');
+    expect(made(harness)).toEqual(['made-renumbered']);
+    expect(harness.events.filter((event) => event.type === 'tool-call')).toHaveLength(1);
+  });
+
   it('arguments split over index-less deltas without ids still join into one call', async () => {
     const args = touch('made-split');
     const base = await serve([

@@ -13,6 +13,8 @@ const LIVE_LINES = 3;
  */
 export function ReasoningView({ item }: { readonly item: ReasoningItem }) {
   const lines = item.text.split('\n').filter((line) => line.trim() !== '');
+  // Some servers stream a reasoning of blank lines only: nothing to fold.
+  if (item.done && lines.length === 0) return null;
   if (item.done) {
     const count = `${lines.length} ${lines.length === 1 ? 'line' : 'lines'}`;
     return (
