@@ -458,6 +458,11 @@ describe("providers' errors reach the person in words", () => {
       { detail: [{ loc: ['body', 'messages'], msg: 'field required', type: 'missing' }] },
       'field required',
     ],
+    [
+      "Gemini's list",
+      [{ error: { code: 400, message: 'Function call is missing a thought_signature', status: 'INVALID_ARGUMENT' } }],
+      'missing a thought_signature',
+    ],
   ])('a 400 with %s', async (_shape, body, words) => {
     harness = await createHarness([], { baseURL: await serve([], () => ({ status: 400, body })) });
     const outcome = await harness.turn('hi');
