@@ -63,11 +63,16 @@ export function withReadableErrors(fetch: Fetch): Fetch {
 
 /**
  * The host's client, with error bodies every server's way made readable (`withOptions` makes a
- * copy with the same settings). A client without `withOptions` (a test double) is used as given.
+ * copy with the same settings). A client that cannot be copied so (a test double; AzureOpenAI,
+ * whose constructor wants what the copy does not pass on) is used as given.
  */
 export function readingErrors(client: OpenAI): OpenAI {
   if (typeof client.withOptions !== 'function') return client;
   const own = (client as unknown as { fetch?: Fetch }).fetch;
   const fetch: Fetch = typeof own === 'function' ? own : (input, init) => globalThis.fetch(input, init);
-  return client.withOptions({ fetch: withReadableErrors(fetch) });
+  try {
+    return client.withOptions({ fetch: withReadableErrors(fetch) });
+  } catch {
+    return client;
+  }
 }

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import OpenAI from 'openai';
+import OpenAI, { AzureOpenAI } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readingErrors } from '../src/error-bodies.js';
 import { createHarness, type Harness } from './helpers.js';
 
 /**
@@ -470,5 +471,23 @@ describe("providers' errors reach the person in words", () => {
     const error = harness.events.find((event) => event.type === 'error');
     expect(error).toMatchObject({ kind: 'bad-request', message: expect.stringContaining(words) });
     expect(JSON.stringify(error)).not.toContain('no body');
+  });
+});
+
+describe('the client the host gave', () => {
+  it('is copied with readable error bodies, or used as given when it cannot be copied (AzureOpenAI by endpoint)', async () => {
+    const plain = new OpenAI({ apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0, timeout: 1234 });
+    const copy = readingErrors(plain);
+    expect(copy).not.toBe(plain);
+    expect(copy).toMatchObject({ baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0, timeout: 1234 });
+    const azure = new AzureOpenAI({
+      apiKey: 'k',
+      endpoint: 'https://example.openai.azure.com',
+      apiVersion: '2024-10-21',
+      deployment: 'd',
+    });
+    // The SDK cannot copy it (its constructor wants what withOptions does not pass on).
+    expect(() => azure.withOptions({})).toThrow();
+    expect(readingErrors(azure)).toBe(azure);
   });
 });
