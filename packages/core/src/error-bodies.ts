@@ -63,11 +63,13 @@ export function withReadableErrors(fetch: Fetch): Fetch {
 
 /**
  * The host's client, with error bodies every server's way made readable (`withOptions` makes a
- * copy with the same settings). A client that cannot be copied so (a test double; AzureOpenAI,
- * whose constructor wants what the copy does not pass on) is used as given.
+ * copy with the same settings). Only a plain `OpenAI` client is copied: a subclass (AzureOpenAI,
+ * whose constructor wants what the copy does not pass on) or a test double is used as given.
  */
-export function readingErrors(client: OpenAI): OpenAI {
-  if (typeof client.withOptions !== 'function') return client;
+export async function readingErrors(client: OpenAI): Promise<OpenAI> {
+  // Loaded with the client the host made: no cost at start-up.
+  const { default: PlainOpenAI } = await import('openai');
+  if (Object.getPrototypeOf(client) !== PlainOpenAI.prototype) return client;
   const own = (client as unknown as { fetch?: Fetch }).fetch;
   const fetch: Fetch = typeof own === 'function' ? own : (input, init) => globalThis.fetch(input, init);
   try {

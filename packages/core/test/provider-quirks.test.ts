@@ -475,9 +475,9 @@ describe("providers' errors reach the person in words", () => {
 });
 
 describe('the client the host gave', () => {
-  it('is copied with readable error bodies, or used as given when it cannot be copied (AzureOpenAI by endpoint)', async () => {
+  it('a plain client is copied with readable error bodies; a subclass (AzureOpenAI) is used as given', async () => {
     const plain = new OpenAI({ apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0, timeout: 1234 });
-    const copy = readingErrors(plain);
+    const copy = await readingErrors(plain);
     expect(copy).not.toBe(plain);
     expect(copy).toMatchObject({ baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0, timeout: 1234 });
     const azure = new AzureOpenAI({
@@ -488,6 +488,6 @@ describe('the client the host gave', () => {
     });
     // The SDK cannot copy it (its constructor wants what withOptions does not pass on).
     expect(() => azure.withOptions({})).toThrow();
-    expect(readingErrors(azure)).toBe(azure);
+    expect(await readingErrors(azure)).toBe(azure);
   });
 });
