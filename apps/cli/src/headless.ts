@@ -161,7 +161,7 @@ export async function runHeadless(
   const summary = { sessionId: session.id, usage, cost };
   if (options.format === 'json') {
     options.stdout.write(
-      `${JSON.stringify({ text: outcome.text, reason: outcome.reason, ...summary, toolCalls: calls, refused: confirmer.refusals, declined: confirmer.declined, errors, exitCode, transcript: session.info.transcriptPath })}\n`,
+      `${JSON.stringify({ text: outcome.text, reason: outcome.reason, ...summary, reasoning: output.reasoning === '' ? null : output.reasoning, toolCalls: calls, refused: confirmer.refusals, declined: confirmer.declined, errors, exitCode, transcript: session.info.transcriptPath })}\n`,
     );
   }
   if (options.format === 'stream-json')
@@ -184,6 +184,8 @@ class HeadlessOutput {
   readonly errors: string[] = [];
   /** The provider's usage, summed over the turn's requests. */
   usage: ProviderUsage | undefined;
+  /** What the model thought before it answered, over the turn's replies. */
+  reasoning = '';
   private readonly decisions = new Map<string, Decision>();
   private endedOnLine = true;
   private replyEnded = false;
@@ -196,6 +198,19 @@ class HeadlessOutput {
     switch (event.type) {
       case 'text-delta':
         if (options.format === 'text') this.text(event.text);
+        break;
+      // The answer alone goes to stdout: reasoning is in the JSON (and stream-json's events).
+      case 'reasoning-delta':
+        this.reasoning += event.text;
+        break;
+      case 'refusal':
+        // A refusal is the model's answer in its words: on stdout as the answer is, and said as what it is.
+        if (options.format === 'text') {
+          this.text(event.text);
+          this.endLine();
+          this.endedOnLine = true;
+        }
+        if (options.format !== 'stream-json') options.stderr.write('riskgate: the model refused to answer\n');
         break;
       case 'tool-call':
         this.calls.push({

@@ -23,6 +23,38 @@ describe('conversationReducer', () => {
     expect(state.done[1]).toMatchObject({ text: 'Hello', question: false });
   });
 
+  it('keeps reasoning apart from the answer, open while it comes and folded once the answer starts', () => {
+    const thinking = apply([
+      { type: 'reasoning-delta', text: 'Count the ' },
+      { type: 'reasoning-delta', text: "r's.\u001B[2J" },
+    ]);
+    expect(thinking.live.at(-1)).toEqual({ kind: 'reasoning', id: 2, text: "Count the r's.\\e[2J", done: false });
+    const answered = apply([
+      { type: 'reasoning-delta', text: 'Count.' },
+      { type: 'text-delta', text: 'Three.' },
+      { type: 'reasoning-delta', text: 'Again.' },
+      { type: 'turn-end', reason: 'answered', text: 'Three.' },
+    ]);
+    expect(answered.done.map((item) => [item.kind, 'done' in item ? item.done : undefined])).toEqual([
+      ['user', undefined],
+      ['reasoning', true],
+      ['assistant', undefined],
+      ['reasoning', true],
+    ]);
+  });
+
+  it("shows a refusal in the model's words", () => {
+    const state = apply([
+      { type: 'refusal', text: "I can't help with that." },
+      { type: 'turn-end', reason: 'refusal', text: "I can't help with that." },
+    ]);
+    expect(state.done.at(-1)).toMatchObject({
+      kind: 'notice',
+      tone: 'warning',
+      text: "The model refused: I can't help with that.",
+    });
+  });
+
   it('shows a reply that ends in a question as a question', () => {
     const state = apply([
       { type: 'text-delta', text: 'This may be risky. Should I proceed?' },

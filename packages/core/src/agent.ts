@@ -1,12 +1,13 @@
-import { boundedArguments } from './argument-limits.js';
+import { assistantMessage, carriesReasoning, refusedReasoning, withoutReasoning } from './assistant-message.js';
 import { type AnyTool, type AssessContext, type GatePolicy, parseRule, type TurnState } from '@riskgate/risk';
 import type OpenAI from 'openai';
 import type { AuditLog } from './audit.js';
 import type { Checkpoints } from './checkpoints.js';
 import type { AgentEvent, Confirmer, TurnEndReason } from './events.js';
 import { runGatedToolCall } from './gated-executor.js';
+import { readingErrors } from './error-bodies.js';
 import { DEFAULT_CONTEXT_TOKENS, trimToBudget } from './context-budget.js';
-import { ReplyAssembler, type StreamedReply, withFreshIds } from './stream-reply.js';
+import { CUT_OFF, ReplyAssembler, type StreamedReply, withFreshIds } from './stream-reply.js';
 import type { OutputGuard } from './output-guard.js';
 import {
   DEFAULT_MAX_REPLY_BYTES,
@@ -19,7 +20,7 @@ import {
   tooLongMessage,
   waitUnlessAborted,
 } from './model-wait.js';
-import { describeProviderError } from './provider-errors.js';
+import { describeProviderError, streamedError } from './provider-errors.js';
 import type { ToolRegistry } from './registry.js';
 import type { Message, TranscriptWriter } from './transcript.js';
 import { type ChatCompletionChunk, readReply } from './read-reply.js';
@@ -77,6 +78,8 @@ export class Agent {
   /** What the gate remembers within the current turn (untrusted content seen). */
   private turnState: TurnState = {};
   private currentModel: string;
+  /** Send reasoning back (assistant-message.ts) until the endpoint refuses it by name, for this model. */
+  private sendReasoning = true;
   /** Ask for usage in streams until the endpoint refuses the option (then never again). */
   private askUsage = true;
   /** The provider's count of the last request's prompt: the first `messages` messages and the system prompt. */
@@ -99,6 +102,7 @@ export class Agent {
   /** Switches the model for the next request; the conversation goes on as it is. */
   setModel(model: string): void {
     this.currentModel = model;
+    this.sendReasoning = true;
   }
 
   get conversation(): readonly Message[] {
@@ -161,27 +165,17 @@ export class Agent {
       if (!reply.finished) {
         // A reply cut off mid-way is never acted on: its tool calls may be incomplete.
         if (signal.aborted) return end('cancelled', reply.text);
-        emit({
-          type: 'error',
-          kind: reply.problemKind ?? 'incomplete-reply',
-          message: reply.problem ?? "the model's reply was cut off before it finished; nothing in it was executed",
-        });
+        if (reply.refusal !== undefined) emit({ type: 'refusal', text: reply.refusal });
+        emit({ type: 'error', kind: reply.problemKind ?? 'incomplete-reply', message: reply.problem ?? CUT_OFF });
         return end('error', reply.text);
       }
       const toolCalls = withFreshIds(reply.toolCalls, this.messages);
-      this.push({
-        role: 'assistant',
-        content: reply.text === '' ? null : reply.text,
-        ...(toolCalls.length === 0
-          ? {}
-          : {
-              tool_calls: toolCalls.map((call) => ({
-                id: call.id,
-                type: 'function' as const,
-                function: { name: call.name, arguments: boundedArguments(call.argumentsText) },
-              })),
-            }),
-      });
+      this.push(assistantMessage(reply, toolCalls));
+      if (toolCalls.length === 0 && reply.refusal !== undefined) {
+        // A refusal is an answer in the model's words, not a failure: said as what it is.
+        emit({ type: 'refusal', text: reply.refusal });
+        return end('refusal', reply.refusal);
+      }
       if (toolCalls.length === 0) return end('answered', reply.text);
       for (const call of toolCalls) {
         if (signal.aborted) {
@@ -234,7 +228,8 @@ export class Agent {
 
   private getClient(): Promise<OpenAI> {
     const { client } = this.options;
-    this.client ??= typeof client === 'function' ? client() : Promise.resolve(client);
+    // Error bodies in every server's shape reach the person in words (error-bodies.ts).
+    this.client ??= (typeof client === 'function' ? client() : Promise.resolve(client)).then(readingErrors);
     return this.client;
   }
 
@@ -310,36 +305,47 @@ export class Agent {
         emit({ type: 'usage', ...read.usage });
       }
     } catch (error) {
-      // The connection dropped mid-stream: report what arrived as unfinished.
+      // The connection dropped, or the provider sent an error, mid-stream: what arrived is shown, never acted on.
       const partial = reply.result();
-      if (cut === undefined && !signal.aborted && partial.text === '' && partial.toolCalls.length === 0) throw error;
-      if (cut === undefined)
-        return {
-          text: partial.text,
-          toolCalls: [],
-          finished: false,
-          problem: "the model's reply was cut off before it finished; nothing in it was executed",
-        };
+      const nothing = partial.text === '' && partial.toolCalls.length === 0 && partial.reasoning === undefined;
+      if (cut === undefined && !signal.aborted && nothing) throw error;
+      if (cut === undefined) {
+        const said = await streamedError(error, this.options.baseURL);
+        return said === undefined ? reply.unfinished(CUT_OFF) : reply.unfinished(said, 'provider-error');
+      }
     } finally {
       clearTimeout(timer);
     }
     if (cut === 'bytes')
-      return {
-        text: reply.result().text,
-        toolCalls: [],
-        finished: false,
-        problemKind: 'reply-too-long',
-        problem: `the model's reply passed ${maxBytes} bytes without finishing; riskgate stopped reading it and nothing in it was executed`,
-      };
+      return reply.unfinished(
+        `the model's reply passed ${maxBytes} bytes without finishing; riskgate stopped reading it and nothing in it was executed`,
+        'reply-too-long',
+      );
     if (cut === 'time')
-      return {
-        text: reply.result().text,
-        toolCalls: [],
-        finished: false,
-        problemKind: 'reply-too-slow',
-        problem: `the model's reply did not finish within ${Math.round(maxMs / 1000)} s; riskgate stopped reading it and nothing in it was executed`,
-      };
+      return reply.unfinished(
+        `the model's reply did not finish within ${Math.round(maxMs / 1000)} s; riskgate stopped reading it and nothing in it was executed`,
+        'reply-too-slow',
+      );
     return reply.result();
+  }
+
+  /**
+   * The request, with the reasoning earlier replies need sent back (assistant-message.ts); an
+   * endpoint that refuses those fields by name (Groq behind a router after a switch of model) is
+   * asked again without them, until the model is switched again.
+   */
+  private async createStream(client: OpenAI, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
+    if (!this.sendReasoning) return this.openStream(client, signal, withoutReasoning(this.messages));
+    try {
+      return await this.openStream(client, signal, this.messages);
+    } catch (error) {
+      if (signal.aborted || !refusedReasoning(error) || !carriesReasoning(this.messages)) throw error;
+      const stream = await this.openStream(client, signal, withoutReasoning(this.messages)).catch(() => {
+        throw error;
+      });
+      this.sendReasoning = false;
+      return stream;
+    }
   }
 
   /**
@@ -347,10 +353,14 @@ export class Agent {
    * endpoint that refuses the option (400/422) is asked again without it, for the rest of the
    * session, so it still works and token counts fall back to the estimate.
    */
-  private async createStream(client: OpenAI, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
+  private async openStream(
+    client: OpenAI,
+    signal: AbortSignal,
+    messages: readonly Message[],
+  ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const request = {
       model: this.currentModel,
-      messages: [{ role: 'system' as const, content: this.options.systemPrompt }, ...this.messages],
+      messages: [{ role: 'system' as const, content: this.options.systemPrompt }, ...messages],
       tools: this.options.registry.definitions(),
       stream: true as const,
     };

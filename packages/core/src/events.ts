@@ -54,10 +54,15 @@ export interface Confirmer {
   confirm(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
 }
 
-export type TurnEndReason = 'answered' | 'step-limit' | 'error' | 'cancelled';
+/** `refusal`: the model declined to answer (OpenAI's `refusal`); its words are the turn's text. */
+export type TurnEndReason = 'answered' | 'refusal' | 'step-limit' | 'error' | 'cancelled';
 
 export type AgentEvent =
   | { readonly type: 'text-delta'; readonly text: string }
+  /** What the model thinks before it answers (reasoning models); never part of the answer. */
+  | { readonly type: 'reasoning-delta'; readonly text: string }
+  /** The model declined to answer, in its words (OpenAI's `refusal`), once its reply finished. */
+  | { readonly type: 'refusal'; readonly text: string }
   | {
       readonly type: 'tool-call';
       readonly toolCallId: string;

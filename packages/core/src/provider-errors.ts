@@ -3,6 +3,8 @@
  * and start-up does not pay for it.
  */
 
+import { StreamedProviderError } from './reply-delta.js';
+
 export type ProviderErrorKind =
   | 'auth'
   | 'permission'
@@ -72,6 +74,9 @@ export async function describeProviderError(
       brief: `${where} failed (${error.status})`,
       message: `${where} failed (${error.status}): ${error.message}`,
     };
+  // An error the provider sent inside the stream (the SDK's, for an `error` object; ours, for vLLM's shape).
+  const streamed = await streamedError(error, context.baseURL);
+  if (streamed !== undefined) return { kind: 'server', brief: `${where} reported an error`, message: streamed };
   if (error instanceof OpenAI.APIError)
     return {
       kind: 'unknown',
@@ -87,4 +92,25 @@ export async function describeProviderError(
     };
   }
   return { kind: 'unknown', message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * The words for an error the provider put inside its stream: an `error` object in a chunk (the
+ * SDK throws it as an APIError without a status) or vLLM's `{"object":"error",…}` chunk.
+ * Undefined for any other failure (a dropped connection is said as a cut-off reply).
+ */
+export async function streamedError(error: unknown, baseURL?: string): Promise<string | undefined> {
+  const where = baseURL ?? 'the model endpoint';
+  const said = (message: string) =>
+    `${where} reported an error in the middle of the model's reply: ${message}; nothing in it was executed`;
+  if (error instanceof StreamedProviderError) return said(error.message);
+  const { default: OpenAI } = await import('openai');
+  if (
+    error instanceof OpenAI.APIError &&
+    !(error instanceof OpenAI.APIUserAbortError) &&
+    error.status === undefined &&
+    !(error instanceof OpenAI.APIConnectionError)
+  )
+    return said(error.message);
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import type { AgentEvent } from './events.js';
+import { readDelta, StreamedProviderError, streamedErrorMessage } from './reply-delta.js';
 import type { ReplyAssembler } from './stream-reply.js';
 import { type ProviderUsage, readUsage } from './usage.js';
 
@@ -32,19 +33,21 @@ export async function readReply(
     for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) {
       const chunk = next.value;
       usage = readUsage(chunk.usage) ?? usage;
-      // A chunk without `choices` (some servers send bare metadata or errors this way) carries nothing to act on.
+      // vLLM and others put an error in the stream as a chunk of its own: said, never skipped.
+      const streamed = streamedErrorMessage(chunk);
+      if (streamed !== undefined) throw new StreamedProviderError(streamed);
+      // A chunk without `choices` (some servers send bare metadata this way) carries nothing to act on.
       const choice = chunk.choices?.[0];
       if (choice === undefined) continue;
-      const delta = choice.delta;
+      const delta = readDelta(choice.delta);
       // Every chunk counts a little, so an endless run of empty deltas is cut too.
-      bytes += 16 + (delta?.content?.length ?? 0);
-      if (delta?.content) {
-        reply.addText(delta.content);
-        emit({ type: 'text-delta', text: delta.content });
-      }
-      for (const [position, fragment] of (delta?.tool_calls ?? []).entries()) {
+      bytes += 16 + delta.text.length + delta.reasoning.length + delta.refusal.length;
+      reply.addDelta(delta);
+      if (delta.reasoning !== '') emit({ type: 'reasoning-delta', text: delta.reasoning });
+      if (delta.text !== '') emit({ type: 'text-delta', text: delta.text });
+      for (const fragment of choice.delta?.tool_calls ?? []) {
         bytes += (fragment.function?.arguments?.length ?? 0) + (fragment.function?.name?.length ?? 0);
-        reply.addToolCall(fragment, position);
+        reply.addToolCall(fragment);
       }
       reply.finish(choice.finish_reason);
       if (choice.finish_reason) {

@@ -82,8 +82,9 @@ export class TranscriptWriter {
   }
 
   event(event: AgentEvent): void {
-    // Streaming pieces are in the messages already; the rest is kept for the record.
-    if (event.type === 'text-delta' || event.type === 'tool-output') return;
+    // Streaming pieces are in the messages already (reasoning in the assistant message where the
+    // provider needs it back, else only on screen); the rest is kept for the record.
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-output') return;
     this.append({
       kind: 'event',
       time: new Date().toISOString(),

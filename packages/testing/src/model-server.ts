@@ -83,10 +83,7 @@ export async function startScriptedModelServer(
       return;
     }
     if (reply.delayMs !== undefined) await sleep(reply.delayMs, request);
-    if (reply.error !== undefined) {
-      scriptedError(response, reply.error);
-      return;
-    }
+    if (answeredWhole(response, reply)) return;
     const id = `chatcmpl-scripted-${++counter}`;
     const chunks = replyChunks(reply, id, model, body.stream_options?.include_usage === true);
     if (body.stream !== true) {
@@ -110,6 +107,18 @@ export async function startScriptedModelServer(
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** A scripted HTTP error, or a recorded stream sent as it is: answered in one piece. */
+function answeredWhole(response: ServerResponse, reply: ScriptedReply): boolean {
+  if (reply.error !== undefined) {
+    scriptedError(response, reply.error);
+    return true;
+  }
+  if (reply.rawStream === undefined) return false;
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  response.end(reply.rawStream);
+  return true;
 }
 
 function pieces(text: string, size: number): string[] {

@@ -47,6 +47,8 @@ export const scriptedReply = z.object({
       cost: z.number().nonnegative().optional(),
     })
     .optional(),
+  /** Answer with this server-sent-events body exactly, as it is (a recorded provider stream). */
+  rawStream: z.string().optional(),
   /** Hold the connection this long before answering (for cancellation tests). */
   delayMs: z.number().int().nonnegative().optional(),
 });

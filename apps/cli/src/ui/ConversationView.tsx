@@ -21,7 +21,8 @@ export function ConversationView({
     conversation.busy &&
     !waitingForApproval &&
     !(lastLive?.kind === 'tool' && lastLive.state === 'executing') &&
-    lastLive?.kind !== 'assistant';
+    lastLive?.kind !== 'assistant' &&
+    lastLive?.kind !== 'reasoning';
   return (
     <>
       <Static key={conversation.generation} items={conversation.done as Item[]}>

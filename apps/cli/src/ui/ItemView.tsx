@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { Item, NoticeTone } from './conversation.js';
+import { ReasoningView } from './ReasoningView.js';
 import type { Views } from './use-session.js';
 
 const NOTICE_COLOR: Record<NoticeTone, string> = { info: 'gray', warning: 'yellow', error: 'red' };
@@ -37,6 +38,8 @@ export function ItemView({
       return views === undefined ? null : <views.ToolView item={item} width={width} />;
     case 'notice':
       return <Text color={NOTICE_COLOR[item.tone]}>{item.text}</Text>;
+    case 'reasoning':
+      return <ReasoningView item={item} />;
     default: {
       const unreachable: never = item;
       return <Text>{String(unreachable)}</Text>;

@@ -16,7 +16,8 @@ export const HELP_TEXT = `Commands:
   /rules         list rules; /rules revoke N removes an "always allow" grant
   /audit         the last decisions and why
   /view [N]      tool call N (the last without N) whole, in $PAGER: the diff you approved
-                 and its result (the history shows them collapsed)
+                 and its result (the history shows them collapsed); also the model's
+                 reasoning N (folded on screen)
   /send [N]      send the model the original of result N, of which secrets were withheld
                  (the last such result without N)
   /undo [N]      put back the files the last change (or change N of /undo list) wrote,
@@ -267,6 +268,12 @@ function viewResult(argument: string, _words: readonly string[], { conversation,
     argument === ''
       ? items.findLast((item) => item.kind === 'tool')
       : items.find((item) => item.id === Number(argument));
+  // The model's reasoning, folded to one line on screen, opens whole too.
+  if (wanted?.kind === 'reasoning') {
+    const failure = openInPager(wanted.text);
+    if (failure !== undefined) notice(failure, 'error');
+    return;
+  }
   if (wanted?.kind !== 'tool') {
     notice(
       argument === ''

@@ -25,7 +25,9 @@ export type Item =
       /** What the person was asked about (a file's diff): it stays in the history after the answer. */
       readonly asked?: OperationDescription;
     }
-  | { readonly kind: 'notice'; readonly id: number; readonly tone: NoticeTone; readonly text: string };
+  | { readonly kind: 'notice'; readonly id: number; readonly tone: NoticeTone; readonly text: string }
+  /** What the model thought before it answered: dimmed, its last lines while it comes, one line once it is done. */
+  | { readonly kind: 'reasoning'; readonly id: number; readonly text: string; readonly done: boolean };
 
 export interface ConversationState {
   /** Finished turns: rendered once, in <Static>. */
@@ -153,18 +155,28 @@ function notice(state: ConversationState, tone: NoticeTone, text: string): Conve
  */
 function applyEvent(state: ConversationState, event: AgentEvent, now: number): ConversationState {
   switch (event.type) {
-    case 'text-delta': {
+    case 'reasoning-delta': {
       const text = terminalText(event.text);
       const last = state.live.at(-1);
-      if (last?.kind === 'assistant') {
+      if (last?.kind === 'reasoning' && !last.done)
         return { ...state, live: [...state.live.slice(0, -1), { ...last, text: last.text + text }] };
+      return appended(state, { kind: 'reasoning', text, done: false });
+    }
+    case 'refusal':
+      return notice(closeReasoning(state), 'warning', `The model refused: ${terminalText(event.text)}`);
+    case 'text-delta': {
+      const text = terminalText(event.text);
+      const current = closeReasoning(state);
+      const last = current.live.at(-1);
+      if (last?.kind === 'assistant') {
+        return { ...current, live: [...current.live.slice(0, -1), { ...last, text: last.text + text }] };
       }
-      return appended(state, { kind: 'assistant', text, question: false });
+      return appended(current, { kind: 'assistant', text, question: false });
     }
     case 'tool-call': {
       const { toolCallId, toolName, argumentsText, title } = event;
       const item = { kind: 'tool', toolCallId, toolName, argumentsText, title, output: '', startedAt: now } as const;
-      return appended(state, { ...item, state: 'validating' });
+      return appended(closeReasoning(state), { ...item, state: 'validating' });
     }
     case 'tool-state':
     case 'decision':
@@ -191,7 +203,7 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
     case 'rule-added':
       return notice(state, 'info', `always allowed from now on: ${terminalText(event.rule)}`);
     case 'turn-end':
-      return endTurn(state, event.reason);
+      return endTurn(closeReasoning(state), event.reason);
     // Headless JSON reports it; the screen does not.
     case 'usage':
     // Shown where it matters: guarded mode's decisions name the untrusted source in their reasons.
@@ -202,6 +214,13 @@ function applyEvent(state: ConversationState, event: AgentEvent, now: number): C
       return unreachable;
     }
   }
+}
+
+/** The model's reasoning is done once its answer, a tool call or the turn's end comes: it folds to one line. */
+function closeReasoning(state: ConversationState): ConversationState {
+  const last = state.live.at(-1);
+  if (last?.kind !== 'reasoning' || last.done) return state;
+  return { ...state, live: [...state.live.slice(0, -1), { ...last, done: true }] };
 }
 
 type ToolEvent = Extract<AgentEvent, { type: 'tool-state' | 'decision' | 'tool-output' | 'tool-result' }>;
