@@ -24,6 +24,7 @@ import { assessContextFromConfig, createChatTools, createSqlTools, sandboxFromCo
 import { SetupError } from './setup-error.js';
 import { decisionExporterFor } from '../telemetry.js';
 import { warmFirstCall } from './warm-up.js';
+import { toolsChangedNote } from './notes.js';
 
 export type ConversationKind = 'sql' | 'chat';
 
@@ -60,8 +61,12 @@ export interface Session {
    * where a run without a call would wait at its exit for work it never needed.
    */
   warmUp(): void;
+  /** The session's transcript: a conversation that goes on in another mode keeps writing it. */
+  readonly transcript: TranscriptWriter;
   /** Ends the session; resolves to whether its transcript remains to be resumed. */
   close(): Promise<boolean>;
+  /** Closes the session's database and leaves its transcript open: the conversation goes on in another session. */
+  handOver(): Promise<void>;
 }
 
 /**
@@ -109,11 +114,13 @@ export interface CreateSessionOptions {
   readonly confirmer: Confirmer;
   /** A session id or transcript path to resume; `true` for the most recent. */
   readonly resume?: string | true;
+  /** The conversation goes on from this session (/sql, /db, /chat): its messages, model and transcript. */
+  readonly continueFrom?: Session;
 }
 
 export async function createSession(options: CreateSessionOptions): Promise<Session> {
-  const { config } = options;
-  const model = requireModel(config);
+  const { config, continueFrom } = options;
+  const model = continueFrom?.agent.model ?? requireModel(config);
   const sessionsDirectory = join(stateDirectory(), 'sessions');
   const resumedPath = options.resume === undefined ? undefined : resolveResume(options.resume, sessionsDirectory);
   const resumed = resumedPath === undefined ? undefined : readTranscript(resumedPath);
@@ -130,11 +137,13 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     mode: config.policy.mode,
     ...(connection === undefined ? {} : { database: opened.database! }),
   };
-  const storage = new StorageFaults();
+  const storage = continueFrom?.storage ?? new StorageFaults();
   const transcript =
-    resumed !== undefined && resumedPath !== undefined
+    continueFrom?.transcript ??
+    (resumed !== undefined && resumedPath !== undefined
       ? TranscriptWriter.reopen(resumedPath, resumed.session, storage.report)
-      : TranscriptWriter.create(sessionsDirectory, meta, storage.report);
+      : TranscriptWriter.create(sessionsDirectory, meta, storage.report));
+  const history = continuedHistory(continueFrom, transcript, meta, registry.names) ?? resumed?.messages;
   const auditPath = join(stateDirectory(), 'audit.jsonl');
   const exporter = await decisionExporterFor(config, storage.report);
   const context = assessContextFromConfig(config, options.cwd, connection, sandboxAvailable);
@@ -148,7 +157,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
       onFault: storage.report,
       ...(exporter === undefined ? {} : { forward: (entry) => exporter.record(entry) }),
     }),
-    ...(resumed === undefined ? {} : { history: resumed.messages }),
+    ...(history === undefined ? {} : { history }),
   });
   let warmed = false;
   const warmUp = () => {
@@ -165,6 +174,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     agent,
     registry,
     ...(connection === undefined ? {} : { connection }),
+    transcript,
     restored: resumed?.messages ?? [],
     restoredEvents: resumed?.events ?? [],
     auditPath,
@@ -183,7 +193,30 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
       await connection?.close();
       return transcript.finish();
     },
+    handOver: async () => {
+      await connection?.close();
+    },
   };
+}
+
+/**
+ * The conversation of a session that goes on from another (/sql, /db, /chat): its messages and a
+ * note telling the model its tools changed; the transcript records the new mode (a resume
+ * reopens it there) and the note.
+ */
+function continuedHistory(
+  from: Session | undefined,
+  transcript: TranscriptWriter,
+  meta: Omit<SessionMeta, 'id' | 'startedAt'>,
+  tools: readonly string[],
+): Message[] | undefined {
+  if (from === undefined) return undefined;
+  transcript.retarget({ kind: meta.kind, model: from.agent.model, database: meta.database });
+  const note = toolsChangedNote(meta.kind, meta.database, tools);
+  // A conversation with nothing said yet needs no note: the system prompt says it all.
+  if (from.agent.conversation.length === 0) return [];
+  transcript.message(note);
+  return [...from.agent.conversation, note];
 }
 
 /** The model to talk to, or a SetupError that says how to set one. */

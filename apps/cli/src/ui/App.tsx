@@ -11,7 +11,7 @@ import { type StartingInfo, StatusLine } from './StatusLine.js';
 import type { TtyConfirmer } from './tty-confirmer.js';
 import { useApproval } from './use-approval.js';
 import { useConversation } from './use-conversation.js';
-import { useKeys } from './use-keys.js';
+import { useKeys, useModeHotkey } from './use-keys.js';
 import { useSlashCommand, useSubmit } from './use-prompt.js';
 import { useSessionStart, useSwitchSession } from './use-session.js';
 import { useSessionShown } from './use-session-shown.js';
@@ -32,7 +32,7 @@ export interface AppProps {
   readonly starting: StartingInfo;
   readonly confirmer: TtyConfirmer;
   /** Opens another conversation (/sql, /chat, /db, /resume). */
-  readonly openSession: (request: OpenRequest) => Promise<Session>;
+  readonly openSession: (request: OpenRequest & { readonly continueFrom?: Session }) => Promise<Session>;
   /** Ms a second Ctrl-C has to follow the first to exit. */
   readonly exitWindowMs?: number;
   readonly guardMs?: number;
@@ -86,6 +86,7 @@ export function App({
   });
   const submit = useSubmit(session, setInput, command, runTurn);
   useKeys({ controller, pending, answer, input, setInput, exitWindowMs, exit, notice });
+  useModeHotkey({ session, views, setSession, notice, isActive: pending === undefined && picker === undefined });
 
   return (
     <Box flexDirection="column">

@@ -29,6 +29,8 @@ export interface OpenRequest {
   readonly kind: ConversationKind;
   readonly database?: string;
   readonly resume?: string | true;
+  /** The conversation goes on in the new mode (/sql, /db, /chat): its messages, model and transcript are kept. */
+  readonly keep?: boolean;
 }
 
 /** What a slash command may touch in the app. */
@@ -155,15 +157,15 @@ const COMMANDS: Readonly<Record<string, Handler>> = {
   rules: rulesCommand,
   audit: (_argument, _words, { notice, session }) => notice(auditText(session.auditPath)),
   sql: (argument, _words, context) =>
-    void context.switchTo({ kind: 'sql', ...(argument === '' ? {} : { database: argument }) }),
+    void context.switchTo({ kind: 'sql', keep: true, ...(argument === '' ? {} : { database: argument }) }),
   db: (argument, _words, context) => {
-    if (argument !== '') void context.switchTo({ kind: 'sql', database: argument });
+    if (argument !== '') void context.switchTo({ kind: 'sql', database: argument, keep: true });
     else
       context.notice(
         `database: ${context.session.info.database ?? 'none (chat mode)'}; /db <file or postgres:// URL> to switch`,
       );
   },
-  chat: (_argument, _words, context) => void context.switchTo({ kind: 'chat' }),
+  chat: (_argument, _words, context) => void context.switchTo({ kind: 'chat', keep: true }),
   view: viewResult,
   send: (argument, _words, context) => {
     const sent = sendWithheldText(context.conversation, argument);
@@ -183,7 +185,37 @@ export function runSlashCommand(line: string, context: CommandContext): void {
   else handler(words.join(' '), words, context);
 }
 
-function setMode(argument: string, _words: readonly string[], { session, notice, setSession }: CommandContext): void {
+function setMode(argument: string, _words: readonly string[], context: CommandContext): void {
+  applyMode(argument, context);
+}
+
+/** The order Shift+Tab walks: yolo is never in it (only --yolo at start turns it on). */
+export const HOTKEY_MODES: readonly SafetyMode[] = ['smart', 'strict', 'guarded'];
+
+/**
+ * The mode after `current` in HOTKEY_MODES that the organisation's floor allows (the floor
+ * itself when none is, as /mode does). From yolo the walk starts at smart.
+ */
+export function nextHotkeyMode(current: SafetyMode, floor: SafetyMode | undefined): SafetyMode {
+  const start = HOTKEY_MODES.indexOf(current);
+  for (let step = 1; step <= HOTKEY_MODES.length; step++) {
+    const candidate = HOTKEY_MODES[(start + step) % HOTKEY_MODES.length]!;
+    if (floor === undefined || !isStricterMode(floor, candidate)) return candidate;
+  }
+  return floor ?? 'smart';
+}
+
+/** Shift+Tab: the next safety mode, through the same checks as /mode. */
+export function cycleMode(context: Pick<CommandContext, 'session' | 'notice' | 'setSession'>): void {
+  const { currentPolicy } = context.session.agent;
+  applyMode(nextHotkeyMode(currentPolicy.mode, currentPolicy.managed?.floor), context);
+}
+
+/** /mode and Shift+Tab: one place checks a mode against the managed floor and sets it. */
+function applyMode(
+  argument: string,
+  { session, notice, setSession }: Pick<CommandContext, 'session' | 'notice' | 'setSession'>,
+): void {
   const floor = session.agent.currentPolicy.managed?.floor;
   if (
     floor !== undefined &&

@@ -2,7 +2,9 @@ import type { ApprovalAnswer } from '@riskgate/core';
 import { useInput } from 'ink';
 import { type RefObject, useRef } from 'react';
 import type { Pending } from './use-approval.js';
+import type { Session } from '../session/create-session.js';
 import type { Notice } from './use-conversation.js';
+import type { Views } from './use-session.js';
 
 /** What the app-wide keys act on. */
 export interface KeyParts {
@@ -44,4 +46,27 @@ export function useKeys({ controller, pending, answer, input, setInput, exitWind
     lastCtrlC.current = now;
     notice('press Ctrl-C again to exit');
   });
+}
+
+/** Shift+Tab: the next safety mode (smart → strict → guarded; never yolo, never below a managed floor). */
+export function useModeHotkey({
+  session,
+  views,
+  setSession,
+  notice,
+  isActive,
+}: {
+  readonly session: Session | undefined;
+  readonly views: Views | undefined;
+  readonly setSession: (session: Session) => void;
+  readonly notice: Notice;
+  readonly isActive: boolean;
+}): void {
+  useInput(
+    (_typed, key) => {
+      if (key.tab && key.shift && session !== undefined && views !== undefined)
+        views.cycleMode({ session, setSession, notice });
+    },
+    { isActive },
+  );
 }

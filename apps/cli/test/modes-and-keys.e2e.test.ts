@@ -1,0 +1,116 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readTranscript } from '@riskgate/core';
+import { describe, expect, it } from 'vitest';
+import { e2eScene } from './e2e-setup.js';
+import { BIN } from './run-cli.js';
+
+const scene = e2eScene();
+const userTexts = (messages: readonly Record<string, unknown>[]) =>
+  messages.filter((message) => message.role === 'user').map((message) => String(message.content));
+
+describe('switching modes keeps the conversation', () => {
+  it('/sql goes on with the earlier messages, the chosen model and SQL tools; one transcript, resumed in SQL mode', async () => {
+    const { directory, env, server } = await scene.start([{ text: 'Chat answer one.' }, { text: 'SQL answer two.' }]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    await terminal.waitFor(/chat · smart/);
+    terminal.type('/model chosen-model', true);
+    await terminal.waitFor(/chat · smart · chosen-model/);
+    terminal.type('remember the word heron', true);
+    await terminal.waitFor(/Chat answer one\./);
+    terminal.type('/sql', true);
+    await terminal.waitFor(/SQL mode on .* \(smart\)[\s\S]*SQL · smart/);
+    // The conversation is still on screen: nothing was cleared.
+    expect(terminal.screen()).toContain('Chat answer one.');
+    terminal.type('which word?', true);
+    await terminal.waitFor(/SQL answer two\./);
+    const second = server.requests[1]!.body;
+    expect(second.model).toBe('chosen-model');
+    const users = userTexts(second.messages);
+    expect(users[0]).toBe('remember the word heron');
+    expect(users.at(-1)).toBe('which word?');
+    // The model is told its tools changed, between the two.
+    expect(users).toHaveLength(3);
+    expect(users[1]).toMatch(/switched this conversation to SQL mode[\s\S]*execute_sql/);
+    expect(
+      second.messages.some((message) => message.role === 'assistant' && message.content === 'Chat answer one.'),
+    ).toBe(true);
+    expect(second.tools?.map((tool) => tool.function.name)).toContain('execute_sql');
+    expect(second.tools?.map((tool) => tool.function.name)).not.toContain('execute_command');
+    expect(String(second.messages[0]!.content)).not.toBe(String(server.requests[0]!.body.messages[0]!.content));
+    terminal.key('C-d');
+    const exited = await terminal.waitFor(/\[exited 0\]/);
+    const id = /riskgate --resume (\S+)/.exec(exited)?.[1];
+    expect(id).toBeDefined();
+    const transcript = readTranscript(join(env.XDG_STATE_HOME!, 'riskgate', 'sessions', `${id}.jsonl`));
+    expect(transcript.session.kind).toBe('sql');
+    expect(transcript.session.model).toBe('chosen-model');
+    expect(userTexts(transcript.messages as unknown as Record<string, unknown>[])).toEqual(users);
+  }, 60_000);
+
+  it('/chat after /sql goes on too: the chat tools come back and the model hears of it', async () => {
+    const { directory, env, server } = await scene.start([{ text: 'One.' }, { text: 'Two.' }]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN} sql'`, env);
+    await terminal.waitFor(/SQL · smart/);
+    terminal.type('first', true);
+    await terminal.waitFor(/One\./);
+    terminal.type('/chat', true);
+    await terminal.waitFor(/chat mode \(smart\)[\s\S]*chat · smart/);
+    terminal.type('second', true);
+    await terminal.waitFor(/Two\./);
+    const users = userTexts(server.requests[1]!.body.messages);
+    expect(users[0]).toBe('first');
+    expect(users[1]).toMatch(/switched this conversation to chat mode[\s\S]*execute_command/);
+    expect(users[2]).toBe('second');
+    expect(server.requests[1]!.body.tools?.map((tool) => tool.function.name)).toContain('execute_command');
+  }, 60_000);
+});
+
+describe('Shift+Tab cycles the safety mode', () => {
+  it('walks smart → strict → guarded → smart, never into yolo, and the status line follows', async () => {
+    const { directory, env } = await scene.start([]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    // The session is open once the model is named (the hotkey acts on it).
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.key('BTab');
+    await terminal.waitFor(/safety mode: strict[\s\S]*chat · strict/);
+    terminal.key('BTab');
+    await terminal.waitFor(/safety mode: guarded[\s\S]*chat · guarded/);
+    terminal.key('BTab');
+    const back = await terminal.waitFor(/safety mode: smart[\s\S]*chat · smart/);
+    expect(back).not.toMatch(/yolo/);
+  }, 60_000);
+
+  it('from --yolo it leaves yolo for smart and never comes back to it', async () => {
+    const { directory, env } = await scene.start([]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN} --yolo'`, env);
+    await terminal.waitFor(/chat · yolo · scripted-model/);
+    terminal.key('BTab');
+    await terminal.waitFor(/chat · smart/);
+    for (const mode of ['strict', 'guarded', 'smart', 'strict']) {
+      terminal.key('BTab');
+      await terminal.waitFor(new RegExp(`safety mode: ${mode}[\\s\\S]*chat · ${mode}`));
+    }
+    expect(terminal.screen()).not.toMatch(/chat · yolo/);
+  }, 60_000);
+
+  it('stays at or above a managed floor', async () => {
+    const { directory, env } = await scene.start([]);
+    const policyPath = join(directory, 'managed-policy.json');
+    writeFileSync(policyPath, JSON.stringify({ minimumMode: 'guarded' }));
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, {
+      ...env,
+      RISKGATE_MANAGED_POLICY: policyPath,
+      RISKGATE_TELEMETRY: '',
+    });
+    await terminal.waitFor(/chat · guarded · scripted-model/);
+    terminal.key('BTab');
+    await terminal.waitFor(/safety mode: strict[\s\S]*chat · strict/);
+    terminal.key('BTab');
+    await terminal.waitFor(/safety mode: guarded[\s\S]*chat · guarded/);
+    terminal.key('BTab');
+    await terminal.waitFor(/safety mode: strict[\s\S]*safety mode: strict[\s\S]*chat · strict/);
+    expect(terminal.screen()).not.toMatch(/safety mode: smart|chat · smart/);
+    expect(readFileSync(policyPath, 'utf8')).toContain('guarded');
+  }, 60_000);
+});
