@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTranscript } from '@riskgate/core';
-import { describe, expect, it } from 'vitest';
-import { e2eScene } from './e2e-setup.js';
+import { describe, expect, it, vi } from 'vitest';
+import { e2eScene, pause, settle } from './e2e-setup.js';
 import { BIN } from './run-cli.js';
 
 const scene = e2eScene();
@@ -112,5 +112,98 @@ describe('Shift+Tab cycles the safety mode', () => {
     await terminal.waitFor(/safety mode: strict[\s\S]*safety mode: strict[\s\S]*chat · strict/);
     expect(terminal.screen()).not.toMatch(/safety mode: smart|chat · smart/);
     expect(readFileSync(policyPath, 'utf8')).toContain('guarded');
+  }, 60_000);
+});
+
+const lastUser = (request: { body: { messages: readonly Record<string, unknown>[] } }) =>
+  userTexts(request.body.messages).at(-1);
+
+describe('messages typed while the model works', () => {
+  it('Enter queues them under the prompt; they are sent in order, each after the turn before it ends', async () => {
+    const { directory, env, server } = await scene.start([
+      { text: 'Answer one.', delayMs: 2_500 },
+      { text: 'Answer two.' },
+      { text: 'Answer three.' },
+    ]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('one', true);
+    await terminal.waitFor(/thinking/);
+    terminal.type('two', true);
+    await terminal.waitFor(/queued: two/);
+    terminal.type('three', true);
+    const shown = await terminal.waitFor(/queued: two\s+queued: three/);
+    expect(shown).toContain('↑ on an empty prompt edits');
+    // The first request may still be on its way (the client loads with it); the queue is not sent.
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 10_000 });
+    await terminal.waitFor(/Answer three\./, 30_000);
+    expect(server.requests.map(lastUser)).toEqual(['one', 'two', 'three']);
+    // Each went after the answer before it: the model saw it.
+    expect(server.requests[2]!.body.messages.some((message) => message.content === 'Answer two.')).toBe(true);
+    expect(terminal.screen()).not.toContain('queued:');
+  }, 60_000);
+
+  it('↑ on an empty prompt takes the queue back into the editor, where it is not sent', async () => {
+    const { directory, env, server } = await scene.start([
+      { text: 'Answer one.', delayMs: 2_000 },
+      { text: 'Edited.' },
+    ]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('one', true);
+    await terminal.waitFor(/thinking/);
+    terminal.type('tow', true);
+    await terminal.waitFor(/queued: tow/);
+    terminal.key('Up');
+    await terminal.waitFor(/› tow/);
+    expect(terminal.screen()).not.toContain('queued:');
+    await terminal.waitFor(/Answer one\./);
+    // The turn ended and nothing was sent: the text waits in the editor.
+    await terminal.waitFor(/› tow/);
+    expect(server.requests).toHaveLength(1);
+    terminal.key('BSpace');
+    terminal.key('BSpace');
+    terminal.type('wo', true);
+    await terminal.waitFor(/Edited\./);
+    expect(server.requests.map(lastUser)).toEqual(['one', 'two']);
+  }, 60_000);
+
+  it('a queued "y" never answers a confirmation panel and waits until the turn ends', async () => {
+    const { directory, env, server } = await scene.start([
+      { toolCalls: [{ name: 'execute_command', arguments: { command: 'touch made.txt' } }], delayMs: 1_500 },
+      { text: 'Not made.' },
+      { text: 'About y.' },
+    ]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('make a file', true);
+    await terminal.waitFor(/thinking/);
+    terminal.type('y', true);
+    await terminal.waitFor(/queued: y/);
+    await terminal.waitFor(/Execute this command\?/);
+    await settle();
+    // The panel stays: the queue waits for the turn, and the panel's answer is the person's key.
+    await pause(1_000);
+    expect(terminal.screen()).toContain('Execute this command?');
+    expect(server.requests).toHaveLength(1);
+    terminal.type('n');
+    await terminal.waitFor(/About y\./, 30_000);
+    expect(existsSync(join(directory, 'made.txt'))).toBe(false);
+    expect(server.requests.map(lastUser)).toEqual(['make a file', 'make a file', 'y']);
+  }, 60_000);
+
+  it('Esc stops the turn and puts the queue back into the editor instead of sending it', async () => {
+    const { directory, env, server } = await scene.start([{ text: 'Never.', delayMs: 10_000 }, { text: 'Later.' }]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('one', true);
+    await terminal.waitFor(/thinking/);
+    terminal.type('two', true);
+    await terminal.waitFor(/queued: two/);
+    terminal.key('Escape');
+    await terminal.waitFor(/cancelled/);
+    await terminal.waitFor(/› two/);
+    await pause(500);
+    expect(server.requests).toHaveLength(1);
   }, 60_000);
 });

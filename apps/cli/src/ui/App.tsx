@@ -16,6 +16,7 @@ import { useSlashCommand, useSubmit } from './use-prompt.js';
 import { useSessionStart, useSwitchSession } from './use-session.js';
 import { useSessionShown } from './use-session-shown.js';
 import { useStopSignal } from './use-stop-signal.js';
+import { useQueue } from './use-queue.js';
 import { useTurns } from './use-turns.js';
 
 export type { StartingInfo };
@@ -85,7 +86,9 @@ export function App({
     runTurn,
   });
   const submit = useSubmit(session, setInput, command, runTurn);
-  useKeys({ controller, pending, answer, input, setInput, exitWindowMs, exit, notice });
+  const queue = useQueue({ busy: conversation.busy, held: pending !== undefined, submit, input, setInput });
+  const { interrupted } = queue;
+  useKeys({ controller, pending, answer, input, setInput, exitWindowMs, exit, notice, interrupted });
   useModeHotkey({ session, views, setSession, notice, isActive: pending === undefined && picker === undefined });
 
   return (
@@ -109,8 +112,11 @@ export function App({
       <Prompt
         value={input}
         onChange={setInput}
-        onSubmit={submit}
+        onSubmit={queue.enter}
         onEndOfInput={exit}
+        queued={queue.queued}
+        onRecall={queue.recall}
+        width={width}
         history={history}
         isActive={pending === undefined && picker === undefined}
         busy={conversation.busy}

@@ -27,6 +27,8 @@ export interface TextInputProps {
   readonly placeholder?: string;
   /** ↑/↓ on the first/last line walk this history; submitted entries are added to it. */
   readonly history?: InputHistory;
+  /** ↑ on an empty input: a text to edit instead of the history's (the queued messages), if any. */
+  readonly onRecall?: () => string | undefined;
 }
 
 /** Bracketed paste (xterm, tmux, every modern terminal): Ink passes the markers as these inputs. */
@@ -63,6 +65,7 @@ export function TextInput({
   canSubmit = true,
   placeholder,
   history,
+  onRecall,
 }: TextInputProps) {
   const state = useRef<EditorState>({ text: value, cursor: value.length });
   const pasting = useRef(false);
@@ -108,6 +111,11 @@ export function TextInput({
       if (pasting.current) {
         // Inside a paste every newline is text: a pasted question never sends itself half-way.
         apply({ type: 'insert', text: key.return ? '\n' : input });
+        return;
+      }
+      const recalled = key.upArrow && current.text === '' ? onRecall?.() : undefined;
+      if (recalled !== undefined) {
+        apply({ type: 'set', text: recalled });
         return;
       }
       const result = keyAction(input, key, current, history);

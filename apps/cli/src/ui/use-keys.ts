@@ -16,21 +16,35 @@ export interface KeyParts {
   readonly exitWindowMs: number;
   readonly exit: () => void;
   readonly notice: Notice;
+  /** Told when Esc or Ctrl-C stops what runs. */
+  readonly interrupted?: () => void;
 }
 
 /** Ctrl-C and Esc, read whichever panel is active. */
-export function useKeys({ controller, pending, answer, input, setInput, exitWindowMs, exit, notice }: KeyParts): void {
+export function useKeys({
+  controller,
+  pending,
+  answer,
+  input,
+  setInput,
+  exitWindowMs,
+  exit,
+  notice,
+  interrupted,
+}: KeyParts): void {
   const lastCtrlC = useRef(0);
   // Ctrl-C cancels what runs, not the session; twice at an empty prompt exits. Esc interrupts
   // the model or a running tool (in a panel, Esc is the panel's "no").
   useInput((typed, key) => {
     if (key.escape && pending === undefined && controller.current !== undefined) {
       controller.current.abort();
+      interrupted?.();
       return;
     }
     if (!(key.ctrl && typed === 'c')) return;
     if (controller.current !== undefined) {
       controller.current.abort();
+      interrupted?.();
       if (pending !== undefined) answer({ type: 'deny', note: 'cancelled' });
       return;
     }

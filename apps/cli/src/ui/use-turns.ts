@@ -38,7 +38,8 @@ export function useTurns(session: Session | undefined, dispatch: Dispatch<Conver
         });
         dispatch({ type: 'event', event: { type: 'turn-end', reason: 'error', text: '' }, now: Date.now() });
       } finally {
-        controller.current = undefined;
+        // A queued message may have started the next turn already: its controller stays.
+        if (controller.current === abort) controller.current = undefined;
       }
     },
     [session, dispatch],
