@@ -207,3 +207,31 @@ describe('messages typed while the model works', () => {
     expect(server.requests).toHaveLength(1);
   }, 60_000);
 });
+
+describe('/model lists the endpoint models', () => {
+  it('lists GET /models with the current one marked; /model N switches and the next request uses it', async () => {
+    const { directory, env, server } = await scene.start([{ text: 'From zeta.' }], {
+      models: ['zeta-model', 'scripted-model', 'alpha-model'],
+    });
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('/model', true);
+    const listed = await terminal.waitFor(/models at the endpoint \(3\)[\s\S]*zeta-model/);
+    expect(listed).toMatch(/ {3}1\. alpha-model\n\* {2}2\. scripted-model {3}\(current\)\n {3}3\. zeta-model/);
+    terminal.type('/model 3', true);
+    await terminal.waitFor(/model: zeta-model[\s\S]*chat · smart · zeta-model/);
+    terminal.type('hello', true);
+    await terminal.waitFor(/From zeta\./);
+    expect(server.requests[0]!.body.model).toBe('zeta-model');
+  }, 60_000);
+
+  it('says so when the endpoint has no /models, and /model <name> still switches', async () => {
+    const { directory, env } = await scene.start([], { models: 404 });
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('/model', true);
+    await terminal.waitFor(/does not list its models \(no \/models route\); \/model <name> switches by name/);
+    terminal.type('/model by-name', true);
+    await terminal.waitFor(/chat · smart · by-name/);
+  }, 60_000);
+});

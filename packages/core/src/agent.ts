@@ -19,6 +19,7 @@ import {
   waitUnlessAborted,
 } from './model-wait.js';
 import { describeProviderError } from './provider-errors.js';
+import { listModels, type ModelList } from './model-list.js';
 import type { ToolRegistry } from './registry.js';
 import type { Message, TranscriptWriter } from './transcript.js';
 import { type ChatCompletionChunk, readReply } from './read-reply.js';
@@ -92,6 +93,12 @@ export class Agent {
   /** Switches the model for the next request; the conversation goes on as it is. */
   setModel(model: string): void {
     this.currentModel = model;
+  }
+
+  /** The endpoint's models (`GET /models`), through the agent's own client: /model lists them. */
+  async listModels(options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {}): Promise<ModelList> {
+    const where = this.options.baseURL;
+    return listModels(await this.getClient(), { ...options, ...(where === undefined ? {} : { baseURL: where }) });
   }
 
   get conversation(): readonly Message[] {

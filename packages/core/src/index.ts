@@ -61,6 +61,7 @@ export {
   UNTRUSTED_PROJECT_FIELDS,
 } from './project-trust.js';
 export { addTrustedProject, listTrustedProjects, removeTrustedProject, type TrustChange } from './trust-store.js';
+export { listModels, MODEL_LIST_TIMEOUT_MS, type ModelList } from './model-list.js';
 export { describeProviderError, type ProviderErrorKind, type ProviderProblem } from './provider-errors.js';
 export {
   createOutputGuard,

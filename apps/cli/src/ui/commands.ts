@@ -11,7 +11,7 @@ export const HELP_TEXT = `Commands:
   /chat          chat mode: commands, files, HTTP
   /db <target>   SQL mode on another database
   /mode <m>      safety mode: strict | smart | guarded (kept when you switch conversations)
-  /model [name]  show or switch the model
+  /model [name]  list the endpoint's models (then /model N picks one) or switch by name
   /rules         list rules; /rules revoke N removes an "always allow" grant
   /audit         the last decisions and why
   /view [N]      show tool result N (the last without N) whole, in $PAGER
@@ -240,14 +240,62 @@ function applyMode(
   notice(`safety mode: ${argument}`);
 }
 
-function setModel(argument: string, _words: readonly string[], { session, notice, setSession }: CommandContext): void {
+/** The models /model listed last, per agent: `/model N` picks the Nth of them. */
+const listedModels = new WeakMap<object, readonly string[]>();
+
+/**
+ * /model lists the endpoint's models (the current one marked) and /model <name or number>
+ * switches; the conversation goes on with the new model.
+ */
+function setModel(argument: string, _words: readonly string[], context: CommandContext): void {
+  const { session, notice } = context;
   if (argument === '') {
-    notice(`model: ${session.agent.model}; /model <name> switches (the conversation goes on with the new model)`);
+    notice(`model: ${session.agent.model}; listing the endpoint's models…`);
+    void listModelsNotice(context);
     return;
   }
-  session.agent.setModel(argument);
-  setSession({ ...session, info: { ...session.info, model: argument } });
-  notice(`model: ${argument}`);
+  const listed = listedModels.get(session.agent);
+  const picked = /^\d+$/.test(argument) && listed !== undefined ? listed[Number(argument) - 1] : argument;
+  if (picked === undefined) {
+    notice(`no model number ${argument}; /model lists them`, 'error');
+    return;
+  }
+  switchModel(picked, context);
+}
+
+function switchModel(model: string, { session, notice, setSession }: CommandContext): void {
+  session.agent.setModel(model);
+  session.transcript.retarget({
+    kind: session.info.kind,
+    model,
+    ...(session.transcript.session.database === undefined ? {} : { database: session.transcript.session.database }),
+  });
+  setSession({ ...session, info: { ...session.info, model } });
+  notice(`model: ${model}`);
+}
+
+async function listModelsNotice({ session, notice }: CommandContext): Promise<void> {
+  const listed = await session.agent.listModels();
+  if ('error' in listed) {
+    notice(listed.error, 'error');
+    return;
+  }
+  if (listed.models.length === 0) {
+    notice('the endpoint lists no models; /model <name> switches by name', 'error');
+    return;
+  }
+  listedModels.set(session.agent, listed.models);
+  const current = session.agent.model;
+  notice(
+    [
+      `models at the endpoint (${listed.models.length}); /model <number or name> switches:`,
+      ...listed.models.map(
+        (model, index) =>
+          `${model === current ? '*' : ' '} ${String(index + 1).padStart(2)}. ${model}${model === current ? '   (current)' : ''}`,
+      ),
+      ...(listed.models.includes(current) ? [] : [`  current: ${current} (not in the endpoint's list)`]),
+    ].join('\n'),
+  );
 }
 
 /** /rules lists the rules and this session's grants; /rules revoke N takes a grant back. */
