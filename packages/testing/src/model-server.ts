@@ -25,6 +25,16 @@ export interface ScriptedModelServer {
   close(): Promise<void>;
 }
 
+/** `GET /models`: the list, or a 404 as from a server without the route. */
+function modelList(response: ServerResponse, listed: readonly string[] | 404): void {
+  if (listed === 404) json(response, 404, { error: { message: 'Not Found', type: 'invalid_request_error' } });
+  else
+    json(response, 200, {
+      object: 'list',
+      data: listed.map((id) => ({ id, object: 'model', created: 0, owned_by: 'riskgate-testing' })),
+    });
+}
+
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 that answers each request with
  * the next scripted reply, streaming exactly as the real API does: a role chunk, content in
@@ -57,13 +67,7 @@ export async function startScriptedModelServer(
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '').replace(/\?.*$/, '');
     if (request.method === 'GET' && /\/models$/.test(path)) {
-      const listed = options.models ?? [model];
-      if (listed === 404) json(response, 404, { error: { message: 'Not Found', type: 'invalid_request_error' } });
-      else
-        json(response, 200, {
-          object: 'list',
-          data: listed.map((id) => ({ id, object: 'model', created: 0, owned_by: 'riskgate-testing' })),
-        });
+      modelList(response, options.models ?? [model]);
       return;
     }
     if (request.method !== 'POST' || !/\/chat\/completions$/.test(path)) {
