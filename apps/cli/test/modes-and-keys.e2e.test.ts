@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTranscript } from '@riskgate/core';
+import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import { e2eScene, pause, settle } from './e2e-setup.js';
 import { BIN } from './run-cli.js';
@@ -233,5 +234,88 @@ describe('/model lists the endpoint models', () => {
     await terminal.waitFor(/does not list its models \(no \/models route\); \/model <name> switches by name/);
     terminal.type('/model by-name', true);
     await terminal.waitFor(/chat · smart · by-name/);
+  }, 60_000);
+});
+
+/** An $EDITOR that rewrites the file it is given, as a person would, and saves. */
+function scriptedEditor(directory: string, body: string): string {
+  const path = join(directory, 'editor.sh');
+  writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return path;
+}
+
+describe('Ctrl-G edits in $EDITOR', () => {
+  it('opens the prompt text in $EDITOR and puts the saved text back, unsent', async () => {
+    const { directory, env, server } = await scene.start([{ text: 'Got it.' }]);
+    const editor = scriptedEditor(directory, `sed -i 's/draft/final/' "$1"; printf '\\nsecond line\\n' >> "$1"`);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, { ...env, EDITOR: editor, VISUAL: '' });
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('my draft question');
+    await terminal.waitFor(/› my draft question/);
+    terminal.key('C-g');
+    await terminal.waitFor(/› my final question\s*\n\s*second line/);
+    await pause(300);
+    expect(server.requests).toHaveLength(0);
+    terminal.key('Enter');
+    await terminal.waitFor(/Got it\./);
+    expect(lastUser(server.requests[0]!)).toBe('my final question\nsecond line');
+  }, 60_000);
+
+  it("says so when the editor fails, and keeps the prompt's text", async () => {
+    const { directory, env } = await scene.start([]);
+    const editor = scriptedEditor(directory, 'exit 3');
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, { ...env, EDITOR: editor, VISUAL: '' });
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('keep me');
+    await terminal.waitFor(/› keep me/);
+    terminal.key('C-g');
+    await terminal.waitFor(/exited with 3; the text is unchanged/);
+    expect(terminal.screen()).toMatch(/› keep me/);
+  }, 60_000);
+
+  it("the panel's edit opens the SQL in $EDITOR; the edit fills the field and runs only when Enter confirms it", async () => {
+    const { directory, env, server } = await scene.start([
+      { toolCalls: [{ name: 'execute_sql', arguments: { sql: 'DELETE FROM orders WHERE id = 1' } }] },
+      { text: 'Done.' },
+    ]);
+    const database = join(directory, 'shop.sqlite');
+    const db = new Database(database);
+    db.exec(
+      "CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT); INSERT INTO orders (status) VALUES ('a'), ('b'), ('c');",
+    );
+    db.close();
+    const count = () => {
+      const reader = new Database(database, { readonly: true });
+      try {
+        return (reader.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n;
+      } finally {
+        reader.close();
+      }
+    };
+    const editor = scriptedEditor(directory, `printf 'DELETE FROM orders\\nWHERE id = 2\\n' > "$1"`);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN} sql --db ${database}'`, {
+      ...env,
+      EDITOR: editor,
+      VISUAL: '',
+    });
+    await terminal.waitFor(/SQL · smart · shop\.sqlite · scripted-model/);
+    terminal.type('delete order one', true);
+    await terminal.waitFor(/Execute this query\?/);
+    await settle();
+    terminal.type('e');
+    await terminal.waitFor(/Ctrl-G: in \$EDITOR/);
+    await settle();
+    terminal.key('C-g');
+    await terminal.waitFor(/DELETE FROM orders[\s│]*\n│ WHERE id = 2/);
+    // The editor saved: nothing ran, nothing was sent, the panel waits for Enter.
+    await pause(500);
+    expect(count()).toBe(3);
+    expect(server.requests).toHaveLength(1);
+    terminal.key('Enter');
+    await terminal.waitFor(/Done\./);
+    expect(count()).toBe(2);
+    const reader = new Database(database, { readonly: true });
+    expect(reader.prepare('SELECT id FROM orders ORDER BY id').all()).toEqual([{ id: 1 }, { id: 3 }]);
+    reader.close();
   }, 60_000);
 });

@@ -116,6 +116,7 @@ export function App({
         onEndOfInput={exit}
         queued={queue.queued}
         onRecall={queue.recall}
+        onEditorError={(message) => notice(message, 'error')}
         width={width}
         history={history}
         isActive={pending === undefined && picker === undefined}

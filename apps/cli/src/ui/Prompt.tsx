@@ -25,6 +25,7 @@ export function Prompt({
   queued = [],
   onRecall,
   width = 100,
+  onEditorError,
 }: {
   readonly value: string;
   readonly onChange: (value: string) => void;
@@ -36,6 +37,8 @@ export function Prompt({
   readonly queued?: readonly string[];
   readonly onRecall?: () => string | undefined;
   readonly width?: number;
+  /** Where a failed Ctrl-G ($EDITOR) is told. */
+  readonly onEditorError?: (message: string) => void;
 }) {
   return (
     <Box flexDirection="column">
@@ -50,6 +53,7 @@ export function Prompt({
           onEndOfInput={onEndOfInput}
           {...(history === undefined ? {} : { history })}
           {...(onRecall === undefined ? {} : { onRecall })}
+          {...(onEditorError === undefined ? {} : { onEditorError })}
           isActive={isActive}
           placeholder={busy ? '' : 'Ask anything, or /help'}
         />
