@@ -319,3 +319,67 @@ describe('Ctrl-G edits in $EDITOR', () => {
     reader.close();
   }, 60_000);
 });
+
+describe('the context budget and compaction', () => {
+  it('/compact replaces the earlier turns by the summary; the next request carries it and the last turns whole', async () => {
+    const { directory, env, server } = await scene.start([
+      { text: 'First answer.' },
+      { toolCalls: [{ name: 'execute_sql', arguments: { sql: 'SELECT count(*) AS n FROM orders' } }] },
+      { text: 'There are orders.' },
+      { text: 'Third answer.' },
+      { text: 'SUMMARY: the person asked a first question and about orders.' },
+      { text: 'Fourth answer.' },
+    ]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN} sql'`, env);
+    await terminal.waitFor(/SQL · smart · .*scripted-model · ctx \d+(\.\d)?k?\/100k \(\d+%\)/);
+    terminal.type('first question', true);
+    await terminal.waitFor(/First answer\./);
+    terminal.type('count the orders', true);
+    await terminal.waitFor(/There are orders\./);
+    terminal.type('third question', true);
+    await terminal.waitFor(/Third answer\./);
+    terminal.type('/compact', true);
+    await terminal.waitFor(/compacted: 2 earlier messages replaced by the model's summary/);
+    terminal.type('fourth question', true);
+    await terminal.waitFor(/Fourth answer\./);
+    const summaryRequest = server.requests[4]!.body;
+    expect(summaryRequest.stream).not.toBe(true);
+    expect(String(summaryRequest.messages.at(-1)!.content)).toContain('PERSON: first question');
+    const sent = server.requests[5]!.body.messages;
+    const users = userTexts(sent);
+    expect(users[0]).toMatch(/^\[riskgate: a summary of the earlier conversation[\s\S]*SUMMARY: the person asked/);
+    expect(users.slice(1)).toEqual(['count the orders', 'third question', 'fourth question']);
+    // The tool call and its result came along together.
+    const callAt = sent.findIndex((message) => Array.isArray(message.tool_calls));
+    expect(callAt).toBeGreaterThan(0);
+    expect(sent[callAt + 1]!.role).toBe('tool');
+    expect(sent[callAt + 1]!.tool_call_id).toBe((sent[callAt]!.tool_calls as { id: string }[])[0]!.id);
+    expect(sent.filter((message) => message.role === 'tool')).toHaveLength(1);
+  }, 90_000);
+
+  it('compacts by itself before a turn when the conversation fills the window', async () => {
+    const { directory, env, server } = await scene.start([
+      { text: 'One.' },
+      { text: 'Two.' },
+      { text: 'Three.' },
+      { text: 'SUMMARY of the long questions.' },
+      { text: 'Four.' },
+    ]);
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, { ...env, RISKGATE_CONTEXT_TOKENS: '1000' });
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    const long = (word: string) => `${word} ${'lorem ipsum '.repeat(90)}`;
+    for (const [index, word] of ['alpha', 'beta', 'gamma'].entries()) {
+      terminal.paste(long(word));
+      await terminal.waitFor(new RegExp(`› ${word} lorem`));
+      terminal.key('Enter');
+      await terminal.waitFor(new RegExp(['One', 'Two', 'Three'][index]!));
+    }
+    terminal.type('delta', true);
+    await terminal.waitFor(/Four\./, 30_000);
+    expect(terminal.screen()).toMatch(/the context is running low: compacting/);
+    const sent = userTexts(server.requests.at(-1)!.body.messages);
+    expect(sent[0]).toMatch(/^\[riskgate: a summary[\s\S]*SUMMARY of the long questions\./);
+    expect(sent.some((text) => text.startsWith('alpha'))).toBe(false);
+    expect(sent.at(-1)).toBe('delta');
+  }, 90_000);
+});

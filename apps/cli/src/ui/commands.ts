@@ -5,6 +5,7 @@ import type { ConversationKind, Session } from '../session/create-session.js';
 import { ARCHIVED_TOOL_CALLS, type ConversationState } from './conversation.js';
 import { fullText } from './history-text.js';
 import { openInPager } from './pager.js';
+import { compactionText } from './use-turns.js';
 
 export const HELP_TEXT = `Commands:
   /sql [db]      SQL mode, on a database (a SQLite file or postgres:// URL) or the demo
@@ -17,6 +18,7 @@ export const HELP_TEXT = `Commands:
   /view [N]      show tool result N (the last without N) whole, in $PAGER
   /send [N]      send the model the original of result N, of which secrets were withheld
                  (the last such result without N)
+  /compact       replace the earlier turns by a summary the model writes (also done when the context runs low)
   /resume [id]   continue an earlier conversation (a picker without an id)
   /clear         clear the screen and start a new conversation (the old one can be resumed)
   /help          this help
@@ -153,6 +155,12 @@ const COMMANDS: Readonly<Record<string, Handler>> = {
     void context.switchTo({ kind: info.kind, ...(info.database === undefined ? {} : { database: info.database }) });
   },
   mode: setMode,
+  compact: (_argument, _words, { session, notice }) => {
+    notice('compacting the earlier conversation…');
+    void session.agent
+      .compact()
+      .then((outcome) => notice(compactionText(outcome), outcome.compacted ? 'info' : 'error'));
+  },
   model: setModel,
   rules: rulesCommand,
   audit: (_argument, _words, { notice, session }) => notice(auditText(session.auditPath)),
