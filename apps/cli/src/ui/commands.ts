@@ -8,9 +8,10 @@ import { openInPager } from './pager.js';
 import { compactionText } from './use-turns.js';
 
 export const HELP_TEXT = `Commands:
-  /sql [db]      SQL mode, on a database (a SQLite file or postgres:// URL) or the demo
-  /chat          chat mode: commands, files, HTTP
-  /db <target>   SQL mode on another database
+  /sql [db]      SQL mode, on a database (a SQLite file or postgres:// URL) or the demo;
+                 the conversation and the model go on
+  /chat          chat mode: commands, files, HTTP (the conversation goes on)
+  /db <target>   SQL mode on another database (the conversation goes on)
   /mode <m>      safety mode: strict | smart | guarded (kept when you switch conversations)
   /model [name]  list the endpoint's models (then /model N picks one) or switch by name
   /rules         list rules; /rules revoke N removes an "always allow" grant
@@ -23,8 +24,10 @@ export const HELP_TEXT = `Commands:
   /clear         clear the screen and start a new conversation (the old one can be resumed)
   /help          this help
   /exit          quit (or Ctrl-D, or Ctrl-C twice at an empty prompt)
-Prompt: Enter sends · Alt+Enter or \\ then Enter: new line · ↑/↓ history · Esc interrupts
-Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e edit
+Prompt: Enter sends (queues while the model works; ↑ on an empty prompt edits the queue)
+        Alt+Enter or \\ then Enter: new line · ↑/↓ history · Ctrl-G: $EDITOR · Esc interrupts
+        Shift+Tab: next safety mode (smart → strict → guarded)
+Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e edit (Ctrl-G: $EDITOR)
         ↑↓ PgUp PgDn Home End scroll a long operation · v read it in $PAGER`;
 
 export interface OpenRequest {
