@@ -51,6 +51,12 @@ export interface AgentOptions {
   readonly retries?: RetryLimits;
   /** Bounds of one streamed reply (bytes, time). */
   readonly replyLimits?: ReplyLimits;
+  /**
+   * For a conversation that goes on from another agent (`untrustedSource` of that one): where
+   * untrusted content came in, or false when none did. Without it, a history with tool results
+   * (a resumed one) is taken as having brought some in.
+   */
+  readonly untrusted?: string | false;
 }
 
 export interface TurnOptions {
@@ -101,7 +107,9 @@ export class Agent {
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
     // A resumed conversation's sources are not known: its tool results are taken as untrusted.
-    if (this.messages.some((message) => message.role === 'tool'))
+    if (options.untrusted !== undefined)
+      this.untrustedSeen = options.untrusted === false ? undefined : options.untrusted;
+    else if (this.messages.some((message) => message.role === 'tool'))
       this.untrustedSeen = 'a resumed conversation whose tool results are not known to be trusted';
     this.policy = options.policy;
     this.currentModel = options.model;
@@ -148,6 +156,11 @@ export class Agent {
       ...(this.measured === undefined ? {} : { measured: this.measured }),
     });
     return tokens - trimmed.tokensSaved > budget * COMPACT_AT;
+  }
+
+  /** Where content from outside the person's trust first came into this conversation; false when none did. */
+  get untrustedSource(): string | false {
+    return this.untrustedSeen ?? false;
   }
 
   /** A compaction that is running: a turn waits for it (the messages are being replaced). */

@@ -192,3 +192,48 @@ describe('Agent.compact', () => {
     expect(summary).toContain(join(outside, 'notes.md'));
   });
 });
+
+describe('the untrusted warning of a conversation that goes on', () => {
+  const history: Message[] = [
+    user('q1'),
+    call('a'),
+    result('a'),
+    answer('A1'),
+    user('q2'),
+    answer('A2'),
+    user('q3'),
+    answer('A3'),
+  ];
+  async function summaryWith(untrusted: string | false | undefined): Promise<string> {
+    const { startScriptedModelServer } = await import('@riskgate/testing');
+    const { Agent, ToolRegistry } = await import('../src/index.js');
+    const { default: OpenAI } = await import('openai');
+    const server = await startScriptedModelServer([{ text: 'The summary.' }]);
+    try {
+      const agent = new Agent({
+        client: new OpenAI({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }),
+        model: 'scripted-model',
+        registry: new ToolRegistry([]),
+        policy: { mode: 'smart', rules: [] },
+        confirmer: { confirm: async () => ({ type: 'deny' }) },
+        context: { cwd: tmpdir() },
+        systemPrompt: 'system',
+        history,
+        ...(untrusted === undefined ? {} : { untrusted }),
+      });
+      expect(await agent.compact()).toMatchObject({ compacted: true });
+      return String(agent.conversation[0]!.content);
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('takes a resumed history with tool results as untrusted', async () => {
+    expect(await summaryWith(undefined)).toContain(UNTRUSTED_SUMMARY_WARNING);
+  });
+
+  it('carries what the agent before knew: clean stays clean, a source stays named', async () => {
+    expect(await summaryWith(false)).not.toContain(UNTRUSTED_SUMMARY_WARNING);
+    expect(await summaryWith('an HTTP body from https://example.test')).toContain('https://example.test');
+  });
+});

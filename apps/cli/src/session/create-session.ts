@@ -158,6 +158,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
       ...(exporter === undefined ? {} : { forward: (entry) => exporter.record(entry) }),
     }),
     ...(history === undefined ? {} : { history }),
+    ...(continueFrom === undefined ? {} : { untrusted: continueFrom.agent.untrustedSource }),
   });
   let warmed = false;
   const warmUp = () => {
@@ -324,7 +325,10 @@ async function systemPromptFor(
 function createAgent(
   config: ResolvedConfig,
   model: string,
-  parts: Pick<AgentOptions, 'registry' | 'confirmer' | 'context' | 'systemPrompt' | 'transcript' | 'audit' | 'history'>,
+  parts: Pick<
+    AgentOptions,
+    'registry' | 'confirmer' | 'context' | 'systemPrompt' | 'transcript' | 'audit' | 'history' | 'untrusted'
+  >,
 ): Agent {
   // The model's window, when it is smaller (a local model) or larger than the default.
   const contextTokens = contextTokensFromEnvironment();
