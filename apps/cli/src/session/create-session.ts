@@ -122,8 +122,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
   const { config, continueFrom } = options;
   const model = continueFrom?.agent.model ?? requireModel(config);
   const sessionsDirectory = join(stateDirectory(), 'sessions');
-  const resumedPath = options.resume === undefined ? undefined : resolveResume(options.resume, sessionsDirectory);
-  const resumed = resumedPath === undefined ? undefined : readTranscript(resumedPath);
+  const { resumedPath, resumed } = readResumed(options.resume, sessionsDirectory);
   const kind = resumed?.session.kind ?? options.kind;
   const opened = await openTools(options, kind, resumed?.session.database);
   const { connection, tools, sandboxAvailable, sandboxNotice } = opened;
@@ -218,6 +217,12 @@ function continuedHistory(
   if (from.agent.conversation.length === 0) return [];
   transcript.message(note);
   return [...from.agent.conversation, note];
+}
+
+/** The transcript to resume, when one is asked for. */
+function readResumed(resume: string | true | undefined, directory: string) {
+  const resumedPath = resume === undefined ? undefined : resolveResume(resume, directory);
+  return { resumedPath, resumed: resumedPath === undefined ? undefined : readTranscript(resumedPath) };
 }
 
 /** The model to talk to, or a SetupError that says how to set one. */
