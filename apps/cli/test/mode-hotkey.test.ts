@@ -23,3 +23,23 @@ describe('Shift+Tab mode order', () => {
         expect(nextHotkeyMode(current, floor)).not.toBe('yolo');
   });
 });
+
+describe("riskgate's notes on a redrawn conversation", () => {
+  it('are not shown as the person’s words; the person’s messages are', async () => {
+    const { itemsFromMessages } = await import('../src/ui/restore.js');
+    const { toolsChangedNote } = await import('../src/session/notes.js');
+    const items = itemsFromMessages(
+      [
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: 'One.' },
+        toolsChangedNote('sql', 'shop.sqlite', ['execute_sql', 'describe_schema']),
+        { role: 'user', content: 'second' },
+      ],
+      [],
+    );
+    expect(items.filter((item) => item.kind === 'user').map((item) => ('text' in item ? item.text : ''))).toEqual([
+      'first',
+      'second',
+    ]);
+  });
+});

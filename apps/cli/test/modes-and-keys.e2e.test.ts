@@ -67,6 +67,27 @@ describe('switching modes keeps the conversation', () => {
   }, 60_000);
 });
 
+describe('/db keeps the conversation too', () => {
+  it('/db <file> goes on on another database with the messages so far', async () => {
+    const { directory, env, server } = await scene.start([{ text: 'Chat one.' }, { text: 'On the other database.' }]);
+    const database = join(directory, 'other.sqlite');
+    new Database(database).exec('CREATE TABLE things (id INTEGER PRIMARY KEY)').close();
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('hello', true);
+    await terminal.waitFor(/Chat one\./);
+    terminal.type(`/db ${database}`, true);
+    await terminal.waitFor(/SQL mode on .*other\.sqlite \(smart\)[\s\S]*SQL · smart · other\.sqlite/);
+    terminal.type('and now?', true);
+    await terminal.waitFor(/On the other database\./);
+    const users = userTexts(server.requests[1]!.body.messages);
+    expect(users[0]).toBe('hello');
+    expect(users[1]).toMatch(/switched this conversation to SQL mode on the database .*other\.sqlite/);
+    expect(users[2]).toBe('and now?');
+    expect(String(server.requests[1]!.body.messages[0]!.content)).toContain('things');
+  }, 60_000);
+});
+
 describe('Shift+Tab cycles the safety mode', () => {
   it('walks smart → strict → guarded → smart, never into yolo, and the status line follows', async () => {
     const { directory, env } = await scene.start([]);
