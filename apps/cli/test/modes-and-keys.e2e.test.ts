@@ -231,7 +231,7 @@ describe('messages typed while the model works', () => {
 });
 
 describe('/model lists the endpoint models', () => {
-  it('lists GET /models with the current one marked; /model N switches and the next request uses it', async () => {
+  it('lists GET /models in a picker with the current one marked; the chosen model takes the next request; /model N too', async () => {
     const { directory, env, server } = await scene.start([{ text: 'From zeta.' }], {
       models: ['zeta-model', 'scripted-model', 'alpha-model'],
     });
@@ -240,11 +240,20 @@ describe('/model lists the endpoint models', () => {
     terminal.type('/model', true);
     const listed = await terminal.waitFor(/models at the endpoint \(3\)[\s\S]*zeta-model/);
     expect(listed).toMatch(/ {3}1\. alpha-model\n\* {2}2\. scripted-model {3}\(current\)\n {3}3\. zeta-model/);
-    terminal.type('/model 3', true);
+    // The picker opens on the current model: ↓ and Enter choose the next.
+    await terminal.waitFor(/Choose a model \(3\)[\s\S]*\* scripted-model {3}\(current\)/);
+    await settle();
+    terminal.key('Down');
+    await settle();
+    terminal.key('Enter');
     await terminal.waitFor(/model: zeta-model[\s\S]*chat · smart · zeta-model/);
+    expect(terminal.screen()).not.toContain('Choose a model');
     terminal.type('hello', true);
     await terminal.waitFor(/From zeta\./);
     expect(server.requests[0]!.body.model).toBe('zeta-model');
+    // A number from the list switches too.
+    terminal.type('/model 1', true);
+    await terminal.waitFor(/model: alpha-model[\s\S]*chat · smart · alpha-model/);
   }, 60_000);
 
   it('says so when the endpoint has no /models, and /model <name> still switches', async () => {

@@ -1,11 +1,10 @@
-import type { SessionSummary } from '@riskgate/core';
 import { Box, useApp, useStdout } from 'ink';
 import { useState } from 'react';
 import type { Session } from '../session/create-session.js';
 import type { OpenRequest } from './commands.js';
 import { ConversationView } from './ConversationView.js';
 import type { InputHistory } from './input-history.js';
-import { Panels } from './Panels.js';
+import { Panels, type Picker } from './Panels.js';
 import { Prompt } from './Prompt.js';
 import { type StartingInfo, StatusLine } from './StatusLine.js';
 import type { TtyConfirmer } from './tty-confirmer.js';
@@ -68,7 +67,7 @@ export function App({
   const { runTurn, controller, grants, setGrants } = useTurns(session, dispatch);
   useStopSignal(stop, controller, exit);
   const { pending, answer, suggested } = useApproval(confirmer, session);
-  const [picker, setPicker] = useState<readonly SessionSummary[] | undefined>(undefined);
+  const [picker, setPicker] = useState<Picker | undefined>(undefined);
   useSessionShown(session, dispatch, clearScreen);
   const switchTo = useSwitchSession(session, setSession, setGrants, openSession, notice);
   const command = useSlashCommand({

@@ -4,6 +4,7 @@ import { formatRule, type Rule, SAFETY_MODES, type SafetyMode } from '@riskgate/
 import type { ConversationKind, Session } from '../session/create-session.js';
 import { ARCHIVED_TOOL_CALLS, type ConversationState } from './conversation.js';
 import { fullText } from './history-text.js';
+import { terminalText } from '../terminal-text.js';
 import { openInPager } from './pager.js';
 import { compactionText } from './use-turns.js';
 
@@ -13,7 +14,7 @@ export const HELP_TEXT = `Commands:
   /chat          chat mode: commands, files, HTTP (the conversation goes on)
   /db <target>   SQL mode on another database (the conversation goes on)
   /mode <m>      safety mode: strict | smart | guarded (kept when you switch conversations)
-  /model [name]  list the endpoint's models (then /model N picks one) or switch by name
+  /model [name]  pick from the endpoint's models (or /model N from the list), or switch by name
   /rules         list rules; /rules revoke N removes an "always allow" grant
   /audit         the last decisions and why
   /view [N]      show tool result N (the last without N) whole, in $PAGER
@@ -51,6 +52,8 @@ export interface CommandContext {
   readonly clearScreen: () => void;
   readonly switchTo: (request: OpenRequest) => Promise<void>;
   readonly openPicker: () => void;
+  /** Opens the model picker over the prompt; `pick` is called with the chosen model. */
+  readonly openModelPicker?: (models: readonly string[], pick: (model: string) => void) => void;
   /** Starts a turn with this text as the person's message. */
   readonly sendMessage: (text: string) => void;
 }
@@ -285,10 +288,11 @@ function switchModel(model: string, { session, notice, setSession }: CommandCont
   notice(`model: ${model}`);
 }
 
-async function listModelsNotice({ session, notice }: CommandContext): Promise<void> {
+async function listModelsNotice(context: CommandContext): Promise<void> {
+  const { session, notice } = context;
   const listed = await session.agent.listModels();
   if ('error' in listed) {
-    notice(listed.error, 'error');
+    notice(terminalText(listed.error), 'error');
     return;
   }
   if (listed.models.length === 0) {
@@ -297,12 +301,14 @@ async function listModelsNotice({ session, notice }: CommandContext): Promise<vo
   }
   listedModels.set(session.agent, listed.models);
   const current = session.agent.model;
+  context.openModelPicker?.(listed.models, (model) => switchModel(model, context));
   notice(
     [
       `models at the endpoint (${listed.models.length}); /model <number or name> switches:`,
       ...listed.models.map(
         (model, index) =>
-          `${model === current ? '*' : ' '} ${String(index + 1).padStart(2)}. ${model}${model === current ? '   (current)' : ''}`,
+          // Names come from the endpoint: control characters show as codes, never reach the terminal.
+          `${model === current ? '*' : ' '} ${String(index + 1).padStart(2)}. ${terminalText(model)}${model === current ? '   (current)' : ''}`,
       ),
       ...(listed.models.includes(current) ? [] : [`  current: ${current} (not in the endpoint's list)`]),
     ].join('\n'),

@@ -5,5 +5,6 @@ export { listSessions, stateDirectory } from '@riskgate/core';
 export { ConfirmPanel } from './ConfirmPanel.js';
 export { cycleMode, runSlashCommand } from './commands.js';
 export { Markdown } from './Markdown.js';
+export { ModelPicker } from './ModelPicker.js';
 export { SessionPicker } from './SessionPicker.js';
 export { ToolView } from './ToolView.js';
