@@ -240,9 +240,21 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
  */
 function sessionOpener(config: ResolvedConfig, cwd: string, confirmer: TtyConfirmer, options: AssistantOptions) {
   let current: Session | undefined;
-  const open = async (request: { kind: ConversationKind; database?: string; resume?: string | true }) => {
+  const open = async (request: {
+    kind: ConversationKind;
+    database?: string;
+    resume?: string | true;
+    continueFrom?: Session;
+  }) => {
     const { createSession } = await import('./session/create-session.js');
-    current = await createSession({ config, cwd, confirmer, kind: request.kind, ...opening(request) });
+    current = await createSession({
+      config,
+      cwd,
+      confirmer,
+      kind: request.kind,
+      ...opening(request),
+      ...(request.continueFrom === undefined ? {} : { continueFrom: request.continueFrom }),
+    });
     return current;
   };
   let openFirst: () => void = () => {};

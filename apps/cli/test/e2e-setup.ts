@@ -20,10 +20,10 @@ export function e2eScene() {
     scene.directory = undefined;
   });
   return {
-    async start(replies: ScriptedReply[]) {
+    async start(replies: ScriptedReply[], serverOptions: Parameters<typeof startScriptedModelServer>[1] = {}) {
       const directory = mkdtempSync(join(tmpdir(), 'riskgate-e2e-'));
       scene.directory = directory;
-      scene.server = await startScriptedModelServer(replies);
+      scene.server = await startScriptedModelServer(replies, serverOptions);
       const env = {
         OPENAI_BASE_URL: scene.server.baseURL,
         RISKGATE_MODEL: 'scripted-model',

@@ -99,15 +99,15 @@ describe('modes and sessions in a real terminal', () => {
     expect(sent).toEqual(['what is the answer', 'and now?']);
   });
 
-  it('/model switches the model for the next request; the status line shows it and the context size', async () => {
+  it('/model switches the model for the next request; the status line shows it and the context used of the window', async () => {
     const { directory, env, server } = await scene.start([{ text: 'From the other model.' }]);
     const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);
-    await terminal.waitFor(/chat · smart · scripted-model · ≈0 tokens/);
+    await terminal.waitFor(/chat · smart · scripted-model · ctx \d+(\.\d)?k?\/100k \(\d+%\)/);
     terminal.type('/model other-model', true);
     await terminal.waitFor(/chat · smart · other-model/);
     terminal.type('hello', true);
     await terminal.waitFor(/From the other model\./);
     expect(server.requests[0]!.body.model).toBe('other-model');
-    await terminal.waitFor(/other-model · ≈\d+ tokens/);
+    await terminal.waitFor(/other-model · ctx \d+(\.\d)?k?\/100k/);
   });
 });

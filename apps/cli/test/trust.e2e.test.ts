@@ -189,7 +189,7 @@ describe('a hostile checkout through the built CLI', () => {
     const { checkout, env, hostile } = await hostileCheckout();
     terminal = new TmuxTerminal(`sh -c 'cd ${checkout} && node ${BIN}'`, env);
     const screen = await terminal.waitFor(
-      /chat · smart · scripted-model · ≈\d+ tokens\s+·\s+project\s+settings\s+ignored\s+until\s+"riskgate\s+trust"/,
+      /chat · smart · scripted-model · ctx \S+ \(\d+%\)\s+·\s+project\s+settings\s+ignored\s+until\s+"riskgate\s+trust"/,
     );
     // Ink wraps the long line at the terminal's width: read the screen as one text.
     expect(screen.replace(/\s+/g, ' ').trimStart()).toMatch(

@@ -6,7 +6,9 @@ import type { Checkpoints } from './checkpoints.js';
 import type { AgentEvent, Confirmer, TurnEndReason } from './events.js';
 import { runGatedToolCall } from './gated-executor.js';
 import { readingErrors } from './error-bodies.js';
-import { DEFAULT_CONTEXT_TOKENS, trimToBudget } from './context-budget.js';
+import { DEFAULT_CONTEXT_TOKENS, estimateTokens, trimToBudget } from './context-budget.js';
+import { COMPACT_AT, compactionCut, summaryMessage, summaryRequestMessages } from './compaction.js';
+import { defaultOutputGuard } from './output-guard.js';
 import { CUT_OFF, ReplyAssembler, type StreamedReply, withFreshIds } from './stream-reply.js';
 import type { OutputGuard } from './output-guard.js';
 import {
@@ -21,6 +23,7 @@ import {
   waitUnlessAborted,
 } from './model-wait.js';
 import { describeProviderError, streamedError } from './provider-errors.js';
+import { listModels, type ModelList } from './model-list.js';
 import type { ToolRegistry } from './registry.js';
 import type { Message, TranscriptWriter } from './transcript.js';
 import { type ChatCompletionChunk, readReply } from './read-reply.js';
@@ -52,12 +55,28 @@ export interface AgentOptions {
   readonly retries?: RetryLimits;
   /** Bounds of one streamed reply (bytes, time). */
   readonly replyLimits?: ReplyLimits;
+  /**
+   * For a conversation that goes on from another agent (`untrustedSource` of that one): where
+   * untrusted content came in, or false when none did. Without it, a history with tool results
+   * (a resumed one) is taken as having brought some in.
+   */
+  readonly untrusted?: string | false;
 }
 
 export interface TurnOptions {
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: AgentEvent) => void;
 }
+
+export type CompactionOutcome =
+  | {
+      readonly compacted: true;
+      /** How many messages the summary stands for. */
+      readonly messages: number;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+    }
+  | { readonly compacted: false; readonly reason: string };
 
 export interface TurnOutcome {
   readonly reason: TurnEndReason;
@@ -88,9 +107,20 @@ export class Agent {
   private running = false;
   /** Notes for the model from outside the turn (an `/undo`), said before its next request. */
   private readonly notes: string[] = [];
+  /**
+   * Where content from outside the person's trust first came into this conversation (any turn):
+   * a compaction's summary says so, so the warning outlives the messages it summarises.
+   */
+  private untrustedSeen: string | undefined;
+  private compacting: Promise<unknown> | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
+    // A resumed conversation's sources are not known: its tool results are taken as untrusted.
+    if (options.untrusted !== undefined)
+      this.untrustedSeen = options.untrusted === false ? undefined : options.untrusted;
+    else if (this.messages.some((message) => message.role === 'tool'))
+      this.untrustedSeen = 'a resumed conversation whose tool results are not known to be trusted';
     this.policy = options.policy;
     this.currentModel = options.model;
   }
@@ -103,6 +133,98 @@ export class Agent {
   setModel(model: string): void {
     this.currentModel = model;
     this.sendReasoning = true;
+  }
+
+  /** The endpoint's models (`GET /models`), through the agent's own client: /model lists them. */
+  async listModels(options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {}): Promise<ModelList> {
+    const where = this.options.baseURL;
+    return listModels(await this.getClient(), { ...options, ...(where === undefined ? {} : { baseURL: where }) });
+  }
+
+  /** The conversation's size as the next request would carry it, and the model's context window. */
+  get contextUsage(): { readonly tokens: number; readonly budget: number } {
+    const budget = this.options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
+    const measured = this.measured;
+    const tokens =
+      measured !== undefined && measured.messages <= this.messages.length
+        ? measured.tokens + estimateTokens(this.messages.slice(measured.messages))
+        : estimateTokens(this.messages, this.options.systemPrompt);
+    return { tokens, budget };
+  }
+
+  /**
+   * Whether the next turn should start compacted: the conversation fills more of the window than
+   * trimming old tool results (what every request does first, at no cost) can bring it under.
+   */
+  get contextLow(): boolean {
+    const { tokens, budget } = this.contextUsage;
+    if (tokens <= budget * COMPACT_AT) return false;
+    const copy = [...this.messages];
+    const trimmed = trimToBudget(copy, {
+      budget,
+      systemPrompt: this.options.systemPrompt,
+      keepFrom: copy.length,
+      ...(this.measured === undefined ? {} : { measured: this.measured }),
+    });
+    return tokens - trimmed.tokensSaved > budget * COMPACT_AT;
+  }
+
+  /** Where content from outside the person's trust first came into this conversation; false when none did. */
+  get untrustedSource(): string | false {
+    return this.untrustedSeen ?? false;
+  }
+
+  /** A compaction that is running: a turn waits for it (the messages are being replaced). */
+  get pendingCompaction(): Promise<unknown> | undefined {
+    return this.compacting;
+  }
+
+  /**
+   * Replaces the older turns with a summary the model writes (a separate request to the same
+   * endpoint), keeping the last turns whole (compaction.ts). The summary passes the output guard
+   * (nothing withheld comes back) and carries the untrusted-content warning when any turn brought
+   * such content in. The transcript keeps every message; only what the model is sent shrinks.
+   */
+  compact(options: { readonly signal?: AbortSignal; readonly keepTurns?: number } = {}): Promise<CompactionOutcome> {
+    const running = this.summarise(options).finally(() => {
+      if (this.compacting === running) this.compacting = undefined;
+    });
+    this.compacting = running;
+    return running;
+  }
+
+  private async summarise({
+    signal,
+    keepTurns,
+  }: {
+    readonly signal?: AbortSignal;
+    readonly keepTurns?: number;
+  }): Promise<CompactionOutcome> {
+    const cut = compactionCut(this.messages, keepTurns);
+    if (cut === 0) return { compacted: false, reason: 'nothing old enough to compact: the last turns are kept whole' };
+    const before = this.contextUsage.tokens;
+    let text: string;
+    try {
+      const client = await this.getClient();
+      const reply = await client.chat.completions.create(
+        { model: this.currentModel, messages: summaryRequestMessages(this.messages.slice(0, cut)), stream: false },
+        { ...(signal === undefined ? {} : { signal }), maxRetries: 0 },
+      );
+      text = reply.choices[0]?.message.content ?? '';
+    } catch (error) {
+      const where = this.options.baseURL;
+      const problem = await describeProviderError(error, {
+        model: this.currentModel,
+        ...(where === undefined ? {} : { baseURL: where }),
+      });
+      return { compacted: false, reason: `the summary could not be made: ${problem.message}` };
+    }
+    if (text.trim() === '')
+      return { compacted: false, reason: 'the model wrote an empty summary; nothing was removed' };
+    const guarded = (this.options.outputGuard ?? defaultOutputGuard())(text).text;
+    this.messages.splice(0, cut, summaryMessage(guarded, this.untrustedSeen));
+    this.measured = undefined;
+    return { compacted: true, messages: cut, tokensBefore: before, tokensAfter: this.contextUsage.tokens };
   }
 
   get conversation(): readonly Message[] {
@@ -406,6 +528,7 @@ export class Agent {
       },
     );
     if (outcome.turn !== undefined) this.turnState = outcome.turn;
+    this.untrustedSeen ??= this.turnState.untrusted;
     if (outcome.ruleAdded !== undefined) this.grant(outcome.ruleAdded.text);
     return outcome.forModel;
   }

@@ -1,4 +1,4 @@
-export { Agent, type AgentOptions, type TurnOptions, type TurnOutcome } from './agent.js';
+export { Agent, type AgentOptions, type CompactionOutcome, type TurnOptions, type TurnOutcome } from './agent.js';
 export { argumentsTooLarge, boundedArguments, MAX_ARGUMENTS_CHARS } from './argument-limits.js';
 export { type AuditEntry, AuditLog, type AuditLogOptions, type AuditOutcome } from './audit.js';
 export {
@@ -77,6 +77,8 @@ export {
   UNTRUSTED_PROJECT_FIELDS,
 } from './project-trust.js';
 export { addTrustedProject, listTrustedProjects, removeTrustedProject, type TrustChange } from './trust-store.js';
+export { COMPACT_AT, compactionCut, KEPT_TURNS, SUMMARY_OPENING } from './compaction.js';
+export { listModels, MODEL_LIST_TIMEOUT_MS, type ModelList } from './model-list.js';
 export { describeProviderError, type ProviderErrorKind, type ProviderProblem } from './provider-errors.js';
 export {
   createOutputGuard,

@@ -38,12 +38,15 @@ export class TranscriptWriter {
 
   private readonly file: JsonlFile;
 
+  private meta: SessionMeta;
+
   private constructor(
     readonly path: string,
-    readonly session: SessionMeta,
+    session: SessionMeta,
     private readonly reopened: boolean,
     onFault: ((message: string) => void) | undefined,
   ) {
+    this.meta = session;
     this.written = reopened;
     this.answered = reopened;
     this.file = new JsonlFile(path, onFault);
@@ -69,6 +72,26 @@ export class TranscriptWriter {
    */
   static reopen(path: string, session: SessionMeta, onFault?: (message: string) => void): TranscriptWriter {
     return new TranscriptWriter(path, session, true, onFault);
+  }
+
+  get session(): SessionMeta {
+    return this.meta;
+  }
+
+  /**
+   * The conversation goes on in another mode, on another database or with another model (/sql,
+   * /db, /chat): a new session line is appended, and readTranscript takes the last one, so a
+   * resume reopens the conversation where it was.
+   */
+  retarget(change: Pick<SessionMeta, 'kind' | 'model'> & { readonly database?: string | undefined }): void {
+    const { database: _previous, ...rest } = this.meta;
+    this.meta = {
+      ...rest,
+      kind: change.kind,
+      ...(change.model === undefined ? {} : { model: change.model }),
+      ...(change.database === undefined ? {} : { database: change.database }),
+    };
+    if (this.written) this.file.append({ kind: 'session', time: new Date().toISOString(), session: this.meta });
   }
 
   /** Whether there is a file to resume. */
@@ -108,7 +131,7 @@ export class TranscriptWriter {
   private append(line: Line): void {
     if (!this.written) {
       this.written = true;
-      this.append({ kind: 'session', time: this.session.startedAt, session: this.session });
+      this.append({ kind: 'session', time: this.meta.startedAt, session: this.meta });
     }
     // Owner-only (JsonlFile writes 0600): messages are kept verbatim (a resumed conversation must
     // be the same one), so the file can hold whatever secrets were said or read in the session.

@@ -25,6 +25,16 @@ export interface ScriptedModelServer {
   close(): Promise<void>;
 }
 
+/** `GET /models`: the list, or a 404 as from a server without the route. */
+function modelList(response: ServerResponse, listed: readonly string[] | 404): void {
+  if (listed === 404) json(response, 404, { error: { message: 'Not Found', type: 'invalid_request_error' } });
+  else
+    json(response, 200, {
+      object: 'list',
+      data: listed.map((id) => ({ id, object: 'model', created: 0, owned_by: 'riskgate-testing' })),
+    });
+}
+
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 that answers each request with
  * the next scripted reply, streaming exactly as the real API does: a role chunk, content in
@@ -38,6 +48,8 @@ export async function startScriptedModelServer(
     port?: number;
     /** Answer 400 to a request with `stream_options`, as servers that do not know the option do. */
     rejectStreamOptions?: boolean;
+    /** What `GET /models` lists (by default the one model), or `404` for a server without the route. */
+    models?: readonly string[] | 404;
   } = {},
 ): Promise<ScriptedModelServer> {
   const queue = [...replies];
@@ -55,10 +67,7 @@ export async function startScriptedModelServer(
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '').replace(/\?.*$/, '');
     if (request.method === 'GET' && /\/models$/.test(path)) {
-      json(response, 200, {
-        object: 'list',
-        data: [{ id: model, object: 'model', created: 0, owned_by: 'riskgate-testing' }],
-      });
+      modelList(response, options.models ?? [model]);
       return;
     }
     if (request.method !== 'POST' || !/\/chat\/completions$/.test(path)) {

@@ -25,6 +25,7 @@ import { assessContextFromConfig, createChatTools, createSqlTools, sandboxFromCo
 import { SetupError } from './setup-error.js';
 import { decisionExporterFor } from '../telemetry.js';
 import { warmFirstCall } from './warm-up.js';
+import { toolsChangedNote } from './notes.js';
 
 export type ConversationKind = 'sql' | 'chat';
 
@@ -65,8 +66,12 @@ export interface Session {
    * where a run without a call would wait at its exit for work it never needed.
    */
   warmUp(): void;
+  /** The session's transcript: a conversation that goes on in another mode keeps writing it. */
+  readonly transcript: TranscriptWriter;
   /** Ends the session; resolves to whether its transcript remains to be resumed. */
   close(): Promise<boolean>;
+  /** Closes the session's database and leaves its transcript open: the conversation goes on in another session. */
+  handOver(): Promise<void>;
 }
 
 /**
@@ -114,14 +119,15 @@ export interface CreateSessionOptions {
   readonly confirmer: Confirmer;
   /** A session id or transcript path to resume; `true` for the most recent. */
   readonly resume?: string | true;
+  /** The conversation goes on from this session (/sql, /db, /chat): its messages, model and transcript. */
+  readonly continueFrom?: Session;
 }
 
 export async function createSession(options: CreateSessionOptions): Promise<Session> {
-  const { config } = options;
-  const model = requireModel(config);
+  const { config, continueFrom } = options;
+  const model = continueFrom?.agent.model ?? requireModel(config);
   const sessionsDirectory = join(stateDirectory(), 'sessions');
-  const resumedPath = options.resume === undefined ? undefined : resolveResume(options.resume, sessionsDirectory);
-  const resumed = resumedPath === undefined ? undefined : readTranscript(resumedPath);
+  const { resumedPath, resumed } = readResumed(options.resume, sessionsDirectory);
   const kind = resumed?.session.kind ?? options.kind;
   const opened = await openTools(options, kind, resumed?.session.database);
   const { connection, tools, sandboxAvailable, sandboxNotice } = opened;
@@ -135,11 +141,10 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     mode: config.policy.mode,
     ...(connection === undefined ? {} : { database: opened.database! }),
   };
-  const storage = new StorageFaults();
-  const transcript =
-    resumed !== undefined && resumedPath !== undefined
-      ? TranscriptWriter.reopen(resumedPath, resumed.session, storage.report)
-      : TranscriptWriter.create(sessionsDirectory, meta, storage.report);
+
+  const storage = continueFrom?.storage ?? new StorageFaults();
+  const transcript = continueFrom?.transcript ?? openTranscript(resumed, resumedPath, sessionsDirectory, meta, storage);
+  const history = continuedHistory(continueFrom, transcript, meta, registry.names) ?? resumed?.messages;
   const auditPath = join(stateDirectory(), 'audit.jsonl');
   const exporter = await decisionExporterFor(config, storage.report);
   const context = assessContextFromConfig(config, options.cwd, connection, sandboxAvailable);
@@ -152,7 +157,8 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     transcript,
     audit,
     checkpoints,
-    ...(resumed === undefined ? {} : { history: resumed.messages }),
+    ...(history === undefined ? {} : { history }),
+    ...(continueFrom === undefined ? {} : { untrusted: continueFrom.agent.untrustedSource }),
   });
   let warmed = false;
   const warmUp = () => {
@@ -169,6 +175,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
     agent,
     registry,
     ...(connection === undefined ? {} : { connection }),
+    transcript,
     restored: resumed?.messages ?? [],
     restoredEvents: resumed?.events ?? [],
     auditPath,
@@ -189,6 +196,9 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
       await connection?.close();
       return transcript.finish();
     },
+    handOver: async () => {
+      await connection?.close();
+    },
   };
 }
 
@@ -205,6 +215,45 @@ function recordsFor(
     ...(exporter === undefined ? {} : { forward: (entry) => exporter.record(entry) }),
   });
   return { audit, checkpoints: new Checkpoints({ cwd, ...(home === undefined ? {} : { home }) }) };
+}
+
+/**
+ * The conversation of a session that goes on from another (/sql, /db, /chat): its messages and a
+ * note telling the model its tools changed; the transcript records the new mode (a resume
+ * reopens it there) and the note.
+ */
+function continuedHistory(
+  from: Session | undefined,
+  transcript: TranscriptWriter,
+  meta: Omit<SessionMeta, 'id' | 'startedAt'>,
+  tools: readonly string[],
+): Message[] | undefined {
+  if (from === undefined) return undefined;
+  transcript.retarget({ kind: meta.kind, model: from.agent.model, database: meta.database });
+  const note = toolsChangedNote(meta.kind, meta.database, tools);
+  // A conversation with nothing said yet needs no note: the system prompt says it all.
+  if (from.agent.conversation.length === 0) return [];
+  transcript.message(note);
+  return [...from.agent.conversation, note];
+}
+
+/** The resumed conversation's transcript, reopened, or a new one. */
+function openTranscript(
+  resumed: ReturnType<typeof readResumed>['resumed'],
+  resumedPath: string | undefined,
+  sessionsDirectory: string,
+  meta: Omit<SessionMeta, 'id' | 'startedAt'>,
+  storage: StorageFaults,
+): TranscriptWriter {
+  return resumed !== undefined && resumedPath !== undefined
+    ? TranscriptWriter.reopen(resumedPath, resumed.session, storage.report)
+    : TranscriptWriter.create(sessionsDirectory, meta, storage.report);
+}
+
+/** The transcript to resume, when one is asked for. */
+function readResumed(resume: string | true | undefined, directory: string) {
+  const resumedPath = resume === undefined ? undefined : resolveResume(resume, directory);
+  return { resumedPath, resumed: resumedPath === undefined ? undefined : readTranscript(resumedPath) };
 }
 
 /** The model to talk to, or a SetupError that says how to set one. */
@@ -314,7 +363,15 @@ function createAgent(
   model: string,
   parts: Pick<
     AgentOptions,
-    'registry' | 'confirmer' | 'context' | 'systemPrompt' | 'transcript' | 'audit' | 'checkpoints' | 'history'
+    | 'registry'
+    | 'confirmer'
+    | 'context'
+    | 'systemPrompt'
+    | 'transcript'
+    | 'audit'
+    | 'checkpoints'
+    | 'history'
+    | 'untrusted'
   >,
 ): Agent {
   // The model's window, when it is smaller (a local model) or larger than the default.

@@ -1,21 +1,21 @@
-import type { SessionSummary } from '@riskgate/core';
 import { Box, useApp, useStdout } from 'ink';
 import { useState } from 'react';
 import type { Session } from '../session/create-session.js';
 import type { OpenRequest } from './commands.js';
 import { ConversationView } from './ConversationView.js';
 import type { InputHistory } from './input-history.js';
-import { Panels } from './Panels.js';
+import { Panels, type Picker } from './Panels.js';
 import { Prompt } from './Prompt.js';
 import { type StartingInfo, StatusLine } from './StatusLine.js';
 import type { TtyConfirmer } from './tty-confirmer.js';
 import { useApproval } from './use-approval.js';
 import { useConversation } from './use-conversation.js';
-import { useKeys } from './use-keys.js';
+import { useKeys, useModeHotkey } from './use-keys.js';
 import { useSlashCommand, useSubmit } from './use-prompt.js';
 import { useSessionStart, useSwitchSession } from './use-session.js';
 import { useSessionShown } from './use-session-shown.js';
 import { useStopSignal } from './use-stop-signal.js';
+import { useQueue } from './use-queue.js';
 import { useRedrawOnResize, useTerminalSize } from './use-terminal-size.js';
 import { useTurns } from './use-turns.js';
 
@@ -33,7 +33,7 @@ export interface AppProps {
   readonly starting: StartingInfo;
   readonly confirmer: TtyConfirmer;
   /** Opens another conversation (/sql, /chat, /db, /resume). */
-  readonly openSession: (request: OpenRequest) => Promise<Session>;
+  readonly openSession: (request: OpenRequest & { readonly continueFrom?: Session }) => Promise<Session>;
   /** Ms a second Ctrl-C has to follow the first to exit. */
   readonly exitWindowMs?: number;
   readonly guardMs?: number;
@@ -69,7 +69,7 @@ export function App({
   const { runTurn, controller, grants, setGrants } = useTurns(session, dispatch);
   useStopSignal(stop, controller, exit);
   const { pending, answer, suggested } = useApproval(confirmer, session);
-  const [picker, setPicker] = useState<readonly SessionSummary[] | undefined>(undefined);
+  const [picker, setPicker] = useState<Picker | undefined>(undefined);
   useSessionShown(session, dispatch, clearScreen);
   const switchTo = useSwitchSession(session, setSession, setGrants, openSession, notice);
   const command = useSlashCommand({
@@ -87,7 +87,10 @@ export function App({
     runTurn,
   });
   const submit = useSubmit(session, setInput, command, runTurn);
-  useKeys({ controller, pending, answer, input, setInput, exitWindowMs, exit, notice });
+  const queue = useQueue({ busy: conversation.busy, held: pending !== undefined, submit, input, setInput });
+  const { interrupted } = queue;
+  useKeys({ controller, pending, answer, input, setInput, exitWindowMs, exit, notice, interrupted });
+  useModeHotkey({ session, views, setSession, notice, isActive: pending === undefined && picker === undefined });
 
   return (
     <Box flexDirection="column">
@@ -110,8 +113,12 @@ export function App({
       <Prompt
         value={input}
         onChange={setInput}
-        onSubmit={submit}
+        onSubmit={queue.enter}
         onEndOfInput={exit}
+        queued={queue.queued}
+        onRecall={queue.recall}
+        onEditorError={(message) => notice(message, 'error')}
+        width={width}
         history={history}
         isActive={pending === undefined && picker === undefined}
         busy={conversation.busy}

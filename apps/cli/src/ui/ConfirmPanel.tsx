@@ -161,7 +161,7 @@ function AnswerArea({
   if (stage.kind === 'edit')
     return (
       <Box flexDirection="column" marginTop={1}>
-        <Text bold>Edit, then Enter to run it (Esc to go back):</Text>
+        <Text bold>Edit, then Enter to run it (Ctrl-G: in $EDITOR · Esc to go back):</Text>
         <TextInput
           value={stage.value}
           isActive

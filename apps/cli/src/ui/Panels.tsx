@@ -3,6 +3,16 @@ import type { OpenRequest } from './commands.js';
 import type { Pending } from './use-approval.js';
 import type { Views } from './use-session.js';
 
+/** A picker open over the prompt: earlier conversations (/resume) or the endpoint's models (/model). */
+export type Picker =
+  | { readonly kind: 'sessions'; readonly sessions: readonly SessionSummary[] }
+  | {
+      readonly kind: 'models';
+      readonly models: readonly string[];
+      readonly current: string;
+      readonly pick: (model: string) => void;
+    };
+
 /**
  * The panels that take the keys from the prompt: the approval the gate waits for, and the
  * picker of earlier conversations (/resume). Both show once their views have loaded.
@@ -22,8 +32,8 @@ export function Panels({
   readonly suggested: string | undefined;
   readonly answer: (reply: ApprovalAnswer) => void;
   readonly guardMs: number | undefined;
-  readonly picker: readonly SessionSummary[] | undefined;
-  readonly setPicker: (sessions: readonly SessionSummary[] | undefined) => void;
+  readonly picker: Picker | undefined;
+  readonly setPicker: (picker: Picker | undefined) => void;
   readonly switchTo: (request: OpenRequest) => Promise<void>;
 }) {
   return (
@@ -37,9 +47,20 @@ export function Panels({
           {...(guardMs === undefined ? {} : { guardMs })}
         />
       )}
-      {picker === undefined || views === undefined ? null : (
+      {picker?.kind !== 'models' || views === undefined ? null : (
+        <views.ModelPicker
+          models={picker.models}
+          current={picker.current}
+          onPick={(model) => {
+            setPicker(undefined);
+            picker.pick(model);
+          }}
+          onCancel={() => setPicker(undefined)}
+        />
+      )}
+      {picker?.kind !== 'sessions' || views === undefined ? null : (
         <views.SessionPicker
-          sessions={picker}
+          sessions={picker.sessions}
           onPick={(picked) => {
             setPicker(undefined);
             void switchTo({ kind: picked.kind, resume: picked.id });

@@ -22,11 +22,16 @@ export function databaseShown(info: { readonly database?: string; readonly datab
   return ` · ${where}${info.databaseSource === undefined ? '' : ` (from ${info.databaseSource})`}`;
 }
 
-/** "≈3.2k tokens": the conversation's characters / 4, the usual estimate for English and code. */
-function contextSize(session: Session): string {
-  const characters = session.agent.conversation.reduce((sum, message) => sum + JSON.stringify(message).length, 0);
-  const tokens = Math.round(characters / 4);
-  return `≈${tokens < 1000 ? tokens : `${(tokens / 1000).toFixed(1)}k`} tokens`;
+const thousands = (tokens: number) =>
+  tokens < 1000 ? `${tokens}` : `${(tokens / 1000).toFixed(1).replace(/\.0$/, '')}k`;
+
+/**
+ * "ctx 12.4k/100k (12%)": what the next request carries — the provider's count of the last one
+ * plus characters / 4 for what came after (Agent.contextUsage) — against the model's window.
+ */
+export function contextSize(usage: { readonly tokens: number; readonly budget: number }): string {
+  const share = Math.round((usage.tokens / usage.budget) * 100);
+  return `ctx ${thousands(usage.tokens)}/${thousands(usage.budget)} (${share}%)`;
 }
 
 /** Kind, mode, database, model and context size, under the prompt. */
@@ -44,7 +49,10 @@ export function StatusLine({
   const info: StartingInfo & { readonly model?: string; readonly databaseSource?: string } = session?.info ?? starting;
   // The conversation's size as the model will see it, counted when a turn ends.
   // biome-ignore lint/correctness/useExhaustiveDependencies: recounted when a turn ends (busy flips).
-  const context = useMemo(() => (session === undefined ? 'starting…' : contextSize(session)), [session, busy]);
+  const context = useMemo(
+    () => (session === undefined ? 'starting…' : contextSize(session.agent.contextUsage)),
+    [session, busy],
+  );
   return (
     <Text dimColor>
       {info.kind === 'sql' ? 'SQL' : 'chat'} · {info.mode}

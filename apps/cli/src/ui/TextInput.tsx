@@ -27,6 +27,12 @@ export interface TextInputProps {
   readonly placeholder?: string;
   /** ↑/↓ on the first/last line walk this history; submitted entries are added to it. */
   readonly history?: InputHistory;
+  /** ↑ on an empty input: a text to edit instead of the history's (the queued messages), if any. */
+  readonly onRecall?: () => string | undefined;
+  /** Ctrl-G: edit the text in $VISUAL/$EDITOR (external-editor.ts); told when the editor failed. */
+  readonly onEditorError?: (message: string) => void;
+  /** The temporary file's ending for Ctrl-G (an editor highlights by it): `.sql` for SQL. */
+  readonly editorSuffix?: string;
 }
 
 /** Bracketed paste (xterm, tmux, every modern terminal): Ink passes the markers as these inputs. */
@@ -50,7 +56,7 @@ const CONTROL_KEYS: Record<string, EditorAction> = {
  * The prompt editor: multi-line (a paste keeps its lines; Alt+Enter or `\` then Enter adds a
  * line), cursor and word movement (←/→, Ctrl/Alt+←/→, Home/End, Ctrl-A/E/B/F, Alt-B/F),
  * deletion (Backspace, Ctrl-D, Ctrl-W, Alt+Backspace, Ctrl-U, Ctrl-K), ↑/↓ through lines and
- * then the history. State is read through a ref, so keys arriving before React re-renders are
+ * then the history, Ctrl-G in $VISUAL/$EDITOR. State is read through a ref, so keys arriving before React re-renders are
  * never applied to a stale value.
  */
 export function TextInput({
@@ -63,6 +69,7 @@ export function TextInput({
   canSubmit = true,
   placeholder,
   history,
+  ...more
 }: TextInputProps) {
   const state = useRef<EditorState>({ text: value, cursor: value.length });
   const pasting = useRef(false);
@@ -110,6 +117,7 @@ export function TextInput({
         apply({ type: 'insert', text: key.return ? '\n' : input });
         return;
       }
+      if (outsideKey(input, key, current.text, more, (text) => apply({ type: 'set', text }))) return;
       const result = keyAction(input, key, current, history);
       if (result === undefined) return;
       if (result.kind === 'apply') apply(result.action);
@@ -131,6 +139,37 @@ export function TextInput({
  * person would type blind.
  */
 const cursorText = (under: string): string => `\u001B[7m${under}\u001B[27m`;
+
+/** Ctrl-G (the text in $EDITOR) and ↑ on an empty input (the queue): texts from outside the editor. */
+function outsideKey(
+  input: string,
+  key: Key,
+  text: string,
+  { onRecall, onEditorError, editorSuffix }: Pick<TextInputProps, 'onRecall' | 'onEditorError' | 'editorSuffix'>,
+  set: (text: string) => void,
+): boolean {
+  if (key.ctrl && input === 'g') {
+    openEditor(text, editorSuffix, set, onEditorError);
+    return true;
+  }
+  const recalled = key.upArrow && text === '' ? onRecall?.() : undefined;
+  if (recalled !== undefined) set(recalled);
+  return recalled !== undefined;
+}
+
+/** Ctrl-G: the text in $EDITOR, loaded on first use (the first frame does not pay for child_process). */
+function openEditor(
+  text: string,
+  suffix: string | undefined,
+  done: (text: string) => void,
+  failed: ((message: string) => void) | undefined,
+): void {
+  void import('./external-editor.js').then(({ editInEditor }) => {
+    const edited = editInEditor(text, suffix === undefined ? {} : { suffix });
+    if ('text' in edited) done(edited.text);
+    else failed?.(edited.error);
+  });
+}
 
 /** The text with its cursor (a placeholder when empty). */
 function EditorText({

@@ -5,14 +5,17 @@ import type { ConversationKind, Session } from '../session/create-session.js';
 import { ARCHIVED_TOOL_CALLS, type ConversationState } from './conversation.js';
 import { fullText } from './history-text.js';
 import { undoCommand } from './undo-command.js';
+import { terminalText } from '../terminal-text.js';
 import { openInPager } from './pager.js';
+import { compactionText } from './use-turns.js';
 
 export const HELP_TEXT = `Commands:
-  /sql [db]      SQL mode, on a database (a SQLite file or postgres:// URL) or the demo
-  /chat          chat mode: commands, files, HTTP
-  /db <target>   SQL mode on another database
+  /sql [db]      SQL mode, on a database (a SQLite file or postgres:// URL) or the demo;
+                 the conversation and the model go on
+  /chat          chat mode: commands, files, HTTP (the conversation goes on)
+  /db <target>   SQL mode on another database (the conversation goes on)
   /mode <m>      safety mode: strict | smart | guarded (kept when you switch conversations)
-  /model [name]  show or switch the model
+  /model [name]  pick from the endpoint's models (or /model N from the list), or switch by name
   /rules         list rules; /rules revoke N removes an "always allow" grant
   /audit         the last decisions and why
   /view [N]      tool call N (the last without N) whole, in $PAGER: the diff you approved
@@ -23,18 +26,23 @@ export const HELP_TEXT = `Commands:
   /undo [N]      put back the files the last change (or change N of /undo list) wrote,
                  deleted or moved; refused when they changed since (/undo N --force)
   /undo list     what each kept change would restore (time, tool, paths)
+  /compact       replace the earlier turns by a summary the model writes (also done when the context runs low)
   /resume [id]   continue an earlier conversation (a picker without an id)
   /clear         clear the screen and start a new conversation (the old one can be resumed)
   /help          this help
   /exit          quit (or Ctrl-D, or Ctrl-C twice at an empty prompt)
-Prompt: Enter sends · Alt+Enter or \\ then Enter: new line · ↑/↓ history · Esc interrupts
-Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e edit
+Prompt: Enter sends (queues while the model works; ↑ on an empty prompt edits the queue)
+        Alt+Enter or \\ then Enter: new line · ↑/↓ history · Ctrl-G: $EDITOR · Esc interrupts
+        Shift+Tab: next safety mode (smart → strict → guarded)
+Panels: y yes · n, Enter or Esc no · m no with a note · a always allow · e edit (Ctrl-G: $EDITOR)
         ↑↓ PgUp PgDn Home End scroll a long operation · v read it in $PAGER`;
 
 export interface OpenRequest {
   readonly kind: ConversationKind;
   readonly database?: string;
   readonly resume?: string | true;
+  /** The conversation goes on in the new mode (/sql, /db, /chat): its messages, model and transcript are kept. */
+  readonly keep?: boolean;
 }
 
 /** What a slash command may touch in the app. */
@@ -50,6 +58,8 @@ export interface CommandContext {
   readonly clearScreen: () => void;
   readonly switchTo: (request: OpenRequest) => Promise<void>;
   readonly openPicker: () => void;
+  /** Opens the model picker over the prompt; `pick` is called with the chosen model. */
+  readonly openModelPicker?: (models: readonly string[], pick: (model: string) => void) => void;
   /** Starts a turn with this text as the person's message. */
   readonly sendMessage: (text: string) => void;
 }
@@ -162,19 +172,25 @@ const COMMANDS: Readonly<Record<string, Handler>> = {
     void context.switchTo({ kind: info.kind, ...(info.database === undefined ? {} : { database: info.database }) });
   },
   mode: setMode,
+  compact: (_argument, _words, { session, notice }) => {
+    notice('compacting the earlier conversation…');
+    void session.agent
+      .compact()
+      .then((outcome) => notice(compactionText(outcome), outcome.compacted ? 'info' : 'error'));
+  },
   model: setModel,
   rules: rulesCommand,
   audit: (_argument, _words, { notice, session }) => notice(auditText(session.auditPath)),
   sql: (argument, _words, context) =>
-    void context.switchTo({ kind: 'sql', ...(argument === '' ? {} : { database: argument }) }),
+    void context.switchTo({ kind: 'sql', keep: true, ...(argument === '' ? {} : { database: argument }) }),
   db: (argument, _words, context) => {
-    if (argument !== '') void context.switchTo({ kind: 'sql', database: argument });
+    if (argument !== '') void context.switchTo({ kind: 'sql', database: argument, keep: true });
     else
       context.notice(
         `database: ${context.session.info.database ?? 'none (chat mode)'}; /db <file or postgres:// URL> to switch`,
       );
   },
-  chat: (_argument, _words, context) => void context.switchTo({ kind: 'chat' }),
+  chat: (_argument, _words, context) => void context.switchTo({ kind: 'chat', keep: true }),
   view: viewResult,
   send: (argument, _words, context) => {
     const sent = sendWithheldText(context.conversation, argument);
@@ -205,7 +221,37 @@ export function runSlashCommand(line: string, context: CommandContext): void {
   else handler(words.join(' '), words, context);
 }
 
-function setMode(argument: string, _words: readonly string[], { session, notice, setSession }: CommandContext): void {
+function setMode(argument: string, _words: readonly string[], context: CommandContext): void {
+  applyMode(argument, context);
+}
+
+/** The order Shift+Tab walks: yolo is never in it (only --yolo at start turns it on). */
+export const HOTKEY_MODES: readonly SafetyMode[] = ['smart', 'strict', 'guarded'];
+
+/**
+ * The mode after `current` in HOTKEY_MODES that the organisation's floor allows (the floor
+ * itself when none is, as /mode does). From yolo the walk starts at smart.
+ */
+export function nextHotkeyMode(current: SafetyMode, floor: SafetyMode | undefined): SafetyMode {
+  const start = HOTKEY_MODES.indexOf(current);
+  for (let step = 1; step <= HOTKEY_MODES.length; step++) {
+    const candidate = HOTKEY_MODES[(start + step) % HOTKEY_MODES.length]!;
+    if (floor === undefined || !isStricterMode(floor, candidate)) return candidate;
+  }
+  return floor ?? 'smart';
+}
+
+/** Shift+Tab: the next safety mode, through the same checks as /mode. */
+export function cycleMode(context: Pick<CommandContext, 'session' | 'notice' | 'setSession'>): void {
+  const { currentPolicy } = context.session.agent;
+  applyMode(nextHotkeyMode(currentPolicy.mode, currentPolicy.managed?.floor), context);
+}
+
+/** /mode and Shift+Tab: one place checks a mode against the managed floor and sets it. */
+function applyMode(
+  argument: string,
+  { session, notice, setSession }: Pick<CommandContext, 'session' | 'notice' | 'setSession'>,
+): void {
   const floor = session.agent.currentPolicy.managed?.floor;
   if (
     floor !== undefined &&
@@ -230,14 +276,65 @@ function setMode(argument: string, _words: readonly string[], { session, notice,
   notice(`safety mode: ${argument}`);
 }
 
-function setModel(argument: string, _words: readonly string[], { session, notice, setSession }: CommandContext): void {
+/** The models /model listed last, per agent: `/model N` picks the Nth of them. */
+const listedModels = new WeakMap<object, readonly string[]>();
+
+/**
+ * /model lists the endpoint's models (the current one marked) and /model <name or number>
+ * switches; the conversation goes on with the new model.
+ */
+function setModel(argument: string, _words: readonly string[], context: CommandContext): void {
+  const { session, notice } = context;
   if (argument === '') {
-    notice(`model: ${session.agent.model}; /model <name> switches (the conversation goes on with the new model)`);
+    notice(`model: ${session.agent.model}; listing the endpoint's models…`);
+    void listModelsNotice(context);
     return;
   }
-  session.agent.setModel(argument);
-  setSession({ ...session, info: { ...session.info, model: argument } });
-  notice(`model: ${argument}`);
+  const listed = listedModels.get(session.agent);
+  const picked = /^\d+$/.test(argument) && listed !== undefined ? listed[Number(argument) - 1] : argument;
+  if (picked === undefined) {
+    notice(`no model number ${argument}; /model lists them`, 'error');
+    return;
+  }
+  switchModel(picked, context);
+}
+
+function switchModel(model: string, { session, notice, setSession }: CommandContext): void {
+  session.agent.setModel(model);
+  session.transcript.retarget({
+    kind: session.info.kind,
+    model,
+    ...(session.transcript.session.database === undefined ? {} : { database: session.transcript.session.database }),
+  });
+  setSession({ ...session, info: { ...session.info, model } });
+  notice(`model: ${model}`);
+}
+
+async function listModelsNotice(context: CommandContext): Promise<void> {
+  const { session, notice } = context;
+  const listed = await session.agent.listModels();
+  if ('error' in listed) {
+    notice(terminalText(listed.error), 'error');
+    return;
+  }
+  if (listed.models.length === 0) {
+    notice('the endpoint lists no models; /model <name> switches by name', 'error');
+    return;
+  }
+  listedModels.set(session.agent, listed.models);
+  const current = session.agent.model;
+  context.openModelPicker?.(listed.models, (model) => switchModel(model, context));
+  notice(
+    [
+      `models at the endpoint (${listed.models.length}); /model <number or name> switches:`,
+      ...listed.models.map(
+        (model, index) =>
+          // Names come from the endpoint: control characters show as codes, never reach the terminal.
+          `${model === current ? '*' : ' '} ${String(index + 1).padStart(2)}. ${terminalText(model)}${model === current ? '   (current)' : ''}`,
+      ),
+      ...(listed.models.includes(current) ? [] : [`  current: ${current} (not in the endpoint's list)`]),
+    ].join('\n'),
+  );
 }
 
 /** /rules lists the rules and this session's grants; /rules revoke N takes a grant back. */

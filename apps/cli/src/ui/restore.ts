@@ -1,3 +1,4 @@
+import { isRiskgateNote } from '../session/notes.js';
 import type { AgentEvent, Message } from '@riskgate/core';
 import type { Decision } from '@riskgate/risk';
 import { terminalText } from '../terminal-text.js';
@@ -54,8 +55,10 @@ export function itemsFromMessages(messages: readonly Message[], events: readonly
   }
   const items: Item[] = [];
   for (const message of messages) {
-    if (message.role === 'user') items.push({ kind: 'user', id: 0, text: textOf(message.content) });
-    else if (message.role === 'assistant') {
+    if (message.role === 'user') {
+      // riskgate's notes to the model (tools changed, a summary) are not the person's words.
+      if (!isRiskgateNote(textOf(message.content))) items.push({ kind: 'user', id: 0, text: textOf(message.content) });
+    } else if (message.role === 'assistant') {
       const text = textOf(message.content);
       if (text !== '') items.push({ kind: 'assistant', id: 0, text, question: false });
       for (const call of message.tool_calls ?? []) {

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import type { SessionSummary } from '@riskgate/core';
 import type { Rule } from '@riskgate/risk';
 import { useCallback, useEffect, useRef } from 'react';
 import type { Session } from '../session/create-session.js';
 import type { OpenRequest } from './commands.js';
 import type { ConversationState } from './conversation.js';
 import type { Notice } from './use-conversation.js';
+import type { Picker } from './Panels.js';
 import type { Views } from './use-session.js';
 
 /** What a slash command may reach, besides the session and views it needs. */
@@ -20,7 +20,7 @@ export interface SlashCommandParts {
   readonly exit: () => void;
   readonly clearScreen: () => void;
   readonly switchTo: (request: OpenRequest) => Promise<void>;
-  readonly setPicker: (sessions: readonly SessionSummary[]) => void;
+  readonly setPicker: (picker: Picker) => void;
   readonly runTurn: (text: string) => Promise<void>;
 }
 
@@ -58,8 +58,9 @@ export function useSlashCommand({
             .listSessions(join(views.stateDirectory(), 'sessions'))
             .filter((candidate) => candidate.id !== session.id);
           if (sessions.length === 0) notice('no earlier conversation to resume', 'error');
-          else setPicker(sessions);
+          else setPicker({ kind: 'sessions', sessions });
         },
+        openModelPicker: (models, pick) => setPicker({ kind: 'models', models, current: session.agent.model, pick }),
         sendMessage: (text) => void runTurn(text),
       }),
     [

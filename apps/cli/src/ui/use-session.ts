@@ -39,19 +39,20 @@ export function useSwitchSession(
   session: Session | undefined,
   setSession: (session: Session) => void,
   setGrants: (grants: readonly Rule[]) => void,
-  openSession: (request: OpenRequest) => Promise<Session>,
+  openSession: (request: OpenRequest & { readonly continueFrom?: Session }) => Promise<Session>,
   notice: Notice,
 ) {
   return useCallback(
     async (request: OpenRequest) => {
       if (session === undefined) return;
       try {
-        const opened = await openSession(request);
+        const opened = await openSession(request.keep === true ? { ...request, continueFrom: session } : request);
         // The safety mode is the person's choice for the whole sitting: a new conversation keeps it.
         const mode = session.agent.currentPolicy.mode;
         opened.agent.setPolicy({ ...opened.agent.currentPolicy, mode });
         const next = { ...opened, info: { ...opened.info, mode } };
-        await session.close();
+        // A conversation that goes on keeps its transcript open; a new one closes the old.
+        await (request.keep === true ? session.handOver() : session.close());
         setSession(next);
         setGrants([]);
         notice(`${next.info.kind === 'sql' ? `SQL mode on ${next.info.database}` : 'chat mode'} (${mode})`);

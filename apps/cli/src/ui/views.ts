@@ -3,7 +3,8 @@
 // the first frame needs only the prompt and the status line (bench/first-frame.mjs).
 export { listSessions, stateDirectory } from '@riskgate/core';
 export { ConfirmPanel } from './ConfirmPanel.js';
-export { runSlashCommand } from './commands.js';
+export { cycleMode, runSlashCommand } from './commands.js';
 export { Markdown } from './Markdown.js';
+export { ModelPicker } from './ModelPicker.js';
 export { SessionPicker } from './SessionPicker.js';
 export { ToolView } from './ToolView.js';
