@@ -1,0 +1,355 @@
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Effect, judgeEffects } from '@riskgate/risk';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CheckpointLimits, Checkpoints } from '../src/index.js';
+
+/**
+ * Issue 21's attack campaign: undo is a write the person triggers, so it must never write,
+ * delete or read anywhere the call itself did not change — whatever was swapped in since.
+ */
+const root = mkdtempSync(join(tmpdir(), 'riskgate-undo-attacks-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let index = 0;
+let workspace: string;
+let outside: string;
+let state: string;
+let store: Checkpoints;
+
+const open = (limits?: CheckpointLimits) =>
+  new Checkpoints({ cwd: workspace, home: join(root, 'home'), directory: state, ...(limits ? { limits } : {}) });
+
+beforeEach(() => {
+  index += 1;
+  workspace = join(root, `workspace-${index}`);
+  outside = join(root, `outside-${index}`);
+  state = join(root, `state-${index}`, 'checkpoints');
+  mkdirSync(workspace, { recursive: true });
+  mkdirSync(outside, { recursive: true });
+  writeFileSync(join(outside, 'precious.txt'), 'precious');
+  mkdirSync(join(outside, 'tree'));
+  writeFileSync(join(outside, 'tree', 'keep.txt'), 'keep');
+  store = open();
+});
+
+const at = (name: string) => join(workspace, name);
+const judged = (...effects: Effect[]) => judgeEffects(effects, { cwd: workspace, home: join(root, 'home') }).effects;
+
+async function around(effects: readonly Effect[], change: () => void, on = store) {
+  const plan = on.plan(judged(...effects));
+  if (plan === undefined) throw new Error('no undo plan');
+  const pending = await on.capture(plan);
+  change();
+  return on.commit(pending, { tool: 'test', title: 'the call' });
+}
+
+/** Everything outside the workspace, as text: what no undo may change. */
+function outsideNow(): string {
+  return (
+    execFileSync('find', [outside, '-printf', '%p %y %s\\n']).toString() +
+    readFileSync(join(outside, 'precious.txt'), 'utf8') +
+    readFileSync(join(outside, 'tree', 'keep.txt'), 'utf8')
+  );
+}
+
+/** A swap made after the call and before /undo. */
+interface Swap {
+  readonly name: string;
+  readonly setup: () => void;
+  readonly effects: () => Effect[];
+  readonly call: () => void;
+  readonly swap: () => void;
+  /** The swap leaves the path as the call left it (by fingerprint): undo may go ahead unforced. */
+  readonly unchanged?: true;
+}
+
+const write = (name: string): Effect => ({ kind: 'write-path', path: at(name) });
+const remove = (name: string): Effect => ({ kind: 'delete-path', path: at(name), recursive: true });
+
+const SWAPS: Swap[] = [
+  {
+    name: 'a written file replaced by a link to a file outside',
+    setup: () => writeFileSync(at('a.txt'), 'before'),
+    effects: () => [write('a.txt')],
+    call: () => writeFileSync(at('a.txt'), 'after'),
+    swap: () => {
+      unlinkSync(at('a.txt'));
+      symlinkSync(join(outside, 'precious.txt'), at('a.txt'));
+    },
+  },
+  {
+    name: 'a created file replaced by a link to a file outside',
+    setup: () => {},
+    effects: () => [write('new.txt')],
+    call: () => writeFileSync(at('new.txt'), 'created'),
+    swap: () => {
+      unlinkSync(at('new.txt'));
+      symlinkSync(join(outside, 'precious.txt'), at('new.txt'));
+    },
+  },
+  {
+    name: 'a deleted tree recreated as a link to a folder outside',
+    setup: () => {
+      mkdirSync(at('tree/inner'), { recursive: true });
+      writeFileSync(at('tree/inner/x.txt'), 'x');
+    },
+    effects: () => [remove('tree')],
+    call: () => rmSync(at('tree'), { recursive: true }),
+    swap: () => symlinkSync(join(outside, 'tree'), at('tree')),
+  },
+  {
+    name: 'a created directory replaced by a link to a folder outside',
+    setup: () => {},
+    effects: () => [write('made/deep/c.txt')],
+    call: () => {
+      mkdirSync(at('made/deep'), { recursive: true });
+      writeFileSync(at('made/deep/c.txt'), 'c');
+    },
+    swap: () => {
+      rmSync(at('made'), { recursive: true });
+      symlinkSync(outside, at('made'));
+    },
+  },
+  {
+    name: 'a folder inside a written tree replaced by a link outside',
+    setup: () => {
+      mkdirSync(at('tree/inner'), { recursive: true });
+      writeFileSync(at('tree/inner/x.txt'), 'x');
+    },
+    effects: () => [remove('tree')],
+    call: () => rmSync(at('tree/inner'), { recursive: true }),
+    swap: () => symlinkSync(join(outside, 'tree'), at('tree/inner')),
+  },
+  {
+    name: 'the parent folder of a written file replaced by a link outside',
+    setup: () => {
+      mkdirSync(at('sub'));
+      writeFileSync(at('sub/a.txt'), 'before');
+    },
+    effects: () => [write('sub/a.txt')],
+    call: () => writeFileSync(at('sub/a.txt'), 'after'),
+    swap: () => {
+      renameSync(at('sub'), at('sub-moved'));
+      symlinkSync(join(outside, 'tree'), at('sub'));
+    },
+  },
+  {
+    name: 'a grandparent folder replaced by a link outside',
+    setup: () => {
+      mkdirSync(at('g/p'), { recursive: true });
+      writeFileSync(at('g/p/a.txt'), 'before');
+    },
+    effects: () => [write('g/p/a.txt')],
+    call: () => writeFileSync(at('g/p/a.txt'), 'after'),
+    swap: () => {
+      renameSync(at('g'), at('g-moved'));
+      mkdirSync(join(outside, 'p'));
+      writeFileSync(join(outside, 'p', 'a.txt'), 'after');
+      symlinkSync(outside, at('g'));
+    },
+  },
+  {
+    name: 'a written file replaced by a hard link to a file outside (same bytes as the call left)',
+    setup: () => writeFileSync(at('a.txt'), 'before'),
+    effects: () => [write('a.txt')],
+    call: () => writeFileSync(at('a.txt'), 'precious'),
+    unchanged: true,
+    swap: () => {
+      unlinkSync(at('a.txt'));
+      linkSync(join(outside, 'precious.txt'), at('a.txt'));
+    },
+  },
+  {
+    name: 'a written file replaced by a named pipe',
+    setup: () => writeFileSync(at('a.txt'), 'before'),
+    effects: () => [write('a.txt')],
+    call: () => writeFileSync(at('a.txt'), 'after'),
+    swap: () => {
+      unlinkSync(at('a.txt'));
+      execFileSync('mkfifo', [at('a.txt')]);
+    },
+  },
+  {
+    name: 'a written file replaced by a link to a device',
+    setup: () => writeFileSync(at('a.txt'), 'before'),
+    effects: () => [write('a.txt')],
+    call: () => writeFileSync(at('a.txt'), 'after'),
+    swap: () => {
+      unlinkSync(at('a.txt'));
+      symlinkSync('/dev/zero', at('a.txt'));
+    },
+  },
+  {
+    name: 'a path written with .. components, its folder then swapped for a link outside',
+    setup: () => {
+      mkdirSync(at('sub'));
+      writeFileSync(at('a.txt'), 'before');
+    },
+    effects: () => [{ kind: 'write-path', path: `${workspace}/sub/../a.txt` }],
+    call: () => writeFileSync(at('a.txt'), 'after'),
+    unchanged: true,
+    swap: () => {
+      rmSync(at('sub'), { recursive: true });
+      symlinkSync(join(outside, 'tree'), at('sub'));
+    },
+  },
+];
+
+describe('undo after a swap never writes, deletes or reads outside what the call changed', () => {
+  it.each(
+    SWAPS.flatMap((swap) => [[swap.name, swap, false] as const, [`${swap.name} (--force)`, swap, true] as const]),
+  )(
+    '%s',
+    async (_name, swap, force) => {
+      swap.setup();
+      await around(swap.effects(), swap.call);
+      swap.swap();
+      const before = outsideNow();
+      const result = await store.undo('last', force);
+      expect(outsideNow()).toBe(before);
+      // Whatever the verdict, no blob holds an outside file's bytes ("precious"/"keep").
+      const blobs = join(await store.directory(), 'blobs');
+      for (const name of existsSync(blobs) ? readdirSync(blobs) : []) {
+        const content = readFileSync(join(blobs, name), 'utf8');
+        if (swap.name.includes('hard link')) continue; // the call itself wrote "precious" there
+        expect(content === 'precious' || content === 'keep', name).toBe(false);
+      }
+      if (!force && swap.unchanged !== true) expect(result.type).not.toBe('restored');
+      else if (swap.unchanged === true) expect(readFileSync(at('a.txt'), 'utf8')).toBe('before');
+    },
+    30_000,
+  );
+});
+
+/** Tampering with the store itself (a model or a repository that could write there). */
+const TAMPERING: [string, (project: string, setFile: string) => void][] = [
+  [
+    'a kept copy swapped for a link to a file outside',
+    (project) => {
+      for (const name of readdirSync(join(project, 'blobs'))) {
+        rmSync(join(project, 'blobs', name));
+        symlinkSync(join(outside, 'precious.txt'), join(project, 'blobs', name));
+      }
+    },
+  ],
+  [
+    'a kept copy swapped for a hard link to a file outside',
+    (project) => {
+      for (const name of readdirSync(join(project, 'blobs'))) {
+        rmSync(join(project, 'blobs', name));
+        linkSync(join(outside, 'precious.txt'), join(project, 'blobs', name));
+        chmodSync(join(project, 'blobs', name), 0o600);
+      }
+    },
+  ],
+  [
+    'a kept copy rewritten',
+    (project) => {
+      for (const name of readdirSync(join(project, 'blobs')))
+        writeFileSync(join(project, 'blobs', name), 'planted', { mode: 0o600 });
+    },
+  ],
+  [
+    'a kept copy replaced by a named pipe',
+    (project) => {
+      for (const name of readdirSync(join(project, 'blobs'))) {
+        rmSync(join(project, 'blobs', name));
+        execFileSync('mkfifo', ['-m', '600', join(project, 'blobs', name)]);
+      }
+    },
+  ],
+  ['the manifest swapped for a link', (_project, setFile) => forge(setFile, (set) => set, 'link')],
+  ['the manifest rewritten readable by others (0644)', (_project, setFile) => forge(setFile, (set) => set, 0o644)],
+  [
+    'the manifest naming a root outside, before: missing',
+    (_project, setFile) =>
+      forge(
+        setFile,
+        (set) => ({
+          ...set,
+          roots: [join(outside, 'tree')],
+          before: [{ path: join(outside, 'tree'), type: 'missing' }],
+        }),
+        0o644,
+      ),
+  ],
+  [
+    'an item outside every root',
+    (_project, setFile) =>
+      forge(setFile, (set) => ({ ...set, before: [...set.before, { path: join(outside, 'tree'), type: 'missing' }] })),
+  ],
+  [
+    'a root with .. components',
+    (_project, setFile) =>
+      forge(setFile, (set) => {
+        const sneaky = `${workspace}/../outside-${index}/tree`;
+        return { ...set, roots: [sneaky], before: [{ path: sneaky, type: 'missing' }] };
+      }),
+  ],
+  [
+    'a root of /',
+    (_project, setFile) =>
+      forge(setFile, (set) => ({ ...set, roots: ['/'], before: [{ path: '/', type: 'missing' }] })),
+  ],
+  ['an id that climbs out of sets/', (_project, setFile) => forge(setFile, (set) => ({ ...set, id: '../../x' }))],
+  [
+    'a hash that names another file',
+    (_project, setFile) =>
+      forge(setFile, (set) => ({
+        ...set,
+        before: set.before.map((item: { type: string }) =>
+          item.type === 'file' ? { ...item, hash: '../../../../etc/passwd' } : item,
+        ),
+      })),
+  ],
+];
+
+// biome-ignore lint/suspicious/noExplicitAny: a manifest as JSON, to forge
+function forge(setFile: string, change: (set: any) => unknown, mode: number | 'link' = 0o600): void {
+  const forged = JSON.stringify(change(JSON.parse(readFileSync(setFile, 'utf8'))));
+  rmSync(setFile);
+  if (mode === 'link') {
+    const elsewhere = join(outside, 'set.json');
+    writeFileSync(elsewhere, forged, { mode: 0o600 });
+    symlinkSync(elsewhere, setFile);
+  } else {
+    writeFileSync(setFile, forged, { mode });
+    chmodSync(setFile, mode);
+  }
+}
+
+describe('a tampered store restores nothing', () => {
+  it.each(TAMPERING)(
+    '%s',
+    async (_name, tamper) => {
+      writeFileSync(at('a.txt'), 'before');
+      const changeSet = await around([write('a.txt')], () => writeFileSync(at('a.txt'), 'after'));
+      const project = await store.directory();
+      tamper(project, join(project, 'sets', `${changeSet!.id}.json`));
+      const before = outsideNow();
+      for (const force of [false, true]) {
+        const result = await store.undo('last', force);
+        expect(result.type).not.toBe('restored');
+      }
+      expect(outsideNow()).toBe(before);
+      expect(readFileSync(at('a.txt'), 'utf8')).toBe('after');
+    },
+    30_000,
+  );
+});
