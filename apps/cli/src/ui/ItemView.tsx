@@ -1,3 +1,4 @@
+import { terminalText } from '../terminal-text.js';
 import { Box, Text } from 'ink';
 import type { Item, NoticeTone } from './conversation.js';
 import type { Views } from './use-session.js';
@@ -36,7 +37,8 @@ export function ItemView({
     case 'tool':
       return views === undefined ? null : <views.ToolView item={item} width={width} />;
     case 'notice':
-      return <Text color={NOTICE_COLOR[item.tone]}>{item.text}</Text>;
+      // A notice may name files (/undo list): their names' escapes are shown, not obeyed.
+      return <Text color={NOTICE_COLOR[item.tone]}>{terminalText(item.text)}</Text>;
     default: {
       const unreachable: never = item;
       return <Text>{String(unreachable)}</Text>;
