@@ -375,3 +375,84 @@ describe('the note to the model names paths only, as data', () => {
     expect(note).not.toContain('SECRET-CONTENT');
   });
 });
+
+describe('bounded: what cannot be kept is said, never waited for or stored', () => {
+  const many = () => {
+    mkdirSync(at('many'));
+    for (let file = 0; file < 10_001; file++) writeFileSync(at(`many/f${file}.txt`), '');
+  };
+  it.each([
+    ['a recursive delete of 10,001 files', () => [remove('many')], /more than 5,000 paths/],
+    [
+      'a pattern that matches 10,001 files',
+      () => [{ kind: 'delete-path', path: at('many/*'), pattern: true }],
+      /more than 5,000 paths/,
+    ],
+    [
+      'a pattern over every folder below',
+      () => [{ kind: 'delete-path', path: at('*/*'), pattern: true }],
+      /more than 5,000 paths/,
+    ],
+  ] as [string, () => Effect[], RegExp][])(
+    '%s',
+    async (_name, effects, said) => {
+      many();
+      const started = Date.now();
+      const plan = store.plan(judged(...effects()));
+      expect(plan?.cannot.join('\n')).toMatch(said);
+      expect(plan?.targets).toEqual([]);
+      const pending = await store.capture(plan!);
+      expect(pending.before).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(existsSync(join(await store.directory(), 'blobs'))).toBe(false);
+    },
+    60_000,
+  );
+
+  it('a sparse 11 MB file is too large, and nothing of it is copied', async () => {
+    writeFileSync(at('huge.bin'), '');
+    execFileSync('truncate', ['-s', '11M', at('huge.bin')]);
+    const plan = store.plan(judged(write('huge.bin')));
+    expect(plan?.cannot.join('\n')).toMatch(/huge\.bin is too large \(11\.0 MB; the limit is 10\.0 MB\)/);
+    expect(plan?.targets).toEqual([]);
+  });
+
+  it('a file grown past the limit between the panel and the run is not copied either', async () => {
+    writeFileSync(at('grows.bin'), 'small');
+    const plan = store.plan(judged(write('grows.bin')));
+    execFileSync('truncate', ['-s', '11M', at('grows.bin')]);
+    const pending = await store.capture(plan!);
+    expect(pending.roots).toEqual([]);
+    expect(pending.cannot.join('\n')).toMatch(/too large/);
+  });
+});
+
+describe('two sessions in the same folder', () => {
+  it('undoing an older change over a later session write is refused, and --force keeps that write first', async () => {
+    const other = open();
+    writeFileSync(at('a.txt'), 'original');
+    await around([write('a.txt')], () => writeFileSync(at('a.txt'), 'session one'));
+    await around([write('a.txt')], () => writeFileSync(at('a.txt'), 'session two'), other);
+    // Session one asks for its own change (now number 2 of the shared list).
+    const refused = await store.undo(2);
+    expect(refused).toMatchObject({ type: 'conflict', paths: [at('a.txt')] });
+    expect(readFileSync(at('a.txt'), 'utf8')).toBe('session two');
+    const forced = await store.undo(2, true);
+    expect(forced.type).toBe('restored');
+    expect(readFileSync(at('a.txt'), 'utf8')).toBe('original');
+    // Session two's write was kept by the forced undo: it can be had back.
+    expect((await other.undo(1)).type).toBe('restored');
+    expect(readFileSync(at('a.txt'), 'utf8')).toBe('session two');
+  });
+
+  it('/undo in one session while the other keeps a later change names only its own newest', async () => {
+    const other = open();
+    writeFileSync(at('a.txt'), 'a0');
+    writeFileSync(at('b.txt'), 'b0');
+    await around([write('a.txt')], () => writeFileSync(at('a.txt'), 'a1'));
+    await around([write('b.txt')], () => writeFileSync(at('b.txt'), 'b1'), other);
+    // 'last' is the newest of the folder (the other session's): it goes back, a.txt stays.
+    expect((await store.undo('last')).type).toBe('restored');
+    expect([readFileSync(at('a.txt'), 'utf8'), readFileSync(at('b.txt'), 'utf8')]).toEqual(['a1', 'b0']);
+  });
+});
