@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AuditLog, Checkpoints, stateDirectory } from '@riskgate/core';
 import type { CommandStreams } from './assess-command.js';
+import { terminalText } from './terminal-text.js';
 import { undoCommand } from './ui/undo-command.js';
 
 export const UNDO_HELP = `riskgate undo — put back what a call changed in this folder (outside a session)
@@ -28,7 +29,8 @@ export async function runUndo(argv: readonly string[], streams: Omit<CommandStre
     }),
     notice: (text, tone) => {
       if (tone === 'error') failed = true;
-      (tone === 'error' ? streams.stderr : streams.stdout).write(`${text}\n`);
+      // Paths are any bytes a file name may hold: escapes are shown, never sent to the terminal.
+      (tone === 'error' ? streams.stderr : streams.stdout).write(`${terminalText(text)}\n`);
     },
   });
   return failed ? 1 : 0;

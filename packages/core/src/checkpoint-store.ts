@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
+  constants,
   existsSync,
+  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -15,7 +17,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 import { expandPattern, isInside, realPathOf } from '@riskgate/risk';
 import type { UndoTarget } from './checkpoint-plan.js';
 import { type CheckpointLimits, type TreeItem, type WalkBudget, walkRoot } from './checkpoint-tree.js';
@@ -132,7 +134,10 @@ export class CheckpointStore {
     const sets: ChangeSet[] = [];
     for (const name of names.sort().reverse()) {
       try {
-        sets.push(JSON.parse(readFileSync(join(this.directory, 'sets', name), 'utf8')) as ChangeSet);
+        const changeSet = JSON.parse(readRegular(join(this.directory, 'sets', name), true).toString('utf8'));
+        // Only a manifest this store wrote counts: one planted in the folder (a link, a file
+        // not 0600, items outside its roots) could make /undo write or delete anywhere.
+        if (isChangeSet(changeSet, name)) sets.push(changeSet);
       } catch {
         // A manifest cut short by a crash: the others still count.
       }
@@ -157,11 +162,14 @@ export class CheckpointStore {
       };
     if (changeSet.undone !== undefined)
       return { type: 'refused', message: `change set ${position} was already undone (${changeSet.undone})` };
-    const missing = changeSet.before.find(
-      (item) => item.type === 'file' && !existsSync(join(this.directory, 'blobs', item.hash)),
-    );
+    // Every copy is read and checked against its hash before anything is touched: a copy gone,
+    // changed, or swapped for a link (to a key elsewhere) restores nothing.
+    const missing = changeSet.before.find((item) => item.type === 'file' && this.blob(item.hash) === undefined);
     if (missing !== undefined)
-      return { type: 'refused', message: `the kept copy of ${missing.path} is missing from ${this.directory}` };
+      return {
+        type: 'refused',
+        message: `the kept copy of ${missing.path} is missing from ${this.directory} or not what was kept`,
+      };
     // Roots were kept with their parents' real paths: a directory on the way swapped for a link
     // since would send the restore elsewhere (outside the workspace), so that is never forced.
     const moved = changeSet.roots.find((root) => realPathOf(dirname(root)) !== dirname(root));
@@ -199,9 +207,19 @@ export class CheckpointStore {
     return lines;
   }
 
+  /** A kept copy, only when it is a regular file that still holds the bytes of its hash. */
+  private blob(hash: string): Buffer | undefined {
+    try {
+      const content = readRegular(join(this.directory, 'blobs', hash), true);
+      return hashOf(content) === hash ? content : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   private keepItem(item: TreeItem): KeptItem {
     if (item.type !== 'file') return item;
-    const content = readFileSync(item.path);
+    const content = readRegular(item.path);
     const hash = hashOf(content);
     const blob = join(this.blobDirectory(), hash);
     if (!existsSync(blob)) writePrivate(blob, content);
@@ -230,7 +248,8 @@ export class CheckpointStore {
   }
 
   private putFile(item: Extract<KeptItem, { type: 'file' }>): void {
-    const content = readFileSync(join(this.blobDirectory(), item.hash));
+    const content = this.blob(item.hash);
+    if (content === undefined) throw new Error(`the kept copy of ${item.path} is not what was kept`);
     const temporary = join(
       dirname(item.path),
       `.${basename(item.path)}.riskgate-undo-${randomBytes(6).toString('hex')}`,
@@ -296,7 +315,7 @@ function distinctRoots(targets: readonly UndoTarget[]): string[] {
 
 function withHash(item: Extract<TreeItem, { type: 'file' }>): KeptItem {
   try {
-    return { ...item, hash: hashOf(readFileSync(item.path)) };
+    return { ...item, hash: hashOf(readRegular(item.path)) };
   } catch {
     return { path: item.path, type: 'missing' };
   }
@@ -347,4 +366,44 @@ function writePrivate(path: string, content: Buffer): void {
     closeSync(descriptor);
   }
   renameSync(temporary, path);
+}
+
+/**
+ * A regular file's bytes, never through a link (O_NOFOLLOW) and never blocking on a pipe swapped
+ * in since its lstat (O_NONBLOCK); `own` also asks that it be the person's, 0600, as the store
+ * writes its files.
+ */
+function readRegular(path: string, own = false): Buffer {
+  const descriptor = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile()) throw new Error(`${path} is not a regular file`);
+    if (own && ((stats.mode & 0o077) !== 0 || stats.uid !== process.getuid?.()))
+      throw new Error(`${path} is not private to this user`);
+    return readFileSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** A manifest as `writeSet` writes it: named by its id, absolute normalized roots, every item below one. */
+function isChangeSet(value: unknown, name: string): value is ChangeSet {
+  const set = value as ChangeSet;
+  if (typeof set !== 'object' || set === null || `${set.id}.json` !== name || !/^\d{15}-[0-9a-f]{8}$/.test(set.id))
+    return false;
+  if (!Array.isArray(set.roots) || !Array.isArray(set.before)) return false;
+  const roots = set.roots as unknown[];
+  if (!roots.every((root) => typeof root === 'string' && isAbsolute(root) && normalize(root) === root && root !== '/'))
+    return false;
+  return (set.before as unknown[]).every((entry) => {
+    const item = entry as KeptItem;
+    if (typeof item?.path !== 'string' || normalize(item.path) !== item.path) return false;
+    if (!set.roots.some((root) => isInside(item.path, root))) return false;
+    if (item.type === 'file') return SHA256.test(item.hash) && Number.isInteger(item.mode);
+    if (item.type === 'directory') return Number.isInteger(item.mode);
+    if (item.type === 'symlink') return typeof item.target === 'string';
+    return item.type === 'missing';
+  });
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRule } from '@riskgate/risk';
@@ -114,5 +114,65 @@ describe('checkpoints in the gate', () => {
     expect(outcome.state).toBe('failed');
     expect(outcome.forModel).toMatch(/checkpoint-failed.*could not keep a copy .*Nothing was run/);
     expect(readFileSync(join(directory, 'c.txt'), 'utf8')).toBe('before');
+  });
+});
+
+/** Issue 21 attacks: a store that cannot be written stops the call before it runs, and says why. */
+const BROKEN_STORES: [string, (store: string, project: string) => void][] = [
+  [
+    'a file where the store folder should be',
+    (store) => {
+      rmSync(store, { recursive: true });
+      writeFileSync(store, 'x');
+    },
+  ],
+  [
+    'a file where the project folder should be',
+    (_store, project) => {
+      rmSync(project, { recursive: true });
+      writeFileSync(project, 'x');
+    },
+  ],
+  ['a file where blobs/ should be', (_store, project) => writeFileSync(join(project, 'blobs'), 'x')],
+  ['a link to /dev/null where blobs/ should be', (_store, project) => symlinkSync('/dev/null', join(project, 'blobs'))],
+];
+
+describe('a store that cannot be written', () => {
+  it.each(BROKEN_STORES)('%s: nothing runs, and the model and the person are told why', async (_name, breakIt) => {
+    writeFileSync(join(directory, 'c.txt'), 'before');
+    const store = join(directory, '..', `broken-${index}`);
+    const broken = new Checkpoints({ cwd: directory, directory: store });
+    const project = await broken.directory();
+    breakIt(store, project);
+    const outcome = await runGatedToolCall(write('c.txt', 'after'), {
+      ...gate,
+      checkpoints: new Checkpoints({ cwd: directory, directory: store }),
+      confirm: answering({ type: 'approve' }),
+    });
+    expect(outcome.state).toBe('failed');
+    expect(outcome.forModel).toMatch(/could not keep a copy .*Nothing was run/);
+    expect(readFileSync(join(directory, 'c.txt'), 'utf8')).toBe('before');
+  });
+
+  it('a manifest folder (sets/) that cannot be written once the call ran: the person is told /undo will not have it', async () => {
+    writeFileSync(join(directory, 'c.txt'), 'before');
+    const store = join(directory, '..', `broken-sets-${index}`);
+    const project = await new Checkpoints({ cwd: directory, directory: store }).directory();
+    writeFileSync(join(project, 'sets'), 'x');
+    const events: unknown[] = [];
+    const outcome = await runGatedToolCall(write('c.txt', 'after'), {
+      ...gate,
+      checkpoints: new Checkpoints({ cwd: directory, directory: store }),
+      confirm: answering({ type: 'approve' }),
+      onEvent: (event) => events.push(event),
+    });
+    expect(outcome.state).toBe('succeeded');
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'error',
+        kind: 'checkpoint',
+        message: expect.stringMatching(/\/undo will not have this change/),
+      }),
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { terminalText } from '../terminal-text.js';
 import { Box, Text } from 'ink';
 import type { Item, NoticeTone } from './conversation.js';
 import { ReasoningView } from './ReasoningView.js';
@@ -37,7 +38,8 @@ export function ItemView({
     case 'tool':
       return views === undefined ? null : <views.ToolView item={item} width={width} />;
     case 'notice':
-      return <Text color={NOTICE_COLOR[item.tone]}>{item.text}</Text>;
+      // A notice may name files (/undo list): their names' escapes are shown, not obeyed.
+      return <Text color={NOTICE_COLOR[item.tone]}>{terminalText(item.text)}</Text>;
     case 'reasoning':
       return <ReasoningView item={item} />;
     default: {

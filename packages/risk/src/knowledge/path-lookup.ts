@@ -71,38 +71,81 @@ function anchored(glob: string, home: string): string {
 }
 
 export function compiledRows(home: string): readonly CompiledRow[] {
-  let rows = compiledFor.get(home);
+  const stateRows = checkpointDirectories(home);
+  const key = [home, ...stateRows].join('\0');
+  let rows = compiledFor.get(key);
   if (rows === undefined) {
-    rows = SENSITIVE_PATHS.flatMap((row) =>
-      expandBraces(row.glob)
-        // A row that holds the home itself (`/root` when riskgate runs as root) would make every
-        // path in the home secret, the allowlist's public keys and programs too: the home is
-        // private by its own rule (home-allowlist.ts), which leaves those out.
-        .filter(
-          (alternative) =>
-            !(alternative.startsWith('/') && !GLOB_CHARS.test(alternative) && isInside(home, alternative)),
-        )
-        .map((alternative) => {
-          const glob = anchored(alternative, home);
-          // A row covers the path itself and, when it is a directory, everything below it.
-          // Compiled when a path first holds the row's literal text (lazy-glob.ts).
-          const test = lazyMatcher(row.fileOnly === true ? [glob] : [glob, `${glob}/**`], PICO);
-          return {
-            class: row.class,
-            what: row.what,
-            test,
-            segments: glob.split('/').filter((part) => part !== ''),
-            anchored: alternative.startsWith('/') || alternative.startsWith('~/'),
-            fileOnly: row.fileOnly === true,
-            ...(alternative.startsWith('/') || alternative.startsWith('~/') || alternative.includes('/')
-              ? {}
-              : { name: lazyMatcher([alternative], PICO) }),
-          };
-        }),
-    );
-    compiledFor.set(home, rows);
+    rows = [...tableRows(home), ...stateRows.map(checkpointRow)];
+    compiledFor.set(key, rows);
   }
   return rows;
+}
+
+const CHECKPOINTS_WHAT = "riskgate's copies of changed files for /undo, secrets among them";
+
+/**
+ * The folder of riskgate's copies for /undo in force for this process, when the table's
+ * `~/.local/state` row does not name it: `$XDG_STATE_HOME` set elsewhere (inside the workspace
+ * too), or the real home when `home` is another. Its resolved path too, when a link leads there.
+ */
+export function checkpointDirectories(home: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const key = `${home}\0${env.XDG_STATE_HOME ?? ''}`;
+  const now = Date.now();
+  // Resolved again at most every second: a link put on the way since is followed soon after.
+  if (lastDirectories?.key === key && now - lastDirectories.at < 1_000) return lastDirectories.paths;
+  const paths = directoriesInForce(home, env);
+  lastDirectories = { key, at: now, paths };
+  return paths;
+}
+
+let lastDirectories: { readonly key: string; readonly at: number; readonly paths: string[] } | undefined;
+
+function directoriesInForce(home: string, env: NodeJS.ProcessEnv): string[] {
+  const state = env.XDG_STATE_HOME ? resolvePath(env.XDG_STATE_HOME) : join(homedir(), '.local', 'state');
+  const directory = join(state, 'riskgate', 'checkpoints');
+  const tabled = join(home, '.local', 'state', 'riskgate', 'checkpoints');
+  return [...new Set([directory, realPathOf(directory)])].filter((path) => path !== tabled);
+}
+
+/** A literal folder and everything below it (its name is not read as a glob). */
+function checkpointRow(directory: string): CompiledRow {
+  return {
+    class: 'secret',
+    what: CHECKPOINTS_WHAT,
+    test: (path) => isAbsolute(path) && isInside(resolvePath(path), directory),
+    segments: directory.split('/').filter((part) => part !== ''),
+    anchored: true,
+    fileOnly: false,
+  };
+}
+
+function tableRows(home: string): CompiledRow[] {
+  return SENSITIVE_PATHS.flatMap((row) =>
+    expandBraces(row.glob)
+      // A row that holds the home itself (`/root` when riskgate runs as root) would make every
+      // path in the home secret, the allowlist's public keys and programs too: the home is
+      // private by its own rule (home-allowlist.ts), which leaves those out.
+      .filter(
+        (alternative) => !(alternative.startsWith('/') && !GLOB_CHARS.test(alternative) && isInside(home, alternative)),
+      )
+      .map((alternative) => {
+        const glob = anchored(alternative, home);
+        // A row covers the path itself and, when it is a directory, everything below it.
+        // Compiled when a path first holds the row's literal text (lazy-glob.ts).
+        const test = lazyMatcher(row.fileOnly === true ? [glob] : [glob, `${glob}/**`], PICO);
+        return {
+          class: row.class,
+          what: row.what,
+          test,
+          segments: glob.split('/').filter((part) => part !== ''),
+          anchored: alternative.startsWith('/') || alternative.startsWith('~/'),
+          fileOnly: row.fileOnly === true,
+          ...(alternative.startsWith('/') || alternative.startsWith('~/') || alternative.includes('/')
+            ? {}
+            : { name: lazyMatcher([alternative], PICO) }),
+        };
+      }),
+  );
 }
 
 const contentRows = SECRET_WHEN_CONTENT.map((row) => ({ ...row, test: lazyMatcher([`**/${row.glob}`], PICO) }));
