@@ -10,7 +10,8 @@ import {
 import type { Decision } from '@riskgate/risk';
 import { foldLines } from './fold.js';
 import { retryText } from './retry-text.js';
-import { ranUnasked, shownTitle } from './operation-text.js';
+import { shownTitle } from './operation-text.js';
+import { ranUnasked } from './ran-unasked.js';
 import type { Session } from './session/create-session.js';
 import { terminalText } from './terminal-text.js';
 

@@ -1,4 +1,6 @@
-import { type Decision, disagreementText } from '@riskgate/risk';
+// Types only: use-approval (on the TUI's start path) imports narrowestRule from here, and a value
+// from @riskgate/risk would load the gate's modules before the first frame.
+import type { Decision } from '@riskgate/risk';
 
 /**
  * The narrowest rule that covers exactly this operation, as `a` (always allow) offers it:
@@ -31,33 +33,4 @@ export const SUMMARY_SHOWN_CHARS = 2_000;
 export function shownTitle(title: string): string {
   if (title.length <= SUMMARY_SHOWN_CHARS) return title;
   return `${title.slice(0, SUMMARY_SHOWN_CHARS)}… (${(title.length - SUMMARY_SHOWN_CHARS).toLocaleString('en-US')} more characters not shown)`;
-}
-
-/**
- * Why a call ran without a panel, when that is worth saying: undefined for the whitelist (a
- * read-only call) and for calls the person answered. A disagreement — the model rated low
- * what the code found dangerous — is always named, with the code's first finding.
- */
-export function ranUnasked(
-  decision: Decision | undefined,
-): { readonly text: string; readonly warning: boolean } | undefined {
-  if (decision === undefined || decision.action !== 'execute' || decision.source === 'whitelist') return undefined;
-  const who =
-    decision.source === 'llm'
-      ? `the model rated it ${decision.llmLevel ?? 'low'}`
-      : decision.source === 'rule'
-        ? `your rule ${decision.rule ?? ''}`.trim()
-        : decision.source === 'mode'
-          ? 'yolo mode'
-          : decision.source;
-  if (!decision.disagreement) return { text: `ran without asking: ${who}`, warning: false };
-  const finding = decision.findings[0] ?? '';
-  const disagreement =
-    decision.source === 'llm'
-      ? disagreementText(decision)
-      : `${who}, but the code rated it ${decision.codeLevel ?? 'unknown'}`;
-  return {
-    text: `ran without asking: ${disagreement}${finding === '' ? '' : ` (${finding})`}`,
-    warning: true,
-  };
 }

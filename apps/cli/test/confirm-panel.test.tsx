@@ -276,7 +276,9 @@ describe('ConfirmPanel keys', () => {
     const { stdin, answers, lastFrame } = show(sqlRequest);
     await tick();
     stdin.write('m');
-    await tick();
+    // The note field takes keys once React's effects have given it Ink's input (after its frame).
+    await shows(lastFrame, 'a note for the model');
+    await tick(100);
     stdin.write('only the old ones');
     await shows(lastFrame, 'only the old ones');
     stdin.write('\r');

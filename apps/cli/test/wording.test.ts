@@ -6,7 +6,7 @@ import { disagreementText } from '@riskgate/risk';
 import { createExecuteSqlTool, isSqlFailure, openSqlConnection, type SqlConnection } from '@riskgate/tools-sql';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ranUnasked } from '../src/operation-text.js';
+import { ranUnasked } from '../src/ran-unasked.js';
 import { auditText } from '../src/ui/commands.js';
 
 /** One source of words: what the screen says of a call, what /audit says and what the model reads agree. */

@@ -121,14 +121,6 @@ export interface Decision {
   readonly disagreement: boolean;
 }
 
-/**
- * The model's `low` against the code's own level, in the one wording the panel, /audit,
- * headless output and `riskgate assess` share: the same two levels everywhere.
- */
-export function disagreementText(decision: Pick<Decision, 'llmLevel' | 'codeLevel'>): string {
-  return `the model rated it ${decision.llmLevel ?? 'low'}, but the code rated it ${decision.codeLevel ?? 'unknown'}`;
-}
-
 /** The gate, in the order of DESIGN.md "The gate": first match wins. */
 export function decide(input: DecideInput): Decision {
   const { llm } = input;

@@ -10,13 +10,13 @@ export {
   type EffectLine,
   type TurnState,
   decide,
-  disagreementText,
   effectiveMode,
   type GatePolicy,
   type ManagedGate,
   SAFETY_MODES,
   type SafetyMode,
 } from './decide.js';
+export { disagreementText } from './disagreement.js';
 export {
   type Effect,
   type EffectKind,

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { Item } from './conversation.js';
-import { ranUnasked, shownTitle } from '../operation-text.js';
+import { shownTitle } from '../operation-text.js';
+import { ranUnasked } from '../ran-unasked.js';
 import { Highlighted } from './Highlighted.js';
 import { type SqlData, sqlData } from './history-text.js';
 import { foldLines } from '../fold.js';
