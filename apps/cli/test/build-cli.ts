@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDependencies } from '../../../vitest.build-dependencies.js';
 
 const cli = fileURLToPath(new URL('..', import.meta.url));
 const workspace = join(cli, '..', '..');
@@ -35,11 +36,13 @@ function newestSource(): number {
 /**
  * The end-to-end tests run dist/riskgate.js. It is (re)built here when missing or older than
  * its sources (esbuild, from the packages' source, about a second), so `pnpm --filter riskgate
- * test` passes alone from a clean clone and never tests a stale bundle. Under turbo the build
- * task runs first (apps/cli/turbo.json) and the bundle is left alone, so other tasks reading it
- * (tests/packaging packs it) never see it half-written.
+ * test` passes alone from a clean clone and never tests a stale bundle; the workspace packages it
+ * copies from (tools-command's grammar, the prompt templates) are built first when they are stale.
+ * `pnpm test` builds everything before any test starts, so under it nothing is rewritten here
+ * while other tasks read it (tests/packaging packs it; see vitest.build-dependencies.js).
  */
 export default function setup(): void {
+  buildDependencies();
   let built = 0;
   try {
     built = statSync(join(cli, 'dist', 'riskgate.js')).mtimeMs;

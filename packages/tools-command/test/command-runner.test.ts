@@ -6,6 +6,7 @@ import { evaluateToolCall } from '@riskgate/risk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExecuteCommandTool, probeSandbox, runCommand } from '../src/index.js';
 import { executeAssessed } from './gate-fixture.js';
+import { gone, settled } from './settled.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'riskgate-cmd-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -172,8 +173,7 @@ describe.each([
     const result = await runCommand(`sleep ${child} & sleep 60`, { ...base, timeoutMs: 500, killGraceMs: 500 });
     expect(result.timedOut).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(processesWith(`sleep\0${child}`)).toEqual([]);
+    expect(await settled(() => processesWith(`sleep\0${child}`), gone)).toEqual([]);
   });
 
   it('SIGKILLs a group that ignores SIGTERM after the grace period', async () => {
@@ -182,8 +182,7 @@ describe.each([
     expect(result.timedOut).toBe(true);
     // In the sandbox SIGTERM ends bubblewrap itself, and with it everything in its PID namespace.
     expect(result.signal).toBe(sandbox ? 'SIGTERM' : 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(processesWith(`sleep\0${child}`)).toEqual([]);
+    expect(await settled(() => processesWith(`sleep\0${child}`), gone)).toEqual([]);
   });
 
   it('cancels through the AbortSignal', async () => {
@@ -194,8 +193,7 @@ describe.each([
     const result = await runCommand(`sleep ${child}`, { ...base, signal: controller.signal, timeoutMs: 60_000 });
     expect(result.cancelled).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(processesWith(`sleep\0${child}`)).toEqual([]);
+    expect(await settled(() => processesWith(`sleep\0${child}`), gone)).toEqual([]);
   });
 
   // In the sandbox even a child that left the process group (setsid) ends with the PID namespace.
@@ -210,8 +208,7 @@ describe.each([
       killGraceMs: 300,
     });
     expect(result.cancelled).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(processesWith(`sleep\0${child}`)).toEqual([]);
+    expect(await settled(() => processesWith(`sleep\0${child}`), gone)).toEqual([]);
   });
 
   it('keeps the head and tail of huge output and says how many lines it left out, to the model and the screen', async () => {
