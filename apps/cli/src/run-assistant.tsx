@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { ConfigError, type ConfigFile, loadConfig, type ResolvedConfig, stateDirectory } from '@riskgate/core/config';
 import { colourLevel } from './ui/colour.js';
 import type { OutputFormat } from './headless.js';
@@ -228,7 +229,10 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
   // Left before the first session opened: it is closed once it has.
   const last = sessions.current() ?? (await sessions.initial.catch(() => undefined));
   if (last === undefined) return stopping.exitCode(0);
-  if ((await last.close()) && stopping.stoppedBy() !== 'SIGHUP' && options.demo !== true)
+  const kept = await last.close();
+  // The demo's own conversations: their database and model are gone, so /resume must not offer them.
+  for (const path of sessions.demoTranscripts()) rmSync(path, { force: true });
+  if (kept && stopping.stoppedBy() !== 'SIGHUP' && options.demo !== true)
     process.stdout.write(`Resume this conversation with: riskgate --resume ${last.id}\n`);
   return stopping.exitCode(0);
 }
@@ -240,6 +244,7 @@ async function runInteractive(options: AssistantOptions, config: ResolvedConfig)
  */
 function sessionOpener(config: ResolvedConfig, cwd: string, confirmer: TtyConfirmer, options: AssistantOptions) {
   let current: Session | undefined;
+  const demo = new Set<string>();
   const open = async (request: {
     kind: ConversationKind;
     database?: string;
@@ -255,6 +260,9 @@ function sessionOpener(config: ResolvedConfig, cwd: string, confirmer: TtyConfir
       ...opening(request),
       ...(request.continueFrom === undefined ? {} : { continueFrom: request.continueFrom }),
     });
+    // A conversation the demo began (not one resumed from before it, nor one going on from such): removed at exit.
+    const began = request.continueFrom === undefined || demo.has(request.continueFrom.info.transcriptPath);
+    if (options.demo === true && request.resume === undefined && began) demo.add(current.info.transcriptPath);
     return current;
   };
   let openFirst: () => void = () => {};
@@ -263,5 +271,12 @@ function sessionOpener(config: ResolvedConfig, cwd: string, confirmer: TtyConfir
   }).then(() => open({ kind: options.kind, ...opening(options) }));
   // Handled by the app (it exits with the error) and by the caller; not an unhandled rejection meanwhile.
   initial.catch(() => {});
-  return { confirmer, open, initial, openFirst: () => openFirst(), current: () => current };
+  return {
+    confirmer,
+    open,
+    initial,
+    openFirst: () => openFirst(),
+    current: () => current,
+    demoTranscripts: () => [...demo],
+  };
 }

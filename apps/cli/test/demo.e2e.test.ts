@@ -35,8 +35,10 @@ describe('riskgate demo', () => {
       // Its database and model are gone at exit: resuming it is not offered.
       expect(last).not.toContain('Resume this conversation');
       terminal.close();
-      // Its copy of the database is gone with it.
+      // Its copy of the database is gone with it, and so is its conversation: /resume never offers it.
       expect(readdirSync(directory).filter((name) => name.startsWith('riskgate-demo-'))).toEqual([]);
+      const sessions = join(directory, 'state', 'riskgate', 'sessions');
+      expect(existsSync(sessions) ? readdirSync(sessions) : []).toEqual([]);
     }
     // The demo never touches the cached demo database that "riskgate sql" opens.
     expect(existsSync(join(directory, 'cache', 'riskgate', 'demo-shop-v1.sqlite'))).toBe(false);

@@ -256,6 +256,20 @@ describe('/model lists the endpoint models', () => {
     await terminal.waitFor(/model: alpha-model[\s\S]*chat · smart · alpha-model/);
   }, 60_000);
 
+  it('NO_COLOR: the chosen row is marked without reverse video, and the mark follows ↓', async () => {
+    const { directory, env } = await scene.start([], { models: ['zeta-model', 'scripted-model', 'alpha-model'] });
+    const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, { ...env, NO_COLOR: '1' });
+    await terminal.waitFor(/chat · smart · scripted-model/);
+    terminal.type('/model', true);
+    const opened = await terminal.waitFor(/Choose a model \(3\)[\s\S]*zeta-model/);
+    const rows = (screen: string) => screen.split('\n').filter((line) => /-model/.test(line) && /│/.test(line));
+    expect(rows(opened).filter((line) => line.includes('> '))).toEqual([expect.stringContaining('> * scripted-model')]);
+    await settle();
+    terminal.key('Down');
+    const moved = await terminal.waitFor(/> {3}zeta-model/);
+    expect(rows(moved).filter((line) => line.includes('> '))).toEqual([expect.stringContaining('>   zeta-model')]);
+  }, 60_000);
+
   it('says so when the endpoint has no /models, and /model <name> still switches', async () => {
     const { directory, env } = await scene.start([], { models: 404 });
     const terminal = scene.open(`sh -c 'cd ${directory} && node ${BIN}'`, env);

@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
 import { terminalText } from '../terminal-text.js';
+import { PickerRow } from './PickerRow.js';
 
 const SHOWN = 12;
 
@@ -28,10 +29,12 @@ export function ModelPicker({
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
       <Text bold>Choose a model ({models.length}) · ↑↓ choose · Enter switch · Esc back</Text>
       {models.slice(start, start + SHOWN).map((model, index) => (
-        <Text key={model} {...(start + index === selected ? { inverse: true } : {})}>
-          {/* Model names come from the endpoint: control characters show as codes. */}
-          {terminalText(`${model === current ? '* ' : '  '}${model}${model === current ? '   (current)' : ''}`)}
-        </Text>
+        // Model names come from the endpoint: control characters show as codes.
+        <PickerRow
+          key={model}
+          chosen={start + index === selected}
+          text={terminalText(`${model === current ? '* ' : '  '}${model}${model === current ? '   (current)' : ''}`)}
+        />
       ))}
       {models.length > start + SHOWN ? <Text dimColor>… {models.length - start - SHOWN} more below</Text> : null}
     </Box>

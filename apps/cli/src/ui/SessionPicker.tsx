@@ -3,6 +3,7 @@ import { Box, Text, useInput } from 'ink';
 import { basename } from 'node:path';
 import { useState } from 'react';
 import { terminalText } from '../terminal-text.js';
+import { PickerRow } from './PickerRow.js';
 
 const SHOWN = 10;
 
@@ -46,9 +47,7 @@ export function SessionPicker({
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
       <Text bold>Resume a conversation ({sessions.length}) · ↑↓ choose · Enter resume · Esc back</Text>
       {sessions.slice(start, start + SHOWN).map((session, index) => (
-        <Text key={session.id} {...(start + index === selected ? { inverse: true } : {})}>
-          {terminalText(sessionLine(session))}
-        </Text>
+        <PickerRow key={session.id} chosen={start + index === selected} text={terminalText(sessionLine(session))} />
       ))}
       {sessions.length > start + SHOWN ? <Text dimColor>… {sessions.length - start - SHOWN} older below</Text> : null}
     </Box>
