@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
@@ -85,6 +85,8 @@ export class CheckpointStore {
 
   /** Keeps every target as it is now: just before the call runs. */
   capture(targets: readonly UndoTarget[]): PendingChangeSet {
+    // A store that cannot sign its manifest cannot keep anything: found before the call runs.
+    this.key(true);
     const roots = distinctRoots(targets);
     const budget: WalkBudget = { bytes: 0, entries: 0 };
     const before: KeptItem[] = [];
@@ -131,15 +133,22 @@ export class CheckpointStore {
     } catch {
       return [];
     }
+    let key: Buffer | undefined;
+    try {
+      key = this.key(false);
+    } catch {
+      // A key swapped for a link, made readable by others or cut short: nothing it signed counts.
+    }
+    if (key === undefined) return [];
     const sets: ChangeSet[] = [];
     for (const name of names.sort().reverse()) {
       try {
-        const changeSet = JSON.parse(readRegular(join(this.directory, 'sets', name), true).toString('utf8'));
-        // Only a manifest this store wrote counts: one planted in the folder (a link, a file
-        // not 0600, items outside its roots) could make /undo write or delete anywhere.
+        const changeSet = JSON.parse(signedText(readRegular(join(this.directory, 'sets', name), true), key));
+        // Only a manifest this store wrote counts: one planted in the folder (unsigned, a link, a
+        // file not 0600, items outside its roots) could make /undo write or delete anywhere.
         if (isChangeSet(changeSet, name)) sets.push(changeSet);
       } catch {
-        // A manifest cut short by a crash: the others still count.
+        // A manifest cut short by a crash, or not signed with this store's key: the others still count.
       }
     }
     return sets;
@@ -269,8 +278,43 @@ export class CheckpointStore {
     privateDirectory(sets);
     const path = join(sets, `${changeSet.id}.json`);
     const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-    writePrivate(temporary, Buffer.from(JSON.stringify(changeSet)));
+    const text = JSON.stringify(changeSet);
+    writePrivate(temporary, Buffer.from(`${macOf(this.key(true)!, text)}\n${text}`));
     renameSync(temporary, path);
+  }
+
+  /**
+   * The store's own key (32 random bytes, `key`, 0600): every manifest is written with its
+   * HMAC, so a manifest that passes every structural check but was put here by something else
+   * (an approved write into the store, another program) restores and deletes nothing. Made on
+   * the first write; without it (`create` false) no manifest counts.
+   */
+  private key(create: boolean): Buffer | undefined {
+    const path = join(this.directory, 'key');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const key = readRegular(path, true);
+        if (key.length !== KEY_BYTES) throw new Error(`${path} is not a key this store made`);
+        return key;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        if (!create) return undefined;
+      }
+      privateDirectory(this.directory);
+      try {
+        const descriptor = openSync(path, 'wx', PRIVATE_FILE);
+        try {
+          writeSync(descriptor, randomBytes(KEY_BYTES));
+          fsyncSync(descriptor);
+        } finally {
+          closeSync(descriptor);
+        }
+      } catch (error) {
+        // Another session made it first: read theirs.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+    throw new Error(`${path} could not be made`);
   }
 
   private blobDirectory(): string {
@@ -387,6 +431,23 @@ function readRegular(path: string, own = false): Buffer {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+const KEY_BYTES = 32;
+
+function macOf(key: Buffer, text: string): string {
+  return createHmac('sha256', key).update(text).digest('hex');
+}
+
+/** A manifest's JSON, only when its first line is the HMAC of the rest under the store's key. */
+function signedText(content: Buffer, key: Buffer): string {
+  const text = content.toString('utf8');
+  const newline = text.indexOf('\n');
+  const json = text.slice(newline + 1);
+  const mac = Buffer.from(text.slice(0, Math.max(newline, 0)));
+  const expected = Buffer.from(macOf(key, json));
+  if (newline < 0 || mac.length !== expected.length || !timingSafeEqual(mac, expected))
+    throw new Error('a manifest this store did not sign');
+  return json;
+}
 
 /** A manifest as `writeSet` writes it: named by its id, absolute normalized roots, every item below one. */
 function isChangeSet(value: unknown, name: string): value is ChangeSet {

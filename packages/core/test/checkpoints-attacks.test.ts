@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
@@ -14,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type Effect, judgeEffects } from '@riskgate/risk';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CheckpointLimits, Checkpoints, undoNote } from '../src/index.js';
@@ -318,11 +319,63 @@ const TAMPERING: [string, (project: string, setFile: string) => void][] = [
         ),
       })),
   ],
+  ...(['none', 'kept', randomBytes(32)] as const).map(
+    (signer): [string, (project: string, setFile: string) => void] => [
+      `a manifest that passes every structural check (the workspace as its root, before: missing), signed by ${typeof signer === 'string' ? signer : 'a key of its own'}`,
+      (_project, setFile) => forge(setFile, wholeWorkspace, 0o600, signer),
+    ],
+  ),
+  [
+    'the key swapped for a link to a key of its own, the manifest signed with that',
+    (project, setFile) => {
+      const own = randomBytes(32);
+      writeFileSync(join(outside, 'key'), own, { mode: 0o600 });
+      rmSync(join(project, 'key'));
+      symlinkSync(join(outside, 'key'), join(project, 'key'));
+      forge(setFile, wholeWorkspace, 0o600, own);
+    },
+  ],
+  [
+    'the key made readable by others and rewritten, the manifest signed with that',
+    (project, setFile) => {
+      const own = randomBytes(32);
+      writeFileSync(join(project, 'key'), own);
+      chmodSync(join(project, 'key'), 0o644);
+      forge(setFile, wholeWorkspace, 0o600, own);
+    },
+  ],
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: a manifest as JSON, to forge
-function forge(setFile: string, change: (set: any) => unknown, mode: number | 'link' = 0o600): void {
-  const forged = JSON.stringify(change(JSON.parse(readFileSync(setFile, 'utf8'))));
+const wholeWorkspace = (set: any) => ({ ...set, roots: [workspace], before: [{ path: workspace, type: 'missing' }] });
+
+/**
+ * Who signs a forged manifest: the store's own key (an attacker who read it: the structural checks
+ * must still hold), nobody, the original manifest's MAC kept over new content, or a key of its own.
+ */
+type Signer = 'store' | 'none' | 'kept' | Buffer;
+
+// biome-ignore lint/suspicious/noExplicitAny: a manifest as JSON, to forge
+function forge(
+  setFile: string,
+  change: (set: any) => unknown,
+  mode: number | 'link' = 0o600,
+  signer: Signer = 'store',
+) {
+  const original = readFileSync(setFile, 'utf8');
+  const mac = original.slice(0, original.indexOf('\n'));
+  const json = JSON.stringify(change(JSON.parse(original.slice(original.indexOf('\n') + 1))));
+  const key = signer === 'store' ? readFileSync(join(dirname(dirname(setFile)), 'key')) : signer;
+  const forged =
+    signer === 'none'
+      ? json
+      : `${
+          signer === 'kept'
+            ? mac
+            : createHmac('sha256', key as Buffer)
+                .update(json)
+                .digest('hex')
+        }\n${json}`;
   rmSync(setFile);
   if (mode === 'link') {
     const elsewhere = join(outside, 'set.json');
