@@ -22,11 +22,11 @@ function hostOf(text: string): { host: string; port?: number; scheme?: string } 
   }
 }
 
-function connect(site: CallSite, word: WordValue, via: string): void {
-  // file:// URLs read local files (curl file:///etc/shadow).
-  const file = word.value === undefined ? null : /^file:\/\/[^/]*(\/.*)$/i.exec(word.value);
-  if (file !== null) {
-    site.path('read', known(decodeURIComponent(file[1]!)), { via });
+function connect(site: CallSite, word: WordValue, via: string, file: 'read' | 'write' = 'read'): void {
+  // file:// URLs read local files (curl file:///etc/shadow); with -T curl writes the upload there.
+  const local = word.value === undefined ? null : /^file:\/\/[^/]*(\/.*)$/i.exec(word.value);
+  if (local !== null) {
+    site.path(file, known(decodeURIComponent(local[1]!)), { via });
     return;
   }
   const target = word.value === undefined ? undefined : hostOf(word.value);
@@ -96,6 +96,14 @@ const CURL_OPTIONS: Record<string, OptionUse> = {
   '-e': 'data',
   '-x': 'data',
   '--proxy': 'data',
+  '--preproxy': 'data',
+  '--socks4': 'data',
+  '--socks4a': 'data',
+  '--socks5': 'data',
+  '--socks5-hostname': 'data',
+  '--write-out': 'data',
+  '-g': 'flag',
+  '--globoff': 'flag',
   '-w': 'data',
   '--url': 'data',
   '-m': 'data',
@@ -121,10 +129,37 @@ const CURL_OPTIONS: Record<string, OptionUse> = {
   '--expand-url': 'data',
 };
 
-/** curl: every URL is a connection; -o/-O write; -T, `-d @file`, `-F x=@file`, -K, --netrc read files. */
+/** curl options whose value is a URL curl connects to (a proxy for every request). */
+const CURL_PROXIES = /^(-x|--proxy|--preproxy|--socks4a?|--socks5(-hostname)?)$/;
+
+/**
+ * What curl's own options can do beyond the table: a config file (-K) holds options riskgate does
+ * not read (an output file, an upload, more URLs); `-w '%output{f}'` writes f; a URL with `{a,b}`
+ * or `[1-9]` stands for several (curl's URL globbing, off with -g), so its path is not one known file.
+ */
+function curlOptionEffects(site: CallSite, option: { name: string; value?: WordValue | undefined }): void {
+  const via = `curl ${option.name}`;
+  if (option.name === '-K' || option.name === '--config')
+    site.emit({
+      kind: 'unknown',
+      severity: 'high',
+      detail: `${via} takes options from a file riskgate does not read`,
+      via,
+    });
+  if (CURL_PROXIES.test(option.name) && option.value !== undefined) connect(site, option.value, via);
+  const written = option.name === '-w' || option.name === '--write-out' ? option.value?.value : undefined;
+  if (written !== undefined && /%output\{/.test(written))
+    site.emit({ kind: 'unknown', severity: 'high', detail: `${via} writes to a file named in its format`, via });
+}
+
+const globbed = (word: WordValue) => word.value === undefined || /[{}[\]]/.test(word.value);
+
+/** curl: every URL is a connection; -o/-O write; -T, `-d @file`, `-F x=@file`, --netrc read files; -K is not read. */
 export function curlProgram(site: CallSite): void {
   const parsed = parseArgs(row('data', { options: CURL_OPTIONS }), site.args, site);
   let remoteName = false;
+  let upload = false;
+  let globbing = true;
   for (const option of parsed.options) {
     const via = `curl ${option.name}`;
     if ((option.use === 'read' || option.use === 'write') && option.value !== undefined)
@@ -132,10 +167,20 @@ export function curlProgram(site: CallSite): void {
     if (/^(-d|--data.*|-F|--form|--json|-b|--cookie)$/.test(option.name)) dataFile(site, option.value, via);
     if (option.name === '--url' && option.value !== undefined) connect(site, option.value, 'curl');
     if (option.name === '-O' || option.name === '--remote-name') remoteName = true;
+    if (option.name === '-T' || option.name === '--upload-file') upload = true;
+    if (option.name === '-g' || option.name === '--globoff') globbing = false;
     if (option.name === '-n' || option.name === '--netrc') site.path('read', known(`${site.home}/.netrc`), { via });
+    curlOptionEffects(site, option);
   }
   for (const word of parsed.operands) {
-    connect(site, word, 'curl');
+    if (globbing && globbed(word) && word.value !== undefined && /^file:/i.test(word.value))
+      site.emit({
+        kind: 'unknown',
+        severity: 'high',
+        detail: `curl reads several files by the pattern ${word.raw}`,
+        via: 'curl',
+      });
+    else connect(site, word, 'curl', upload ? 'write' : 'read');
     if (remoteName) {
       const name =
         word.value === undefined
