@@ -40,6 +40,36 @@ export const SERVICE_FORMATS: readonly ServiceFormat[] = [
     // Keys mix cases; `sk_test_parse_header_2` (a test's name) does not.
     accept: mixedCaseWithDigit,
   },
+  // OpenAI keys carry `T3BlbkFJ` (base64 of "OpenAI") mid-key. gitleaks' rule knows the current
+  // lengths and the first 20+20 form without a scope; the first project keys were
+  // `sk-proj-` + 20 + `T3BlbkFJ` + 20, and service-account keys hold a name with `-`.
+  {
+    prefixes: ['T3BlbkFJ'],
+    pattern: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
+    what: 'an OpenAI API key',
+  },
+  // Telegram bot tokens: the bot's numeric id, `:`, and a 35-character secret that starts with `AA`.
+  // gitleaks knows them only beside the word "telegram".
+  {
+    prefixes: [':AA'],
+    pattern: /(?<![\w:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
+    what: 'a Telegram bot token',
+    accept: (token) => /[a-z]/.test(token) && /[A-Z]/.test(token.slice(token.indexOf(':') + 3)),
+  },
+  // Mailchimp API keys: 32 hex digits and the data centre, `-us1` to `-us99`. gitleaks knows them
+  // only beside the word "mailchimp"; the `-usN` suffix is what names them.
+  {
+    prefixes: ['-us'],
+    pattern: /(?<![A-Za-z0-9_-])[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9_-])/g,
+    what: 'a Mailchimp API key',
+  },
+  // PyPI API tokens are macaroons: `pypi-AgE` and a long base64url body. gitleaks knows those of
+  // pypi.org; test.pypi.org's and other indexes' differ after `AgE`.
+  {
+    prefixes: ['pypi-AgE'],
+    pattern: /(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,1000}(?![A-Za-z0-9_-])/g,
+    what: 'a PyPI API token',
+  },
   // Cloudflare's self-identifying tokens: user API tokens `cfut_`, account tokens `cfat_`, global
   // API keys `cfk_`, each a 40-character body and an 8-hex checksum.
   {
