@@ -134,6 +134,14 @@ export const SERVICE_FORMATS: readonly ServiceFormat[] = [
     what: 'a Bitbucket Data Center access token',
     accept: mixedCaseWithDigit,
   },
+  // Bitbucket Cloud app passwords: `ATBB` and a mixed-case body (Atlassian's self-identifying
+  // form); they are used as a password beside a user name, often where no name says "password".
+  {
+    prefixes: ['ATBB'],
+    pattern: new RegExp(`${START}ATBB[A-Za-z0-9_=.-]{24,60}(?![A-Za-z0-9_=.-])`, 'g'),
+    what: 'a Bitbucket app password',
+    accept: mixedCaseWithDigit,
+  },
   // Octopus Deploy API keys: `API-` and 25 to 30 upper-case letters and digits. Not after `/`:
   // a URL's slug (`notion.site/API-<32 hex>`) is a page's name.
   {
