@@ -147,7 +147,11 @@ describe('gitleaks formats closed by a brace', () => {
     expect(withheld(text)).not.toContain(secret);
   });
 
-  it('leaves a {{ template }} to the allowlists that know it', () => {
-    expect(findSecretsIn('token: {{ .Values.githubToken }}')).toEqual([]);
+  it.each([
+    'token: {{ .Values.githubToken }}',
+    'curl -sS -u deploy:${password} https://ci.example.com/api/json',
+    'url = "https://#{user}:#{token}@git.example.com"',
+  ])('leaves a template reference to the placeholder tests: %s', (text) => {
+    expect(findSecretsIn(text)).toEqual([]);
   });
 });

@@ -67,9 +67,17 @@ function tokenView(text: string): string {
     .replace(/\}/g, closingBrace);
 }
 
-/** A `}` right after a token's character, not the first of `}}`, becomes a space (a literal search is ~10× a lookbehind's). */
+/**
+ * A `}` right after a token's character, not the first of `}}`, becomes a space (a literal search
+ * is ~10× a lookbehind's). The `}` of a reference (`${password}`, `#{key}`, `%{x}`) stays: without
+ * it `deploy:${password` would be no placeholder to the allowlists and placeholder tests.
+ */
 function closingBrace(brace: string, at: number, text: string): string {
-  return /[\w=]/.test(text[at - 1] ?? '') && text[at + 1] !== '}' ? ' ' : brace;
+  if (!/[\w=]/.test(text[at - 1] ?? '') || text[at + 1] === '}') return brace;
+  const open = text.lastIndexOf('{', at);
+  const reference =
+    open > 0 && at - open < 100 && '$#%'.includes(text[open - 1]!) && /^[\w.]*$/.test(text.slice(open + 1, at));
+  return reference ? brace : ' ';
 }
 
 /**
