@@ -107,14 +107,14 @@ export const SERVICE_FORMATS: readonly ServiceFormat[] = [
     what: 'an Adafruit IO key',
     accept: mixedCaseWithDigit,
   },
-  // Apify API tokens: `apify_api_` and 36 letters, digits, `-` and `_`.
+  // Apify API tokens start with `apify_api_`, then 36 letters, digits, `-` and `_`.
   {
     prefixes: ['apify_api_'],
     pattern: new RegExp(`${START}apify_api_[A-Za-z0-9_-]{36}(?![A-Za-z0-9_-])`, 'g'),
     what: 'an Apify API token',
     accept: hasDigitAndLetter,
   },
-  // Buildkite user API access tokens: `bkua_` and 40 lower-case letters and digits.
+  // Buildkite user API access tokens start with `bkua_`, then 40 lower-case letters and digits.
   {
     prefixes: ['bkua_'],
     pattern: new RegExp(`${START}bkua_[a-z0-9]{40}(?![A-Za-z0-9_-])`, 'g'),
@@ -127,14 +127,14 @@ export const SERVICE_FORMATS: readonly ServiceFormat[] = [
     pattern: new RegExp(`${START}rootly_[0-9a-f]{64}(?![A-Za-z0-9_-])`, 'g'),
     what: 'a Rootly API key',
   },
-  // Bitbucket Data Center HTTP access tokens: `BBDC-` and 44 base64 characters.
+  // Bitbucket Data Center HTTP access tokens start with `BBDC-`, then 44 base64 characters.
   {
     prefixes: ['BBDC-'],
     pattern: new RegExp(`${START}BBDC-[A-Za-z0-9+/]{44}(?![A-Za-z0-9+/_-])`, 'g'),
     what: 'a Bitbucket Data Center access token',
     accept: mixedCaseWithDigit,
   },
-  // Bitbucket Cloud app passwords: `ATBB` and a mixed-case body (Atlassian's self-identifying
+  // Bitbucket Cloud app passwords start with `ATBB`, then a mixed-case body (Atlassian's self-identifying
   // form); they are used as a password beside a user name, often where no name says "password".
   {
     prefixes: ['ATBB'],
@@ -150,7 +150,7 @@ export const SERVICE_FORMATS: readonly ServiceFormat[] = [
     what: 'an Octopus Deploy API key',
     accept: (token) => /\d/.test(token.slice(4)) && /[A-Z]/.test(token.slice(4)),
   },
-  // Spectral (Check Point) personal tokens: `spu-` and 32 hex digits.
+  // Spectral (Check Point) personal tokens start with `spu-`, then 32 hex digits.
   {
     prefixes: ['spu-'],
     pattern: new RegExp(`${START}spu-[0-9a-f]{32}(?![A-Za-z0-9_-])`, 'g'),
@@ -202,11 +202,12 @@ export function findServiceFormats(text: string, isPlaceholder: (token: string) 
     if (!format.prefixes.some((prefix) => present.has(prefix))) continue;
     format.pattern.lastIndex = 0;
     for (const match of text.matchAll(format.pattern)) {
-      const token = match.groups?.token ?? match[0];
-      if (format.accept !== undefined && !format.accept(token)) continue;
-      if (isPlaceholder(token)) continue;
-      const start = match.index + match[0].length - token.length;
-      found.push({ start, end: start + token.length, what: format.what, rule: 'service-format' });
+      // With a `token` group the secret is that part of the match (a webhook URL's last segment).
+      const matched = match.groups?.token ?? match[0];
+      if (format.accept !== undefined && !format.accept(matched)) continue;
+      if (isPlaceholder(matched)) continue;
+      const start = match.index + match[0].length - matched.length;
+      found.push({ start, end: start + matched.length, what: format.what, rule: 'service-format' });
     }
   }
   return found;
