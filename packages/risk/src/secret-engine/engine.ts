@@ -1,6 +1,7 @@
 import { SECRET_PATTERNS } from '../secrets.js';
 import { findInContext } from './context-rules.js';
 import { isPlaceholderToken } from './placeholders.js';
+import { findServiceFormats } from './service-formats.js';
 import { findTokens } from './token-rules.js';
 import type { SecretFinding } from './types.js';
 
@@ -54,26 +55,43 @@ function decodedText(run: string): string | undefined {
 
 /**
  * gitleaks' rules end a token at a quote, a space or `;`: in JSON inside a string (`\"tok\"`), an
- * XML element (`<a>tok</a>`) or a query (`?k=tok&page=2`) they find nothing. The token rules run
- * on a copy where those ends are spaces; the copy has the text's length, so positions hold.
+ * XML element (`<a>tok</a>`), a query (`?k=tok&page=2`) or braces (`{tok}`, `${VAR:-tok}`) they
+ * find nothing. The token rules run on a copy where those ends are spaces; the copy has the
+ * text's length, so positions hold. A `}}` stays: allowlists know `{{ template }}`.
  */
 function tokenView(text: string): string {
   return text
     .replace(/\\(["'])/g, ' $1')
     .replace(/<\//g, '  ')
-    .replace(/&/g, ' ');
+    .replace(/&/g, ' ')
+    .replace(/\}/g, closingBrace);
 }
 
 /**
- * The token rules' findings (gitleaks'), placeholders dropped: the cheaper half of the engine, which
- * the workspace scan uses beside its own context rules (knowledge/content-secret.ts).
+ * A `}` right after a token's character, not the first of `}}`, becomes a space (a literal search
+ * is ~10× a lookbehind's). The `}` of a reference (`${password}`, `#{key}`, `%{x}`) stays: without
+ * it `deploy:${password` would be no placeholder to the allowlists and placeholder tests.
+ */
+function closingBrace(brace: string, at: number, text: string): string {
+  if (!/[\w=]/.test(text[at - 1] ?? '') || text[at + 1] === '}') return brace;
+  const open = text.lastIndexOf('{', at);
+  const reference =
+    open > 0 && at - open < 100 && '$#%'.includes(text[open - 1]!) && /^[\w.]*$/.test(text.slice(open + 1, at));
+  return reference ? brace : ' ';
+}
+
+/**
+ * The token rules' findings (gitleaks', and riskgate's service formats), placeholders dropped: the
+ * cheaper half of the engine, which the workspace scan uses beside its own context rules
+ * (knowledge/content-secret.ts).
  */
 export function findTokensIn(text: string): SecretFinding[] {
   const view = tokenView(text);
   // A token rule's match that is masked or an example (`ghp_xxxx…`, `AKIA…EXAMPLE`) is a placeholder.
-  return findTokens(view, view.toLowerCase()).filter(
+  const gitleaks = findTokens(view, view.toLowerCase()).filter(
     (finding) => !isPlaceholderToken(text.slice(finding.start, finding.end)),
   );
+  return [...gitleaks, ...findServiceFormats(view, isPlaceholderToken)];
 }
 
 function findInPlainText(text: string): SecretFinding[] {
