@@ -86,6 +86,15 @@ describe('the secret engine', () => {
     ['app.env:3:DB_PASSWORD=hunter2abc', 'app.env:3:DB_PASSWORD=[W]'],
     ['app.env-3-DB_PASSWORD=hunter2abc', 'app.env-3-DB_PASSWORD=[W]'],
     ['API_TOKEN := "s3cr3tValue99"', 'API_TOKEN := "[W]"'],
+    // A password that holds `?.` or `!.` is not read as code (an optional chain reads as code only
+    // under a name written as code, with word links).
+    ['DB_PASSWORD=x7?.Kq9Lm2', 'DB_PASSWORD=[W]'],
+    ['api_token=Xk9?.pQ2mL7vN4', 'api_token=[W]'],
+    ['password = "aB?.cD9x7Kq2"', 'password = "[W]"'],
+    ['secret: Wq3!.zz81Lp0a', 'secret: [W]'],
+    ['const token = match.groups?.token;', 'const token = match.groups?.token;'],
+    ['const secret = options!.secret;', 'const secret = options!.secret;'],
+    ['const apiKey = this.settings?.["apiKey"];', 'const apiKey = this.settings?.["apiKey"];'],
     ['MAKE_SECRET ?= s3cr3tValue99', 'MAKE_SECRET ?= [W]'],
     ["$db_password .= 's3cr3tValue99';", "$db_password .= '[W]';"],
     ["'db_password' => 's3cr3tValue99',", "'db_password' => '[W]',"],

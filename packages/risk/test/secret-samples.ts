@@ -394,6 +394,13 @@ export const LOOKALIKES: readonly (readonly [kind: string, text: string])[] = [
   ['code', 'private final String secretKey;'],
   ['code', '<input type="password" name="password" id="password">'],
   ['code', 'def check_token(token: str) -> bool:'],
+  ['code', 'const token = match.groups?.token;'],
+  ['code', 'const password = user?.password ?? "";'],
+  ['code', 'token = response?.data?.token'],
+  ['code', 'const secret = options!.secret;'],
+  ['code', 'const apiKey = this.settings?.["apiKey"];'],
+  ['code', 'tokens start with `ghp_`, `gho_` or `spu-`'],
+  ['code', 'prefix: `sk_live_`'],
   ['hash', 'commit 3f2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a'],
   ['hash', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt'],
   [

@@ -70,10 +70,15 @@ function secretValue(name: string, value: string): boolean {
  * `(`), a dotted reference (`token = request.headers.get`), a shell command substitution
  * (`KEY=\`etcdctl get /x\``), a YAML sentence (`password: Forgot your password?`).
  */
-function fetchesSecret(text: string, open: string, value: string, end: number, op: string): boolean {
+function fetchesSecret(text: string, name: string, open: string, value: string, end: number, op: string): boolean {
   if (open === '`') return /\s/.test(value);
   if (open !== '') return false;
-  if (text[end] === '(' || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return true;
+  if (
+    text[end] === '(' ||
+    /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) ||
+    safeNavigation(name, value, text[end])
+  )
+    return true;
   const lineEnd = text.indexOf('\n', end);
   const after = text.slice(end, lineEnd < 0 ? text.length : lineEnd);
   // A word of code: `tokens = language === 'sql'`, `const session = useRef<…>`, `tokens: readonly Token[]`.
@@ -88,6 +93,19 @@ function fetchesSecret(text: string, open: string, value: string, end: number, o
   return (
     rest !== value && (isPlaceholderValue(rest) || (/^[A-Za-z]+$/.test(value) && /^\s+[A-Za-z]+[\s,.]/.test(after)))
   );
+}
+
+/**
+ * TypeScript and JavaScript reading a field with optional chaining or a non-null assertion
+ * (`const token = match.groups?.token`, `obj!.secret`, `this.settings?.["apiKey"]`), under a name
+ * written as code is (not an environment file's `DB_PASSWORD=`) and with words for links, not the
+ * mixed letters and digits of a password that happens to hold `?.`.
+ */
+function safeNavigation(name: string, value: string, next: string | undefined): boolean {
+  if (!/[a-z]/.test(name) || !/\?\.|!\./.test(value)) return false;
+  const chain = next === '[' ? value.replace(/\?\.$/, '') : value;
+  const links = chain.split(/\?\.|!\.|\./);
+  return links.length > 1 && links.every((link) => /^[A-Za-z_$][A-Za-z_$]*\d{0,2}$/.test(link));
 }
 
 /** Words that stand where a value would in typed code: `token: string`, `password: readonly …`. */
@@ -125,7 +143,11 @@ function assignments(text: string, found: Found): void {
     const start = match.index + match[0].length;
     const end = valueEnd(text, start, open);
     const value = end < 0 ? '' : text.slice(start, end);
-    if (end > start && !fetchesSecret(text, open, value, end, match.groups?.op ?? '') && secretValue(name, value)) {
+    if (
+      end > start &&
+      !fetchesSecret(text, name, open, value, end, match.groups?.op ?? '') &&
+      secretValue(name, value)
+    ) {
       found(start, end, `the value of ${name.replace(/^[$@]+/, '')}`, 'assignment');
       ASSIGNMENT.lastIndex = end;
     } else {

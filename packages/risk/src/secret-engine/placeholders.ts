@@ -255,6 +255,9 @@ const TEMPLATE =
 const CODE_REFERENCE =
   /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*\(.*\)|(?:process\.env|os\.environ|ENV|env|settings|config|self|this|cfg|conf|options|opts|params|args|props|secrets|vars)(?:\.[A-Za-z_$][\w$]*|\[[^\]]*\])+)$/;
 /** Paths to a secret file are not the secret: `/run/secrets/db`, `./certs/key.pem`, `~/.ssh/id_rsa`. */
+/** A token format's prefix alone (`ghp_`, `sk_live_`, `spu-`): what a comment or a check names. */
+const TOKEN_PREFIX = /^[A-Za-z]{2,8}(?:[_-][A-Za-z]{2,8}){0,2}[_-]$/;
+
 const PATH_VALUE =
   /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)[-\w./\\]*$|^[\w./-]+\.(?:pem|key|crt|cer|p12|pfx|json|txt|yaml|yml|jks|keystore|gpg|asc)$/;
 
@@ -297,7 +300,8 @@ export function isPlaceholderValue(value: string): boolean {
     PLACEHOLDER_WORDS.test(trimmed) ||
     TEMPLATE.test(trimmed) ||
     CODE_REFERENCE.test(trimmed) ||
-    PATH_VALUE.test(trimmed)
+    PATH_VALUE.test(trimmed) ||
+    TOKEN_PREFIX.test(trimmed)
   )
     return true;
   if (/^(.)\1+$/.test(trimmed) || masked(trimmed) || PLACEHOLDER_INSIDE.test(trimmed)) return true;
