@@ -88,6 +88,32 @@ describe('the secret engine', () => {
     ['API_TOKEN := "s3cr3tValue99"', 'API_TOKEN := "[W]"'],
     // A password that holds `?.` or `!.` is not read as code (an optional chain reads as code only
     // under a name written as code, with word links).
+    // A key whose footer was cut off is withheld up to where its base64 ends, not to the end of the
+    // text; a header named in prose or code is no key (it took the rest of its file before).
+    [
+      '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nMzEfYyjiWA4R4/M2bS1GB4t7NX==\n… 20 more lines not shown …\nexit 0\n',
+      '[W]\n… 20 more lines not shown …\nexit 0\n',
+    ],
+    [
+      '{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\\nMzEf", "id": 7}',
+      '{"private_key": "[W]", "id": 7}',
+    ],
+    [
+      '-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nnext: 1',
+      '[W]\nnext: 1',
+    ],
+    [
+      '-----BEGIN PRIVATE KEY----- MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj MzEfYyjiWA4R4',
+      '[W]',
+    ],
+    [
+      '// A header and footer round nothing (`-----BEGIN PRIVATE KEY-----\\nanything`) is an example.\nconst limit = 12;\n',
+      '// A header and footer round nothing (`-----BEGIN PRIVATE KEY-----\\nanything`) is an example.\nconst limit = 12;\n',
+    ],
+    [
+      'Paste the key (it starts with -----BEGIN OPENSSH PRIVATE KEY----- and ends with the END line) below.\nThen run the deploy.\n',
+      'Paste the key (it starts with -----BEGIN OPENSSH PRIVATE KEY----- and ends with the END line) below.\nThen run the deploy.\n',
+    ],
     ['DB_PASSWORD=x7?.Kq9Lm2', 'DB_PASSWORD=[W]'],
     ['api_token=Xk9?.pQ2mL7vN4', 'api_token=[W]'],
     ['password = "aB?.cD9x7Kq2"', 'password = "[W]"'],

@@ -23,13 +23,36 @@ function findKeyBlocks(text: string): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const [pattern, what] of KEY_BLOCKS) {
     for (const match of text.matchAll(pattern)) {
+      const footer = /-----END [^-]+-----$|Private-MAC: *[0-9a-f]+$/.test(match[0]);
+      const end = footer || what.includes('PuTTY') ? match.index + match[0].length : cutOffEnd(text, match.index);
       // A header and footer round nothing (`-----BEGIN PRIVATE KEY-----\nanything\n-----END…`) is an example.
-      const body = match[0].replace(/-----[^-]+-----/g, '').replace(/[^A-Za-z0-9+/=]/g, '');
+      const body = text
+        .slice(match.index, end)
+        .replace(/-----[^-]+-----/g, '')
+        .replace(/[^A-Za-z0-9+/=]/g, '');
       if (body.length >= 12 || what.includes('PuTTY'))
-        findings.push({ start: match.index, end: match.index + match[0].length, what, rule: 'private-key-block' });
+        findings.push({ start: match.index, end, what, rule: 'private-key-block' });
     }
   }
   return findings;
+}
+
+/**
+ * What may follow a key's header: base64 (runs of 16 or more, or a whole short line: the last of a
+ * block), line breaks (also `\n` escaped in JSON), PEM and PGP armor headers. Words of prose are
+ * neither.
+ */
+const KEY_BODY =
+  /^(?:[ \t]*(?:\r?\n|\\r|\\n)|[ \t]*(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset):[^\n]*|[ \t]*[A-Za-z0-9+/=]{16,}|[ \t]*[A-Za-z0-9+/=]+(?=[ \t]*(?:\r?\n|\\n|$)))*/i;
+
+/**
+ * Where a key block with no footer ends (a head/tail cap cut it, or it is a header named in
+ * prose or code): after the base64 lines that follow its header, not at the end of the text, so a
+ * comment that names `-----BEGIN PRIVATE KEY-----` does not take the rest of its file with it.
+ */
+function cutOffEnd(text: string, start: number): number {
+  const header = text.indexOf('-----', text.indexOf('-----', start) + 5) + 5;
+  return header + (KEY_BODY.exec(text.slice(header))?.[0].trimEnd().length ?? 0);
 }
 
 /**
