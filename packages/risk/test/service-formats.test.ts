@@ -54,6 +54,11 @@ const FORMATS: readonly (readonly [service: string, token: string, secret?: stri
   ['Spectral token', `spu-${body(32, HEX)}`],
   ['Bannerbear master key', `bb_ma_${body(30, HEX)}`],
   ['Ramp client secret', `ramp_sec_${body(48, ALNUM)}`],
+  // A bot token: its id in base64 (old 17-digit ids and new 19-digit ones), a timestamp, an HMAC.
+  ...[`2${body(16, '0123456789')}`, `1${body(18, '0123456789')}`].map((id): [string, string] => [
+    `Discord bot token (a ${id.length}-digit id)`,
+    `${Buffer.from(id).toString('base64url')}.${body(6, BASE64URL)}.${body(38, BASE64URL)}`,
+  ]),
   ...((): [string, string, string][] => {
     const token = body(68, BASE64URL);
     return [['Discord webhook', `https://discord.com/api/webhooks/1${body(18, '0123456789')}/${token}`, token]];
@@ -130,6 +135,10 @@ describe('service formats', () => {
     'ramp_sec_',
     'https://discord.com/api/webhooks/123456789012345678/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
     'https://discord.com/developers/docs/resources/webhook',
+    // Three dotted parts that are no bot token: a first part that is no numeric id, a masked one, a host.
+    `${Buffer.from('hello-world-example-x').toString('base64url')}.abcdef.${'Ab1'.repeat(10)}`,
+    'MTIzNDU2Nzg5MDEyMzQ1Njc4.xxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    'NTP.server.pool.ntp.org',
   ])('passes %s unchanged', (text) => {
     expect(findSecretsIn(text)).toEqual([]);
   });

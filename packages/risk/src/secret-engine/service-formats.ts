@@ -169,6 +169,18 @@ export const SERVICE_FORMATS: readonly ServiceFormat[] = [
     what: 'a Ramp client secret',
     accept: hasDigitAndLetter,
   },
+  // Discord bot tokens: the bot's numeric id in base64 (17 to 20 digits: `MT…`, `Nz…`, `OD…`), `.`,
+  // 6 characters of a timestamp, `.`, 27 to 38 characters of HMAC. No fixed prefix, so a token
+  // counts only when its first part decodes to such an id (a JWT's decodes to `{"`).
+  {
+    prefixes: ['MT', 'Mj', 'Mz', 'ND', 'NT', 'Nj', 'Nz', 'OD', 'OT'],
+    pattern:
+      /(?<![A-Za-z0-9_.-])(?<id>[MNO][A-Za-z0-9_-]{22,26})\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_.-])/g,
+    what: 'a Discord bot token',
+    accept: (token) =>
+      /^\d{17,20}$/.test(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('latin1')) &&
+      hasDigitAndLetter(token.slice(token.lastIndexOf('.') + 1)),
+  },
   // Discord webhook URLs: anyone holding one posts to the channel. The secret is the part after
   // the webhook's numeric id (68 base64url characters); the host and id stay readable.
   {
