@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditLog, Checkpoints } from '@riskgate/core';
@@ -81,6 +81,25 @@ describe('/undo', () => {
     });
     expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('edited by the person');
     expect(addNote).not.toHaveBeenCalled();
+  });
+
+  it('says how many kept changes it leaves out (not signed by the store), and never restores them', async () => {
+    const sets = join(await checkpoints.directory(), 'sets');
+    const [signed] = readdirSync(sets);
+    const forged = readFileSync(join(sets, signed!), 'utf8').split('\n').slice(1).join('\n');
+    writeFileSync(join(sets, '000000000000001-deadbeef.json'), forged, { mode: 0o600 });
+    const listed = (await run('/undo list')).notices[0]?.text;
+    expect(listed).toMatch(/^kept changes, newest first/);
+    expect(listed).toMatch(/\n1 kept change was left out: not signed by this store .*\/undo never restores it$/);
+    expect(listed).not.toMatch(/\n2\. /);
+    // The signed one undone and dropped: the forged one is still left out, and nothing is undone by it.
+    rmSync(join(sets, signed!));
+    expect((await run('/undo list')).notices[0]?.text).toMatch(/^nothing to undo: .*\n1 kept change was left out/);
+    expect((await run('/undo')).notices[0]).toMatchObject({
+      tone: 'error',
+      text: expect.stringMatching(/nothing to undo/),
+    });
+    expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('after');
   });
 
   it.each(['/undo abc', '/undo 0', '/undo 1 2'])('refuses %s with its usage', async (line) => {

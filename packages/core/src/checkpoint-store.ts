@@ -154,6 +154,17 @@ export class CheckpointStore {
     return sets;
   }
 
+  /** How many manifests in the folder `list` leaves out: not signed by this store, or unreadable. */
+  leftOut(): number {
+    let names: string[];
+    try {
+      names = readdirSync(join(this.directory, 'sets')).filter((name) => name.endsWith('.json'));
+    } catch {
+      return 0;
+    }
+    return names.length - this.list().length;
+  }
+
   /**
    * Puts back what change set `position` (1 = the newest) kept, byte for byte and mode for mode,
    * only when every path is still as the call left it; `force` restores anyway, after keeping

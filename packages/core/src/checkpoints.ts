@@ -63,6 +63,11 @@ export class Checkpoints {
     return (await this.open()).list();
   }
 
+  /** How many manifests in the store `list` leaves out (not signed by it: tampered, or older than signing). */
+  async leftOut(): Promise<number> {
+    return (await this.open()).leftOut();
+  }
+
   /** `/undo` (`'last'`: the newest change set not undone yet) or `/undo N`. */
   async undo(which: number | 'last', force = false): Promise<UndoResult> {
     return (await this.open()).undo(which, force);

@@ -28,7 +28,7 @@ export async function undoCommand(words: readonly string[], context: UndoContext
   const { checkpoints, notice } = context;
   try {
     if (words[0] === 'list') {
-      notice(listText(await checkpoints.list()));
+      notice(listText(await checkpoints.list(), await checkpoints.leftOut()));
       return;
     }
     const force = words.includes('--force');
@@ -71,8 +71,16 @@ async function positionOf(checkpoints: Checkpoints, changeSet: ChangeSet): Promi
   return index === -1 ? undefined : index + 1;
 }
 
-function listText(sets: readonly ChangeSet[]): string {
-  if (sets.length === 0) return 'nothing to undo: no kept change in this project yet';
+function listText(sets: readonly ChangeSet[], leftOut: number): string {
+  // Said, not hidden: a manifest riskgate did not sign (changed or put there by something else, or
+  // kept before manifests were signed) is never restored.
+  const ignored =
+    leftOut === 0
+      ? []
+      : [
+          `${leftOut} kept ${leftOut === 1 ? 'change was' : 'changes were'} left out: not signed by this store (changed or put there by something else, or kept by an older riskgate); /undo never restores ${leftOut === 1 ? 'it' : 'them'}`,
+        ];
+  if (sets.length === 0) return ['nothing to undo: no kept change in this project yet', ...ignored].join('\n');
   return [
     'kept changes, newest first (/undo N restores one; /undo alone the newest not undone):',
     ...sets.map((set, index) => {
@@ -84,6 +92,7 @@ function listText(sets: readonly ChangeSet[]): string {
         ...set.cannot.map((reason) => `     cannot be undone: ${reason}`),
       ].join('\n');
     }),
+    ...ignored,
   ].join('\n');
 }
 
