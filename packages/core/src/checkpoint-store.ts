@@ -6,6 +6,7 @@ import {
   existsSync,
   fstatSync,
   fsyncSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -127,11 +128,19 @@ export class CheckpointStore {
 
   /** The change sets, newest first. */
   list(): ChangeSet[] {
+    return this.listing().sets;
+  }
+
+  /**
+   * The change sets, newest first, and how many manifests in the folder they leave out: not
+   * signed by this store (planted, changed, or kept before manifests were signed) or unreadable.
+   */
+  listing(): { readonly sets: ChangeSet[]; readonly leftOut: number } {
     let names: string[];
     try {
       names = readdirSync(join(this.directory, 'sets')).filter((name) => name.endsWith('.json'));
     } catch {
-      return [];
+      return { sets: [], leftOut: 0 };
     }
     let key: Buffer | undefined;
     try {
@@ -139,11 +148,10 @@ export class CheckpointStore {
     } catch {
       // A key swapped for a link, made readable by others or cut short: nothing it signed counts.
     }
-    if (key === undefined) return [];
     const sets: ChangeSet[] = [];
-    for (const name of names.sort().reverse()) {
+    for (const name of key === undefined ? [] : names.sort().reverse()) {
       try {
-        const changeSet = JSON.parse(signedText(readRegular(join(this.directory, 'sets', name), true), key));
+        const changeSet = JSON.parse(signedText(readRegular(join(this.directory, 'sets', name), true), key!));
         // Only a manifest this store wrote counts: one planted in the folder (unsigned, a link, a
         // file not 0600, items outside its roots) could make /undo write or delete anywhere.
         if (isChangeSet(changeSet, name)) sets.push(changeSet);
@@ -151,18 +159,7 @@ export class CheckpointStore {
         // A manifest cut short by a crash, or not signed with this store's key: the others still count.
       }
     }
-    return sets;
-  }
-
-  /** How many manifests in the folder `list` leaves out: not signed by this store, or unreadable. */
-  leftOut(): number {
-    let names: string[];
-    try {
-      names = readdirSync(join(this.directory, 'sets')).filter((name) => name.endsWith('.json'));
-    } catch {
-      return 0;
-    }
-    return names.length - this.list().length;
+    return { sets, leftOut: names.length - sets.length };
   }
 
   /**
@@ -312,17 +309,23 @@ export class CheckpointStore {
         if (!create) return undefined;
       }
       privateDirectory(this.directory);
+      // Written whole beside it, then linked into place: a crash never leaves a short key (which
+      // would refuse every later call), and a link never replaces one another session made first.
+      const temporary = `${path}.${randomBytes(4).toString('hex')}.part`;
+      const descriptor = openSync(temporary, 'wx', PRIVATE_FILE);
       try {
-        const descriptor = openSync(path, 'wx', PRIVATE_FILE);
-        try {
-          writeSync(descriptor, randomBytes(KEY_BYTES));
-          fsyncSync(descriptor);
-        } finally {
-          closeSync(descriptor);
-        }
+        writeSync(descriptor, randomBytes(KEY_BYTES));
+        fsyncSync(descriptor);
+      } finally {
+        closeSync(descriptor);
+      }
+      try {
+        linkSync(temporary, path);
       } catch (error) {
         // Another session made it first: read theirs.
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      } finally {
+        unlinkSync(temporary);
       }
     }
     throw new Error(`${path} could not be made`);

@@ -63,9 +63,9 @@ export class Checkpoints {
     return (await this.open()).list();
   }
 
-  /** How many manifests in the store `list` leaves out (not signed by it: tampered, or older than signing). */
-  async leftOut(): Promise<number> {
-    return (await this.open()).leftOut();
+  /** The change sets, and how many manifests the store leaves out (not signed by it: tampered, or older than signing). */
+  async listing(): Promise<{ readonly sets: readonly ChangeSet[]; readonly leftOut: number }> {
+    return (await this.open()).listing();
   }
 
   /** `/undo` (`'last'`: the newest change set not undone yet) or `/undo N`. */

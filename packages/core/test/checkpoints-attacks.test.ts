@@ -4,6 +4,7 @@ import {
   chmodSync,
   existsSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -355,9 +356,9 @@ const wholeWorkspace = (set: any) => ({ ...set, roots: [workspace], before: [{ p
  */
 type Signer = 'store' | 'none' | 'kept' | Buffer;
 
-// biome-ignore lint/suspicious/noExplicitAny: a manifest as JSON, to forge
 function forge(
   setFile: string,
+  // biome-ignore lint/suspicious/noExplicitAny: a manifest as JSON, to forge
   change: (set: any) => unknown,
   mode: number | 'link' = 0o600,
   signer: Signer = 'store',
@@ -405,6 +406,20 @@ describe('a tampered store restores nothing', () => {
     },
     30_000,
   );
+
+  it('signs with a key made whole before it is in place: 32 bytes, 0600, nothing half-made beside it', async () => {
+    writeFileSync(at('a.txt'), 'before');
+    await around([write('a.txt')], () => writeFileSync(at('a.txt'), 'after'));
+    const project = await store.directory();
+    const key = lstatSync(join(project, 'key'));
+    expect([key.isFile(), key.size, key.mode & 0o777, key.nlink]).toEqual([true, 32, 0o600, 1]);
+    expect(readdirSync(project).filter((name) => name.startsWith('key'))).toEqual(['key']);
+    // A key cut short (as a crash mid-write would leave it, were it written in place) counts nothing.
+    writeFileSync(join(project, 'key'), randomBytes(16), { mode: 0o600 });
+    expect(await store.list()).toEqual([]);
+    expect((await store.undo('last', true)).type).toBe('refused');
+    expect(readFileSync(at('a.txt'), 'utf8')).toBe('after');
+  });
 });
 
 /** File names that carry instructions, line breaks, quotes or terminal escapes. */

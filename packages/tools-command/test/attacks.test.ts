@@ -345,6 +345,9 @@ describe.each([
     expect(smart.decision.action).not.toBe('execute');
     if (!smart.valid) return;
     expect(smart.assessment.reasons.join('\n')).toMatch(reason);
+    // Where whitelisted reads run in the sandbox, too: the reason that asks must hold there.
+    const sandboxed = await gate(fixture, { command }, undefined, true);
+    expect(sandboxed.decision.action).not.toBe('execute');
     const guarded = await gate(fixture, { command, risk_level: 'low' }, { mode: 'guarded', rules: [] });
     expect(guarded.decision).toMatchObject({ action: 'confirm', source: 'guard' });
   });

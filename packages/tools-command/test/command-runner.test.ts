@@ -3,10 +3,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateToolCall } from '@riskgate/risk';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createExecuteCommandTool, probeSandbox, runCommand } from '../src/index.js';
 import { executeAssessed } from './gate-fixture.js';
-import { gone, settled } from './settled.js';
+
+/** A killed process leaves /proc on the kernel's time: on a busy machine later than a fixed pause would wait. */
+const GONE = { timeout: 3_000, interval: 25 };
 
 const workspace = mkdtempSync(join(tmpdir(), 'riskgate-cmd-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -173,7 +175,7 @@ describe.each([
     const result = await runCommand(`sleep ${child} & sleep 60`, { ...base, timeoutMs: 500, killGraceMs: 500 });
     expect(result.timedOut).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(await settled(() => processesWith(`sleep\0${child}`), gone)).toEqual([]);
+    await vi.waitFor(() => expect(processesWith(`sleep\0${child}`)).toEqual([]), GONE);
   });
 
   it('SIGKILLs a group that ignores SIGTERM after the grace period', async () => {
@@ -182,7 +184,7 @@ describe.each([
     expect(result.timedOut).toBe(true);
     // In the sandbox SIGTERM ends bubblewrap itself, and with it everything in its PID namespace.
     expect(result.signal).toBe(sandbox ? 'SIGTERM' : 'SIGKILL');
-    expect(await settled(() => processesWith(`sleep\0${child}`), gone)).toEqual([]);
+    await vi.waitFor(() => expect(processesWith(`sleep\0${child}`)).toEqual([]), GONE);
   });
 
   it('cancels through the AbortSignal', async () => {
@@ -193,7 +195,7 @@ describe.each([
     const result = await runCommand(`sleep ${child}`, { ...base, signal: controller.signal, timeoutMs: 60_000 });
     expect(result.cancelled).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(await settled(() => processesWith(`sleep\0${child}`), gone)).toEqual([]);
+    await vi.waitFor(() => expect(processesWith(`sleep\0${child}`)).toEqual([]), GONE);
   });
 
   // In the sandbox even a child that left the process group (setsid) ends with the PID namespace.
@@ -208,7 +210,7 @@ describe.each([
       killGraceMs: 300,
     });
     expect(result.cancelled).toBe(true);
-    expect(await settled(() => processesWith(`sleep\0${child}`), gone)).toEqual([]);
+    await vi.waitFor(() => expect(processesWith(`sleep\0${child}`)).toEqual([]), GONE);
   });
 
   it('keeps the head and tail of huge output and says how many lines it left out, to the model and the screen', async () => {

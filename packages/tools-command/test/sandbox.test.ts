@@ -121,6 +121,15 @@ describe.runIf(sandboxWorks)('the sandbox (real bubblewrap)', () => {
     ['ln -s', 'ln -s notes.txt link'],
     ['dd', 'dd if=/dev/zero of=made.bin count=1'],
     ['tee', 'echo x | tee made.txt'],
+    // curl's own ways to write, each of which writes outside the sandbox (the judge asks about them
+    // since 444c967; the sandbox held before). `-w '%output{f}'` needs curl 8.3, newer than CI's.
+    ['curl -T uploads into a file:// URL', 'curl -s -T notes.txt "file://$PWD/made.txt"'],
+    ['curl -T over an existing file', 'echo x > /tmp/up; curl -s -T /tmp/up "file://$PWD/notes.txt"'],
+    [
+      'curl -K: a config file names the output',
+      'printf \'url = "file:///etc/hostname"\\noutput = "made.txt"\\n\' > /tmp/c; curl -s -K /tmp/c',
+    ],
+    ['curl -o through a URL glob', 'curl -s "file:///etc/{hostname,hosts}" -o "made_#1.txt"'],
     ['python', "python3 -c \"open('made.txt','w').write('x')\""],
     ['perl', 'perl -e \'open(F,">made.txt"); print F 1\''],
     ['git init', 'git init -q .'],

@@ -28,7 +28,8 @@ export async function undoCommand(words: readonly string[], context: UndoContext
   const { checkpoints, notice } = context;
   try {
     if (words[0] === 'list') {
-      notice(listText(await checkpoints.list(), await checkpoints.leftOut()));
+      const { sets, leftOut } = await checkpoints.listing();
+      notice(listText(sets, leftOut));
       return;
     }
     const force = words.includes('--force');
